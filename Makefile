@@ -1,0 +1,37 @@
+# Quick start: `make run` and `make test`. Everything else sets itself up.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit site bench arena clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	@if [ -n "$$TELEGRAM_BOT_TOKEN" ] || grep -qs '^TELEGRAM_BOT_TOKEN=.' .env; then \
+		$(VENV)/bin/truco bot; \
+	else \
+		$(VENV)/bin/truco play; \
+	fi
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict engine
+
+unit: $(STAMP)
+	$(VENV)/bin/pytest -q
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(VENV)/bin/truco bench
+
+clean:
+	rm -rf $(VENV) build
