@@ -1,0 +1,29 @@
+"""Truco rules engine: cards, rulesets, the match state machine and per-seat views.
+
+Standard library only. The bot, the robots and the rulebook site stand on it.
+"""
+
+from engine.actions import Act, Action
+from engine.cards import Card, Rank, Suit
+from engine.errors import ErrorCode, IllegalAction
+from engine.match import HandKind, Match, Phase
+from engine.rulesets import RULESETS, Ruleset, TableOptions, get_ruleset
+from engine.view import View
+
+__all__ = [
+    "RULESETS",
+    "Act",
+    "Action",
+    "Card",
+    "ErrorCode",
+    "HandKind",
+    "IllegalAction",
+    "Match",
+    "Phase",
+    "Rank",
+    "Ruleset",
+    "Suit",
+    "TableOptions",
+    "View",
+    "get_ruleset",
+]

@@ -1,0 +1,76 @@
+"""Actions a seat can take, as small interned values with short codes (``play 4C``)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from engine.cards import ALL_CARDS, Card
+
+
+class Act(IntEnum):
+    """Kinds of action; ``code`` is the ``act`` name of the scenario format."""
+
+    PLAY = 0
+    COVER = 1
+    BLIND = 2
+    TRUCO = 3
+    ACCEPT = 4
+    RUN = 5
+    RAISE = 6
+    PLAY11 = 7
+    RUN11 = 8
+
+    @property
+    def code(self) -> str:
+        """The scenario-format name (``play``, ``truco``, ``run11``...)."""
+        return self.name.lower()
+
+
+class Action(NamedTuple):
+    """One action. ``card`` for play/cover; ``slot`` (0-2, dealt order) for blind play."""
+
+    act: Act
+    card: Card | None = None
+    slot: int | None = None
+
+    def __str__(self) -> str:
+        if self.card is not None:
+            return f"{self.act.code} {self.card.code}"
+        if self.slot is not None:
+            return f"{self.act.code} {self.slot}"
+        return self.act.code
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """The action written as ``str(action)`` does: ``play 4C``, ``blind 2``, ``truco``."""
+        parts = text.split()
+        if not parts:
+            raise ValueError("ação vazia")
+        try:
+            act = Act[parts[0].upper()]
+        except KeyError:
+            raise ValueError(f"ação desconhecida: {parts[0]!r}") from None
+        if act in (Act.PLAY, Act.COVER):
+            if len(parts) != 2:
+                raise ValueError(f"{act.code} precisa de uma carta")
+            return (PLAY if act is Act.PLAY else COVER)[Card.parse(parts[1])]
+        if act is Act.BLIND:
+            if len(parts) != 2 or parts[1] not in ("0", "1", "2"):
+                raise ValueError("blind precisa da posição 0, 1 ou 2")
+            return BLIND[int(parts[1])]
+        if len(parts) != 1:
+            raise ValueError(f"{act.code} não leva argumento")
+        return SIMPLE[act]
+
+
+PLAY: tuple[Action, ...] = tuple(Action(Act.PLAY, c) for c in ALL_CARDS)
+COVER: tuple[Action, ...] = tuple(Action(Act.COVER, c) for c in ALL_CARDS)
+BLIND: tuple[Action, ...] = tuple(Action(Act.BLIND, None, i) for i in range(3))
+TRUCO = Action(Act.TRUCO)
+ACCEPT = Action(Act.ACCEPT)
+RUN = Action(Act.RUN)
+RAISE = Action(Act.RAISE)
+PLAY11 = Action(Act.PLAY11)
+RUN11 = Action(Act.RUN11)
+SIMPLE = {a.act: a for a in (TRUCO, ACCEPT, RUN, RAISE, PLAY11, RUN11)}

@@ -1,0 +1,99 @@
+"""The ``truco`` command line: replay, play, bench (the bot adds its own commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay scenario files and print one JSON outcome per line."""
+    from engine.scenario import replay
+
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except OSError as exc:
+            print(f"truco replay: não consegui ler {path}: {exc.strerror}", file=sys.stderr)
+            return 2
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            print(f"truco replay: {path} não é JSON válido: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(replay(data), ensure_ascii=False), flush=True)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play in the terminal against robots."""
+    from engine.terminal import play
+
+    return play(args.variant, args.players, args.target, args.seed, args.robot)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Print engine speed figures as JSON."""
+    from engine.bench import run
+
+    print(json.dumps(run(args.seconds, args.seed), indent=2))
+    return 0
+
+
+def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the engine's subcommands on a ``truco`` parser."""
+    p = sub.add_parser("replay", help="reproduz cenários JSON e imprime o resultado (JSON Lines)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(handler=cmd_replay)
+
+    p = sub.add_parser("play", help="joga no terminal contra robôs")
+    p.add_argument("variant", nargs="?", default="paulista")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--target", type=int, default=12)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--robot", default="medio", help="nível dos robôs: facil, medio, dificil")
+    p.set_defaults(handler=cmd_play)
+
+    p = sub.add_parser("bench", help="mede a velocidade do motor (JSON)")
+    p.add_argument("--seconds", type=float, default=2.0, help="tempo de cada medida")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(handler=cmd_bench)
+
+
+def build_parser() -> tuple[
+    argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]
+]:
+    """The ``truco`` parser with the engine's commands."""
+    parser = argparse.ArgumentParser(prog="truco", description="Truco brasileiro.")
+    sub = parser.add_subparsers(dest="command", metavar="COMANDO")
+    add_engine_commands(sub)
+    return parser, sub
+
+
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen command; errors become one line and exit 2."""
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, OSError) as exc:
+        print(f"truco {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m engine``."""
+    parser, _ = build_parser()
+    return run(parser, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,694 @@
+"""The match state machine: deal, rounds, cangou, truco ladder, mão de onze, iron hand, score.
+
+A match is fully described by (ruleset, options, seed, actions): each hand is dealt
+by a seeded chance step (``deal``), and every other change is an ``apply`` of one
+seat's action. The state is small and flat so that robots can copy it cheaply.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from engine import actions as A
+from engine.actions import Act, Action
+from engine.cards import Card
+from engine.errors import ErrorCode, IllegalAction
+from engine.rulesets import Ruleset, TableOptions, get_ruleset
+
+if TYPE_CHECKING:
+    from engine.view import View
+
+SNAPSHOT_VERSION = 1
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class Phase(IntEnum):
+    """What the match waits for."""
+
+    DECIDE = 0
+    """The mão de onze/dez decision (play11/run11)."""
+    PLAY = 1
+    """A seat's turn to play a card (or call truco first)."""
+    ANSWER = 2
+    """A truco call waits for the called team's answer."""
+    HAND_OVER = 3
+    """The hand ended; ``deal()`` starts the next one."""
+    MATCH_OVER = 4
+    """A team reached the target."""
+
+
+class HandKind(IntEnum):
+    """The kind of hand being played."""
+
+    NORMAL = 0
+    SPECIAL = 1
+    """Mão de onze (paulista, Trem Bão) or mão de dez (mineiro), R7."""
+    IRON = 2
+    """Mão de ferro: both teams at the threshold, cards played blind (R8)."""
+
+
+Play = tuple[int, Card, bool]
+"""One card on the table: (seat, card, covered)."""
+
+
+def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
+    """The first ``count`` cards of ``deck`` shuffled by (seed, hand_number), splitmix64."""
+    x = (seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & _MASK
+    cards = list(deck)
+    n = len(cards)
+    for i in range(count):
+        x = (x + _GOLDEN) & _MASK
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        j = i + z % (n - i)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[:count]
+
+
+def hand_outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
+    """Whether the hand is decided after these rounds, and by whom (R4, cangou table)."""
+    n = len(rounds)
+    if n < 2:
+        return False, None
+    r0, r1 = rounds[0], rounds[1]
+    if n == 2:
+        if r0 is None and r1 is None:
+            return False, None
+        if r0 is None:
+            return True, r1
+        if r1 is None or r0 == r1:
+            return True, r0
+        return False, None
+    r2 = rounds[2]
+    if r2 is None:
+        # one round each then a tie, or three ties: the first round decides (or nobody)
+        return True, r0
+    return True, r2
+
+
+class Match:
+    """One truco match. Query with ``to_act``/``legal_actions``; change with ``apply``/``deal``."""
+
+    __slots__ = (
+        "call",
+        "call_team",
+        "dealer",
+        "dealt",
+        "hand_log",
+        "hand_number",
+        "hand_winner",
+        "hands",
+        "kind",
+        "ladder",
+        "leader",
+        "level",
+        "log",
+        "match_winner",
+        "options",
+        "past",
+        "phase",
+        "players",
+        "points",
+        "raise_team",
+        "ran",
+        "rounds",
+        "ruleset",
+        "score",
+        "seed",
+        "stake",
+        "strength",
+        "table",
+        "team_seats",
+        "turn",
+        "vira",
+    )
+
+    ruleset: Ruleset
+    options: TableOptions
+    players: int
+    ladder: tuple[int, ...]
+    team_seats: tuple[tuple[int, ...], tuple[int, ...]]
+    seed: int
+    hand_number: int
+    dealer: int
+    score: tuple[int, int]
+    dealt: tuple[tuple[Card, ...], ...]
+    hands: list[tuple[Card, ...]]
+    vira: Card | None
+    strength: tuple[int, ...]
+    kind: HandKind
+    phase: Phase
+    stake: int
+    level: int
+    raise_team: int
+    call: int
+    call_team: int
+    ran: int
+    turn: int
+    leader: int
+    table: tuple[Play, ...]
+    past: tuple[tuple[Play, ...], ...]
+    rounds: tuple[int | None, ...]
+    hand_winner: int | None
+    points: tuple[int, int]
+    match_winner: int | None
+    log: list[tuple[int, Action]]
+    hand_log: list[tuple[int, Action]]
+
+    # ----------------------------------------------------------------- creation
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str,
+        options: TableOptions | None = None,
+        seed: int = 0,
+        *,
+        dealer: int = 0,
+        score: tuple[int, int] = (0, 0),
+        deal: bool = True,
+    ) -> None:
+        """A new match; the first hand is dealt from ``seed`` unless ``deal`` is False."""
+        rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        opts = (options or TableOptions()).validated(rs)
+        self.ruleset = rs
+        self.options = opts
+        self.players = opts.players
+        self.ladder = opts.ladder_for(rs)
+        self.team_seats = (tuple(range(0, opts.players, 2)), tuple(range(1, opts.players, 2)))
+        self.seed = seed
+        self.hand_number = 0
+        self.dealer = dealer % opts.players
+        self.score = (min(score[0], opts.target), min(score[1], opts.target))
+        self.match_winner = None
+        self.log = []
+        self._clear_hand()
+        self.phase = Phase.HAND_OVER
+        if deal:
+            self._deal_from_seed()
+
+    @classmethod
+    def from_hand(
+        cls,
+        ruleset: Ruleset | str,
+        options: TableOptions | None,
+        *,
+        score: tuple[int, int],
+        dealer: int,
+        hands: list[tuple[Card, ...]] | tuple[tuple[Card, ...], ...],
+        vira: Card | None = None,
+        seed: int = 0,
+    ) -> Match:
+        """A match positioned at the start of a given hand (scenarios, tutorial, robots).
+
+        Raises ``IllegalAction(INVALID_SCENARIO)`` when the hand is inconsistent.
+        """
+        m = cls(ruleset, options, seed, dealer=dealer, score=score, deal=False)
+        rs = m.ruleset
+        invalid = ErrorCode.INVALID_SCENARIO
+        if len(hands) != m.players:
+            raise IllegalAction(invalid, f"são {m.players} mãos, uma por jogador")
+        seen: set[Card] = set()
+        deck = set(rs.deck)
+        for seat, hand in enumerate(hands):
+            if len(hand) != 3:
+                raise IllegalAction(invalid, f"o jogador {seat} precisa de 3 cartas")
+            for c in hand:
+                if c not in deck:
+                    raise IllegalAction(invalid, f"{c.code} não faz parte do baralho {rs.title}")
+                if c in seen:
+                    raise IllegalAction(invalid, f"{c.code} aparece duas vezes")
+                seen.add(c)
+        if rs.uses_vira:
+            if vira is None:
+                raise IllegalAction(invalid, "falta a vira")
+            if vira in seen:
+                raise IllegalAction(invalid, f"a vira {vira.code} também está numa mão")
+        elif vira is not None:
+            raise IllegalAction(invalid, f"{rs.title} não tem vira")
+        for s in score:
+            if not 0 <= s < m.options.target:
+                raise IllegalAction(invalid, "placar fora da partida")
+        m._start_hand(tuple(tuple(h) for h in hands), vira)
+        return m
+
+    def _clear_hand(self) -> None:
+        self.dealt = ()
+        self.hands = []
+        self.vira = None
+        self.strength = self.ruleset.strength_table(None) if not self.ruleset.uses_vira else ()
+        self.kind = HandKind.NORMAL
+        self.stake = self.ruleset.hand_value
+        self.level = -1
+        self.raise_team = -1
+        self.call = -1
+        self.call_team = -1
+        self.ran = 0
+        self.turn = 0
+        self.leader = 0
+        self.table = ()
+        self.past = ()
+        self.rounds = ()
+        self.hand_winner = None
+        self.points = (0, 0)
+        self.hand_log = []
+
+    def _deal_from_seed(self) -> None:
+        n = self.players
+        need = 3 * n + (1 if self.ruleset.uses_vira else 0)
+        cards = deal_cards(self.seed, self.hand_number, self.ruleset.deck, need)
+        first = (self.dealer + 1) % n
+        # one card at a time to each seat, starting after the dealer
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(3 * n):
+            hands[(first + i) % n].append(cards[i])
+        vira = cards[3 * n] if self.ruleset.uses_vira else None
+        self._start_hand(tuple(tuple(h) for h in hands), vira)
+
+    def _start_hand(self, dealt: tuple[tuple[Card, ...], ...], vira: Card | None) -> None:
+        self._clear_hand()
+        self.dealt = dealt
+        self.hands = list(dealt)
+        self.vira = vira
+        self.strength = self.ruleset.strength_table(vira)
+        self.leader = self.turn = (self.dealer + 1) % self.players
+        threshold = self.ruleset.threshold(self.options.target)
+        at0 = self.score[0] >= threshold
+        at1 = self.score[1] >= threshold
+        if at0 and at1:
+            self.kind = HandKind.IRON
+            self.phase = Phase.PLAY
+        elif at0 or at1:
+            self.kind = HandKind.SPECIAL
+            self.phase = Phase.DECIDE
+            self.call_team = 0 if at0 else 1  # the deciding team
+        else:
+            self.phase = Phase.PLAY
+
+    def deal(self) -> None:
+        """Chance step: rotate the dealer and deal the next hand from the seed."""
+        if self.phase != Phase.HAND_OVER:
+            raise IllegalAction(ErrorCode.HAND_OVER, "a mão ainda não acabou")
+        self.hand_number += 1
+        self.dealer = (self.dealer + 1) % self.players
+        self._deal_from_seed()
+
+    def rematch(self) -> Match:
+        """A new match with the same table, a new seed and the next dealer (revanche)."""
+        return Match(self.ruleset, self.options, self.seed + 1, dealer=self.dealer + 1)
+
+    def copy(self) -> Match:
+        """An independent copy (cheap: every field but the lists is immutable)."""
+        new = object.__new__(Match)
+        for name in Match.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        new.hands = self.hands.copy()
+        new.log = self.log.copy()
+        new.hand_log = self.hand_log.copy()
+        return new
+
+    # ------------------------------------------------------------------ queries
+
+    def team_of(self, seat: int) -> int:
+        """The team of a seat (R3)."""
+        return seat & 1
+
+    def is_terminal(self) -> bool:
+        """Whether the match is over."""
+        return self.phase == Phase.MATCH_OVER
+
+    @property
+    def round_index(self) -> int:
+        """The round being played (0, 1 or 2)."""
+        return len(self.rounds)
+
+    @property
+    def threshold(self) -> int:
+        """Score from which the mão de onze/dez (and the iron hand) apply."""
+        return self.ruleset.threshold(self.options.target)
+
+    @property
+    def deciding_team(self) -> int | None:
+        """The team deciding the mão de onze/dez, while it decides."""
+        return self.call_team if self.phase == Phase.DECIDE else None
+
+    @property
+    def pending_value(self) -> int | None:
+        """The ladder value of the call awaiting an answer, if any."""
+        return self.ladder[self.call] if self.phase == Phase.ANSWER else None
+
+    def manilhas(self) -> tuple[Card, ...]:
+        """This hand's manilhas, strongest first."""
+        return self.ruleset.manilhas_for(self.vira)
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now (two partners may both answer a call in 2×2)."""
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return (self.turn,)
+        if phase == Phase.ANSWER or phase == Phase.DECIDE:
+            team = 1 - self.call_team if phase == Phase.ANSWER else self.call_team
+            ran = self.ran
+            return tuple(s for s in self.team_seats[team] if not ran >> s & 1)
+        return ()
+
+    def can_truco(self, seat: int) -> bool:
+        """Whether ``seat`` may call truco (or the next step) now."""
+        return (
+            self.phase == Phase.PLAY
+            and seat == self.turn
+            and self.kind == HandKind.NORMAL
+            and self.level + 1 < len(self.ladder)
+            and self.raise_team != seat & 1
+        )
+
+    def can_cover(self) -> bool:
+        """Whether a card may be played covered in this round (R5)."""
+        return bool(self.rounds) and self.options.covered_cards and self.kind != HandKind.IRON
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it may not act)."""
+        phase = self.phase
+        if phase == Phase.PLAY:
+            if seat != self.turn:
+                return []
+            if self.kind == HandKind.IRON:
+                hand = self.hands[seat]
+                return [A.BLIND[i] for i, c in enumerate(self.dealt[seat]) if c in hand]
+            acts = [A.PLAY[c] for c in self.hands[seat]]
+            if self.rounds and self.options.covered_cards:
+                acts += [A.COVER[c] for c in self.hands[seat]]
+            if self.can_truco(seat):
+                acts.append(A.TRUCO)
+            return acts
+        if phase == Phase.ANSWER:
+            if seat & 1 == self.call_team or self.ran >> seat & 1:
+                return []
+            if self.call + 1 < len(self.ladder):
+                return [A.ACCEPT, A.RUN, A.RAISE]
+            return [A.ACCEPT, A.RUN]
+        if phase == Phase.DECIDE:
+            if seat & 1 != self.call_team or self.ran >> seat & 1:
+                return []
+            return [A.PLAY11, A.RUN11]
+        return []
+
+    def default_action(self, seat: int) -> Action | None:
+        """What a seat does when its time runs out (R10), or ``None`` if it may not act.
+
+        Play: the strongest card, open (in the iron hand, the first card left, since
+        nobody may see it). Answering a call: run. Mão de onze/dez: run.
+        """
+        if seat not in self.to_act():
+            return None
+        if self.phase == Phase.ANSWER:
+            return A.RUN
+        if self.phase == Phase.DECIDE:
+            return A.RUN11
+        if self.kind == HandKind.IRON:
+            return self.legal_actions(seat)[0]
+        strength = self.strength
+        best = max(self.hands[seat], key=lambda c: strength[c])
+        return A.PLAY[best]
+
+    # ------------------------------------------------------------------ changes
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply one seat's action; raise ``IllegalAction`` (state unchanged) if not allowed."""
+        act = action.act
+        phase = self.phase
+        if phase >= Phase.HAND_OVER:
+            raise IllegalAction(ErrorCode.HAND_OVER)
+        if not 0 <= seat < self.players:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"não há jogador {seat}")
+        if phase == Phase.DECIDE:
+            if act != Act.PLAY11 and act != Act.RUN11:
+                raise IllegalAction(ErrorCode.DECISION_PENDING)
+            if seat & 1 != self.call_team or self.ran >> seat & 1:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
+            self._record(seat, action)
+            if act == Act.PLAY11:
+                self.stake = self.ruleset.special_hand_value
+                self.ran = 0
+                self.call_team = -1
+                self.phase = Phase.PLAY
+            else:
+                self._run(seat, self.ruleset.hand_value)
+            return
+        if act == Act.PLAY11 or act == Act.RUN11:
+            raise IllegalAction(ErrorCode.NO_DECISION_PENDING)
+        if phase == Phase.ANSWER:
+            if act != Act.ACCEPT and act != Act.RUN and act != Act.RAISE:
+                raise IllegalAction(ErrorCode.CALL_PENDING)
+            if seat & 1 == self.call_team:
+                raise IllegalAction(ErrorCode.NO_CALL_PENDING, "o pedido é do seu time")
+            if self.ran >> seat & 1:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "você já correu; falta o parceiro")
+            if act == Act.RAISE and self.call + 1 >= len(self.ladder):
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "depois do doze não há aumento")
+            self._record(seat, action)
+            if act == Act.RUN:
+                self._run(seat, self.ruleset.run_value(self.ladder, self.call))
+                return
+            # accept (a raise accepts first, then calls the next step)
+            self.level = self.call
+            self.stake = self.ladder[self.call]
+            self.raise_team = self.call_team
+            self.ran = 0
+            if act == Act.RAISE:
+                self.call += 1
+                self.call_team = seat & 1
+            else:
+                self.call = -1
+                self.call_team = -1
+                self.phase = Phase.PLAY
+            return
+        # Phase.PLAY
+        if act == Act.ACCEPT or act == Act.RUN or act == Act.RAISE:
+            raise IllegalAction(ErrorCode.NO_CALL_PENDING)
+        if act == Act.TRUCO:
+            if self.kind != HandKind.NORMAL:
+                raise IllegalAction(ErrorCode.TRUCO_NOT_ALLOWED)
+            if seat != self.turn:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
+            if self.level + 1 >= len(self.ladder):
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "depois do doze não há aumento")
+            if self.raise_team == seat & 1:
+                raise IllegalAction(
+                    ErrorCode.RAISE_NOT_ALLOWED, "seu time pediu por último: agora só o outro"
+                )
+            self._record(seat, action)
+            self.call = self.level + 1
+            self.call_team = seat & 1
+            self.ran = 0
+            self.phase = Phase.ANSWER
+            return
+        if seat != self.turn:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
+        hand = self.hands[seat]
+        covered = False
+        if act == Act.BLIND:
+            if self.kind != HandKind.IRON:
+                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "só se joga às cegas na mão de ferro")
+            slot = action.slot
+            card = self.dealt[seat][slot] if slot is not None and 0 <= slot < 3 else None
+            if card is None or card not in hand:
+                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "essa posição já foi jogada")
+            action = A.PLAY[card]  # the log keeps the card, which is revealed when played
+        else:
+            card = action.card
+            if act == Act.COVER:
+                if not self.can_cover():
+                    raise IllegalAction(ErrorCode.COVER_NOT_ALLOWED)
+                covered = True
+            elif act != Act.PLAY:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"ação desconhecida: {act}")
+            if card is None or card not in hand:
+                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND)
+        self._record(seat, action)
+        i = hand.index(card)
+        self.hands[seat] = hand[:i] + hand[i + 1 :]
+        table = (*self.table, (seat, card, covered))
+        if len(table) < self.players:
+            self.table = table
+            self.turn = (seat + 1) % self.players
+        else:
+            self._close_round(table)
+
+    def _record(self, seat: int, action: Action) -> None:
+        self.log.append((seat, action))
+        self.hand_log.append((seat, action))
+
+    def _run(self, seat: int, value: int) -> None:
+        """A seat runs; the team gives up once every partner has run (R6, R7)."""
+        self.ran |= 1 << seat
+        team = seat & 1
+        if all(self.ran >> s & 1 for s in self.team_seats[team]):
+            self.stake = value
+            self._end_hand(1 - team)
+
+    def _close_round(self, table: tuple[Play, ...]) -> None:
+        strength = self.strength
+        best = -2
+        first = -1
+        teams = 0
+        for seat, card, covered in table:
+            s = -1 if covered else strength[card]
+            if s > best:
+                best, first, teams = s, seat, 1 << (seat & 1)
+            elif s == best:
+                teams |= 1 << (seat & 1)
+        result = None if teams == 3 else first & 1
+        self.past = (*self.past, table)
+        self.table = ()
+        self.rounds = rounds = (*self.rounds, result)
+        # a tied round is led again by the seat that led it (R4 decision)
+        if result is not None:
+            self.leader = first
+        self.turn = self.leader
+        done, winner = hand_outcome(rounds)
+        if done:
+            self._end_hand(winner)
+
+    def _end_hand(self, winner: int | None) -> None:
+        self.hand_winner = winner
+        self.call = -1
+        self.call_team = -1
+        target = self.options.target
+        if winner is None:
+            self.points = (0, 0)
+        else:
+            pts = [0, 0]
+            pts[winner] = self.stake
+            self.points = (pts[0], pts[1])
+            s = list(self.score)
+            s[winner] = min(target, s[winner] + self.stake)
+            self.score = (s[0], s[1])
+            if s[winner] >= target:
+                self.match_winner = winner
+                self.phase = Phase.MATCH_OVER
+                return
+        self.phase = Phase.HAND_OVER
+
+    # ---------------------------------------------------------------- snapshots
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of the whole state (``from_json`` restores it)."""
+
+        def codes(cards: tuple[Card, ...]) -> list[str]:
+            return [c.code for c in cards]
+
+        def plays(table: tuple[Play, ...]) -> list[list[Any]]:
+            return [[s, c.code, cov] for s, c, cov in table]
+
+        o = self.options
+        return {
+            "version": SNAPSHOT_VERSION,
+            "variant": self.ruleset.name,
+            "options": {
+                "players": o.players,
+                "target": o.target,
+                "covered_cards": o.covered_cards,
+                "ladder": list(o.ladder) if o.ladder is not None else None,
+                "timer": o.timer,
+            },
+            "seed": self.seed,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "score": list(self.score),
+            "dealt": [codes(h) for h in self.dealt],
+            "hands": [codes(h) for h in self.hands],
+            "vira": self.vira.code if self.vira is not None else None,
+            "kind": self.kind.name.lower(),
+            "phase": self.phase.name.lower(),
+            "stake": self.stake,
+            "level": self.level,
+            "raise_team": self.raise_team,
+            "call": self.call,
+            "call_team": self.call_team,
+            "ran": self.ran,
+            "turn": self.turn,
+            "leader": self.leader,
+            "table": plays(self.table),
+            "past": [plays(t) for t in self.past],
+            "rounds": list(self.rounds),
+            "hand_winner": self.hand_winner,
+            "points": list(self.points),
+            "match_winner": self.match_winner,
+            "log": [[s, str(a)] for s, a in self.log],
+            "hand_log": [[s, str(a)] for s, a in self.hand_log],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        """Restore a snapshot made by ``to_json``; ``ValueError`` if it is not one."""
+        try:
+            if data.get("version") != SNAPSHOT_VERSION:
+                raise ValueError(f"versão de snapshot desconhecida: {data.get('version')!r}")
+            o = data["options"]
+            options = TableOptions(
+                players=o["players"],
+                target=o["target"],
+                covered_cards=o["covered_cards"],
+                ladder=tuple(o["ladder"]) if o["ladder"] is not None else None,
+                timer=o["timer"],
+            )
+            m = cls(data["variant"], options, data["seed"], deal=False)
+
+            def cards(codes: list[str]) -> tuple[Card, ...]:
+                return tuple(Card.parse(c) for c in codes)
+
+            def plays(rows: list[list[Any]]) -> tuple[Play, ...]:
+                return tuple((int(s), Card.parse(c), bool(cov)) for s, c, cov in rows)
+
+            m.hand_number = data["hand_number"]
+            m.dealer = data["dealer"]
+            m.score = (data["score"][0], data["score"][1])
+            m.dealt = tuple(cards(h) for h in data["dealt"])
+            m.hands = [cards(h) for h in data["hands"]]
+            m.vira = Card.parse(data["vira"]) if data["vira"] is not None else None
+            m.strength = m.ruleset.strength_table(m.vira) if m.dealt else m.strength
+            m.kind = HandKind[data["kind"].upper()]
+            m.phase = Phase[data["phase"].upper()]
+            for name in ("stake", "level", "raise_team", "call", "call_team", "ran"):
+                setattr(m, name, int(data[name]))
+            m.turn = data["turn"]
+            m.leader = data["leader"]
+            m.table = plays(data["table"])
+            m.past = tuple(plays(t) for t in data["past"])
+            m.rounds = tuple(data["rounds"])
+            m.hand_winner = data["hand_winner"]
+            m.points = (data["points"][0], data["points"][1])
+            m.match_winner = data["match_winner"]
+            m.log = [(int(s), Action.parse(a)) for s, a in data["log"]]
+            m.hand_log = [(int(s), Action.parse(a)) for s, a in data["hand_log"]]
+            return m
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"snapshot inválido: {exc}") from None
+
+    @classmethod
+    def replay(
+        cls,
+        ruleset: Ruleset | str,
+        options: TableOptions | None,
+        seed: int,
+        log: list[tuple[int, Action]],
+        *,
+        dealer: int = 0,
+    ) -> Match:
+        """Rebuild a seeded match from its event log (deals happen between hands)."""
+        m = cls(ruleset, options, seed, dealer=dealer)
+        for seat, action in log:
+            if m.phase == Phase.HAND_OVER:
+                m.deal()
+            m.apply(seat, action)
+        return m
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now, and nothing more (see ``engine.view.View``)."""
+        from engine.view import make_view  # view.py builds on this module
+
+        return make_view(self, seat)
+

@@ -1,0 +1,200 @@
+"""Rulesets as data (R2): one frozen value per variant, found by name or alias.
+
+Nothing about a variant is written anywhere else: the match, the robots, the bot
+and the rulebook site all read these objects.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, replace
+
+from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
+
+MIN_TARGET = 6
+MAX_TARGET = 30
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything that makes a variant what it is."""
+
+    name: str
+    """Registry name, also the scenario ``variant``: ``paulista``, ``mineiro``, ``trem-bao``."""
+    title: str
+    """Display name in pt-BR."""
+    aliases: tuple[str, ...]
+    deck: tuple[Card, ...]
+    manilhas: tuple[Card, ...] | None
+    """Fixed manilhas, strongest first; ``None`` when a vira decides them (paulista)."""
+    hand_value: int
+    """What a hand is worth with no truco accepted."""
+    ladder: tuple[int, ...]
+    """Accepted values of truco, seis, nove, doze."""
+    ladder_options: tuple[tuple[int, ...], ...]
+    """Ladders a table may choose (house rules); the first is the default."""
+    special_hand: str
+    """``mao_de_onze`` or ``mao_de_dez`` (R7)."""
+    special_hand_value: int
+    """What the mão de onze/dez is worth when the team plays it."""
+    fixed_timer: int | None
+    """Seconds per decision when the variant imposes it (Trem Bão: 30); else the table's."""
+    partner_cards_when_answering: bool
+    """The called team sees its partner's cards while answering a call (Trem Bão)."""
+    default_target: int = 12
+    call_names: tuple[str, ...] = ("truco", "seis", "nove", "doze")
+
+    @property
+    def uses_vira(self) -> bool:
+        """Whether a vira is turned and decides the manilhas."""
+        return self.manilhas is None
+
+    def manilhas_for(self, vira: Card | None) -> tuple[Card, ...]:
+        """The four manilhas of a hand, strongest first (zap, copas, espadilha, ouros)."""
+        if self.manilhas is not None:
+            return self.manilhas
+        if vira is None:
+            raise ValueError(f"{self.name} precisa de vira")
+        rank = vira.rank.next()
+        return tuple(Card.of(rank, s) for s in reversed(Suit))
+
+    def strength_table(self, vira: Card | None) -> tuple[int, ...]:
+        """Strength of every card in a hand: rank 0-9 for common cards, 10-13 for manilhas."""
+        key = vira if self.manilhas is None else None
+        cached = _STRENGTH_CACHE.get((self.name, key))
+        if cached is None:
+            table = [int(c.rank) for c in ALL_CARDS]
+            for m in self.manilhas_for(vira):
+                table[m] = 10 + int(m.suit)
+            cached = _STRENGTH_CACHE[(self.name, key)] = tuple(table)
+        return cached
+
+    def card_order(self, vira: Card | None = None) -> list[list[Card]]:
+        """The deck grouped by strength, strongest group first (equal cards share a group)."""
+        strength = self.strength_table(vira)
+        groups: dict[int, list[Card]] = {}
+        for c in sorted(self.deck, key=lambda c: (-strength[c], -c.suit)):
+            groups.setdefault(strength[c], []).append(c)
+        return list(groups.values())
+
+    def run_value(self, ladder: tuple[int, ...], step: int) -> int:
+        """Points the caller scores when the other team runs from ladder ``step`` (R6)."""
+        return self.hand_value if step == 0 else ladder[step - 1]
+
+    def threshold(self, target: int) -> int:
+        """Score from which a team plays the mão de onze/dez: one plain hand short (R7)."""
+        return target - self.hand_value
+
+
+_STRENGTH_CACHE: dict[tuple[str, Card | None], tuple[int, ...]] = {}
+
+
+def _deck40() -> tuple[Card, ...]:
+    return ALL_CARDS
+
+
+def _deck27() -> tuple[Card, ...]:
+    high = (Rank.QUEEN, Rank.JACK, Rank.KING, Rank.ACE, Rank.TWO, Rank.THREE)
+    common = tuple(c for c in ALL_CARDS if c.rank in high)
+    return tuple(sorted(common + parse_cards("4C 7H 7D")))
+
+
+FIXED_MANILHAS = parse_cards("4C 7H AS 7D")
+
+PAULISTA = Ruleset(
+    name="paulista",
+    title="Truco paulista",
+    aliases=("paulista", "truco paulista", "sp", "limpo"),
+    deck=_deck40(),
+    manilhas=None,
+    hand_value=1,
+    ladder=(3, 6, 9, 12),
+    ladder_options=((3, 6, 9, 12),),
+    special_hand="mao_de_onze",
+    special_hand_value=3,
+    fixed_timer=None,
+    partner_cards_when_answering=False,
+)
+MINEIRO = Ruleset(
+    name="mineiro",
+    title="Truco mineiro",
+    aliases=("mineiro", "truco mineiro", "mg", "minas"),
+    deck=_deck40(),
+    manilhas=FIXED_MANILHAS,
+    hand_value=2,
+    ladder=(4, 8, 10, 12),
+    ladder_options=((4, 8, 10, 12), (4, 6, 10, 12)),
+    special_hand="mao_de_dez",
+    special_hand_value=4,
+    fixed_timer=None,
+    partner_cards_when_answering=False,
+)
+TREM_BAO = Ruleset(
+    name="trem-bao",
+    title="Trem Bão",
+    aliases=("trem-bao", "trembao", "trem bao", "tb", "27"),
+    deck=_deck27(),
+    manilhas=FIXED_MANILHAS,
+    hand_value=1,
+    ladder=(3, 6, 9, 12),
+    ladder_options=((3, 6, 9, 12),),
+    special_hand="mao_de_onze",
+    special_hand_value=3,
+    fixed_timer=30,
+    partner_cards_when_answering=True,
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO)}
+
+
+def _normalize(name: str) -> str:
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return "".join(ch for ch in plain.lower() if ch.isalnum())
+
+
+_ALIASES = {_normalize(a): r for r in RULESETS.values() for a in (r.name, r.title, *r.aliases)}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name`` or one of its aliases (``Trem Bão``, ``trembao``...)."""
+    try:
+        return _ALIASES[_normalize(name)]
+    except KeyError:
+        known = ", ".join(RULESETS)
+        raise ValueError(f"variante desconhecida: {name!r} (conhecidas: {known})") from None
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """The table options of R2, chosen when a table is created."""
+
+    players: int = 2
+    target: int = 12
+    covered_cards: bool = True
+    ladder: tuple[int, ...] | None = None
+    """A house-rule ladder from ``Ruleset.ladder_options``; ``None`` = the variant's."""
+    timer: int = 60
+    """Seconds per decision, unless the variant fixes it."""
+
+    def validated(self, ruleset: Ruleset) -> TableOptions:
+        """These options if they suit ``ruleset``; ``ValueError`` with a pt-BR reason if not."""
+        if self.players not in (2, 4):
+            raise ValueError("a mesa tem 2 ou 4 jogadores")
+        if not MIN_TARGET <= self.target <= MAX_TARGET:
+            raise ValueError(f"a partida vai de {MIN_TARGET} a {MAX_TARGET} pontos")
+        if self.ladder is not None and tuple(self.ladder) not in ruleset.ladder_options:
+            allowed = " ou ".join("-".join(map(str, lad)) for lad in ruleset.ladder_options)
+            raise ValueError(f"escada do truco inválida para {ruleset.title}: use {allowed}")
+        if not 10 <= self.timer <= 600:
+            raise ValueError("o tempo de jogada vai de 10 a 600 segundos")
+        if self.ladder is not None:
+            return replace(self, ladder=tuple(self.ladder))
+        return self
+
+    def ladder_for(self, ruleset: Ruleset) -> tuple[int, ...]:
+        """The truco ladder this table plays."""
+        return self.ladder if self.ladder is not None else ruleset.ladder
+
+    def timer_for(self, ruleset: Ruleset) -> int:
+        """Seconds per decision at this table (R10)."""
+        return ruleset.fixed_timer if ruleset.fixed_timer is not None else self.timer

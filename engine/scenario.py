@@ -1,0 +1,125 @@
+"""The JSON scenario format and ``truco replay`` (see shared/rules/scenario-format.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import SIMPLE, Act, Action
+from engine import actions as A
+from engine.cards import Card
+from engine.errors import ErrorCode, IllegalAction
+from engine.match import Match, Phase
+from engine.rulesets import TableOptions, get_ruleset
+
+
+def _invalid(message: str) -> IllegalAction:
+    return IllegalAction(ErrorCode.INVALID_SCENARIO, message)
+
+
+def load_match(data: Any) -> Match:
+    """The match at the start of the scenario's hand; ``IllegalAction(invalid_scenario)`` if bad."""
+    if not isinstance(data, dict):
+        raise _invalid("o cenário deve ser um objeto JSON")
+    try:
+        ruleset = get_ruleset(str(data["variant"]))
+        players = data.get("players", 2)
+        raw = data.get("options") or {}
+        if not isinstance(raw, dict):
+            raise _invalid("options deve ser um objeto")
+        unknown = set(raw) - {"target", "covered_cards", "ladder"}
+        if unknown:
+            raise _invalid(f"opção desconhecida: {sorted(unknown)[0]}")
+        options = TableOptions(
+            players=players,
+            target=raw.get("target", ruleset.default_target),
+            covered_cards=bool(raw.get("covered_cards", True)),
+            ladder=tuple(raw["ladder"]) if raw.get("ladder") is not None else None,
+        ).validated(ruleset)
+        hands = [tuple(Card.parse(c) for c in hand) for hand in data["hands"]]
+        vira = Card.parse(data["vira"]) if data.get("vira") is not None else None
+        score = data.get("score", [0, 0])
+        if len(score) != 2 or not all(isinstance(s, int) for s in score):
+            raise _invalid("score deve ter dois inteiros")
+        dealer = data.get("dealer", 0)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise _invalid("dealer fora da mesa")
+    except KeyError as exc:
+        raise _invalid(f"falta o campo {exc.args[0]}") from None
+    except (ValueError, TypeError) as exc:
+        raise _invalid(str(exc)) from None
+    return Match.from_hand(
+        ruleset, options, score=(score[0], score[1]), dealer=dealer, hands=hands, vira=vira
+    )
+
+
+def parse_action(raw: Any) -> tuple[int, Action]:
+    """One scenario action as (seat, Action); ``IllegalAction(invalid_scenario)`` if malformed."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("seat"), int):
+        raise _invalid("cada ação precisa de seat e act")
+    try:
+        act = Act[str(raw.get("act", "")).upper()]
+    except KeyError:
+        raise _invalid(f"ação desconhecida: {raw.get('act')!r}") from None
+    if act in (Act.PLAY, Act.COVER):
+        try:
+            card = Card.parse(str(raw["card"]))
+        except (KeyError, ValueError):
+            raise _invalid(f"{act.code} precisa de uma carta válida") from None
+        return raw["seat"], (A.PLAY if act == Act.PLAY else A.COVER)[card]
+    if act == Act.BLIND:
+        raise _invalid("no cenário, a mão de ferro usa play com a carta")
+    return raw["seat"], SIMPLE[act]
+
+
+def outcome(m: Match | None, error: dict[str, Any] | None) -> dict[str, Any]:
+    """The output object of ``truco replay`` for a match (``None`` when it never started)."""
+    if m is None:
+        return {
+            "finished": False,
+            "rounds": [],
+            "hand_winner": None,
+            "points": [0, 0],
+            "score": None,
+            "match_winner": None,
+            "stake": None,
+            "error": error,
+        }
+    finished = m.phase >= Phase.HAND_OVER
+    return {
+        "finished": finished,
+        "rounds": list(m.rounds),
+        "hand_winner": m.hand_winner if finished else None,
+        "points": list(m.points),
+        "score": list(m.score),
+        "match_winner": m.match_winner,
+        "stake": m.stake,
+        "error": error,
+    }
+
+
+def replay(data: Any) -> dict[str, Any]:
+    """Replay one scenario object and return its outcome (errors are reported, not raised)."""
+    try:
+        m = load_match(data)
+    except IllegalAction as exc:
+        return outcome(None, {"index": None, "code": str(exc.code), "message": exc.message})
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        err = {"index": None, "code": "invalid_scenario", "message": "actions deve ser uma lista"}
+        return outcome(m, err)
+    for i, raw in enumerate(actions):
+        try:
+            seat, action = parse_action(raw)
+            m.apply(seat, action)
+        except IllegalAction as exc:
+            return outcome(m, {"index": i, "code": str(exc.code), "message": exc.message})
+    return outcome(m, None)
+
+
+def matches_expect(result: Any, expect: Any) -> bool:
+    """Whether ``result`` agrees with every field ``expect`` gives (nested objects: a subset)."""
+    if isinstance(expect, dict):
+        return isinstance(result, dict) and all(
+            k in result and matches_expect(result[k], v) for k, v in expect.items()
+        )
+    return bool(result == expect)

@@ -1,0 +1,177 @@
+"""Per-seat views: exactly what one seat may see. Robots and the bot get only these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import actions as A
+from engine.actions import Act, Action
+from engine.cards import Card
+from engine.match import HandKind, Match, Phase
+
+SeenPlay = tuple[int, Card | None, bool]
+"""A card on the table as a seat sees it: (seat, card or None when covered, covered)."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's observation of a match."""
+
+    seat: int
+    variant: str
+    players: int
+    target: int
+    covered_cards: bool
+    ladder: tuple[int, ...]
+    hand_number: int
+    dealer: int
+    score: tuple[int, int]
+    kind: HandKind
+    phase: Phase
+    vira: Card | None
+    manilhas: tuple[Card, ...]
+    hand: tuple[Card, ...]
+    """Own cards left; empty in the iron hand, where nobody sees their own cards."""
+    blind_slots: tuple[int, ...]
+    """Iron hand: positions (0-2) not played yet."""
+    cards_left: tuple[int, ...]
+    """How many cards each seat still holds."""
+    partner_hand: tuple[Card, ...] | None
+    """The partner's cards when this seat may see them (mão de onze, Trem Bão answers)."""
+    table: tuple[SeenPlay, ...]
+    past: tuple[tuple[SeenPlay, ...], ...]
+    rounds: tuple[int | None, ...]
+    turn: int
+    leader: int
+    stake: int
+    pending_value: int | None
+    """The value of the truco call awaiting an answer."""
+    call_team: int | None
+    """The team that made the pending call (or is deciding the mão de onze)."""
+    raise_team: int | None
+    """The team whose call was accepted last: it may not call the next step."""
+    ran: tuple[int, ...]
+    """Seats that already ran from the pending call or decision (2×2)."""
+    to_act: tuple[int, ...]
+    legal: tuple[Action, ...]
+    history: tuple[tuple[int, Action], ...]
+    """This hand's actions; another seat's covered card shows as ``cover`` with no card."""
+    hand_winner: int | None
+    points: tuple[int, int]
+    match_winner: int | None
+
+    @property
+    def team(self) -> int:
+        """This seat's team."""
+        return self.seat & 1
+
+    @property
+    def partner(self) -> int | None:
+        """The partner's seat in 2×2."""
+        return (self.seat + 2) % 4 if self.players == 4 else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form with card codes and action strings (the arena protocol)."""
+
+        def plays(t: tuple[SeenPlay, ...]) -> list[list[Any]]:
+            return [[s, c.code if c is not None else None, cov] for s, c, cov in t]
+
+        return {
+            "seat": self.seat,
+            "variant": self.variant,
+            "players": self.players,
+            "target": self.target,
+            "covered_cards": self.covered_cards,
+            "ladder": list(self.ladder),
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "score": list(self.score),
+            "kind": self.kind.name.lower(),
+            "phase": self.phase.name.lower(),
+            "vira": self.vira.code if self.vira is not None else None,
+            "manilhas": [c.code for c in self.manilhas],
+            "hand": [c.code for c in self.hand],
+            "blind_slots": list(self.blind_slots),
+            "cards_left": list(self.cards_left),
+            "partner_hand": (
+                [c.code for c in self.partner_hand] if self.partner_hand is not None else None
+            ),
+            "table": plays(self.table),
+            "past": [plays(t) for t in self.past],
+            "rounds": list(self.rounds),
+            "turn": self.turn,
+            "leader": self.leader,
+            "stake": self.stake,
+            "pending_value": self.pending_value,
+            "call_team": self.call_team,
+            "raise_team": self.raise_team,
+            "ran": list(self.ran),
+            "to_act": list(self.to_act),
+            "legal": [str(a) for a in self.legal],
+            "history": [[s, str(a)] for s, a in self.history],
+            "hand_winner": self.hand_winner,
+            "points": list(self.points),
+            "match_winner": self.match_winner,
+        }
+
+
+def _partner_visible(m: Match, seat: int) -> bool:
+    if m.players != 4 or m.kind == HandKind.IRON:
+        return False
+    if m.phase == Phase.DECIDE:
+        return seat & 1 == m.call_team
+    if m.phase == Phase.ANSWER and m.ruleset.partner_cards_when_answering:
+        return seat & 1 != m.call_team
+    return False
+
+
+def _seen(seat: int, table: tuple[tuple[int, Card, bool], ...]) -> tuple[SeenPlay, ...]:
+    return tuple((s, c if not cov or s == seat else None, cov) for s, c, cov in table)
+
+
+def make_view(m: Match, seat: int) -> View:
+    """The view of ``seat`` on match ``m``."""
+    iron = m.kind == HandKind.IRON
+    own = m.hands[seat] if m.hands else ()
+    hidden_cover = Action(Act.COVER)
+    history = tuple(
+        (s, hidden_cover if a.act == Act.COVER and s != seat else a) for s, a in m.hand_log
+    )
+    partner = (seat + 2) % 4
+    deciding = m.phase == Phase.DECIDE
+    return View(
+        seat=seat,
+        variant=m.ruleset.name,
+        players=m.players,
+        target=m.options.target,
+        covered_cards=m.options.covered_cards,
+        ladder=m.ladder,
+        hand_number=m.hand_number,
+        dealer=m.dealer,
+        score=m.score,
+        kind=m.kind,
+        phase=m.phase,
+        vira=m.vira,
+        manilhas=m.manilhas() if m.dealt else (),
+        hand=() if iron else own,
+        blind_slots=tuple(A.BLIND.index(a) for a in m.legal_actions(seat)) if iron and own else (),
+        cards_left=tuple(len(h) for h in m.hands),
+        partner_hand=m.hands[partner] if _partner_visible(m, seat) else None,
+        table=_seen(seat, m.table),
+        past=tuple(_seen(seat, t) for t in m.past),
+        rounds=m.rounds,
+        turn=m.turn,
+        leader=m.leader,
+        stake=m.stake,
+        pending_value=m.pending_value,
+        call_team=m.call_team if m.phase == Phase.ANSWER or deciding else None,
+        raise_team=m.raise_team if m.raise_team >= 0 else None,
+        ran=tuple(s for s in range(m.players) if m.ran >> s & 1),
+        to_act=m.to_act(),
+        legal=tuple(m.legal_actions(seat)),
+        history=history,
+        hand_winner=m.hand_winner,
+        points=m.points,
+        match_winner=m.match_winner,
+    )
