@@ -52,9 +52,19 @@ class Suit(IntEnum):
         return SUIT_SYMBOLS[self]
 
 
+class DeckStyle(IntEnum):
+    """How a player wants cards drawn (R11, display only: strength never changes)."""
+
+    TRADITIONAL = 0
+    SPANISH = 1
+
+
 RANK_CODES = ("4", "5", "6", "7", "Q", "J", "K", "A", "2", "3")
 SUIT_CODES = ("D", "S", "H", "C")
 SUIT_SYMBOLS = ("♦", "♠", "♥", "♣")
+SPANISH_RANKS = ("4", "5", "6", "7", "10", "11", "12", "1", "2", "3")
+"""Spanish deck numbers: sota 10, caballo 11, rey 12, ás 1 (R11)."""
+SPANISH_SUITS = ("oros", "espadas", "copas", "bastos")
 
 
 class Card(int):
@@ -81,6 +91,12 @@ class Card(int):
     def label(self) -> str:
         """Traditional label such as ``4♣`` or ``Q♥``."""
         return RANK_CODES[self >> 2] + SUIT_SYMBOLS[self & 3]
+
+    def label_in(self, style: DeckStyle) -> str:
+        """The label in a deck style: ``4♣`` (traditional) or ``4 de bastos`` (Spanish)."""
+        if style == DeckStyle.SPANISH:
+            return f"{SPANISH_RANKS[self >> 2]} de {SPANISH_SUITS[self & 3]}"
+        return self.label
 
     @staticmethod
     def of(rank: Rank, suit: Suit) -> Card:

@@ -491,7 +491,9 @@ class Match:
         covered = False
         if act == Act.BLIND:
             if self.kind != HandKind.IRON:
-                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "só se joga às cegas na mão de ferro")
+                raise IllegalAction(
+                    ErrorCode.CARD_NOT_IN_HAND, "só se joga às cegas na mão de ferro"
+                )
             slot = action.slot
             card = self.dealt[seat][slot] if slot is not None and 0 <= slot < 3 else None
             if card is None or card not in hand:
@@ -691,4 +693,3 @@ class Match:
         from engine.view import make_view  # view.py builds on this module
 
         return make_view(self, seat)
-

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import SIMPLE, Act, Action
 from engine import actions as A
+from engine.actions import SIMPLE, Act, Action
 from engine.cards import Card
 from engine.errors import ErrorCode, IllegalAction
 from engine.match import Match, Phase

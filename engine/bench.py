@@ -1,0 +1,71 @@
+"""``truco bench``: engine speed on seeded random legal matches (a benchmark, not a test)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import time
+from datetime import date
+from typing import Any
+
+from engine.match import Match, Phase
+from engine.rulesets import TableOptions
+
+
+def play_random_match(match: Match, rng: random.Random) -> int:
+    """Play ``match`` to the end with uniformly random legal actions; return hands played."""
+    hands = 1
+    while True:
+        phase = match.phase
+        if phase == Phase.HAND_OVER:
+            match.deal()
+            hands += 1
+            continue
+        if phase == Phase.MATCH_OVER:
+            return hands
+        seats = match.to_act()
+        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        legal = match.legal_actions(seat)
+        match.apply(seat, legal[int(rng.random() * len(legal))])
+
+
+def measure_matches(players: int, seconds: float, seed: int) -> dict[str, float]:
+    """Hands and matches per second for random paulista play at this table size."""
+    rng = random.Random(seed)
+    options = TableOptions(players=players)
+    matches = hands = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        hands += play_random_match(Match("paulista", options, seed + matches), rng)
+        matches += 1
+        elapsed = time.perf_counter() - start
+    return {
+        "hands_per_s": round(hands / elapsed),
+        "matches_per_s": round(matches / elapsed, 1),
+        "hands_per_match": round(hands / matches, 2),
+    }
+
+
+def measure_copy(seed: int, rounds: int = 20000) -> float:
+    """Microseconds to copy a mid-hand 4-player state."""
+    m = Match("paulista", TableOptions(players=4), seed)
+    seat = m.to_act()[0]
+    m.apply(seat, m.legal_actions(seat)[0])
+    start = time.perf_counter()
+    for _ in range(rounds):
+        m.copy()
+    return (time.perf_counter() - start) / rounds * 1e6
+
+
+def run(seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
+    """All figures, with the date and the machine they were measured on."""
+    return {
+        "date": date.today().isoformat(),
+        "machine": f"{platform.machine()} {platform.processor() or ''} "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}".replace("  ", " "),
+        "players_2": measure_matches(2, seconds, seed),
+        "players_4": measure_matches(4, seconds, seed),
+        "state_copy_us": round(measure_copy(seed), 2),
+    }
