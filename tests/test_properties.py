@@ -1,0 +1,121 @@
+"""Property tests over random legal play in every variant and table size."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Act, Match, Phase, TableOptions
+from engine.cards import Card
+
+variants = st.sampled_from(["paulista", "mineiro", "trem-bao"])
+players = st.sampled_from([2, 4])
+
+
+def allowed_points(m: Match) -> set[int]:
+    """Every value a hand of this table may award."""
+    rs = m.ruleset
+    runs = {rs.run_value(m.ladder, i) for i in range(len(m.ladder))}
+    return {rs.hand_value, rs.special_hand_value, *m.ladder, *runs}
+
+
+def check_view(m: Match, seat: int) -> None:
+    """A view holds no card another seat could hide from this one."""
+    view = m.view(seat)
+    hidden: set[Card] = set()
+    for other in range(m.players):
+        if other != seat and not (view.partner_hand is not None and other == view.partner):
+            hidden |= set(m.hands[other])
+    for table in (*m.past, m.table):
+        hidden |= {c for s, c, cov in table if cov and s != seat}
+    if view.kind.name == "IRON":
+        hidden |= set(m.hands[seat])
+    shown: set[Card] = set(view.hand) | set(view.partner_hand or ())
+    for table in (*view.past, view.table):
+        shown |= {c for _, c, _ in table if c is not None}
+    shown |= {a.card for _, a in view.history if a.card is not None}
+    assert not shown & hidden
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    variant=variants, n=players, seed=st.integers(0, 2**32), rnd=st.randoms(use_true_random=False)
+)
+def test_random_legal_play_keeps_the_invariants(
+    variant: str, n: int, seed: int, rnd: random.Random
+) -> None:
+    opts = TableOptions(players=n)
+    m = Match(variant, opts, seed)
+    deck = len(m.ruleset.deck)
+    values = allowed_points(m)
+    score = m.score
+    steps = 0
+    while not m.is_terminal():
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        hand = m.hand_number
+        # cards are conserved: hands + table + past + the rest of the deck
+        in_play = [c for h in m.hands for c in h]
+        in_play += [c for t in (*m.past, m.table) for _, c, _ in t]
+        assert len(in_play) == len(set(in_play)) == 3 * n
+        assert set(in_play) <= set(m.ruleset.deck) and deck - len(in_play) >= 1
+        assert len(m.rounds) <= 3
+        seat = rnd.choice(m.to_act())
+        check_view(m, seat)
+        legal = m.legal_actions(seat)
+        assert m.default_action(seat) in legal
+        m.apply(seat, rnd.choice(legal))
+        steps += 1
+        if m.phase >= Phase.HAND_OVER and m.hand_number == hand:
+            assert len(m.rounds) <= 3
+            assert m.score[0] >= score[0] and m.score[1] >= score[1]
+            assert max(m.score) <= opts.target
+            for p in m.points:
+                assert p == 0 or p in values
+            score = m.score
+            snap = m.to_json()
+            assert Match.from_json(snap).to_json() == snap
+    assert m.match_winner is not None and m.score[m.match_winner] == opts.target
+    snapshot = m.to_json()
+    assert Match.replay(variant, opts, seed, m.log).to_json() == snapshot
+    assert steps == len(m.log)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=variants, n=players, seed=st.integers(0, 2**32), rnd=st.randoms(use_true_random=False)
+)
+def test_snapshot_round_trips_mid_hand(variant: str, n: int, seed: int, rnd: random.Random) -> None:
+    m = Match(variant, TableOptions(players=n), seed)
+    for _ in range(rnd.randint(0, 12)):
+        if m.phase >= Phase.HAND_OVER:
+            break
+        seat = rnd.choice(m.to_act())
+        m.apply(seat, rnd.choice(m.legal_actions(seat)))
+    snap = m.to_json()
+    restored = Match.from_json(snap)
+    assert restored.to_json() == snap
+    for seat in range(n):
+        assert restored.legal_actions(seat) == m.legal_actions(seat)
+        assert restored.view(seat) == m.view(seat)
+    copy = m.copy()
+    if m.phase < Phase.HAND_OVER:
+        seat = m.to_act()[0]
+        copy.apply(seat, m.legal_actions(seat)[0])
+        assert m.to_json() == snap  # a copy never shares mutable state
+
+
+def test_covered_cards_never_reach_other_views() -> None:
+    rnd = random.Random(5)
+    for seed in range(200):
+        m = Match("paulista", TableOptions(players=4), seed)
+        while m.phase < Phase.HAND_OVER:
+            seat = rnd.choice(m.to_act())
+            legal = m.legal_actions(seat)
+            covers = [a for a in legal if a.act == Act.COVER]
+            m.apply(seat, covers[0] if covers else rnd.choice(legal))
+            for s in range(4):
+                check_view(m, s)
