@@ -6,7 +6,7 @@ Standard library only. The bot, the robots and the rulebook site stand on it.
 from engine.actions import Act, Action
 from engine.cards import Card, Rank, Suit
 from engine.errors import ErrorCode, IllegalAction
-from engine.match import HandKind, Match, Phase
+from engine.match import HandKind, HandResult, Match, Phase
 from engine.rulesets import RULESETS, Ruleset, TableOptions, get_ruleset
 from engine.view import View
 
@@ -17,6 +17,7 @@ __all__ = [
     "Card",
     "ErrorCode",
     "HandKind",
+    "HandResult",
     "IllegalAction",
     "Match",
     "Phase",

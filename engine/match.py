@@ -7,6 +7,7 @@ seat's action. The state is small and flat so that robots can copy it cheaply.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,21 @@ class HandKind(IntEnum):
 
 Play = tuple[int, Card, bool]
 """One card on the table: (seat, card, covered)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand ended."""
+
+    winner: int | None
+    """Winning team, or ``None`` when nobody scored (three ties)."""
+    points: tuple[int, int]
+    stake: int
+    rounds: tuple[int | None, ...]
+    ran: bool
+    """Whether it ended because a team ran (from a call or the mão de onze/dez)."""
+    score: tuple[int, int]
+    match_winner: int | None
 
 
 def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
@@ -342,6 +358,20 @@ class Match:
     def manilhas(self) -> tuple[Card, ...]:
         """This hand's manilhas, strongest first."""
         return self.ruleset.manilhas_for(self.vira)
+
+    def hand_result(self) -> HandResult | None:
+        """The result of the hand that just ended, or ``None`` while it is being played."""
+        if self.phase < Phase.HAND_OVER:
+            return None
+        return HandResult(
+            winner=self.hand_winner,
+            points=self.points,
+            stake=self.stake,
+            rounds=self.rounds,
+            ran=self.hand_winner is not None and bool(self.ran),
+            score=self.score,
+            match_winner=self.match_winner,
+        )
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (two partners may both answer a call in 2×2)."""

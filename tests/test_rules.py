@@ -312,6 +312,8 @@ class TestR6Truco:
         m = deal("paulista", "5C 5H 5S|3C 3H 6S|4D 4H 6D|2C 2H 7S", vira="KD", dealer=3)
         act(m, "0 truco", "3 run", "1 run")
         assert m.hand_winner == 0 and m.points == (1, 0)
+        result = m.hand_result()
+        assert result is not None and result.ran and result.winner == 0 and result.rounds == ()
 
     def test_trem_bao_called_team_sees_partner_cards(self) -> None:
         m = deal("trem-bao", "3C QC KC|KH 3H QH|2C JC AC|2D JD AD", dealer=3)
@@ -397,6 +399,8 @@ class TestR9Match:
         act(m, "0 truco", "1 accept", "0 play 3C", "1 play 2C", "0 play 3H", "1 play 2H")
         assert m.score == (12, 4) and m.points == (3, 0) and m.match_winner == 0
         assert m.phase == Phase.MATCH_OVER and m.to_act() == ()
+        result = m.hand_result()
+        assert result is not None and result.match_winner == 0 and not result.ran
         with pytest.raises(IllegalAction):
             m.deal()
 
