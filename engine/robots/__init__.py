@@ -1,0 +1,61 @@
+"""Robots that play truco from a seat's view only: fácil, médio and difícil.
+
+    >>> from engine.robots import get_robot
+    >>> robot = get_robot("médio", seed=7)
+    >>> action = robot.choose(match.view(seat))   # always one of view.legal
+
+Each decision is a pure function of (seed, view): robots never see a ``Match``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from engine.robots.base import RandomRobot, Robot, decision_rng
+from engine.robots.heuristic import Facil, Medio
+from engine.robots.search import DEFAULT_BUDGET_MS, Dificil
+
+LEVELS = ("facil", "medio", "dificil")
+"""Robot levels, weakest first (ASCII names; accented spellings are accepted)."""
+
+_SPELLINGS = {
+    "facil": "facil",
+    "fácil": "facil",
+    "medio": "medio",
+    "médio": "medio",
+    "dificil": "dificil",
+    "difícil": "dificil",
+}
+
+
+def normalize_level(level: str) -> str:
+    """The ASCII level name for ``level`` (``Médio`` → ``medio``); ``ValueError`` if unknown."""
+    name = _SPELLINGS.get(level.strip().lower())
+    if name is None:
+        raise ValueError(f"nível de robô desconhecido: {level!r} (use fácil, médio ou difícil)")
+    return name
+
+
+def get_robot(level: str, *, seed: int | None = None, budget_ms: float | None = None) -> Robot:
+    """A robot of ``level``; ``seed`` fixes its choices, ``budget_ms`` bounds difícil's thinking."""
+    name = normalize_level(level)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(6), "big")
+    if name == "facil":
+        return Facil(seed)
+    if name == "medio":
+        return Medio(seed)
+    return Dificil(seed, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+
+
+__all__ = [
+    "LEVELS",
+    "Dificil",
+    "Facil",
+    "Medio",
+    "RandomRobot",
+    "Robot",
+    "decision_rng",
+    "get_robot",
+    "normalize_level",
+]

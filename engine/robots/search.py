@@ -1,0 +1,200 @@
+"""Difícil: information-set Monte Carlo (determinization) over the engine itself.
+
+For each decision it deals the hidden cards many times in ways consistent with the
+view, rebuilds each such world with ``Match.from_hand`` and the hand's history, and
+plays every candidate action out to the end of the hand with the médio policy for
+all seats (each seeing only its own view of the sampled world). Outcomes are scored
+by match-winning chance, and the action with the best paired gain over médio's own
+choice is taken when the gain is clear of the sampling noise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from functools import lru_cache
+
+from engine import actions as A
+from engine.actions import Act, Action
+from engine.cards import Card
+from engine.match import HandKind, Match, Phase
+from engine.robots.base import decision_rng
+from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
+from engine.robots.sense import match_values
+from engine.rulesets import TableOptions, get_ruleset
+from engine.view import View
+
+DEFAULT_BUDGET_MS = 200.0
+"""Thinking time per decision when none is given."""
+PLAYOUTS_PER_MS = 1.2
+"""Play-outs planned per millisecond of budget (tuned on a 2-core CI machine)."""
+ROLLOUT_SAMPLES = 6
+"""Hidden hands the play-out policy samples per betting decision (médio itself uses more)."""
+MIN_WORLDS = 6
+
+
+class Dificil:
+    """Search robot: samples hidden cards consistent with the view and plays each option out."""
+
+    level = "dificil"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        playouts: int | None = None,
+    ) -> None:
+        """A difícil robot.
+
+        ``budget_ms`` bounds the thinking time of one decision. ``playouts`` fixes the
+        amount of work instead (decisions then repeat exactly on any machine); by
+        default it follows from the budget, which then only acts as a safety stop.
+        """
+        if budget_ms <= 0:
+            raise ValueError("o tempo de decisão deve ser positivo")
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.playouts = playouts
+
+    def choose(self, view: View) -> Action:
+        """One action out of ``view.legal``."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = decision_rng(self.seed, view)
+        baseline = medio_action(view, rng, MEDIO_SAMPLES)
+        if view.kind == HandKind.IRON:
+            return baseline
+        options = candidates(view, baseline)
+        if len(options) == 1:
+            return options[0]
+        start = time.perf_counter()
+        deadline = start + self.budget_ms * 0.9 / 1000
+        planned = self.playouts or max(MIN_WORLDS, int(self.budget_ms * PLAYOUTS_PER_MS))
+        worlds_planned = max(MIN_WORLDS, planned // len(options))
+        gains: list[list[float]] = [[] for _ in options]
+        for w in range(worlds_planned):
+            world = sample_world(view, rng)
+            world_seed = rng.getrandbits(32)
+            values = [
+                playout(world, view.seat, action, random.Random(world_seed)) for action in options
+            ]
+            for i, value in enumerate(values):
+                gains[i].append(value - values[0])
+            if self.playouts is None and w + 1 >= MIN_WORLDS and time.perf_counter() > deadline:
+                break
+        return pick(options, gains)
+
+
+def pick(options: list[Action], gains: list[list[float]]) -> Action:
+    """The option whose mean gain over the first (the baseline) is largest and clearly positive."""
+    best, best_score = options[0], 0.0
+    for action, g in zip(options[1:], gains[1:], strict=True):
+        n = len(g)
+        mean = sum(g) / n
+        var = sum((x - mean) ** 2 for x in g) / max(1, n - 1)
+        # demand the gain stand out from the noise of a few dozen worlds
+        score = mean - 1.0 * math.sqrt(var / n)
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def candidates(view: View, baseline: Action) -> list[Action]:
+    """Actions worth searching, the baseline first; covers are tried with the lowest card only."""
+    legal = view.legal
+    out = [baseline]
+    covers = [a for a in legal if a.act == Act.COVER]
+    if covers:
+        st = get_ruleset(view.variant).strength_table(view.vira)
+        low = min(covers, key=lambda a: st[a.card] if a.card is not None else 0)
+        covers = [low]
+    for a in legal:
+        if a.act == Act.COVER and a not in covers:
+            continue
+        if a not in out:
+            out.append(a)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _options(
+    players: int, target: int, covered: bool, ladder: tuple[int, ...], variant: str
+) -> TableOptions:
+    rs = get_ruleset(variant)
+    return TableOptions(
+        players=players,
+        target=target,
+        covered_cards=covered,
+        ladder=None if ladder == rs.ladder else ladder,
+    ).validated(rs)
+
+
+def sample_world(view: View, rng: random.Random) -> Match:
+    """A full match state consistent with ``view``, hidden cards dealt at random.
+
+    Unknown cards are the deck minus this seat's cards (held and played), the vira,
+    every open card and the partner's hand when visible; each other seat gets as many
+    as it holds plus one for each card it played face down.
+    """
+    rs = get_ruleset(view.variant)
+    n = view.players
+    seat = view.seat
+    played: list[list[Card | None]] = [[] for _ in range(n)]
+    for s, a in view.history:
+        if a.act == Act.PLAY or a.act == Act.COVER:
+            played[s].append(a.card)
+    known: set[Card] = set(view.hand)
+    if view.vira is not None:
+        known.add(view.vira)
+    for cards in played:
+        known.update(c for c in cards if c is not None)
+    partner = view.partner
+    visible = view.partner_hand
+    if visible is not None:
+        known.update(visible)
+    pool = [c for c in rs.deck if c not in known]
+    rng.shuffle(pool)
+    hands: list[tuple[Card, ...]] = []
+    for s in range(n):
+        if s == seat:
+            held: tuple[Card, ...] = view.hand
+        elif s == partner and visible is not None:
+            held = visible
+        else:
+            k = view.cards_left[s]
+            held = tuple(pool[-k:]) if k else ()
+            del pool[len(pool) - k :]
+        filled: list[Card] = []
+        for c in played[s]:
+            filled.append(c if c is not None else pool.pop())
+        played[s] = list(filled)
+        hands.append((*filled, *held))
+    opts = _options(n, view.target, view.covered_cards, view.ladder, rs.name)
+    m = Match.from_hand(rs, opts, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira)
+    cursor = [0] * n
+    for s, a in view.history:
+        if a.act == Act.COVER and a.card is None:
+            a = A.COVER[hands[s][cursor[s]]]
+        if a.act == Act.PLAY or a.act == Act.COVER:
+            cursor[s] += 1
+        m.apply(s, a)
+    return m
+
+
+def playout(world: Match, seat: int, action: Action, rng: random.Random) -> float:
+    """Match-winning chance of ``seat``'s team after ``action`` and médio play to the hand's end."""
+    m = world.copy()
+    m.apply(seat, action)
+    while m.phase < Phase.HAND_OVER:
+        s = m.to_act()[0]
+        legal = m.legal_actions(s)
+        a = legal[0] if len(legal) == 1 else medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
+        m.apply(s, a)
+    team = seat & 1
+    if m.match_winner is not None:
+        return 1.0 if m.match_winner == team else 0.0
+    w = match_values(m.ruleset.name, m.options.target)
+    return w[m.score[team]][m.score[1 - team]]

@@ -1,0 +1,252 @@
+"""What a seat can work out from its view alone: strengths, unseen cards, chances, match value.
+
+Everything here reads a ``View`` (never a ``Match``), so the robots built on it cannot peek.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.actions import Act
+from engine.cards import Card
+from engine.match import hand_outcome
+from engine.rulesets import Ruleset, get_ruleset
+from engine.view import View
+
+COVERED = -1
+"""Strength of a covered card: it loses to every open card (R5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sense:
+    """Facts derived from one view, computed once per decision."""
+
+    view: View
+    ruleset: Ruleset
+    strength: tuple[int, ...]
+    """Strength of every card this hand (``strength_table(vira)``)."""
+    unseen: tuple[Card, ...]
+    """Cards this seat cannot place: deck minus own cards, vira, open cards, visible partner."""
+    unseen_strengths: tuple[int, ...]
+    """Strengths of ``unseen``, sorted weakest first."""
+    hand: tuple[Card, ...]
+    """Own cards left, strongest first."""
+
+    @property
+    def table_best(self) -> tuple[int, int | None]:
+        """Strongest card on the table now and its team (``None`` when the teams tie on it)."""
+        return best_of(self.view.table, self.strength)
+
+    def beats_share(self, card: Card) -> float:
+        """Share of unseen cards this card beats (ties count half)."""
+        s = self.strength[card]
+        pool = self.unseen_strengths
+        if not pool:
+            return 1.0
+        below = sum(1 for x in pool if x < s)
+        equal = sum(1 for x in pool if x == s)
+        return (below + 0.5 * equal) / len(pool)
+
+    def is_top(self, card: Card) -> bool:
+        """Whether no unseen card can beat this one."""
+        pool = self.unseen_strengths
+        return not pool or pool[-1] < self.strength[card]
+
+
+def best_of(
+    table: tuple[tuple[int, Card | None, bool], ...], strength: tuple[int, ...]
+) -> tuple[int, int | None]:
+    """Strongest strength on a table and the team holding it (``None``: tied, R4)."""
+    best = COVERED - 1
+    teams = 0
+    for seat, card, covered in table:
+        s = COVERED if covered or card is None else strength[card]
+        if s > best:
+            best, teams = s, 1 << (seat & 1)
+        elif s == best:
+            teams |= 1 << (seat & 1)
+    if teams == 3:
+        return best, None
+    return best, (0 if teams == 1 else 1) if teams else None
+
+
+def read(view: View) -> Sense:
+    """The facts of ``view``."""
+    rs = get_ruleset(view.variant)
+    strength = rs.strength_table(view.vira)
+    known: set[Card] = set(view.hand)
+    if view.vira is not None:
+        known.add(view.vira)
+    for t in (*view.past, view.table):
+        for _, card, _ in t:
+            if card is not None:
+                known.add(card)
+    if view.partner_hand is not None:
+        known.update(view.partner_hand)
+    unseen = tuple(c for c in rs.deck if c not in known)
+    return Sense(
+        view=view,
+        ruleset=rs,
+        strength=strength,
+        unseen=unseen,
+        unseen_strengths=tuple(sorted(strength[c] for c in unseen)),
+        hand=tuple(sorted(view.hand, key=lambda c: -strength[c])),
+    )
+
+
+# ---------------------------------------------------------------- hand chances
+
+
+def simulate(
+    hands: list[list[int]],
+    table: list[tuple[int, int]],
+    rounds: tuple[int | None, ...],
+    turn: int,
+    leader: int,
+    players: int,
+) -> int | None:
+    """Play the hand out with a plain policy on strengths; the winning team or ``None``.
+
+    Leaders play their best card; followers play the cheapest card that takes the
+    round, or their lowest when their team already holds it or nothing takes it.
+    """
+    while True:
+        while len(table) < players:
+            h = hands[turn]
+            if not table:
+                card = max(h)
+            else:
+                best = -2
+                team = -1
+                for seat, s in table:
+                    if s > best:
+                        best, team = s, seat & 1
+                    elif s == best and team != seat & 1:
+                        team = 2
+                if team == turn & 1:
+                    card = min(h)
+                else:
+                    card = min((c for c in h if c > best), default=-9)
+                    if card == -9:
+                        card = min(h)
+            h.remove(card)
+            table.append((turn, card))
+            turn = (turn + 1) % players
+        best = -2
+        first = -1
+        teams = 0
+        for seat, s in table:
+            if s > best:
+                best, first, teams = s, seat, 1 << (seat & 1)
+            elif s == best:
+                teams |= 1 << (seat & 1)
+        rounds = (*rounds, None if teams == 3 else first & 1)
+        if teams != 3:
+            leader = first
+        turn = leader
+        table = []
+        done, winner = hand_outcome(rounds)
+        if done:
+            return winner
+
+
+def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
+    """Chance that this seat's team wins the hand from here, by sampling unseen hands.
+
+    Draws hidden hands uniformly from the unseen cards (the view's partner cards when
+    visible) and plays them out with ``simulate``. A tied hand counts half.
+    """
+    v = sense.view
+    n = v.players
+    st = sense.strength
+    own = [st[c] for c in v.hand]
+    partner = v.partner
+    known_partner = (
+        [st[c] for c in v.partner_hand]
+        if v.partner_hand is not None and partner is not None
+        else None
+    )
+    need = [0] * n
+    for s in range(n):
+        if s != v.seat and not (s == partner and known_partner is not None):
+            need[s] = v.cards_left[s]
+    total = sum(need)
+    pool = list(sense.unseen_strengths)
+    if total > len(pool):  # cannot happen with a consistent view; stay safe
+        return 0.5
+    table = [(s, COVERED if cov or c is None else st[c]) for s, c, cov in v.table]
+    turn = v.turn
+    wins = 0.0
+    for _ in range(samples):
+        drawn = rng.sample(pool, total)
+        hands: list[list[int]] = []
+        k = 0
+        for s in range(n):
+            if s == v.seat:
+                hands.append(own.copy())
+            elif known_partner is not None and s == partner:
+                hands.append(known_partner.copy())
+            else:
+                hands.append(drawn[k : k + need[s]])
+                k += need[s]
+        if any(not hands[(turn + i) % n] for i in range(n - len(table))):
+            return 0.5  # no cards to play (not a play state): nothing to learn
+        winner = simulate(hands, table.copy(), v.rounds, turn, v.leader, n)
+        if winner is None:
+            wins += 0.5
+        elif winner == v.team:
+            wins += 1.0
+    return wins / samples
+
+
+# ------------------------------------------------------------------ match value
+
+
+@lru_cache(maxsize=64)
+def match_values(ruleset_name: str, target: int) -> tuple[tuple[float, ...], ...]:
+    """``W[a][b]``: chance that a team at ``a`` beats one at ``b``, hands being coin flips.
+
+    Each hand goes to either team with equal chance and is worth a typical mix of
+    plain hands, runs and accepted calls; this turns points into match chances.
+    """
+    rs = get_ruleset(ruleset_name)
+    h = rs.hand_value
+    lad = rs.ladder
+    mix = ((h, 0.55), (lad[0], 0.27), (lad[1], 0.11), (lad[2], 0.05), (lad[3], 0.02))
+    t = target
+    w = [[0.0] * (t + 1) for _ in range(t + 1)]
+    for total in range(2 * t, -1, -1):
+        for a in range(max(0, total - t), min(t, total) + 1):
+            b = total - a
+            if a >= t:
+                w[a][b] = 1.0 if b < t else 0.5
+                continue
+            if b >= t:
+                w[a][b] = 0.0
+                continue
+            acc = 0.0
+            for x, p in mix:
+                acc += p * 0.5 * (w[min(t, a + x)][b] + w[a][min(t, b + x)])
+            w[a][b] = acc
+    return tuple(tuple(row) for row in w)
+
+
+def value_after(view: View, mine: int, theirs: int) -> float:
+    """Match chance of this seat's team after scoring ``mine`` and conceding ``theirs``."""
+    t = view.target
+    w = match_values(view.variant, t)
+    me = view.team
+    a = min(t, view.score[me] + mine)
+    b = min(t, view.score[1 - me] + theirs)
+    return w[a][b]
+
+
+def opponent_called(view: View) -> int:
+    """How many truco calls or raises the other team made this hand."""
+    return sum(
+        1
+        for s, a in view.history
+        if s & 1 != view.team and (a.act == Act.TRUCO or a.act == Act.RAISE)
+    )
