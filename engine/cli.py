@@ -62,6 +62,10 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(handler=cmd_bench)
 
+    from engine.arena import add_arena_command  # robots and arena load only when registered
+
+    add_arena_command(sub)
+
 
 def build_parser() -> tuple[
     argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]

@@ -1,0 +1,562 @@
+"""``truco arena``: many mirrored matches between two players, with figures as JSON.
+
+A side is a built-in robot (``robot:facil``, ``robot:medio``, ``robot:dificil``),
+``random`` (a uniformly random legal action) or an outside program
+(``exec:COMMAND``) that speaks the JSON Lines protocol of docs-dev/arena-protocol.md.
+
+Fair by construction: deal ``i`` (seed ``seed + i``, first dealer ``i % players``) is
+played twice, once with each side on team 0, so both sides hold the same cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import multiprocessing
+import os
+import platform
+import select
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.actions import Action
+from engine.match import Match, Phase
+from engine.robots import LEVELS, RandomRobot, get_robot, normalize_level
+from engine.rulesets import TableOptions, get_ruleset
+from engine.view import View
+
+MAX_HANDS = 1000
+"""A match still running after this many hands is stopped as a draw (never seen in play)."""
+Z95 = 1.959964
+
+
+class Forfeit(Exception):
+    """A side gave no legal answer in time: it loses the match."""
+
+
+class Player(Protocol):
+    """One seat's decision maker in the arena."""
+
+    def choose(self, view: View) -> Action:
+        """One action out of ``view.legal`` (or raise ``Forfeit``)."""
+        ...
+
+    def close(self) -> None:
+        """Release whatever the player holds (an outside process)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side as written on the command line: ``robot:LEVEL``, ``random`` or ``exec:COMMAND``."""
+
+    spec: str
+    kind: str
+    """``robot``, ``random`` or ``exec``."""
+    level: str = ""
+    command: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(text: str) -> Side:
+        """The side written as ``text``; ``ValueError`` (pt-BR) if it names none."""
+        text = text.strip()
+        if text == "random":
+            return Side(text, "random")
+        kind, _, rest = text.partition(":")
+        if kind == "robot":
+            return Side(f"robot:{normalize_level(rest)}", "robot", level=normalize_level(rest))
+        if kind == "exec":
+            try:
+                command = tuple(shlex.split(rest))
+            except ValueError as exc:
+                raise ValueError(f"comando inválido em {text!r}: {exc}") from None
+            if not command:
+                raise ValueError(
+                    "exec: precisa de um comando, por exemplo exec:'python3 meu_bot.py'"
+                )
+            if shutil.which(command[0]) is None and not Path(command[0]).is_file():
+                raise ValueError(f"programa não encontrado: {command[0]}")
+            return Side(text, "exec", command=command)
+        levels = ", ".join(f"robot:{lv}" for lv in LEVELS)
+        raise ValueError(f"lado desconhecido: {text!r} (use {levels}, random ou exec:COMANDO)")
+
+
+class RobotPlayer:
+    """A built-in robot (or the random player) in an arena seat."""
+
+    def __init__(self, side: Side, seed: int, budget_ms: float | None) -> None:
+        """The robot of ``side`` with its own seed."""
+        self.robot = (
+            RandomRobot(seed)
+            if side.kind == "random"
+            else get_robot(side.level, seed=seed, budget_ms=budget_ms)
+        )
+
+    def choose(self, view: View) -> Action:
+        """The robot's action."""
+        return self.robot.choose(view)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class ExecPlayer:
+    """An outside program speaking JSON Lines on stdin/stdout (docs-dev/arena-protocol.md)."""
+
+    def __init__(self, command: Sequence[str], timeout_s: float) -> None:
+        """Start nothing yet: the program is launched on the first decision."""
+        self.command = list(command)
+        self.timeout_s = timeout_s
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        try:
+            self.proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise Forfeit(f"não consegui iniciar o programa: {exc.strerror or exc}") from None
+        return self.proc
+
+    def choose(self, view: View) -> Action:
+        """Send the view, wait for one line, and return the action it names."""
+        proc = self.proc or self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        message = {"type": "decide", "view": view.to_json(), "legal": [str(a) for a in view.legal]}
+        try:
+            proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            proc.stdin.flush()
+        except OSError:
+            raise Forfeit(self._died()) from None
+        line = self._read_line(proc)
+        return parse_answer(line, view.legal)
+
+    def _died(self) -> str:
+        code = self.proc.poll() if self.proc is not None else None
+        return (
+            f"o programa terminou (código {code})"
+            if code is not None
+            else "o programa fechou a saída"
+        )
+
+    def _read_line(self, proc: subprocess.Popen[bytes]) -> str:
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout_s
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Forfeit(f"sem resposta em {self.timeout_s * 1000:.0f} ms")
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise Forfeit(self._died())
+            self.buffer += chunk
+            if len(self.buffer) > 1 << 20:
+                raise Forfeit("resposta longa demais")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").strip()
+
+    def close(self) -> None:
+        """Stop the program (it gets EOF first, then is killed)."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def parse_answer(line: str, legal: Sequence[Action]) -> Action:
+    """The legal action a program's answer names: ``{"action": "play 4C"}`` or ``play 4C``."""
+    text: Any = line
+    if line.startswith(("{", '"')):
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            raise Forfeit(f"resposta não é JSON válido: {line[:60]!r}") from None
+        text = data.get("action") if isinstance(data, dict) else data
+    if not isinstance(text, str):
+        raise Forfeit(f"resposta sem ação: {line[:60]!r}")
+    try:
+        action = Action.parse(text)
+    except ValueError as exc:
+        raise Forfeit(f"resposta inválida {text[:60]!r}: {exc}") from None
+    if action not in legal:
+        allowed = ", ".join(str(a) for a in legal)
+        raise Forfeit(f"ação ilegal {text!r} (as legais eram: {allowed})")
+    return action
+
+
+# ------------------------------------------------------------------- matches
+
+
+@dataclass
+class Tally:
+    """What one side did over some matches."""
+
+    wins: float = 0.0
+    points: int = 0
+    forfeits: int = 0
+    times_ms: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        """Fold ``other`` into this tally."""
+        self.wins += other.wins
+        self.points += other.points
+        self.forfeits += other.forfeits
+        self.times_ms.extend(other.times_ms)
+
+
+@dataclass
+class PairResult:
+    """The two mirrored matches of one deal."""
+
+    tallies: tuple[Tally, Tally]
+    hands: int
+    matches: int
+    errors: list[str]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker needs to play a deal twice."""
+
+    sides: tuple[Side, Side]
+    variant: str
+    players: int
+    target: int
+    seed: int
+    budget_ms: float | None
+    timeout_s: float
+
+
+def make_player(side: Side, seed: int, setup: Setup) -> Player:
+    """The player for ``side`` with its own seed."""
+    if side.kind == "exec":
+        return ExecPlayer(side.command, setup.timeout_s)
+    return RobotPlayer(side, seed, setup.budget_ms)
+
+
+def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, str | None]:
+    """One match of deal ``deal`` with side ``first`` on team 0; tallies in side order."""
+    rs = get_ruleset(setup.variant)
+    opts = TableOptions(players=setup.players, target=setup.target).validated(rs)
+    n = setup.players
+    m = Match(rs, opts, seed=setup.seed + deal, dealer=deal % n)
+    side_of_team = (first, 1 - first)
+    tallies = (Tally(), Tally())
+    players: dict[int, Player] = {}
+    shared: dict[int, Player] = {}
+    for seat in range(n):
+        side_index = side_of_team[seat & 1]
+        side = setup.sides[side_index]
+        if side.kind == "exec":
+            # one process per side: it sees the seat in each view
+            if side_index not in shared:
+                shared[side_index] = make_player(side, 0, setup)
+            players[seat] = shared[side_index]
+        else:
+            seed = (setup.seed * 1_000_003 + deal * 17 + first * 7 + seat) & 0x7FFFFFFF
+            players[seat] = make_player(side, seed, setup)
+    hands = 1
+    error: str | None = None
+    try:
+        while not m.is_terminal():
+            if m.phase == Phase.HAND_OVER:
+                if hands >= MAX_HANDS:
+                    break
+                m.deal()
+                hands += 1
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            side_index = side_of_team[seat & 1]
+            start = time.perf_counter()
+            try:
+                action = players[seat].choose(view)
+                if action not in view.legal:
+                    raise Forfeit(f"ação ilegal {action}")
+            except Forfeit as exc:
+                error = f"{setup.sides[side_index].spec}: {exc}"
+                tallies[side_index].forfeits += 1
+                tallies[1 - side_index].wins += 1
+                break
+            except Exception as exc:  # a robot bug must not stop a long run
+                error = f"{setup.sides[side_index].spec}: erro interno {type(exc).__name__}: {exc}"
+                tallies[side_index].forfeits += 1
+                tallies[1 - side_index].wins += 1
+                break
+            tallies[side_index].times_ms.append((time.perf_counter() - start) * 1000)
+            before = m.score
+            m.apply(seat, action)
+            if m.phase >= Phase.HAND_OVER:
+                for team in (0, 1):
+                    tallies[side_of_team[team]].points += m.score[team] - before[team]
+    finally:
+        for p in {id(p): p for p in players.values()}.values():
+            p.close()
+    if error is None:
+        if m.match_winner is None:
+            for t in tallies:
+                t.wins += 0.5
+        else:
+            tallies[side_of_team[m.match_winner]].wins += 1
+    return tallies[0], tallies[1], hands, error
+
+
+def play_pair(setup: Setup, deal: int) -> PairResult:
+    """Deal ``deal`` played twice, the sides swapping teams."""
+    total = (Tally(), Tally())
+    hands = 0
+    errors: list[str] = []
+    for first in (0, 1):
+        a, b, h, error = play_match(setup, deal, first)
+        total[0].add(a)
+        total[1].add(b)
+        hands += h
+        if error is not None:
+            errors.append(f"partida {deal}{'ab'[first]}: {error}")
+    return PairResult(total, hands, 2, errors)
+
+
+def _play_pair_task(args: tuple[Setup, int]) -> PairResult:
+    return play_pair(*args)
+
+
+# ------------------------------------------------------------------- figures
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0-1) by nearest rank; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def machine() -> dict[str, Any]:
+    """The machine a run was measured on."""
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+
+
+def summarize(
+    setup: Setup, tallies: tuple[Tally, Tally], matches: int, hands: int
+) -> list[dict[str, Any]]:
+    """Per-side figures: wins, win rate with its Wilson interval, points per hand, times."""
+    out = []
+    for side, t in zip(setup.sides, tallies, strict=True):
+        low, high = wilson(t.wins, matches)
+        out.append(
+            {
+                "side": side.spec,
+                "wins": t.wins,
+                "win_rate": round(t.wins / matches, 4) if matches else 0.0,
+                "wilson95": [round(low, 4), round(high, 4)],
+                "points_per_hand": round(t.points / hands, 3) if hands else 0.0,
+                "decision_ms": {
+                    "p50": round(percentile(t.times_ms, 0.5), 3),
+                    "p95": round(percentile(t.times_ms, 0.95), 3),
+                    "decisions": len(t.times_ms),
+                },
+                "forfeits": t.forfeits,
+            }
+        )
+    return out
+
+
+def run_pairs(setup: Setup, deals: int, jobs: int) -> Iterator[PairResult]:
+    """Play deals ``0..deals-1`` (in ``jobs`` processes when more than one)."""
+    tasks = [(setup, d) for d in range(deals)]
+    if jobs <= 1 or deals <= 1:
+        for task in tasks:
+            yield _play_pair_task(task)
+        return
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap_unordered(_play_pair_task, tasks)
+
+
+def arena(
+    setup: Setup,
+    matches: int,
+    jobs: int = 1,
+    progress: bool = True,
+    command: str = "",
+) -> dict[str, Any]:
+    """Play ``matches`` matches (rounded up to mirrored pairs) and return the run's figures."""
+    deals = max(1, (matches + 1) // 2)
+    totals = (Tally(), Tally())
+    hands = played = 0
+    errors: list[str] = []
+    started = time.monotonic()
+    last_note = started
+    for result in run_pairs(setup, deals, jobs):
+        totals[0].add(result.tallies[0])
+        totals[1].add(result.tallies[1])
+        hands += result.hands
+        played += result.matches
+        for e in result.errors:
+            if len(errors) < 20:
+                errors.append(e)
+            if progress:
+                print(f"arena: {e}", file=sys.stderr, flush=True)
+        now = time.monotonic()
+        if progress and (now - last_note >= 5 or played == 2 * deals):
+            last_note = now
+            rate = totals[0].wins / played
+            print(
+                f"arena: {played}/{2 * deals} partidas · {setup.sides[0].spec} {rate:.1%}"
+                f" · {now - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return {
+        "command": command,
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "variant": setup.variant,
+        "players": setup.players,
+        "target": setup.target,
+        "seed": setup.seed,
+        "budget_ms": setup.budget_ms,
+        "sides": [s.spec for s in setup.sides],
+        "matches": played,
+        "hands": hands,
+        "seconds": round(time.monotonic() - started, 1),
+        "results": summarize(setup, totals, played, hands),
+        "errors": errors,
+    }
+
+
+def save_run(path: Path, run: dict[str, Any]) -> None:
+    """Add ``run`` to the JSON list at ``path``, replacing the run of the same pairing."""
+
+    def key(r: dict[str, Any]) -> tuple[Any, ...]:
+        return (r.get("variant"), r.get("players"), r.get("target"), r.get("sides"))
+
+    runs: list[dict[str, Any]] = []
+    if path.exists():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path} não é uma lista JSON de rodadas: {exc}") from None
+        if not isinstance(loaded, list):
+            raise ValueError(f"{path} não é uma lista JSON de rodadas")
+        runs = loaded
+    record = {k: v for k, v in run.items() if k != "errors"}
+    runs = [r for r in runs if key(r) != key(record)] + [record]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(runs, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+# ----------------------------------------------------------------------- CLI
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    parts = [
+        "truco arena",
+        shlex.quote(args.a),
+        shlex.quote(args.b),
+        f"--matches {args.matches}",
+        f"--variant {args.variant}",
+        f"--players {args.players}",
+        f"--seed {args.seed}",
+    ]
+    if args.target != 12:
+        parts.append(f"--target {args.target}")
+    if args.budget_ms is not None:
+        parts.append(f"--budget-ms {args.budget_ms:g}")
+    if args.jobs != 1:
+        parts.append(f"--jobs {args.jobs}")
+    return " ".join(parts)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Run the arena and print its figures as JSON."""
+    rs = get_ruleset(args.variant)
+    TableOptions(players=args.players, target=args.target).validated(rs)
+    if args.matches < 1:
+        raise ValueError("--matches precisa ser pelo menos 1")
+    if args.jobs < 1:
+        raise ValueError("--jobs precisa ser pelo menos 1")
+    if args.budget_ms is not None and args.budget_ms <= 0:
+        raise ValueError("--budget-ms precisa ser positivo")
+    if args.timeout_ms <= 0:
+        raise ValueError("--timeout-ms precisa ser positivo")
+    setup = Setup(
+        sides=(Side.parse(args.a), Side.parse(args.b)),
+        variant=rs.name,
+        players=args.players,
+        target=args.target,
+        seed=args.seed,
+        budget_ms=args.budget_ms,
+        timeout_s=args.timeout_ms / 1000,
+    )
+    run = arena(setup, args.matches, args.jobs, not args.quiet, _command_line(args))
+    print(json.dumps(run, indent=2, ensure_ascii=False))
+    if args.save:
+        save_run(Path(args.save), run)
+    return 0
+
+
+def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``truco arena`` on a ``truco`` parser."""
+    p = sub.add_parser(
+        "arena", help="joga muitas partidas espelhadas entre dois jogadores e mede a força (JSON)"
+    )
+    p.add_argument(
+        "a", metavar="LADO_A", help="robot:facil|robot:medio|robot:dificil|random|exec:CMD"
+    )
+    p.add_argument("b", metavar="LADO_B")
+    p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
+    p.add_argument("--variant", default="paulista")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2)
+    p.add_argument("--target", type=int, default=12)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--budget-ms", type=float, default=None, help="tempo por decisão do difícil")
+    p.add_argument("--timeout-ms", type=float, default=5000, help="prazo de resposta de exec:")
+    p.add_argument("--jobs", type=int, default=1, help="processos em paralelo")
+    p.add_argument("--save", default=None, metavar="ARQUIVO", help="acrescenta a rodada (JSON)")
+    p.add_argument("--quiet", action="store_true", help="sem progresso no stderr")
+    p.set_defaults(handler=cmd_arena)
