@@ -1,0 +1,616 @@
+"""MkDocs hooks: every rules table of the site is generated here from the engine's own data.
+
+A page asks for a table with a macro on its own line (or inline, for cards):
+
+    {{ truco.vira_table() }}              paulista: manilhas and card order for every vira
+    {{ truco.card_order("mineiro") }}      fixed-manilha variants: the deck, strongest first
+    {{ truco.ladder("paulista") }}         truco ladder, accept and run values (every house ladder)
+    {{ truco.cangou() }}                   tie outcomes, each played out by the engine
+    {{ truco.special_hands() }}            mão de onze / mão de dez and the iron hand
+    {{ truco.variants() }}                 the three variants side by side
+    {{ truco.table_options() }}            the table options (house rules)
+    {{ truco.timeout_example() }}          what the engine plays when time runs out
+    {{ truco.robots() }}                   the robots' strength, from results/arena.json
+    {{ truco.tutorial() }}                 the tutorial player with its replayed trace
+                                           (TRUCO_TUTORIAL_SCRIPT replaces the script: tests)
+    {{ truco.cards("4C 7H AS 7D") }}       cards drawn by the site
+    {{ truco.deck_toggle() }}              traditional / Spanish deck switch
+    {{ truco.include("docs-dev/arena-protocol.md") }}   a developer document, if it exists
+
+Every generated table carries ``data-truco`` attributes so that tests can read the numbers
+back from the built HTML and compare them with the engine (tests/test_site.py).
+An unknown macro, or a tutorial step the engine refuses, stops the build.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # the hook runs from mkdocs, maybe outside the venv's editable path
+    sys.path.insert(0, str(ROOT))
+
+from engine import RULESETS, Card, Match, Rank, Ruleset, Suit, TableOptions  # noqa: E402
+from engine import actions as A  # noqa: E402
+from engine.cards import parse_cards  # noqa: E402
+from engine.rulesets import MAX_TARGET, MIN_TARGET  # noqa: E402
+from engine.tutorial import RANK_NAMES, SUIT_NAMES, build_trace  # noqa: E402
+
+ARENA_RESULTS = "results/arena.json"
+"""Where ``truco arena`` leaves its results (``TRUCO_ARENA_RESULTS`` overrides it)."""
+
+MACRO = re.compile(r"\{\{\s*truco\.(\w+)\(([^)]*)\)\s*\}\}")
+
+MANILHA_NAMES = {
+    Suit.CLUBS: "zap",
+    Suit.HEARTS: "copas",
+    Suit.SPADES: "espadilha",
+    Suit.DIAMONDS: "pica-fumo",
+}
+SPANISH_SUITS = {
+    Suit.CLUBS: "bastos",
+    Suit.HEARTS: "copas",
+    Suit.SPADES: "espadas",
+    Suit.DIAMONDS: "oros",
+}
+SPANISH_RANKS = {Rank.QUEEN: ("10", "sota"), Rank.JACK: ("11", "caballo"), Rank.KING: ("12", "rey")}
+SPECIAL_HAND_NAMES = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez"}
+TEAM_NAMES = ("Nós", "Eles")
+ORDINALS = ("1ª", "2ª", "3ª")
+
+# ------------------------------------------------------------------ cards
+
+
+def card_html(card: Card, extra_class: str = "") -> str:
+    """One card drawn by the site, in both deck styles (CSS shows the chosen one)."""
+    rank, suit = card.rank, card.suit
+    esp_rank, esp_name = SPANISH_RANKS.get(
+        rank, (rank.code, "as" if rank is Rank.ACE else rank.code)
+    )
+    trad_name = f"{RANK_NAMES[rank]} de {SUIT_NAMES[suit]}"
+    esp_full = f"{esp_name} de {SPANISH_SUITS[suit]}"
+    cls = f"carta carta--{suit.code.lower()}" + (f" {extra_class}" if extra_class else "")
+    return (
+        f'<span class="{cls}" data-card="{card.code}" role="img" '
+        f'aria-label="{trad_name}" title="{trad_name} · {esp_full}">'
+        f'<span class="carta__trad">{rank.code}<span class="carta__naipe">{suit.symbol}</span></span>'
+        f'<span class="carta__esp">{esp_rank}<span class="naipe-esp naipe-esp--{SPANISH_SUITS[suit]}">'
+        f"</span></span></span>"
+    )
+
+
+def cards_html(cards: Iterable[Card]) -> str:
+    """Several cards side by side."""
+    return '<span class="cartas">' + "".join(card_html(c) for c in cards) + "</span>"
+
+
+def cards(codes: str) -> str:
+    """Inline cards from codes: ``{{ truco.cards("4C 7H AS 7D") }}``."""
+    return cards_html(parse_cards(codes))
+
+
+def deck_toggle() -> str:
+    """The deck style switch (traditional / Spanish), remembered by the browser."""
+    return (
+        '<div class="baralho-escolha" data-baralho-escolha role="group" aria-label="Estilo do baralho">'
+        "<span>Baralho:</span>"
+        '<button type="button" class="md-button" data-baralho="tradicional">Tradicional ♣♥♠♦</button>'
+        '<button type="button" class="md-button" data-baralho="espanhol">Espanhol (bastos, copas, espadas, oros)</button>'
+        "</div>"
+    )
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _table(attrs: Mapping[str, str], head: list[str], rows: list[str], caption: str = "") -> str:
+    attr = "".join(f' data-{k}="{html.escape(v)}"' for k, v in attrs.items())
+    cap = f"<caption>{caption}</caption>" if caption else ""
+    th = "".join(f"<th>{h}</th>" for h in head)
+    return (
+        f"\n<table{attr}>{cap}<thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>\n"
+    )
+
+
+def _td(content: Any, field: str = "", value: Any = None) -> str:
+    data = f' data-field="{field}"' if field else ""
+    if value is not None:
+        data += f' data-value="{html.escape(str(value))}"'
+    return f"<td{data}>{content}</td>"
+
+
+def _ruleset(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise ValueError(f"variante desconhecida no site: {name!r}") from None
+
+
+def _ladder_code(ladder: tuple[int, ...]) -> str:
+    return "-".join(map(str, ladder))
+
+
+# ------------------------------------------------------------------ card order
+
+
+def vira_table() -> str:
+    """Paulista: for every vira rank, the four manilhas and then the common cards, strongest first."""
+    rs = _ruleset("paulista")
+    rows = []
+    for rank in Rank:
+        vira = Card.of(rank, Suit.DIAMONDS)  # the vira's suit never matters
+        groups = rs.card_order(vira)
+        manilhas = rs.manilhas_for(vira)
+        common = [g[0].rank for g in groups if g[0] not in manilhas]
+        common_codes = " ".join(r.code for r in common)
+        rows.append(
+            f'<tr data-vira="{rank.code}">'
+            + _td(f"<strong>{rank.code}</strong>", "vira", rank.code)
+            + _td(cards_html(manilhas), "manilhas", " ".join(c.code for c in manilhas))
+            + _td(
+                '<span class="ordem">' + " › ".join(r.code for r in common) + "</span>",
+                "comuns",
+                common_codes,
+            )
+            + "</tr>"
+        )
+    head = [
+        "Vira",
+        "Manilhas (zap › copas › espadilha › pica-fumo)",
+        "Cartas comuns, da mais forte para a mais fraca",
+    ]
+    return _table({"truco": "vira", "variant": rs.name}, head, rows)
+
+
+def card_order(variant: str) -> str:
+    """The whole deck of a fixed-manilha variant, strongest group first."""
+    rs = _ruleset(variant)
+    if rs.uses_vira:
+        return vira_table()
+    rows = []
+    manilhas = set(rs.manilhas_for(None))
+    for i, group in enumerate(rs.card_order(None), start=1):
+        kind = MANILHA_NAMES[group[0].suit] if group[0] in manilhas else "comum"
+        rows.append(
+            f'<tr data-group="{i}">'
+            + _td(str(i), "forca", i)
+            + _td(cards_html(group), "cartas", " ".join(c.code for c in group))
+            + _td(kind)
+            + "</tr>"
+        )
+    head = ["Posição", "Cartas (empatam entre si)", "Tipo"]
+    caption = f"{rs.title}: {len(rs.deck)} cartas, da mais forte para a mais fraca"
+    return _table({"truco": "order", "variant": rs.name}, head, rows, caption)
+
+
+# ------------------------------------------------------------------ truco ladder
+
+
+def ladder(variant: str) -> str:
+    """The truco ladder of a variant: one table per ladder a table may choose."""
+    rs = _ruleset(variant)
+    out = []
+    for n, lad in enumerate(rs.ladder_options):
+        rows = [
+            '<tr data-step="-1">'
+            + _td("sem pedido")
+            + _td(str(rs.hand_value), "accept", rs.hand_value)
+            + _td("—", "run", "")
+            + "</tr>"
+        ]
+        for step, value in enumerate(lad):
+            run = rs.run_value(lad, step)
+            rows.append(
+                f'<tr data-step="{step}">'
+                + _td(rs.call_names[step].capitalize())
+                + _td(str(value), "accept", value)
+                + _td(str(run), "run", run)
+                + "</tr>"
+            )
+        label = "escada padrão" if n == 0 else "regra da casa"
+        caption = f"{rs.title}: {'-'.join(map(str, lad))} ({label})"
+        head = ["Pedido", "Aceito: a mão vale", "Correu: quem pediu marca"]
+        attrs = {"truco": "ladder", "variant": rs.name, "ladder": _ladder_code(lad)}
+        out.append(_table(attrs, head, rows, caption))
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ cangou
+
+# Each situation is only the cards each side plays per round; the engine decides the rest.
+CANGOU_CASES: tuple[tuple[str, ...], ...] = (
+    ("KH KS", "3H 2S"),
+    ("KH KS", "2S 3H"),
+    ("KH KS", "AH AS", "3H 2S"),
+    ("3H 2S", "KH KS"),
+    ("2S 3H", "KH KS"),
+    ("3H 2S", "6H 7S", "KH KS"),
+    ("2S 3H", "7S 6H", "KH KS"),
+    ("KH KS", "AH AS", "3H 3S"),
+)
+CANGOU_VIRA = "4D"  # manilhas are the 5s: no card above is a manilha
+CANGOU_FILLER = {1: "7C 7D", 2: "6C 6S"}
+"""Cards for the rounds a situation never reaches (each seat holds three cards)."""
+
+
+def play_cangou_case(rounds: tuple[str, ...]) -> Match:
+    """Play one situation in paulista 1×1 (``us them`` per round) and return the finished match."""
+    plays = [parse_cards(r) for r in rounds]
+    ours = [p[0] for p in plays]
+    theirs = [p[1] for p in plays]
+    while len(ours) < 3:
+        us, them = parse_cards(CANGOU_FILLER[len(ours)])
+        ours.append(us)
+        theirs.append(them)
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=2),
+        score=(0, 0),
+        dealer=1,
+        hands=[tuple(ours), tuple(theirs)],
+        vira=Card.parse(CANGOU_VIRA),
+    )
+    for i in range(len(plays)):
+        for _ in range(2):
+            seat = m.turn
+            m.apply(seat, A.PLAY[(ours if seat == 0 else theirs)[i]])
+    return m
+
+
+def _team(result: int | None) -> str:
+    return "cangou" if result is None else TEAM_NAMES[result]
+
+
+def cangou() -> str:
+    """Who takes the hand after tied rounds, each case played out by the engine."""
+    rows = []
+    for case in CANGOU_CASES:
+        m = play_cangou_case(case)
+        cells = ""
+        for i in range(3):
+            if i < len(m.rounds):
+                us, them = parse_cards(case[i])
+                shown = f"{cards_html((us, them))} {_team(m.rounds[i])}"
+                value = "tie" if m.rounds[i] is None else str(m.rounds[i])
+                cells += _td(shown, f"r{i + 1}", value)
+            else:
+                cells += _td("não se joga", f"r{i + 1}", "-")
+        winner = m.hand_winner
+        shown = "ninguém marca" if winner is None else f"<strong>{TEAM_NAMES[winner]}</strong>"
+        rows.append(
+            "<tr>" + cells + _td(shown, "winner", "none" if winner is None else winner) + "</tr>"
+        )
+    head = ["1ª vaza", "2ª vaza", "3ª vaza", "A mão fica com"]
+    caption = "Cada linha foi jogada pelo motor do jogo (Nós × Eles, com as cartas mostradas)"
+    return _table({"truco": "cangou"}, head, rows, caption)
+
+
+# ------------------------------------------------------------------ special hands
+
+
+def special_hands() -> str:
+    """Mão de onze / mão de dez and the iron hand, per variant."""
+    rows = []
+    for rs in RULESETS.values():
+        target = rs.default_target
+        threshold = rs.threshold(target)
+        rows.append(
+            f'<tr data-variant="{rs.name}">'
+            + _td(rs.title)
+            + _td(SPECIAL_HAND_NAMES[rs.special_hand], "name", rs.special_hand)
+            + _td(f"{threshold} pontos", "threshold", threshold)
+            + _td(str(rs.special_hand_value), "play", rs.special_hand_value)
+            + _td(str(rs.hand_value), "run", rs.hand_value)
+            + _td(f"{threshold} × {threshold}", "iron", threshold)
+            + _td(str(rs.hand_value), "iron_value", rs.hand_value)
+            + "</tr>"
+        )
+    head = [
+        "Variante",
+        "Mão especial",
+        "Quando (partida a 12)",
+        "Jogou: vale",
+        "Correu: o outro lado marca",
+        "Mão de ferro",
+        "Mão de ferro vale",
+    ]
+    return _table({"truco": "special"}, head, rows)
+
+
+# ------------------------------------------------------------------ variants
+
+
+def _manilhas_text(rs: Ruleset) -> str:
+    if rs.uses_vira:
+        return "mudam a cada mão: o valor seguinte ao da vira, nos quatro naipes"
+    return "fixas: " + cards_html(rs.manilhas_for(None))
+
+
+def variants() -> str:
+    """The three variants side by side, straight from their rulesets."""
+    all_rs = list(RULESETS.values())
+    default = TableOptions()
+
+    def row(label: str, field: str, values: list[tuple[str, Any]]) -> str:
+        return (
+            f'<tr data-row="{field}"><th scope="row">{label}</th>'
+            + "".join(_td(shown, rs.name, v) for rs, (shown, v) in zip(all_rs, values, strict=True))
+            + "</tr>"
+        )
+
+    rows = [
+        row("Cartas no baralho", "deck", [(str(len(rs.deck)), len(rs.deck)) for rs in all_rs]),
+        row(
+            "Vira", "vira", [("sim" if rs.uses_vira else "não", int(rs.uses_vira)) for rs in all_rs]
+        ),
+        row("Manilhas", "manilhas", [(_manilhas_text(rs), "") for rs in all_rs]),
+        row(
+            "Mão sem truco vale",
+            "hand_value",
+            [(str(rs.hand_value), rs.hand_value) for rs in all_rs],
+        ),
+        row(
+            "Escada do truco",
+            "ladder",
+            [(_ladder_code(rs.ladder), _ladder_code(rs.ladder)) for rs in all_rs],
+        ),
+        row(
+            "Escadas da casa",
+            "ladder_options",
+            [
+                (
+                    " ou ".join(_ladder_code(lo) for lo in rs.ladder_options),
+                    " ".join(_ladder_code(lo) for lo in rs.ladder_options),
+                )
+                for rs in all_rs
+            ],
+        ),
+        row(
+            "Mão especial",
+            "special",
+            [
+                (
+                    f"{SPECIAL_HAND_NAMES[rs.special_hand]} (vale {rs.special_hand_value})",
+                    rs.special_hand_value,
+                )
+                for rs in all_rs
+            ],
+        ),
+        row(
+            "Partida a",
+            "target",
+            [(f"{rs.default_target} pontos", rs.default_target) for rs in all_rs],
+        ),
+        row(
+            "Tempo por decisão",
+            "timer",
+            [
+                (f"{rs.fixed_timer} s, sempre", rs.fixed_timer)
+                if rs.fixed_timer is not None
+                else (f"opção da mesa (padrão {default.timer} s)", default.timer)
+                for rs in all_rs
+            ],
+        ),
+        row(
+            "Trucado vê as cartas do parceiro",
+            "partner",
+            [
+                (
+                    "sim" if rs.partner_cards_when_answering else "não",
+                    int(rs.partner_cards_when_answering),
+                )
+                for rs in all_rs
+            ],
+        ),
+    ]
+    head = [""] + [rs.title for rs in all_rs]
+    return _table({"truco": "variants"}, head, rows)
+
+
+def table_options() -> str:
+    """The options chosen when a table is created, with the engine's defaults."""
+    d = TableOptions()
+    mineiro = _ruleset("mineiro")
+    rows = [
+        '<tr data-option="target">'
+        + _td("Pontos da partida")
+        + _td(f"de {MIN_TARGET} a {MAX_TARGET}", "range", f"{MIN_TARGET}-{MAX_TARGET}")
+        + _td(str(d.target), "default", d.target)
+        + "</tr>",
+        '<tr data-option="players">'
+        + _td("Jogadores")
+        + _td("2 (um contra um) ou 4 (duplas)", "range", "2 4")
+        + _td(str(d.players), "default", d.players)
+        + "</tr>",
+        '<tr data-option="covered_cards">'
+        + _td("Carta coberta")
+        + _td("ligada ou desligada", "range", "on off")
+        + _td("ligada" if d.covered_cards else "desligada", "default", int(d.covered_cards))
+        + "</tr>",
+        '<tr data-option="timer">'
+        + _td("Tempo por decisão (menos no Trem Bão)")
+        + _td("em segundos", "range", "")
+        + _td(f"{d.timer} s", "default", d.timer)
+        + "</tr>",
+        '<tr data-option="ladder">'
+        + _td("Escada do truco mineiro")
+        + _td(
+            " ou ".join(_ladder_code(lo) for lo in mineiro.ladder_options),
+            "range",
+            " ".join(_ladder_code(lo) for lo in mineiro.ladder_options),
+        )
+        + _td(_ladder_code(mineiro.ladder), "default", _ladder_code(mineiro.ladder))
+        + "</tr>",
+    ]
+    return _table({"truco": "options"}, ["Opção", "Valores", "Padrão"], rows)
+
+
+def timeout_example() -> str:
+    """What the engine plays for a seat whose time ran out, in a Trem Bão hand."""
+    hands = [parse_cards("QS 7H 3D"), parse_cards("KC 2H AH")]
+    m = Match.from_hand("trem-bao", None, score=(0, 0), dealer=1, hands=hands)
+    action = m.default_action(0)
+    assert action is not None and action.card is not None
+    return (
+        f'<p data-truco="timeout" data-card="{action.card.code}">Com '
+        f"{cards_html(hands[0])} na mão e o tempo esgotado, o jogo joga por você: "
+        f"{card_html(action.card)} — a carta mais forte, aberta.</p>"
+    )
+
+
+# ------------------------------------------------------------------ robots
+
+
+def _arena_path() -> Path:
+    return Path(os.environ.get("TRUCO_ARENA_RESULTS") or ROOT / ARENA_RESULTS)
+
+
+def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        out: list[tuple[str, Any]] = []
+        for k, v in value.items():
+            out += _flatten(v, f"{prefix}.{k}" if prefix else str(k))
+        return out
+    if isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value):
+        return [(prefix, " – ".join(_number(v) for v in value))]
+    if isinstance(value, list):
+        out = []
+        for i, v in enumerate(value):
+            out += _flatten(v, f"{prefix}[{i}]")
+        return out
+    return [(prefix, value)]
+
+
+def _number(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.3f}".rstrip("0").rstrip(".")
+    return html.escape(str(v))
+
+
+def robots() -> str:
+    """The robots' measured strength, read from what ``truco arena`` wrote (if it did)."""
+    path = _arena_path()
+    if not path.exists():
+        return (
+            '\n<div class="admonition info" data-truco="robots" data-measured="0">'
+            '<p class="admonition-title">Força dos robôs: ainda não medido</p>'
+            "<p>Esta tabela aparece quando o resultado de <code>truco arena</code> estiver em "
+            f"<code>{ARENA_RESULTS}</code>.</p></div>\n"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: resultado da arena ilegível: {exc}") from None
+    runs = (
+        data
+        if isinstance(data, list)
+        else data.get("runs", [data])
+        if isinstance(data, dict)
+        else []
+    )
+    out = []
+    for n, run in enumerate(runs):
+        if not isinstance(run, Mapping):
+            continue
+        rows = [
+            f'<tr data-key="{html.escape(k)}">'
+            + _td(f"<code>{html.escape(k)}</code>")
+            + _td(_number(v), "value", v)
+            + "</tr>"
+            for k, v in _flatten(run)
+        ]
+        title = " × ".join(str(run[k]) for k in ("a", "b") if k in run) or f"medição {n + 1}"
+        out.append(
+            _table(
+                {"truco": "robots", "run": str(n)}, ["Medida", "Valor"], rows, html.escape(title)
+            )
+        )
+    if not out:
+        raise ValueError(f"{path}: nenhum resultado da arena")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ tutorial
+
+
+def tutorial() -> str:
+    """The tutorial player: an empty frame plus the lesson replayed by the engine as JSON."""
+    trace = build_trace(os.environ.get("TRUCO_TUTORIAL_SCRIPT") or None)
+    for hand in trace["hands"]:
+        hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
+    payload = json.dumps(trace, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return (
+        '\n<div class="tutorial" data-tutorial>'
+        "<noscript><p>O tutorial interativo precisa de JavaScript.</p></noscript>"
+        f'<script type="application/json" data-tutorial-trace>{payload}</script>'
+        "</div>\n"
+    )
+
+
+# ------------------------------------------------------------------ include
+
+
+def include(relpath: str) -> str:
+    """A developer document from the repository, if it exists, with links made plain text."""
+    path = ROOT / relpath
+    if not path.exists():
+        return f'\n!!! note "Ainda não escrito"\n    O documento `{relpath}` ainda não existe no repositório.\n'
+    text = path.read_text(encoding="utf-8")
+    # links of that document point inside the repository or outside the site: keep the words only
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<?https?://[^\s>)]+>?", lambda m: f"`{m.group(0).strip('<>')}`", text)
+    text = re.sub(r"^(#+)", r"\1##", text, flags=re.M)
+    return f"\n{text}\n"
+
+
+# ------------------------------------------------------------------ hook entry points
+
+MACROS: dict[str, Callable[..., str]] = {
+    f.__name__: f
+    for f in (
+        vira_table,
+        card_order,
+        ladder,
+        cangou,
+        special_hands,
+        variants,
+        table_options,
+        timeout_example,
+        robots,
+        tutorial,
+        cards,
+        deck_toggle,
+        include,
+    )
+}
+
+
+def _expand(match: re.Match[str]) -> str:
+    name, raw_args = match.group(1), match.group(2).strip()
+    func = MACROS.get(name)
+    if func is None:
+        raise ValueError(f"macro desconhecida: truco.{name}")
+    args = [a.strip().strip("\"'") for a in raw_args.split(",")] if raw_args else []
+    return func(*args)
+
+
+def expand(markdown: str) -> str:
+    """The page's markdown with every ``{{ truco.… }}`` macro replaced by its HTML."""
+    return MACRO.sub(_expand, markdown)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """MkDocs hook: expand the macros of each page (an error stops the build)."""
+    try:
+        return expand(markdown)
+    except Exception as exc:  # any failure must name the page and stop the build
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"{page.file.src_path}: {exc}") from exc

@@ -1,0 +1,394 @@
+"""The rulebook site: `mkdocs build --strict` works, and every generated table says what the engine says.
+
+The site is built once into a temporary folder (nothing in the work tree changes); the tables are
+read back from the HTML by their ``data-truco`` attributes and compared with the engine's rulesets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from engine import RULESETS, Card, Match, Rank, Suit, TableOptions
+from engine.match import hand_outcome
+from engine.rulesets import MAX_TARGET, MIN_TARGET
+from engine.scenario import replay
+from engine.tutorial import build_trace
+
+ROOT = Path(__file__).resolve().parents[1]
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+class Node:
+    """A minimal DOM node: enough to walk tables and read attributes and text."""
+
+    def __init__(self, tag: str, attrs: dict[str, str | None]) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.children: list[Node | str] = []
+
+    def iter(self):
+        yield self
+        for c in self.children:
+            if isinstance(c, Node):
+                yield from c.iter()
+
+    def find_all(self, tag: str | None = None, **attrs: str | None):
+        for n in self.iter():
+            if tag is not None and n.tag != tag:
+                continue
+            if all(
+                (k.replace("_", "-") in n.attrs)
+                and (v is None or n.attrs[k.replace("_", "-")] == v)
+                for k, v in attrs.items()
+            ):
+                yield n
+
+    @property
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text for c in self.children)
+
+    def cards(self) -> list[str]:
+        """Codes of the cards drawn inside this node."""
+        return [n.attrs["data-card"] or "" for n in self.find_all(data_card=None) if n is not self]
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, dict(attrs))
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.stack[-1].children.append(Node(tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1].children.append(data)
+
+
+def parse(path: Path) -> Node:
+    builder = TreeBuilder()
+    builder.feed(path.read_text(encoding="utf-8"))
+    return builder.root
+
+
+def build_site(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    result = build_site(out)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def page(site: Path, name: str) -> Node:
+    return parse(site / name / "index.html")
+
+
+def tables(site: Path, name: str, kind: str) -> list[Node]:
+    found = list(page(site, name).find_all("table", data_truco=kind))
+    assert found, f"no {kind} table on {name}"
+    return found
+
+
+def field(row: Node, name: str) -> Node:
+    return next(row.find_all("td", data_field=name))
+
+
+def value(row: Node, name: str) -> str:
+    return field(row, name).attrs["data-value"] or ""
+
+
+def body_rows(table: Node) -> list[Node]:
+    tbody = next(table.find_all("tbody"))
+    return list(tbody.find_all("tr"))
+
+
+# ------------------------------------------------------------------ the build itself
+
+
+def test_every_page_of_the_issue_is_built(site: Path) -> None:
+    expected = [
+        "como-jogar", "tutorial", "cartas", "truco", "cangou", "carta-coberta", "mao-de-onze",
+        "mao-de-ferro", "variantes", "regras-da-casa", "tempo", "glossario", "telegram", "robos",
+        "desenvolvedores",
+    ]  # fmt: skip
+    assert (site / "index.html").exists()
+    for name in expected:
+        assert (site / name / "index.html").exists(), name
+    assert not (site / "_hooks").exists(), "hooks must not be published"
+    for html_file in site.rglob("*.html"):
+        assert "{{ truco." not in html_file.read_text(encoding="utf-8"), html_file
+
+
+def test_portuguese_language_and_search(site: Path) -> None:
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<html lang="pt', index)
+    assert "Buscar" in index
+    config = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))[
+        "config"
+    ]
+    assert config["lang"] == ["pt"]
+    assert (site / "assets" / "javascripts" / "lunr" / "min" / "lunr.pt.min.js").exists()
+
+
+def test_no_url_to_another_host(site: Path) -> None:
+    """Every src/href is relative or points at the site's own address: no fonts, CDN or trackers."""
+    import yaml  # mkdocs depends on PyYAML
+
+    class Env(yaml.SafeLoader):
+        pass
+
+    Env.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Env)
+    own = urlsplit(config["site_url"]).netloc
+    assert config["theme"]["font"] is False
+    pages = list(site.rglob("*.html"))
+    assert len(pages) >= 16
+    for html_file in pages:
+        for node in parse(html_file).iter():
+            for attr in ("src", "href"):
+                url = node.attrs.get(attr) or ""
+                if url.startswith(("http:", "https:", "//")):
+                    assert urlsplit(url).netloc == own, f"{html_file}: {url}"
+    for asset in ("truco.js", "truco.css"):
+        text = (site / "assets" / asset).read_text(encoding="utf-8")
+        assert re.findall(r"https?://[^\s'\")]+", text) in ([], ["http://www.w3.org/2000/svg"] * 4)
+
+
+def test_dark_light_toggle_and_mobile_viewport(site: Path) -> None:
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'data-md-color-scheme="slate"' in index  # the second palette of the toggle
+    assert "Mudar para o modo escuro" in index
+    assert 'name="viewport" content="width=device-width,initial-scale=1"' in index
+
+
+# ------------------------------------------------------------------ generated tables
+
+
+def test_vira_table_matches_the_engine_for_every_vira(site: Path) -> None:
+    (table,) = tables(site, "cartas", "vira")
+    rs = RULESETS["paulista"]
+    rows = body_rows(table)
+    assert [r.attrs["data-vira"] for r in rows] == [r.code for r in Rank]
+    for row in rows:
+        for suit in Suit:  # the vira's suit never matters
+            vira = Card.of(
+                Rank[next(r.name for r in Rank if r.code == row.attrs["data-vira"])], suit
+            )
+            manilhas = rs.manilhas_for(vira)
+            assert field(row, "manilhas").cards() == [c.code for c in manilhas]
+            order = rs.card_order(vira)
+            common = [g[0].rank.code for g in order if g[0] not in manilhas]
+            assert value(row, "comuns").split() == common
+
+
+@pytest.mark.parametrize("variant", ["mineiro", "trem-bao"])
+def test_card_order_of_fixed_variants_matches_the_engine(site: Path, variant: str) -> None:
+    (table,) = [t for t in tables(site, "cartas", "order") if t.attrs["data-variant"] == variant]
+    rs = RULESETS[variant]
+    shown = [field(r, "cartas").cards() for r in body_rows(table)]
+    assert shown == [[c.code for c in group] for group in rs.card_order(None)]
+    assert sum(len(g) for g in shown) == len(rs.deck)
+
+
+def test_ladders_match_accept_and_run_values(site: Path) -> None:
+    found = {}
+    for table in tables(site, "truco", "ladder"):
+        rs = RULESETS[table.attrs["data-variant"]]
+        ladder = tuple(int(v) for v in table.attrs["data-ladder"].split("-"))
+        rows = {int(r.attrs["data-step"]): r for r in body_rows(table)}
+        assert int(value(rows[-1], "accept")) == rs.hand_value
+        for step, accepted in enumerate(ladder):
+            assert int(value(rows[step], "accept")) == accepted
+            assert int(value(rows[step], "run")) == rs.run_value(ladder, step)
+        assert len(rows) == len(ladder) + 1
+        found.setdefault(rs.name, []).append(ladder)
+    for rs in RULESETS.values():
+        assert found[rs.name] == list(rs.ladder_options)
+    # the house ladder of RULES.md R2/R6: 4-6-10-12, running from seis pays 4
+    assert (4, 6, 10, 12) in found["mineiro"]
+
+
+def test_cangou_rows_are_what_the_engine_decides(site: Path) -> None:
+    (table,) = tables(site, "cangou", "cangou")
+    rs = RULESETS["paulista"]
+    strength = rs.strength_table(Card.parse("4D"))
+    seen = set()
+    for row in body_rows(table):
+        rounds: list[int | None] = []
+        for i in (1, 2, 3):
+            cell = field(row, f"r{i}")
+            cards = cell.cards()
+            if not cards:
+                assert value(row, f"r{i}") == "-"
+                continue
+            us, them = (strength[Card.parse(c)] for c in cards)
+            result = None if us == them else (0 if us > them else 1)
+            assert value(row, f"r{i}") == ("tie" if result is None else str(result))
+            rounds.append(result)
+        done, winner = hand_outcome(tuple(rounds))
+        assert done
+        assert value(row, "winner") == ("none" if winner is None else str(winner))
+        seen.add(tuple(rounds))
+    # every situation of the R4 table appears
+    assert {(None, 0), (None, None, 0), (0, None), (0, 1, None), (None, None, None)} <= seen
+
+
+def test_special_hands_match_the_rulesets(site: Path) -> None:
+    for name in ("mao-de-onze", "mao-de-ferro"):
+        (table,) = tables(site, name, "special")
+        rows = {r.attrs["data-variant"]: r for r in body_rows(table)}
+        assert set(rows) == set(RULESETS)
+        for rs in RULESETS.values():
+            row = rows[rs.name]
+            threshold = rs.threshold(rs.default_target)
+            assert int(value(row, "threshold")) == threshold
+            assert int(value(row, "play")) == rs.special_hand_value
+            assert int(value(row, "run")) == rs.hand_value
+            assert int(value(row, "iron")) == threshold
+            assert int(value(row, "iron_value")) == rs.hand_value
+            assert value(row, "name") == rs.special_hand
+    # and the engine really plays it that way: run11 gives the other team the plain hand value
+    for rs in RULESETS.values():
+        threshold = rs.threshold(rs.default_target)
+        hands = [tuple(rs.deck[i : i + 3]) for i in (0, 3)]
+        vira = rs.deck[6] if rs.uses_vira else None
+        m = Match.from_hand(rs, None, score=(threshold, 0), dealer=1, hands=hands, vira=vira)
+        m.apply(0, m.legal_actions(0)[1])  # run11
+        assert m.points == (0, rs.hand_value)
+
+
+def test_variant_comparison_matches_the_rulesets(site: Path) -> None:
+    (table,) = tables(site, "variantes", "variants")
+    rows = {r.attrs["data-row"]: r for r in body_rows(table)}
+    for rs in RULESETS.values():
+        assert int(value(rows["deck"], rs.name)) == len(rs.deck)
+        assert int(value(rows["vira"], rs.name)) == int(rs.uses_vira)
+        assert int(value(rows["hand_value"], rs.name)) == rs.hand_value
+        assert value(rows["ladder"], rs.name) == "-".join(map(str, rs.ladder))
+        options = value(rows["ladder_options"], rs.name).split()
+        assert options == ["-".join(map(str, lo)) for lo in rs.ladder_options]
+        assert int(value(rows["special"], rs.name)) == rs.special_hand_value
+        assert int(value(rows["target"], rs.name)) == rs.default_target
+        timer = rs.fixed_timer if rs.fixed_timer is not None else TableOptions().timer
+        assert int(value(rows["timer"], rs.name)) == timer
+        assert int(value(rows["partner"], rs.name)) == int(rs.partner_cards_when_answering)
+        if not rs.uses_vira:
+            assert field(rows["manilhas"], rs.name).cards() == [
+                c.code for c in rs.manilhas_for(None)
+            ]
+
+
+def test_table_options_match_the_defaults(site: Path) -> None:
+    (table,) = tables(site, "regras-da-casa", "options")
+    rows = {r.attrs["data-option"]: r for r in body_rows(table)}
+    d = TableOptions()
+    assert value(rows["target"], "range") == f"{MIN_TARGET}-{MAX_TARGET}"
+    assert int(value(rows["target"], "default")) == d.target
+    assert int(value(rows["players"], "default")) == d.players
+    assert int(value(rows["covered_cards"], "default")) == int(d.covered_cards)
+    assert int(value(rows["timer"], "default")) == d.timer
+    assert value(rows["ladder"], "default") == "-".join(map(str, RULESETS["mineiro"].ladder))
+
+
+def test_timeout_example_is_the_engine_default_action(site: Path) -> None:
+    (p,) = page(site, "tempo").find_all("p", data_truco="timeout")
+    shown_hand = p.cards()[:3]
+    m = Match.from_hand(
+        "trem-bao", None, score=(0, 0), dealer=1,
+        hands=[tuple(Card.parse(c) for c in shown_hand), tuple(Card.parse(c) for c in ("KC", "2H", "AH"))],
+    )  # fmt: skip
+    action = m.default_action(0)
+    assert action is not None and action.card is not None
+    assert p.attrs["data-card"] == action.card.code == p.cards()[-1]
+
+
+def test_tutorial_trace_is_the_engine_replay(site: Path) -> None:
+    root = page(site, "tutorial")
+    (container,) = root.find_all("div", data_tutorial=None)
+    (script,) = container.find_all("script", data_tutorial_trace=None)
+    trace = json.loads(script.text)
+    expected = build_trace()
+    for hand in trace["hands"]:
+        hand.pop("call_names")
+    assert trace == expected
+
+
+def test_developer_page_example_replays_as_shown(site: Path) -> None:
+    text = (ROOT / "site" / "desenvolvedores.md").read_text(encoding="utf-8")
+    scenario = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    shown = re.search(r"\$ truco replay \S+\n(\{.*\})\n", text).group(1)
+    assert replay(scenario) == json.loads(shown)
+
+
+def test_robots_page_without_results_says_not_measured(tmp_path) -> None:
+    out = tmp_path / "site"
+    result = build_site(out, TRUCO_ARENA_RESULTS=str(tmp_path / "missing.json"))
+    assert result.returncode == 0, result.stderr
+    (box,) = page(out, "robos").find_all(data_truco="robots")
+    assert box.attrs["data-measured"] == "0"
+    assert "ainda não medido" in box.text
+
+
+def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
+    results = {
+        "a": "robot:dificil",
+        "b": "robot:medio",
+        "matches": 2000,
+        "win_rate": {"a": 0.6125, "b": 0.3875},
+        "wilson95": {"a": [0.5911, 0.6335]},
+        "decision_ms": {"a": {"p50": 41.5, "p95": 212.0}},
+    }
+    path = tmp_path / "arena.json"
+    path.write_text(json.dumps(results), encoding="utf-8")
+    out = tmp_path / "site"
+    result = build_site(out, TRUCO_ARENA_RESULTS=str(path))
+    assert result.returncode == 0, result.stderr
+    (table,) = page(out, "robos").find_all("table", data_truco="robots")
+    rows = {r.attrs["data-key"]: value(r, "value") for r in body_rows(table)}
+    assert float(rows["win_rate.a"]) == 0.6125
+    assert int(rows["matches"]) == 2000
+    assert float(rows["decision_ms.a.p95"]) == 212.0
+    assert "robot:dificil × robot:medio" in table.text
+
+
+def test_a_tutorial_step_that_is_not_legal_breaks_the_build(tmp_path) -> None:
+    """The real hook, fed a broken script, must stop the build (the script is swapped by env)."""
+    script = json.loads((ROOT / "engine" / "data" / "tutorial.json").read_text(encoding="utf-8"))
+    script["hands"][0]["actions"][0]["act"] = "cover"  # no covered card in round 1 (R5)
+    bad = tmp_path / "tutorial.json"
+    bad.write_text(json.dumps(script), encoding="utf-8")
+    result = build_site(tmp_path / "site", TRUCO_TUTORIAL_SCRIPT=str(bad))
+    assert result.returncode != 0
+    assert "cover_not_allowed" in result.stderr
