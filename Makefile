@@ -28,7 +28,10 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(VENV)/bin/pytest -q
 
-test: lint typecheck unit
+site: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+test: lint typecheck unit site
 
 bench: $(STAMP)
 	$(VENV)/bin/truco bench

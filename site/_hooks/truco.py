@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:  # the hook runs from mkdocs, maybe outside the ve
 
 from engine import RULESETS, Card, Match, Rank, Ruleset, Suit, TableOptions  # noqa: E402
 from engine import actions as A  # noqa: E402
-from engine.cards import parse_cards  # noqa: E402
+from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
 from engine.rulesets import MAX_TARGET, MIN_TARGET  # noqa: E402
 from engine.tutorial import RANK_NAMES, SUIT_NAMES, build_trace  # noqa: E402
 
@@ -54,13 +54,7 @@ MANILHA_NAMES = {
     Suit.SPADES: "espadilha",
     Suit.DIAMONDS: "pica-fumo",
 }
-SPANISH_SUITS = {
-    Suit.CLUBS: "bastos",
-    Suit.HEARTS: "copas",
-    Suit.SPADES: "espadas",
-    Suit.DIAMONDS: "oros",
-}
-SPANISH_RANKS = {Rank.QUEEN: ("10", "sota"), Rank.JACK: ("11", "caballo"), Rank.KING: ("12", "rey")}
+SPANISH_FACES = {Rank.QUEEN: "sota", Rank.JACK: "caballo", Rank.KING: "rey"}
 SPECIAL_HAND_NAMES = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez"}
 TEAM_NAMES = ("Nós", "Eles")
 ORDINALS = ("1ª", "2ª", "3ª")
@@ -71,17 +65,17 @@ ORDINALS = ("1ª", "2ª", "3ª")
 def card_html(card: Card, extra_class: str = "") -> str:
     """One card drawn by the site, in both deck styles (CSS shows the chosen one)."""
     rank, suit = card.rank, card.suit
-    esp_rank, esp_name = SPANISH_RANKS.get(
-        rank, (rank.code, "as" if rank is Rank.ACE else rank.code)
-    )
+    esp_suit = SPANISH_SUITS[suit]
     trad_name = f"{RANK_NAMES[rank]} de {SUIT_NAMES[suit]}"
-    esp_full = f"{esp_name} de {SPANISH_SUITS[suit]}"
+    esp_name = card.label_in(DeckStyle.SPANISH)
+    if rank in SPANISH_FACES:
+        esp_name += f" ({SPANISH_FACES[rank]})"
     cls = f"carta carta--{suit.code.lower()}" + (f" {extra_class}" if extra_class else "")
     return (
         f'<span class="{cls}" data-card="{card.code}" role="img" '
-        f'aria-label="{trad_name}" title="{trad_name} · {esp_full}">'
+        f'aria-label="{trad_name}" title="{trad_name} · {esp_name}">'
         f'<span class="carta__trad">{rank.code}<span class="carta__naipe">{suit.symbol}</span></span>'
-        f'<span class="carta__esp">{esp_rank}<span class="naipe-esp naipe-esp--{SPANISH_SUITS[suit]}">'
+        f'<span class="carta__esp">{SPANISH_RANKS[rank]}<span class="naipe-esp naipe-esp--{esp_suit}">'
         f"</span></span></span>"
     )
 

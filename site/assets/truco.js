@@ -10,7 +10,7 @@
   var SUIT = { C: "paus", H: "copas", S: "espadas", D: "ouros" };
   var SUIT_ES = { C: "bastos", H: "copas", S: "espadas", D: "oros" };
   var RANK = { 4: "quatro", 5: "cinco", 6: "seis", 7: "sete", Q: "dama", J: "valete", K: "rei", A: "ás", 2: "dois", 3: "três" };
-  var RANK_ES = { Q: "10", J: "11", K: "12" };
+  var RANK_ES = { Q: "10", J: "11", K: "12", A: "1" }; /* engine.cards.SPANISH_RANKS */
   var TEAM = ["Nós", "Eles"];
   var ORDINAL = ["1ª", "2ª", "3ª"];
 
