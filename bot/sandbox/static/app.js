@@ -1,0 +1,423 @@
+// Sandbox client: a tiny Telegram look-alike talking to the fake Bot API server.
+// Every action is one HTTP call to /api/*; changes arrive as server-sent events.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const state = {
+  me: null, bot: null, people: [], chats: [], messages: {}, commands: {},
+  current: null, unread: {}, inlineTimer: null, inlineSeq: 0,
+};
+const params = new URLSearchParams(location.search);
+let identity = params.get("as") || localStorage.getItem("truco-sandbox-as") || "Ana";
+
+// ---------------------------------------------------------------- HTTP
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ as: state.me ? state.me.id : identity, ...body }),
+  };
+  const res = await fetch(path, opts);
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) { showToast(data.error || `erro ${res.status}`); throw new Error(data.error); }
+  return data;
+}
+
+async function load() {
+  const data = await api(`/api/state?as=${encodeURIComponent(identity)}`);
+  state.me = data.me; state.bot = data.bot; state.people = data.people;
+  state.chats = data.chats; state.messages = data.messages; state.commands = data.commands;
+  identity = data.me.first_name;
+  document.title = `${identity} — Truco sandbox`;
+  const wanted = params.get("chat");
+  const ids = state.chats.map((c) => String(c.id));
+  if (!state.current || !ids.includes(String(state.current))) {
+    state.current = wanted && ids.includes(wanted) ? wanted : ids[0];
+  }
+  renderPeople(); renderChatList(); renderChat();
+}
+
+// ---------------------------------------------------------------- rendering helpers
+
+function esc(s) {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+const TAGS = {
+  bold: ["<b>", "</b>"], italic: ["<i>", "</i>"], underline: ["<u>", "</u>"],
+  strikethrough: ["<s>", "</s>"], code: ["<code>", "</code>"], pre: ["<pre>", "</pre>"],
+  spoiler: ['<span class="spoiler" tabindex="0">', "</span>"],
+  blockquote: ["<blockquote>", "</blockquote>"], expandable_blockquote: ["<blockquote>", "</blockquote>"],
+  mention: ['<span class="mention">', "</span>"],
+};
+
+// Entities use UTF-16 offsets, which is exactly how JavaScript indexes strings.
+function renderText(text, entities) {
+  const ents = (entities || []).filter((e) => e.length > 0)
+    .sort((a, b) => a.offset - b.offset || b.length - a.length);
+  const cuts = new Set([0, text.length]);
+  ents.forEach((e) => { cuts.add(e.offset); cuts.add(e.offset + e.length); });
+  const points = [...cuts].sort((a, b) => a - b);
+  let out = "";
+  const open = [];
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    while (open.length && open[open.length - 1].offset + open[open.length - 1].length <= p) {
+      out += closeTag(open.pop());
+    }
+    ents.filter((e) => e.offset === p).forEach((e) => { out += openTag(e, text); open.push(e); });
+    if (i + 1 < points.length) out += esc(text.slice(p, points[i + 1]));
+  }
+  while (open.length) out += closeTag(open.pop());
+  return out;
+}
+
+function openTag(e, text) {
+  if (e.type === "text_link") return `<a href="${esc(e.url)}" target="_blank" rel="noopener">`;
+  if (e.type === "bot_command") {
+    const cmd = text.slice(e.offset, e.offset + e.length);
+    return `<a href="#" class="cmd" data-cmd="${esc(cmd)}">`;
+  }
+  return (TAGS[e.type] || ["<span>", "</span>"])[0];
+}
+
+function closeTag(e) {
+  if (e.type === "text_link" || e.type === "bot_command") return "</a>";
+  return (TAGS[e.type] || ["<span>", "</span>"])[1];
+}
+
+function hhmm(ts) {
+  const d = new Date(ts * 1000);
+  return d.toLocaleTimeString("pt-BR", { hour: "2-digit", minute: "2-digit" });
+}
+
+function initials(name) { return (name || "?").trim().slice(0, 1).toUpperCase(); }
+
+function colorFor(id) {
+  const colors = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
+  return colors[Math.abs(Number(id)) % colors.length];
+}
+
+function chatById(id) { return state.chats.find((c) => String(c.id) === String(id)); }
+
+function chatTitle(chat) { return chat.type === "private" ? state.bot.first_name : chat.title; }
+
+// ---------------------------------------------------------------- sidebar
+
+function renderPeople() {
+  const nav = $("#people");
+  nav.innerHTML = "";
+  state.people.forEach((p) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.textContent = p.name; b.className = "person";
+    b.style.setProperty("--c", colorFor(p.id));
+    if (p.id === state.me.id) b.classList.add("active");
+    b.setAttribute("aria-pressed", p.id === state.me.id);
+    b.onclick = () => switchTo(p.name);
+    nav.appendChild(b);
+  });
+}
+
+function switchTo(name) {
+  identity = name;
+  localStorage.setItem("truco-sandbox-as", name);
+  const url = new URL(location.href);
+  url.searchParams.set("as", name);
+  history.replaceState(null, "", url);
+  const keepPrivate = chatById(state.current)?.type === "private";
+  state.current = null; state.unread = {};
+  load().then(() => {
+    if (keepPrivate) openChat(String(state.me.id));
+  });
+}
+
+function lastMessage(chatId) {
+  const list = state.messages[chatId] || [];
+  return list[list.length - 1];
+}
+
+function renderChatList() {
+  const ul = $("#chat-list");
+  ul.innerHTML = "";
+  state.chats.forEach((chat) => {
+    const id = String(chat.id);
+    const li = document.createElement("li");
+    li.className = "chat-item" + (id === String(state.current) ? " active" : "");
+    li.dataset.chat = id;
+    const last = lastMessage(id);
+    const preview = last ? (last.text || "").split("\n")[0] : (chat.type === "private" ? "Toque para iniciar o bot" : "");
+    const unread = state.unread[id] ? `<span class="badge">${state.unread[id]}</span>` : "";
+    li.innerHTML = `<div class="avatar" style="background:${colorFor(chat.id)}">${chat.type === "private" ? "🂡" : initials(chat.title)}</div>
+      <div class="chat-text"><div class="chat-name">${esc(chatTitle(chat))}${chat.type === "private" ? ' <span class="bot-tag">bot</span>' : ""}</div>
+      <div class="chat-preview">${esc(preview)}</div></div>${unread}`;
+    li.onclick = () => openChat(id);
+    ul.appendChild(li);
+  });
+}
+
+function openChat(id) {
+  state.current = id; state.unread[id] = 0;
+  $("#app").classList.remove("show-list");
+  hideInline(); hideCommands();
+  renderChatList(); renderChat();
+}
+
+// ---------------------------------------------------------------- chat view
+
+function renderChat() {
+  const chat = chatById(state.current);
+  if (!chat) return;
+  $("#chat-title").textContent = chatTitle(chat);
+  $("#chat-sub").textContent = chat.type === "private" ? "bot" : `${state.people.length} membros · você é ${state.me.first_name}`;
+  const av = $("#chat-avatar");
+  av.textContent = chat.type === "private" ? "🂡" : initials(chat.title);
+  av.style.background = colorFor(chat.id);
+  const notStarted = chat.type === "private" && !chat.started && !(state.messages[state.current] || []).length;
+  $("#composer").hidden = notStarted;
+  $("#start-bar").hidden = !notStarted;
+  const box = $("#messages");
+  box.innerHTML = "";
+  (state.messages[state.current] || []).forEach((m) => box.appendChild(renderMessage(m, chat)));
+  box.scrollTop = box.scrollHeight;
+}
+
+function renderMessage(m, chat) {
+  const mine = m.from && m.from.id === state.me.id;
+  const wrap = document.createElement("div");
+  wrap.className = "msg" + (mine ? " mine" : "") + (m.from && m.from.is_bot ? " from-bot" : "");
+  wrap.id = `m-${m.message_id}`;
+  wrap.dataset.messageId = m.message_id;
+  const sender = chat.type !== "private" && !mine
+    ? `<div class="sender" style="color:${colorFor(m.from.id)}">${esc(m.from.first_name)}</div>` : "";
+  const via = m.via_bot ? `<div class="via">via @${esc(m.via_bot.username)}</div>` : "";
+  const edited = m.edit_date ? '<span class="edited">editado</span> ' : "";
+  wrap.innerHTML = `<div class="bubble">${sender}${via}<div class="text">${renderText(m.text || "", m.entities)}</div>
+    <div class="meta">${edited}${hhmm(m.edit_date || m.date)}</div></div>`;
+  if (m.reply_markup && m.reply_markup.inline_keyboard) wrap.appendChild(renderKeyboard(m));
+  return wrap;
+}
+
+function renderKeyboard(m) {
+  const kb = document.createElement("div");
+  kb.className = "keyboard";
+  m.reply_markup.inline_keyboard.forEach((row) => {
+    const r = document.createElement("div");
+    r.className = "kb-row";
+    row.forEach((btn) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "kb-btn"; b.textContent = btn.text;
+      if (btn.url) b.classList.add("url");
+      if (btn.switch_inline_query !== undefined || btn.switch_inline_query_current_chat !== undefined) b.classList.add("inline");
+      b.onclick = () => pressButton(m, btn, b);
+      r.appendChild(b);
+    });
+    kb.appendChild(r);
+  });
+  return kb;
+}
+
+async function pressButton(m, btn, el) {
+  if (btn.callback_data !== undefined) {
+    el.classList.add("loading");
+    try {
+      const ans = await api("/api/press", {
+        chat: state.current, message_id: m.inline_message_id ? undefined : m.message_id,
+        inline_message_id: m.inline_message_id, data: btn.callback_data,
+      });
+      if (ans.url) followUrl(ans.url);
+      if (ans.text) (ans.show_alert ? showAlert : showToast)(ans.text);
+    } finally { el.classList.remove("loading"); }
+  } else if (btn.url) {
+    followUrl(btn.url);
+  } else if (btn.switch_inline_query_current_chat !== undefined) {
+    startInline(btn.switch_inline_query_current_chat, state.current);
+  } else if (btn.switch_inline_query !== undefined) {
+    const group = state.chats.find((c) => c.type !== "private");
+    if (group) startInline(btn.switch_inline_query, String(group.id));
+  }
+}
+
+// t.me links to this bot open its private chat, as Telegram does; others open in a new tab.
+function followUrl(url) {
+  const m = url.match(/^https?:\/\/(?:t\.me|telegram\.me)\/([A-Za-z0-9_]+)\/?(?:\?(.*))?$/);
+  if (m && state.bot && m[1].toLowerCase() === state.bot.username.toLowerCase()) {
+    const q = new URLSearchParams(m[2] || "");
+    openChat(String(state.me.id));
+    const payload = q.get("start");
+    if (payload !== null) sendText(payload ? `/start ${payload}` : "/start", String(state.me.id));
+    return;
+  }
+  window.open(url, "_blank", "noopener");
+}
+
+// ---------------------------------------------------------------- composer, commands, inline mode
+
+async function sendText(text, chatId) {
+  const chat = chatId || state.current;
+  await api("/api/send", { chat, text });
+}
+
+function inlinePrefix() { return `@${state.bot.username}`; }
+
+function onInput() {
+  const v = $("#text").value;
+  const prefix = inlinePrefix().toLowerCase();
+  if (v.toLowerCase().startsWith(prefix) && (v.length === prefix.length || v[prefix.length] === " ")) {
+    const query = v.slice(prefix.length).replace(/^ /, "");
+    clearTimeout(state.inlineTimer);
+    state.inlineTimer = setTimeout(() => runInline(query, state.current), 250);
+  } else {
+    hideInline();
+  }
+  if (v.startsWith("/") && !v.includes(" ")) showCommands(v); else if ($("#command-panel").dataset.auto) hideCommands();
+}
+
+function startInline(query, chatId) {
+  if (String(chatId) !== String(state.current)) openChat(String(chatId));
+  const input = $("#text");
+  input.value = `${inlinePrefix()} ${query}`;
+  input.focus();
+  runInline(query, chatId);
+}
+
+async function runInline(query, chatId) {
+  const seq = ++state.inlineSeq;
+  const panel = $("#inline-panel");
+  panel.hidden = false;
+  panel.innerHTML = '<div class="inline-wait">…</div>';
+  let data;
+  try { data = await api("/api/inline", { chat: chatId, query }); } catch { hideInline(); return; }
+  if (seq !== state.inlineSeq) return;
+  panel.innerHTML = "";
+  if (data.button) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "inline-switch"; b.textContent = data.button.text;
+    b.onclick = () => {
+      hideInline(); $("#text").value = "";
+      if (data.button.start_parameter !== undefined) followUrl(`https://t.me/${state.bot.username}?start=${data.button.start_parameter}`);
+    };
+    panel.appendChild(b);
+  }
+  if (!data.results.length) {
+    const empty = document.createElement("div");
+    empty.className = "inline-wait";
+    empty.textContent = data.timeout ? "O bot não respondeu." : "Nenhum resultado.";
+    panel.appendChild(empty);
+  }
+  data.results.forEach((r) => {
+    const item = document.createElement("button");
+    item.type = "button"; item.className = "inline-result";
+    item.dataset.resultId = r.id;
+    item.innerHTML = `<div class="r-title">${esc(r.title || r.id)}</div>${r.description ? `<div class="r-desc">${esc(r.description)}</div>` : ""}`;
+    item.onclick = async () => {
+      hideInline(); $("#text").value = "";
+      await api("/api/choose", { chat: chatId, result_id: r.id, query });
+    };
+    panel.appendChild(item);
+  });
+}
+
+function hideInline() {
+  state.inlineSeq++;
+  clearTimeout(state.inlineTimer);
+  $("#inline-panel").hidden = true;
+}
+
+function showCommands(filter) {
+  const list = (state.commands[state.current] || []).filter((c) => !filter || `/${c.command}`.startsWith(filter));
+  const panel = $("#command-panel");
+  if (!list.length) { hideCommands(); return; }
+  panel.innerHTML = "";
+  panel.dataset.auto = filter ? "1" : "";
+  list.forEach((c) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "command";
+    b.innerHTML = `<span class="c-name">/${esc(c.command)}</span><span class="c-desc">${esc(c.description)}</span>`;
+    b.onclick = () => { hideCommands(); $("#text").value = ""; sendText(`/${c.command}`); };
+    panel.appendChild(b);
+  });
+  panel.hidden = false;
+}
+
+function hideCommands() { $("#command-panel").hidden = true; }
+
+// ---------------------------------------------------------------- toasts and alerts
+
+let toastTimer = null;
+function showToast(text) {
+  const t = $("#toast");
+  t.textContent = text; t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 2500);
+}
+
+function showAlert(text) {
+  $("#alert-text").textContent = text;
+  $("#alert").hidden = false;
+  $("#alert-ok").focus();
+}
+
+// ---------------------------------------------------------------- live updates
+
+function applyEvent(ev) {
+  if (ev.type === "chat" || ev.type === "commands") { load(); return; }
+  const id = String(ev.chat_id);
+  if (!(id in state.messages)) return;  // not a chat this person sees
+  const list = state.messages[id];
+  if (ev.type === "message") {
+    list.push(ev.message);
+    const chat = chatById(id);
+    if (chat && chat.type === "private") chat.started = true;
+    if (id !== String(state.current)) state.unread[id] = (state.unread[id] || 0) + 1;
+  } else if (ev.type === "edit") {
+    const i = list.findIndex((m) => m.message_id === ev.message.message_id);
+    if (i >= 0) list[i] = ev.message;
+    if (id === String(state.current)) {
+      const old = document.getElementById(`m-${ev.message.message_id}`);
+      if (old) { old.replaceWith(renderMessage(ev.message, chatById(id))); renderChatList(); return; }
+    }
+  } else if (ev.type === "delete") {
+    state.messages[id] = list.filter((m) => m.message_id !== ev.message_id);
+  }
+  renderChatList();
+  if (id === String(state.current)) {
+    const box = $("#messages");
+    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+    renderChat();
+    if (!atBottom) box.scrollTop = box.scrollHeight;
+  }
+}
+
+function connect() {
+  const es = new EventSource("/api/events");
+  es.onmessage = (e) => applyEvent(JSON.parse(e.data));
+  es.onopen = () => { if (state.me) load(); };
+}
+
+// ---------------------------------------------------------------- wiring
+
+$("#composer").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const input = $("#text");
+  const text = input.value;
+  if (!text.trim()) return;
+  if (!$("#inline-panel").hidden) return;  // Enter while choosing an inline result
+  input.value = ""; hideCommands();
+  await sendText(text);
+});
+$("#text").addEventListener("input", onInput);
+$("#menu-btn").addEventListener("click", () => ($("#command-panel").hidden ? showCommands("") : hideCommands()));
+$("#start-btn").addEventListener("click", () => sendText("/start"));
+$("#back").addEventListener("click", () => $("#app").classList.add("show-list"));
+$("#alert-ok").addEventListener("click", () => { $("#alert").hidden = true; });
+$("#messages").addEventListener("click", (e) => {
+  const a = e.target.closest("a.cmd");
+  if (a) { e.preventDefault(); sendText(a.dataset.cmd); }
+  const sp = e.target.closest(".spoiler");
+  if (sp) sp.classList.add("revealed");
+});
+
+load().then(() => {
+  if (params.get("chat") || window.innerWidth > 720) $("#app").classList.remove("show-list");
+  connect();
+});
