@@ -1,0 +1,142 @@
+"""The Application: builder, handlers, rate limiter, start-up resume, long polling."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    Defaults,
+    InlineQueryHandler,
+)
+
+from bot import handlers as h
+from bot.config import Config
+from bot.i18n import N_, translations
+from bot.publish import (
+    AnyApp,
+    GroupBudget,
+    Runtime,
+    runtime,
+    schedule_table,
+    schedule_timers,
+    update_hands,
+)
+from bot.service import Rules, change_of, games_to_resume
+from bot.store import Database
+
+log = logging.getLogger(__name__)
+
+COMMANDS = (
+    ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
+    ("placar", N_("A partida em andamento")),
+    ("ranking", N_("Quem mais ganhou aqui")),
+    ("regras", N_("Resumo das regras")),
+    ("baralho", N_("Cartas tradicionais ou espanholas")),
+    ("config", N_("Opções do grupo (admins)")),
+    ("cancelar", N_("Encerra a mesa")),
+    ("ajuda", N_("Como usar o bot")),
+)
+PRIVATE_COMMANDS = (*COMMANDS[:1], ("tutorial", N_("Aprenda jogando")), *COMMANDS[1:])
+
+
+def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
+    t = translations(lang)
+    return [BotCommand(name, t.gettext(text)) for name, text in pairs]
+
+
+async def on_startup(app: AnyApp) -> None:
+    """Publish the command menus and resume every table from the database."""
+    try:
+        for lang, code in (("pt", None), ("en", "en")):
+            kw: dict[str, Any] = {"language_code": code} if code else {}
+            await app.bot.set_my_commands(
+                _commands(COMMANDS, lang), scope=BotCommandScopeAllGroupChats(), **kw
+            )
+            await app.bot.set_my_commands(
+                _commands(PRIVATE_COMMANDS, lang), scope=BotCommandScopeAllPrivateChats(), **kw
+            )
+    except TelegramError as exc:
+        log.warning("could not set the command menus: %s", exc)
+    await resume(app)
+
+
+async def resume(app: AnyApp) -> None:
+    """Reschedule deadlines and robot turns and redraw every unfinished table."""
+    rt = runtime(app)
+    games = games_to_resume(rt.db)
+    for game in games:
+        change = change_of(game)
+        schedule_timers(app, change)
+        if not game.private:
+            schedule_table(app, game.chat_id, game.thread_id, game.id or 0)
+    for game in games:
+        if game.status != "lobby":
+            await update_hands(app, game.id or 0)
+    if games:
+        log.info("resumed %d tables", len(games))
+
+
+def build_application(config: Config, db: Database | None = None) -> AnyApp:
+    """The bot's Application, wired to ``config.api_url`` and the database."""
+    db = db or Database(config.database_url)
+    app = (
+        Application.builder()
+        .token(config.token)
+        .base_url(f"{config.api_url}/bot")
+        .base_file_url(f"{config.api_url}/file/bot")
+        .defaults(Defaults(parse_mode=ParseMode.HTML))
+        .rate_limiter(AIORateLimiter(max_retries=5))
+        .get_updates_read_timeout(config.poll_timeout + 10)
+        .post_init(on_startup)
+        .build()
+    )
+    app.bot_data["runtime"] = Runtime(
+        config=config,
+        db=db,
+        rules=Rules(decision_seconds=config.decision_seconds, seed=config.seed),
+        budget=GroupBudget(limit=config.group_budget),
+    )
+    app.add_handler(CommandHandler("start", h.start))
+    app.add_handler(CommandHandler("truco", h.new_table))
+    app.add_handler(CommandHandler("placar", h.score))
+    app.add_handler(CommandHandler("ranking", h.ranking))
+    app.add_handler(CommandHandler("regras", h.rules))
+    app.add_handler(CommandHandler(["ajuda", "help"], h.help_command))
+    app.add_handler(CommandHandler("config", h.config_command))
+    app.add_handler(CommandHandler("cancelar", h.cancel_command))
+    app.add_handler(CommandHandler("baralho", h.deck_command))
+    app.add_handler(CommandHandler("tutorial", h.tutorial_command))
+    app.add_handler(CallbackQueryHandler(h.on_move, pattern=r"^g"))
+    app.add_handler(CallbackQueryHandler(h.on_lobby, pattern=r"^l"))
+    app.add_handler(CallbackQueryHandler(h.on_rematch, pattern=r"^v"))
+    app.add_handler(CallbackQueryHandler(h.on_config, pattern=r"^k"))
+    app.add_handler(CallbackQueryHandler(h.on_deck, pattern=r"^d"))
+    app.add_handler(CallbackQueryHandler(h.on_tutorial, pattern=r"^u"))
+    app.add_handler(CallbackQueryHandler(h.on_garbage))
+    app.add_handler(InlineQueryHandler(h.on_inline))
+    app.add_handler(ChosenInlineResultHandler(h.on_chosen))
+    app.add_error_handler(h.on_error)
+    return app
+
+
+def run(config: Config) -> int:
+    """Run the bot with long polling until interrupted."""
+    db = Database(config.database_url)
+    app = build_application(config, db)
+    app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=config.poll_timeout)
+    db.close()
+    return 0

@@ -1,0 +1,59 @@
+"""The ``truco`` command: the engine's commands plus ``bot`` (and ``sandbox``)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from engine import cli as engine_cli
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """Run the Telegram bot with long polling (configuration from the environment)."""
+    from bot.config import Config, ConfigError
+    from bot.store import DatabaseError
+
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        config = Config.from_env()
+        from bot.app import run
+
+        return run(config)
+    except (ConfigError, DatabaseError) as exc:
+        print(f"truco bot: {exc}", file=sys.stderr)
+        return 2
+
+
+def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``truco bot`` (and ``truco sandbox`` when the sandbox is present)."""
+    p = sub.add_parser("bot", help="roda o bot do Telegram (long polling)")
+    p.add_argument("-v", "--verbose", action="store_true", help="mostra o log de depuração")
+    p.set_defaults(handler=cmd_bot)
+    try:
+        from bot.sandbox import runner
+    except ImportError:
+        return  # the sandbox is optional: the bot runs without it
+    register = getattr(runner, "add_sandbox_command", None)
+    if register is not None:
+        register(sub)
+    else:
+        p = sub.add_parser("sandbox", help="joga com o bot de verdade no navegador, sem Telegram")
+        p.add_argument("args", nargs=argparse.REMAINDER)
+        p.set_defaults(handler=lambda args: runner.main(args.args))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``truco`` console script."""
+    parser, sub = engine_cli.build_parser()
+    add_bot_commands(sub)
+    return engine_cli.run(parser, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Bot configuration from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_API_URL = "https://api.telegram.org"
+DEFAULT_DATABASE_URL = "sqlite:///./data/truco.db"
+DEFAULT_RULEBOOK_URL = "https://truco-telegram.github.io/regras/"
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing or malformed (one line, for the user)."""
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a ``.env`` file (comments, blanks and ``export`` allowed)."""
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return values
+    except OSError as exc:
+        raise ConfigError(f"não consegui ler {path}: {exc.strerror}") from None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").strip()
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{path}:{number}: esperava CHAVE=valor")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def _number(env: Mapping[str, str], key: str, default: float | None, low: float) -> float | None:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{key} precisa ser um número, não {raw!r}") from None
+    if value < low:
+        raise ConfigError(f"{key} precisa ser pelo menos {low:g}")
+    return value
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything ``truco bot`` needs to run."""
+
+    token: str
+    api_url: str = DEFAULT_API_URL
+    database_url: str = DEFAULT_DATABASE_URL
+    robot_delay: float = 1.0
+    """Seconds a robot "thinks" before acting."""
+    decision_seconds: float | None = None
+    """Overrides every decision timer (tests and demos); ``None`` uses the table's."""
+    seed: int | None = None
+    """Fixed deal seed for reproducible matches; ``None`` draws one per match."""
+    robot_budget_ms: int = 250
+    group_budget: int = 20
+    """At most this many calls per minute to one group."""
+    timezone: str = "America/Sao_Paulo"
+    rulebook_url: str = DEFAULT_RULEBOOK_URL
+    poll_timeout: int = 30
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+    ) -> Config:
+        """Read the configuration; the environment wins over the ``.env`` file."""
+        env: dict[str, str] = read_env_file(env_file) if env_file is not None else {}
+        env.update(os.environ if environ is None else environ)
+        token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "falta TELEGRAM_BOT_TOKEN (crie o bot com o @BotFather e exporte o token)"
+            )
+        if any(ch.isspace() for ch in token) or ":" not in token:
+            raise ConfigError("TELEGRAM_BOT_TOKEN não parece um token do BotFather (123:ABC...)")
+        api_url = env.get("TELEGRAM_API_URL", "").strip() or DEFAULT_API_URL
+        if not api_url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"TELEGRAM_API_URL precisa começar com http:// ou https://: {api_url}"
+            )
+        database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+        if "://" not in database_url:
+            raise ConfigError(f"DATABASE_URL inválida: {database_url!r}")
+        seed = env.get("TRUCO_SEED", "").strip()
+        if seed and not seed.lstrip("-").isdigit():
+            raise ConfigError(f"TRUCO_SEED precisa ser um inteiro, não {seed!r}")
+        delay = _number(env, "TRUCO_ROBOT_DELAY", 1.0, 0.0)
+        budget = _number(env, "TRUCO_ROBOT_BUDGET_MS", 250, 1)
+        group_budget = _number(env, "TRUCO_GROUP_BUDGET", 20, 2)
+        return cls(
+            token=token,
+            api_url=api_url.rstrip("/"),
+            database_url=database_url,
+            robot_delay=delay if delay is not None else 1.0,
+            decision_seconds=_number(env, "TRUCO_DECISION_SECONDS", None, 0.05),
+            seed=int(seed) if seed else None,
+            robot_budget_ms=int(budget or 250),
+            group_budget=int(group_budget or 20),
+            timezone=env.get("TRUCO_TIMEZONE", "").strip() or "America/Sao_Paulo",
+            rulebook_url=env.get("TRUCO_RULEBOOK_URL", "").strip() or DEFAULT_RULEBOOK_URL,
+            poll_timeout=int(_number(env, "TRUCO_POLL_TIMEOUT", 30, 0) or 0),
+        )

@@ -1,0 +1,139 @@
+"""Database tables (SQLModel). Every table, seat, deadline and hand message lives here.
+
+Schema changes go through Alembic (``bot/migrations``); ``tests/test_bot_store.py``
+checks that the migrations and these models agree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import BigInteger, Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)
+
+
+class Chat(SQLModel, table=True):
+    """A group or private chat and its table settings (``/config``)."""
+
+    __tablename__ = "chats"
+
+    id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    kind: str = "group"
+    title: str = ""
+    language: str | None = None
+    """``pt`` or ``en``; ``None`` means Portuguese."""
+    variant: str = "paulista"
+    players: int = 2
+    target: int = 12
+    timer: int = 60
+    covered_cards: bool = True
+    ladder: str | None = None
+    """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Player(SQLModel, table=True):
+    """A Telegram user who has met the bot."""
+
+    __tablename__ = "players"
+
+    id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    name: str = ""
+    username: str | None = None
+    language_code: str | None = None
+    deck: str = "traditional"
+    """``traditional`` (3♣) or ``spanish`` (3 de bastos), R11."""
+    started: bool = False
+    """Whether the user opened a private chat with the bot (so it may write to them)."""
+    tutorial_step: int | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Game(SQLModel, table=True):
+    """One table: its lobby, then its match as an engine snapshot with a version number."""
+
+    __tablename__ = "games"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    status: str = Field(default="lobby", index=True)
+    """``lobby``, ``playing``, ``over`` or ``cancelled``."""
+    private: bool = False
+    """A game against robots in a private chat (no public table)."""
+    creator_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = "paulista"
+    options: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    """The ``TableOptions`` as JSON."""
+    seats: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    """JSON list, one entry per seat: ``{"user": id, "name": ...}`` or ``{"robot": level}``."""
+    seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    snapshot: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """``Match.to_json()`` once the match started."""
+    version: int = 0
+    """Bumped by every change; a change applies only to the version it was made for."""
+    deadline_at: float | None = None
+    """Unix time at which the pending decision gets its default action (R10)."""
+    table_message_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    note: str | None = None
+    """Public line about the last timeout (JSON), shown on the table during its hand."""
+    announced_hands: int = 0
+    """Hands whose closing message was already sent."""
+    announced_end: bool = False
+    rematch_of: int | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Event(SQLModel, table=True):
+    """Append-only log: every lobby change, action, timeout, hand and match result."""
+
+    __tablename__ = "events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    version: int
+    """The game version this event produced."""
+    kind: str
+    seat: int | None = None
+    user_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    data: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class HandMessage(SQLModel, table=True):
+    """The private message showing one seat's hand, edited as the hand goes."""
+
+    __tablename__ = "hand_messages"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    seat: int
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    message_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    hand_number: int
+    digest: str = ""
+
+
+class Result(SQLModel, table=True):
+    """One person's result in a finished match (``/ranking``)."""
+
+    __tablename__ = "results"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    name: str = ""
+    team: int
+    won: bool
+    points_for: int
+    points_against: int
+    variant: str
+    finished_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,514 @@
+"""Texts and keyboards: the public table, the lobby and each player's private hand.
+
+Public pictures read only what every seat may see (score, table with covered
+cards hidden, rounds, stake, calls, turn); a private hand is drawn from that
+seat's own ``View``. All text goes through gettext (``t``) in HTML parse mode.
+"""
+
+from __future__ import annotations
+
+import gettext
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from html import escape
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+)
+
+from bot.codes import Move, lobby_data, rematch_data
+from bot.models import Game
+from bot.service import Seat
+from engine import HandKind, Phase, View, get_ruleset
+from engine.actions import Act, Action
+from engine.cards import Card, DeckStyle
+
+Translations = gettext.NullTranslations
+COVERED = "🂠"
+STYLES = {"traditional": DeckStyle.TRADITIONAL, "spanish": DeckStyle.SPANISH}
+
+
+def zone(name: str) -> ZoneInfo:
+    """The time zone for deadlines (UTC if the name is unknown)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def clock(ts: float, tz: ZoneInfo) -> str:
+    """A deadline as wall-clock time, ``14:32:05``."""
+    return datetime.fromtimestamp(ts, tz).strftime("%H:%M:%S")
+
+
+def card_label(card: Card, style: str = "traditional") -> str:
+    """A card as a player wants to see it (R11)."""
+    return card.label_in(STYLES.get(style, DeckStyle.TRADITIONAL))
+
+
+def reason_text(t: Translations, reason: str, params: dict[str, Any] | None = None) -> str:
+    """The short alert for a refused request."""
+    _ = t.gettext
+    texts = {
+        "stale": _("Essa jogada já passou."),
+        "no_game": _("Essa mesa não existe mais."),
+        "not_lobby": _("Essa mesa já começou ou foi encerrada."),
+        "not_started": _("A partida ainda não começou."),
+        "game_over": _("Essa partida já terminou."),
+        "already_seated": _("Você já está na mesa."),
+        "table_full": _("A mesa está cheia."),
+        "not_seated": _("Você não está nessa mesa."),
+        "no_robot": _("Não há robô para tirar."),
+        "only_creator": _("Só quem abriu a mesa ou um admin do grupo pode fazer isso."),
+        "must_start": _("Ainda falta abrir o bot no privado: {names}"),
+        "not_your_turn": _("Não é a sua vez."),
+        "illegal": _("Essa jogada não vale agora."),
+        "bad_button": _("Botão inválido."),
+        "table_exists": _("Já existe uma mesa aberta aqui. Use /cancelar para encerrá-la."),
+        "bad_arg": _("Não entendi “{arg}”. Exemplo: /truco mineiro 2x2 12"),
+        "bad_target": _("A partida vai de {low} a {high} pontos."),
+        "admin_only": _("Só admins do grupo mudam a configuração."),
+    }
+    return texts.get(reason, _("Não deu.")).format(**(params or {}))
+
+
+def seat_name(seat: Seat | None, t: Translations) -> str:
+    """A seat as shown: the person's name, a robot with 🤖, or an empty seat."""
+    if seat is None:
+        return t.gettext("(livre)")
+    if seat.robot:
+        return f"🤖 {escape(seat.name)}"
+    return escape(seat.name)
+
+
+def team_name(seats: Sequence[Seat | None], team: int, t: Translations) -> str:
+    """Both partners (or the one player) of a team."""
+    return " & ".join(seat_name(s, t) for i, s in enumerate(seats) if i % 2 == team)
+
+
+def level_name(level: str, t: Translations) -> str:
+    """A robot level in words."""
+    _ = t.gettext
+    return {"facil": _("fácil"), "medio": _("médio"), "dificil": _("difícil")}.get(level, level)
+
+
+def variant_title(variant: str, t: Translations) -> str:
+    """The variant's display name."""
+    return get_ruleset(variant).title
+
+
+def call_name(view: View, step: int) -> str:
+    """``Truco!``, ``Seis!``, ``Nove!``, ``Doze!`` for a ladder step."""
+    names = get_ruleset(view.variant).call_names
+    return names[min(step, len(names) - 1)].capitalize() + "!"
+
+
+def next_call_step(view: View) -> int:
+    """The ladder step a truco call made now would ask for."""
+    if view.raise_team is None or view.stake not in view.ladder:
+        return 0
+    return view.ladder.index(view.stake) + 1
+
+
+def pending_step(view: View) -> int:
+    """The ladder step of the pending call."""
+    return view.ladder.index(view.pending_value) if view.pending_value in view.ladder else 0
+
+
+def special_name(view: View, t: Translations) -> str:
+    """``mão de onze`` or ``mão de dez``."""
+    _ = t.gettext
+    rs = get_ruleset(view.variant)
+    return _("mão de dez") if rs.special_hand == "mao_de_dez" else _("mão de onze")
+
+
+def describe(action: Action, view: View, t: Translations, style: str, public: bool) -> str:
+    """An action in words (``jogou 3♣``, ``correu``); covered cards stay hidden when public."""
+    _ = t.gettext
+    act = action.act
+    if act is Act.PLAY and action.card is not None:
+        return _("jogou {card}").format(card=card_label(action.card, style))
+    if act is Act.COVER:
+        if public or action.card is None:
+            return _("jogou uma carta coberta")
+        return _("cobriu {card}").format(card=card_label(action.card, style))
+    if act is Act.BLIND:
+        return _("jogou a {n}ª carta às cegas").format(n=(action.slot or 0) + 1)
+    if act in (Act.RUN, Act.RUN11):
+        return _("correu")
+    if act is Act.ACCEPT:
+        return _("aceitou")
+    if act is Act.PLAY11:
+        return _("aceitou jogar a {hand}").format(hand=special_name(view, t))
+    return _("pediu {call}").format(call=call_name(view, next_call_step(view)))
+
+
+# ------------------------------------------------------------------- lobby
+
+
+def lobby_text(
+    t: Translations, game: Game, seats: Sequence[Seat | None], missing: Sequence[str]
+) -> str:
+    """The lobby message: table options, seats by team, who still must open the bot."""
+    _ = t.gettext
+    o = json.loads(game.options)
+    rs = get_ruleset(game.variant)
+    size = "2×2" if o["players"] == 4 else "1×1"
+    timer = rs.fixed_timer or o["timer"]
+    lines = [
+        _("🃏 <b>Mesa de {variant}</b> · {size} · {target} pontos · ⏱ {timer} s").format(
+            variant=rs.title, size=size, target=o["target"], timer=timer
+        )
+    ]
+    if o["players"] == 4:
+        for team in (0, 1):
+            members = ", ".join(seat_name(seats[i], t) for i in (team, team + 2))
+            lines.append(_("Time {n}: {members}").format(n=team + 1, members=members))
+    else:
+        lines.append(" × ".join(seat_name(s, t) for s in seats))
+    robots = [s for s in seats if s and s.robot]
+    if robots:
+        levels = ", ".join(f"{escape(s.name)} ({level_name(s.robot or '', t)})" for s in robots)
+        lines.append(_("Robôs: {levels}").format(levels=levels))
+    if missing:
+        lines.append(
+            _("⚠️ Falta abrir o bot no privado (botão abaixo): {names}").format(
+                names=", ".join(escape(n) for n in missing)
+            )
+        )
+    lines.append(_("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs (médio)."))
+    return "\n".join(lines)
+
+
+def lobby_keyboard(
+    t: Translations, game: Game, missing: Sequence[str], bot_username: str
+) -> InlineKeyboardMarkup:
+    """Entrar / Sair / + Robô / Começar / Cancelar (and the deep link when needed)."""
+    _ = t.gettext
+    gid = game.id or 0
+    rows = [
+        [
+            InlineKeyboardButton(_("Entrar"), callback_data=lobby_data(gid, "j")),
+            InlineKeyboardButton(_("Sair"), callback_data=lobby_data(gid, "s")),
+        ],
+        [
+            InlineKeyboardButton(_("+ Robô fácil"), callback_data=lobby_data(gid, "r1")),
+            InlineKeyboardButton(_("+ Robô médio"), callback_data=lobby_data(gid, "r2")),
+            InlineKeyboardButton(_("+ Robô difícil"), callback_data=lobby_data(gid, "r3")),
+        ],
+        [
+            InlineKeyboardButton(_("− Robô"), callback_data=lobby_data(gid, "rm")),
+            InlineKeyboardButton(_("Começar"), callback_data=lobby_data(gid, "go")),
+            InlineKeyboardButton(_("Cancelar"), callback_data=lobby_data(gid, "x")),
+        ],
+    ]
+    if missing and bot_username:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    _("🔓 Abrir o bot no privado"),
+                    url=f"https://t.me/{bot_username}?start=g{gid}",
+                )
+            ]
+        )
+    return InlineKeyboardMarkup(rows)
+
+
+# ------------------------------------------------------------------- table
+
+
+def _plays(
+    plays: Sequence[tuple[int, Card | None, bool]],
+    seats: Sequence[Seat | None],
+    t: Translations,
+    style: str,
+    own: int | None,
+) -> str:
+    """Cards on the table; a covered card shows only to its owner (``own``)."""
+    parts = []
+    for seat, card, covered in plays:
+        if card is None or (covered and seat != own):
+            shown = COVERED
+        else:
+            shown = card_label(card, style) + (f" ({COVERED})" if covered else "")
+        parts.append(f"{seat_name(seats[seat], t)} {shown}")
+    return " · ".join(parts)
+
+
+def table_text(
+    t: Translations,
+    game: Game,
+    view: View,
+    seats: Sequence[Seat | None],
+    tz: ZoneInfo,
+    *,
+    style: str = "traditional",
+    own: int | None = None,
+) -> str:
+    """The public picture of the match (``own`` = the seat whose covered cards show)."""
+    _ = t.gettext
+    rs = get_ruleset(view.variant)
+    size = "2×2" if view.players == 4 else "1×1"
+    lines = [
+        _("🃏 <b>{variant}</b> · {size} · até {target}").format(
+            variant=rs.title, size=size, target=view.target
+        ),
+        f"<b>{team_name(seats, 0, t)}</b>  {view.score[0]} × {view.score[1]}  <b>{team_name(seats, 1, t)}</b>",
+    ]
+    if view.match_winner is not None:
+        lines.append(_("🏆 Vitória de {team}!").format(team=team_name(seats, view.match_winner, t)))
+        return "\n".join(lines)
+    hand = _("Mão {n}").format(n=view.hand_number + 1)
+    if view.vira is not None:
+        manilha = view.manilhas[0].rank.code if view.manilhas else "?"
+        hand += " · " + _("vira {vira} → manilha {rank}").format(
+            vira=card_label(view.vira, style), rank=manilha
+        )
+    else:
+        hand += " · " + _("manilhas {cards}").format(
+            cards=" ".join(card_label(c, style) for c in view.manilhas)
+        )
+    lines.append(hand)
+    if view.kind == HandKind.IRON:
+        lines.append(_("🔥 Mão de ferro: todos jogam às cegas, sem truco."))
+    elif view.kind == HandKind.SPECIAL:
+        lines.append(
+            _("⚠️ {hand}: vale {value}, sem truco.").format(
+                hand=special_name(view, t).capitalize(),
+                value=rs.special_hand_value,
+            )
+        )
+    if view.rounds:
+        names = []
+        for i, r in enumerate(view.rounds):
+            who = _("empate") if r is None else team_name(seats, r, t)
+            names.append(f"{i + 1}ª {who}")
+        lines.append(_("Rodadas: {rounds}").format(rounds=" · ".join(names)))
+    if view.table:
+        lines.append(_("Na mesa: {plays}").format(plays=_plays(view.table, seats, t, style, own)))
+    lines.append(_("Valendo {n}").format(n=view.stake))
+    if view.phase == Phase.ANSWER and view.call_team is not None:
+        lines.append(
+            _("❗ {call} de {team}: vale {value} se aceitar").format(
+                team=team_name(seats, view.call_team, t),
+                call=call_name(view, pending_step(view)).upper(),
+                value=view.pending_value,
+            )
+        )
+    if view.phase == Phase.DECIDE and view.call_team is not None:
+        lines.append(
+            _("🤔 {team}: jogar ou correr da {hand}?").format(
+                team=team_name(seats, view.call_team, t), hand=special_name(view, t)
+            )
+        )
+    if view.to_act:
+        who = ", ".join(seat_name(seats[s], t) for s in view.to_act)
+        line = _("👉 Vez de {who}").format(who=who)
+        if game.deadline_at and any(seats[s] and not seats[s].robot for s in view.to_act):
+            line += " · " + _("até {time}").format(time=clock(game.deadline_at, tz))
+        lines.append(line)
+    note = timeout_note(t, game, view, seats, style)
+    if note:
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def timeout_note(
+    t: Translations, game: Game, view: View, seats: Sequence[Seat | None], style: str
+) -> str:
+    """The ⏰ line telling who ran out of time in this hand and what was done for them."""
+    if not game.note:
+        return ""
+    note = json.loads(game.note)
+    if note.get("hand") != view.hand_number:
+        return ""
+    _ = t.gettext
+    parts = []
+    for seat, code in note.get("items", []):
+        action = Action.parse(code)
+        parts.append(
+            _("{who} {what}").format(
+                who=seat_name(seats[seat], t), what=describe(action, view, t, style, True)
+            )
+        )
+    return _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
+
+
+def table_keyboard(t: Translations, game: Game, bot_username: str) -> InlineKeyboardMarkup:
+    """🃏 Minha mão (inline mode here) and a link to the private hand."""
+    _ = t.gettext
+    row = [InlineKeyboardButton(_("🃏 Minha mão"), switch_inline_query_current_chat="")]
+    if bot_username:
+        row.append(
+            InlineKeyboardButton(
+                _("Abrir no privado"), url=f"https://t.me/{bot_username}?start=g{game.id}"
+            )
+        )
+    return InlineKeyboardMarkup([row])
+
+
+# ------------------------------------------------------------- private hand
+
+
+def action_label(action: Action, view: View, t: Translations, style: str) -> str:
+    """The button text of an action."""
+    _ = t.gettext
+    act = action.act
+    if act is Act.PLAY and action.card is not None:
+        return card_label(action.card, style)
+    if act is Act.COVER and action.card is not None:
+        return f"{COVERED} {card_label(action.card, style)}"
+    if act is Act.BLIND:
+        return _("{n}ª carta").format(n=(action.slot or 0) + 1)
+    if act is Act.TRUCO:
+        return call_name(view, next_call_step(view))
+    if act is Act.ACCEPT:
+        return _("Desce!")
+    if act is Act.RUN:
+        return _("Corro")
+    if act is Act.RAISE:
+        return call_name(view, pending_step(view) + 1)
+    if act is Act.PLAY11:
+        return _("Vamos jogar")
+    return _("Correr")
+
+
+def hand_text(
+    t: Translations,
+    game: Game,
+    view: View,
+    seats: Sequence[Seat | None],
+    tz: ZoneInfo,
+    style: str,
+) -> str:
+    """A player's private message: the table as they see it, their cards, their turn."""
+    _ = t.gettext
+    lines = [table_text(t, game, view, seats, tz, style=style, own=view.seat), ""]
+    if view.match_winner is not None:
+        return "\n".join(lines).rstrip()
+    if view.kind == HandKind.IRON:
+        lines.append(
+            _("<b>Sua mão:</b> {cards} (às cegas)").format(
+                cards=" ".join(COVERED for _slot in view.blind_slots) or "—"
+            )
+        )
+    else:
+        cards = " ".join(card_label(c, style) for c in view.hand) or "—"
+        lines.append(_("<b>Sua mão:</b> {cards}").format(cards=cards))
+    if view.partner_hand is not None and view.partner is not None:
+        lines.append(
+            _("Mão de {name}: {cards}").format(
+                name=seat_name(seats[view.partner], t),
+                cards=" ".join(card_label(c, style) for c in view.partner_hand) or "—",
+            )
+        )
+    if view.legal:
+        line = _("👉 <b>É a sua vez!</b>")
+        if game.deadline_at:
+            line += " " + _("Até {time}.").format(time=clock(game.deadline_at, tz))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def hand_keyboard(
+    t: Translations, game: Game, view: View, style: str
+) -> InlineKeyboardMarkup | None:
+    """Buttons for exactly the legal actions of this seat, or ``None``."""
+    if not view.legal:
+        return None
+    rows: dict[str, list[InlineKeyboardButton]] = {}
+    for action in view.legal:
+        key = {Act.PLAY: "a", Act.BLIND: "a", Act.COVER: "b"}.get(action.act, "c")
+        data = Move(game.id or 0, game.version, action).encode()
+        rows.setdefault(key, []).append(
+            InlineKeyboardButton(action_label(action, view, t, style), callback_data=data)
+        )
+    return InlineKeyboardMarkup([rows[k] for k in sorted(rows)])
+
+
+def inline_results(
+    t: Translations, game: Game, view: View, style: str
+) -> list[InlineQueryResultArticle]:
+    """The legal actions as inline results; choosing one acts (chosen_inline_result).
+
+    The message each one posts in the group names no card, so that a stale choice
+    reveals nothing.
+    """
+    _ = t.gettext
+    cards = " ".join(card_label(c, style) for c in view.hand)
+    if view.kind == HandKind.IRON:
+        cards = " ".join(COVERED for _slot in view.blind_slots)
+    summary = _("Sua mão: {cards} · valendo {n}").format(cards=cards or "—", n=view.stake)
+    if view.partner_hand is not None:
+        summary += " · " + _("parceiro: {cards}").format(
+            cards=" ".join(card_label(c, style) for c in view.partner_hand)
+        )
+    results = []
+    for action in view.legal:
+        label = action_label(action, view, t, style)
+        if action.act in (Act.PLAY, Act.COVER, Act.BLIND):
+            posted = _("🃏 Joguei.")
+            title = _("Jogar {card}").format(card=label)
+        else:
+            posted = label
+            title = label
+        results.append(
+            InlineQueryResultArticle(
+                id=Move(game.id or 0, game.version, action).encode(),
+                title=title,
+                description=summary,
+                input_message_content=InputTextMessageContent(posted),
+            )
+        )
+    return results
+
+
+# ------------------------------------------------------------------ closings
+
+
+def hand_over_line(t: Translations, data: dict[str, Any], seats: Sequence[Seat | None]) -> str:
+    """One line closing a hand: who won it, how many points, the score."""
+    _ = t.gettext
+    n = data["hand"] + 1
+    score = f"{data['score'][0]} × {data['score'][1]}"
+    if data["winner"] is None:
+        return _("Mão {n}: empate, ninguém pontua. Placar {score}").format(n=n, score=score)
+    winner = data["winner"]
+    points = data["points"][winner]
+    if data.get("ran"):
+        text = _("Mão {n}: {loser} correu; {points} para {team}. Placar {score}")
+        return text.format(
+            n=n,
+            loser=team_name(seats, 1 - winner, t),
+            team=team_name(seats, winner, t),
+            points=points,
+            score=score,
+        )
+    text = t.ngettext(
+        "Mão {n}: {points} ponto para {team}. Placar {score}",
+        "Mão {n}: {points} pontos para {team}. Placar {score}",
+        points,
+    )
+    return text.format(n=n, team=team_name(seats, winner, t), points=points, score=score)
+
+
+def match_over_text(t: Translations, data: dict[str, Any], seats: Sequence[Seat | None]) -> str:
+    """The closing message of a match: winners and the final score (``12 × 7``)."""
+    _ = t.gettext
+    winner = data["winner"]
+    return _("🏆 Fim de jogo: vitória de <b>{team}</b>! <b>{x} × {y}</b>").format(
+        team=team_name(seats, winner, t), x=data["score"][0], y=data["score"][1]
+    )
+
+
+def rematch_keyboard(t: Translations, game: Game) -> InlineKeyboardMarkup:
+    """The Revanche button."""
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t.gettext("🔁 Revanche"), callback_data=rematch_data(game.id or 0))]]
+    )

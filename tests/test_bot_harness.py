@@ -1,0 +1,197 @@
+"""The bot against the fake Bot API over real HTTP: a harness shared by the bot tests.
+
+``Harness`` runs the real ``Application`` in-process (or ``truco bot`` as a
+subprocess, for the restart test) against ``bot.sandbox.fakeapi.FakeTelegram``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from bot.app import build_application, on_startup
+from bot.config import Config
+from bot.sandbox.fakeapi import FakeTelegram
+from bot.store import Database
+
+TOKEN = "123456:TEST"
+JSON = dict[str, Any]
+
+
+def database_url(tmp_path: Path) -> str:
+    """SQLite in the test's folder, or the PostgreSQL of TRUCO_TEST_DATABASE_URL (emptied)."""
+    url = os.environ.get("TRUCO_TEST_DATABASE_URL")
+    if not url:
+        return f"sqlite:///{tmp_path}/truco.db"
+    db = Database(url, migrate=False)
+    with db.engine.begin() as conn:
+        for table in ("results", "hand_messages", "events", "games", "players", "chats"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.close()
+    return url
+
+
+def buttons(message: JSON) -> list[JSON]:
+    """Every inline button of a message, row by row."""
+    markup = message.get("reply_markup") or {}
+    return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+
+def button(message: JSON, label: str) -> JSON:
+    """The button whose text contains ``label``."""
+    for b in buttons(message):
+        if label in b["text"]:
+            return b
+    raise AssertionError(f"no button {label!r} in {[b['text'] for b in buttons(message)]}")
+
+
+class Harness:
+    """A fake Telegram, the bot connected to it, and helpers to act as people."""
+
+    def __init__(self, server: FakeTelegram, db_url: str, **env: Any) -> None:
+        self.server = server
+        self.db_url = db_url
+        self.env = env
+        self.app: Any = None
+        self.db: Database | None = None
+
+    def config(self) -> Config:
+        """The bot configuration: robots without delay, quick polling."""
+        env = {
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_URL": self.server.api_url,
+            "DATABASE_URL": self.db_url,
+            "TRUCO_ROBOT_DELAY": "0",
+            "TRUCO_POLL_TIMEOUT": "1",
+            "TRUCO_ROBOT_BUDGET_MS": "20",
+        }
+        env.update({k: str(v) for k, v in self.env.items()})
+        return Config.from_env(env, env_file=None)
+
+    async def start(self) -> None:
+        """Start the bot in this process."""
+        self.db = Database(self.db_url)
+        self.app = build_application(self.config(), self.db)
+        await self.app.initialize()
+        await on_startup(self.app)
+        await self.app.updater.start_polling(poll_interval=0, timeout=1)
+        await self.app.start()
+
+    async def stop(self) -> None:
+        """Stop the bot cleanly."""
+        if self.app is not None:
+            await self.app.updater.stop()
+            await self.app.stop()
+            await self.app.shutdown()
+            self.app = None
+        if self.db is not None:
+            self.db.close()
+
+    # ---------------------------------------------------------------- looking
+
+    def bot_messages(self, chat_id: int) -> list[JSON]:
+        """Messages the bot sent in a chat."""
+        return [
+            m for m in self.server.messages(chat_id) if m["from"]["is_bot"] and not m.get("deleted")
+        ]
+
+    def hand(self, user: int) -> JSON | None:
+        """The person's newest hand message (the last bot message with move buttons)."""
+        for m in reversed(self.bot_messages(user)):
+            if any(b.get("callback_data", "").startswith("g") for b in buttons(m)):
+                return m
+        return None
+
+    def table(self, chat_id: int) -> JSON | None:
+        """The group's table message (the first message with 🃏 Minha mão, or the lobby)."""
+        for m in self.bot_messages(chat_id):
+            if any("switch_inline_query_current_chat" in b for b in buttons(m)):
+                return m
+            if any(b.get("callback_data", "").startswith("l") for b in buttons(m)):
+                return m
+        return None
+
+    async def wait(self, predicate: Callable[[], Any], timeout: float = 10) -> Any:
+        """Wait for a condition on the fake's state."""
+        return await self.server.wait_for(predicate, timeout)
+
+    async def press_move(self, user: int, choose: Callable[[list[JSON]], JSON]) -> JSON:
+        """Press one of the person's move buttons; returns the bot's answer."""
+        msg = await self.wait(lambda: self.hand(user))
+        b = choose([b for b in buttons(msg) if b.get("callback_data", "").startswith("g")])
+        return await self.server.user_presses(user, user, msg["message_id"], b["callback_data"])
+
+    def over_message(self, chat_id: int) -> JSON | None:
+        """The closing message of a match (with Revanche)."""
+        for m in reversed(self.bot_messages(chat_id)):
+            if any(b.get("callback_data", "").startswith("v") for b in buttons(m)):
+                return m
+        return None
+
+    async def play_out(
+        self, users: list[int], chat_id: int, timeout: float = 60, pick: int = 0
+    ) -> JSON:
+        """Everyone plays their first (or ``pick``-th) legal button until the match ends."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end:
+            done = self.over_message(chat_id)
+            if done is not None:
+                return done
+            acted = False
+            for u in users:
+                msg = self.hand(u)
+                if msg is None:
+                    continue
+                moves = [b for b in buttons(msg) if b["callback_data"].startswith("g")]
+                b = moves[min(pick, len(moves) - 1)]
+                try:
+                    answer = await self.server.user_presses(
+                        u, u, msg["message_id"], b["callback_data"]
+                    )
+                except (LookupError, TimeoutError):
+                    continue
+                acted = acted or not answer["show_alert"]
+            if not acted:
+                await asyncio.sleep(0.02)
+        raise AssertionError("the match did not end in time")
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegram]:
+    """A running fake Bot API server."""
+    s = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
+    await s.start(host="127.0.0.1", port=0)
+    yield s
+    await s.stop()
+
+
+@pytest.fixture
+async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    """The bot running against the fake server, with robots that do not wait."""
+    h = Harness(server, database_url(tmp_path))
+    await h.start()
+    yield h
+    await h.stop()
+
+
+def strip_tags(html: str) -> str:
+    """Visible text of an HTML message."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
+async def test_private_game_against_a_robot_runs_to_the_end(harness: Harness) -> None:
+    server = harness.server
+    ana = server.add_user("Ana")
+    await server.user_sends(ana, ana, "/start")
+    await server.user_sends(ana, ana, "/truco")
+    over = await harness.play_out([ana], ana)
+    assert re.search(r"\b(12 × \d+|\d+ × 12)\b", over["text"]), over["text"]
