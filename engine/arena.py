@@ -145,7 +145,12 @@ class ExecPlayer:
         return parse_answer(line, view.legal)
 
     def _died(self) -> str:
-        code = self.proc.poll() if self.proc is not None else None
+        code = None
+        if self.proc is not None:
+            try:  # the output closed: give the program a moment to finish exiting
+                code = self.proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                code = None
         return (
             f"o programa terminou (código {code})"
             if code is not None
@@ -280,7 +285,8 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                 shared[side_index] = make_player(side, 0, setup)
             players[seat] = shared[side_index]
         else:
-            seed = (setup.seed * 1_000_003 + deal * 17 + first * 7 + seat) & 0x7FFFFFFF
+            # the same seeds in both mirrored matches: a robot against itself splits each pair
+            seed = (setup.seed * 1_000_003 + deal * 17 + seat) & 0x7FFFFFFF
             players[seat] = make_player(side, seed, setup)
     hands = 1
     error: str | None = None
