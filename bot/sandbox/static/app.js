@@ -174,6 +174,8 @@ function renderChat() {
   av.style.background = colorFor(chat.id);
   const notStarted = chat.type === "private" && !chat.started && !(state.messages[state.current] || []).length;
   $("#composer").hidden = notStarted;
+  // Like Telegram, the menu button exists only when the bot published commands here.
+  $("#menu-btn").hidden = !(state.commands[state.current] || []).length;
   $("#start-bar").hidden = !notStarted;
   const box = $("#messages");
   box.innerHTML = "";
