@@ -539,11 +539,12 @@ def tutorial() -> str:
     trace = build_trace(os.environ.get("TRUCO_TUTORIAL_SCRIPT") or None)
     for hand in trace["hands"]:
         hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
-    payload = json.dumps(trace, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    payload = html.escape(json.dumps(trace, ensure_ascii=False, separators=(",", ":")))
+    # an attribute, not a <script type="application/json">: instant navigation re-runs scripts
+    # of swapped pages as JavaScript, and the search index skips attributes
     return (
-        '\n<div class="tutorial" data-tutorial>'
+        f'\n<div class="tutorial" data-tutorial data-tutorial-trace="{payload}">'
         "<noscript><p>O tutorial interativo precisa de JavaScript.</p></noscript>"
-        f'<script type="application/json" data-tutorial-trace>{payload}</script>'
         "</div>\n"
     )
 

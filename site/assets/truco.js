@@ -93,9 +93,8 @@
   // ------------------------------------------------------------ tutorial player
 
   function Player(el) {
-    var data = el.querySelector("script[data-tutorial-trace]");
     this.el = el;
-    this.trace = JSON.parse(data.textContent);
+    this.trace = JSON.parse(el.getAttribute("data-tutorial-trace"));
     this.h = 0;
     this.f = 0;
     this.cover = false;
