@@ -21,7 +21,7 @@ from engine.cards import Card
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import decision_rng
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
-from engine.robots.sense import match_values
+from engine.robots.sense import match_values, read, win_chance
 from engine.rulesets import TableOptions, get_ruleset
 from engine.view import View
 
@@ -75,28 +75,36 @@ class Dificil:
         planned = self.playouts or max(MIN_WORLDS, int(self.budget_ms * PLAYOUTS_PER_MS))
         worlds_planned = max(MIN_WORLDS, planned // len(options))
         gains: list[list[float]] = [[] for _ in options]
+        weights: list[float] = []
         for w in range(worlds_planned):
-            world = sample_world(view, rng)
+            world, weight = weighted_world(view, rng)
             world_seed = rng.getrandbits(32)
             values = [
                 playout(world, view.seat, action, random.Random(world_seed)) for action in options
             ]
+            weights.append(weight)
             for i, value in enumerate(values):
                 gains[i].append(value - values[0])
             if self.playouts is None and w + 1 >= MIN_WORLDS and time.perf_counter() > deadline:
                 break
-        return pick(options, gains)
+        return pick(options, gains, weights)
 
 
-def pick(options: list[Action], gains: list[list[float]]) -> Action:
-    """The option whose mean gain over the first (the baseline) is largest and clearly positive."""
+def pick(options: list[Action], gains: list[list[float]], weights: list[float]) -> Action:
+    """The option whose weighted mean gain over the first (the baseline) is clearly positive.
+
+    The gain must stand out from the sampling noise of a few dozen worlds (one
+    standard error, with the effective number of worlds the weights leave).
+    """
+    total = sum(weights)
+    if total <= 0:
+        return options[0]
+    n_eff = total * total / sum(w * w for w in weights)
     best, best_score = options[0], 0.0
     for action, g in zip(options[1:], gains[1:], strict=True):
-        n = len(g)
-        mean = sum(g) / n
-        var = sum((x - mean) ** 2 for x in g) / max(1, n - 1)
-        # demand the gain stand out from the noise of a few dozen worlds
-        score = mean - 1.0 * math.sqrt(var / n)
+        mean = sum(w * x for w, x in zip(weights, g, strict=True)) / total
+        var = sum(w * (x - mean) ** 2 for w, x in zip(weights, g, strict=True)) / total
+        score = mean - math.sqrt(var / max(1.0, n_eff - 1))
         if score > best_score:
             best, best_score = action, score
     return best
@@ -133,7 +141,17 @@ def _options(
 
 
 def sample_world(view: View, rng: random.Random) -> Match:
-    """A full match state consistent with ``view``, hidden cards dealt at random.
+    """A full match state consistent with ``view``, hidden cards dealt at random."""
+    return _deal_world(view, rng, None)[0]
+
+
+def weighted_world(view: View, rng: random.Random) -> tuple[Match, float]:
+    """A world as ``sample_world`` does, with how plausible the other team's calls make it."""
+    return _deal_world(view, rng, random.Random(rng.getrandbits(32)))
+
+
+def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
+    """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
     Unknown cards are the deck minus this seat's cards (held and played), the vira,
     every open card and the partner's hand when visible; each other seat gets as many
@@ -175,13 +193,31 @@ def sample_world(view: View, rng: random.Random) -> Match:
     opts = _options(n, view.target, view.covered_cards, view.ladder, rs.name)
     m = Match.from_hand(rs, opts, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira)
     cursor = [0] * n
+    weight = 1.0
     for s, a in view.history:
         if a.act == Act.COVER and a.card is None:
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
             cursor[s] += 1
+        elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
+            # a call or an accept says something about the hand: worlds where it
+            # would be a strange choice count less (the partner's tells are ignored)
+            p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
+            weight *= _likelihood(a.act, p)
         m.apply(s, a)
-    return m
+    return m, weight
+
+
+_TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
+JUDGE_SAMPLES = 10
+"""Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
+
+
+def _likelihood(act: Act, p: float) -> float:
+    """How likely a sensible player with hand chance ``p`` makes this call (or accepts)."""
+    if act == Act.ACCEPT:
+        return 0.15 + 0.85 / (1 + math.exp(-(p - 0.45) / 0.08))
+    return 0.08 + 0.92 / (1 + math.exp(-(p - 0.6) / 0.07))
 
 
 def playout(world: Match, seat: int, action: Action, rng: random.Random) -> float:
