@@ -360,26 +360,56 @@ def test_robots_page_without_results_says_not_measured(tmp_path) -> None:
     assert "ainda não medido" in box.text
 
 
+def arena_run(a: str, b: str, rate: float, wilson: list[float], p95: float) -> dict:
+    """One run as `truco arena --save` writes it (docs-dev/arena-protocol.md)."""
+
+    def side(spec: str, r: float, w: list[float], t: float) -> dict:
+        return {
+            "side": spec, "wins": r * 2000, "win_rate": r, "wilson95": w, "points_per_hand": 1.2,
+            "decision_ms": {"p50": t / 4, "p95": t, "decisions": 39000}, "forfeits": 0,
+        }  # fmt: skip
+
+    return {
+        "command": f"truco arena {a} {b} --matches 2000 --variant paulista --players 2 --seed 1",
+        "date": "2026-11-29T11:05:50+00:00",
+        "machine": {"platform": "Linux", "processor": "x86_64", "cpus": 2, "python": "3.11.7"},
+        "variant": "paulista", "players": 2, "target": 12, "seed": 1, "budget_ms": None,
+        "sides": [a, b], "matches": 2000, "hands": 9500, "seconds": 1200.0,
+        "results": [side(a, rate, wilson, p95), side(b, 1 - rate, [1 - wilson[1], 1 - wilson[0]], 3.0)],
+    }  # fmt: skip
+
+
 def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
-    results = {
-        "a": "robot:dificil",
-        "b": "robot:medio",
-        "matches": 2000,
-        "win_rate": {"a": 0.6125, "b": 0.3875},
-        "wilson95": {"a": [0.5911, 0.6335]},
-        "decision_ms": {"a": {"p50": 41.5, "p95": 212.0}},
-    }
+    runs = [
+        arena_run("robot:dificil", "robot:medio", 0.6125, [0.5911, 0.6335], 212.0),
+        arena_run("robot:medio", "random", 0.955, [0.9451, 0.9632], 2.5),
+    ]
     path = tmp_path / "arena.json"
-    path.write_text(json.dumps(results), encoding="utf-8")
+    path.write_text(json.dumps(runs), encoding="utf-8")
     out = tmp_path / "site"
     result = build_site(out, TRUCO_ARENA_RESULTS=str(path))
     assert result.returncode == 0, result.stderr
     (table,) = page(out, "robos").find_all("table", data_truco="robots")
-    rows = {r.attrs["data-key"]: value(r, "value") for r in body_rows(table)}
-    assert float(rows["win_rate.a"]) == 0.6125
-    assert int(rows["matches"]) == 2000
-    assert float(rows["decision_ms.a.p95"]) == 212.0
-    assert "robot:dificil × robot:medio" in table.text
+    rows = body_rows(table)
+    assert len(rows) == len(runs)
+    for row, run in zip(rows, runs, strict=True):
+        assert value(row, "sides").split() == run["sides"]
+        assert int(value(row, "matches")) == run["matches"]
+        assert int(value(row, "players")) == run["players"]
+        for name, side in zip("ab", run["results"], strict=True):
+            shown = [float(x) for x in value(row, f"win_{name}").split()]
+            assert shown == [side["win_rate"], *side["wilson95"]]
+    commands = next(page(out, "robos").find_all("ol", data_truco="robots-commands"))
+    assert [li.text for li in commands.find_all("li")] == [run["command"] for run in runs]
+    assert "61,3%" in rows[0].text and "robô difícil × robô médio" in rows[0].text
+
+
+def test_robots_table_refuses_a_file_it_cannot_read(tmp_path) -> None:
+    path = tmp_path / "arena.json"
+    path.write_text(json.dumps([{"variant": "paulista"}]), encoding="utf-8")
+    result = build_site(tmp_path / "site", TRUCO_ARENA_RESULTS=str(path))
+    assert result.returncode != 0
+    assert "fora do formato esperado" in result.stderr
 
 
 def test_a_tutorial_step_that_is_not_legal_breaks_the_build(tmp_path) -> None:

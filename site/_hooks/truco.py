@@ -466,69 +466,89 @@ def _arena_path() -> Path:
     return Path(os.environ.get("TRUCO_ARENA_RESULTS") or ROOT / ARENA_RESULTS)
 
 
-def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    if isinstance(value, Mapping):
-        out: list[tuple[str, Any]] = []
-        for k, v in value.items():
-            out += _flatten(v, f"{prefix}.{k}" if prefix else str(k))
-        return out
-    if isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value):
-        return [(prefix, " – ".join(_number(v) for v in value))]
-    if isinstance(value, list):
-        out = []
-        for i, v in enumerate(value):
-            out += _flatten(v, f"{prefix}[{i}]")
-        return out
-    return [(prefix, value)]
+SIDE_NAMES = {
+    "robot:facil": "robô fácil",
+    "robot:medio": "robô médio",
+    "robot:dificil": "robô difícil",
+    "random": "aleatório",
+}
 
 
-def _number(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.3f}".rstrip("0").rstrip(".")
-    return html.escape(str(v))
+def _side(spec: str) -> str:
+    return html.escape(SIDE_NAMES.get(spec, spec))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%".replace(".", ",")
+
+
+def _arena_row(n: int, run: Mapping[str, Any]) -> str:
+    """One measured run of ``truco arena`` (format: docs-dev/arena-protocol.md)."""
+    a, b = run["results"]
+    players = int(run["players"])
+    rs = RULESETS.get(str(run["variant"]))
+    machine = run.get("machine") or {}
+    where = f"{machine.get('cpus', '?')} CPUs, Python {machine.get('python', '?')}"
+    cells = [
+        _td(f"{_side(a['side'])} × {_side(b['side'])}", "sides", " ".join(run["sides"])),
+        _td(rs.title if rs else html.escape(str(run["variant"])), "variant", run["variant"]),
+        _td("1×1" if players == 2 else "2×2", "players", players),
+        _td(str(run["matches"]), "matches", run["matches"]),
+    ]
+    for side, name in ((a, "a"), (b, "b")):
+        low, high = side["wilson95"]
+        cells.append(
+            _td(
+                f"<strong>{_pct(side['win_rate'])}</strong> ({_pct(low)}–{_pct(high)})",
+                f"win_{name}",
+                f"{side['win_rate']} {low} {high}",
+            )
+        )
+    times = " / ".join(f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}" for s in (a, b))
+    cells.append(
+        _td(
+            times,
+            "ms",
+            " ".join(f"{s['decision_ms']['p50']} {s['decision_ms']['p95']}" for s in (a, b)),
+        )
+    )
+    day = str(run.get("date", ""))[:10]
+    cells.append(_td(f"{html.escape(day)}<br>{html.escape(where)}", "date", run.get("date", "")))
+    return f'<tr data-run="{n}">' + "".join(cells) + "</tr>"
 
 
 def robots() -> str:
-    """The robots' measured strength, read from what ``truco arena`` wrote (if it did)."""
+    """The robots' measured strength, read from what ``truco arena --save`` wrote (if it did)."""
     path = _arena_path()
     if not path.exists():
         return (
             '\n<div class="admonition info" data-truco="robots" data-measured="0">'
             '<p class="admonition-title">Força dos robôs: ainda não medido</p>'
-            "<p>Esta tabela aparece quando o resultado de <code>truco arena</code> estiver em "
-            f"<code>{ARENA_RESULTS}</code>.</p></div>\n"
+            "<p>A tabela aparece aqui quando houver medições de <code>truco arena --save "
+            f"{ARENA_RESULTS}</code> no repositório.</p></div>\n"
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: resultado da arena ilegível: {exc}") from None
-    runs = (
-        data
-        if isinstance(data, list)
-        else data.get("runs", [data])
-        if isinstance(data, dict)
-        else []
+        runs = json.loads(path.read_text(encoding="utf-8"))
+        rows = [_arena_row(n, run) for n, run in enumerate(runs)]
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        raise ValueError(f"{path}: resultado da arena fora do formato esperado: {exc!r}") from None
+    head = [
+        "Lado A × lado B",
+        "Variante",
+        "Mesa",
+        "Partidas",
+        "A vence (IC 95%)",
+        "B vence (IC 95%)",
+        "Decisão em ms, mediana · p95 (A / B)",
+        "Medido em",
+    ]
+    caption = "Partidas espelhadas: cada distribuição jogada duas vezes, com os lados trocados"
+    table = _table({"truco": "robots", "measured": "1"}, head, rows, caption)
+    commands = "".join(
+        f'<li data-run="{n}"><code>{html.escape(str(run.get("command", "")))}</code></li>'
+        for n, run in enumerate(runs)
     )
-    out = []
-    for n, run in enumerate(runs):
-        if not isinstance(run, Mapping):
-            continue
-        rows = [
-            f'<tr data-key="{html.escape(k)}">'
-            + _td(f"<code>{html.escape(k)}</code>")
-            + _td(_number(v), "value", v)
-            + "</tr>"
-            for k, v in _flatten(run)
-        ]
-        title = " × ".join(str(run[k]) for k in ("a", "b") if k in run) or f"medição {n + 1}"
-        out.append(
-            _table(
-                {"truco": "robots", "run": str(n)}, ["Medida", "Valor"], rows, html.escape(title)
-            )
-        )
-    if not out:
-        raise ValueError(f"{path}: nenhum resultado da arena")
-    return "\n".join(out)
+    return f'{table}\n<p>Para refazer cada linha:</p>\n<ol data-truco="robots-commands">{commands}</ol>\n'
 
 
 # ------------------------------------------------------------------ tutorial
@@ -553,16 +573,17 @@ def tutorial() -> str:
 
 
 def include(relpath: str) -> str:
-    """A developer document from the repository, if it exists, with links made plain text."""
+    """A developer document from the repository, folded, with its links made plain text."""
     path = ROOT / relpath
     if not path.exists():
-        return f'\n!!! note "Ainda não escrito"\n    O documento `{relpath}` ainda não existe no repositório.\n'
+        return f'\n!!! note "Ainda não escrito"\n    O documento `{relpath}` ainda não existe.\n'
     text = path.read_text(encoding="utf-8")
-    # links of that document point inside the repository or outside the site: keep the words only
+    # its links point inside the repository or off the site: keep the words only
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"<?https?://[^\s>)]+>?", lambda m: f"`{m.group(0).strip('<>')}`", text)
     text = re.sub(r"^(#+)", r"\1##", text, flags=re.M)
-    return f"\n{text}\n"
+    body = "\n".join(f"    {line}" if line.strip() else "" for line in text.splitlines())
+    return f'\n??? abstract "{relpath} (referência completa, em inglês)"\n\n{body}\n'
 
 
 # ------------------------------------------------------------------ hook entry points
