@@ -282,7 +282,12 @@ def cangou() -> str:
             "<tr>" + cells + _td(shown, "winner", "none" if winner is None else winner) + "</tr>"
         )
     head = ["1ª vaza", "2ª vaza", "3ª vaza", "A mão fica com"]
-    caption = "Cada linha foi jogada pelo motor do jogo (Nós × Eles, com as cartas mostradas)"
+    vira = Card.parse(CANGOU_VIRA)
+    manilha = RANK_NAMES[RULESETS["paulista"].manilhas_for(vira)[0].rank]
+    caption = (
+        f"Cada linha foi jogada pelo motor do jogo: paulista 1×1, vira {vira.label} "
+        f"(manilhas: os {manilha}, que não aparecem aqui); em cada vaza, Nós × Eles"
+    )
     return _table({"truco": "cangou"}, head, rows, caption)
 
 
