@@ -15,7 +15,7 @@ run: $(STAMP)
 	@if [ -n "$$TELEGRAM_BOT_TOKEN" ] || grep -qs '^TELEGRAM_BOT_TOKEN=.' .env; then \
 		$(VENV)/bin/truco bot; \
 	else \
-		$(VENV)/bin/truco play; \
+		$(VENV)/bin/truco sandbox; \
 	fi
 
 lint: $(STAMP)

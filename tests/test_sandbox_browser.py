@@ -6,6 +6,7 @@ real bot (``truco bot``) by clicking, as issue 6 asks. Screenshots go to ``artif
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -15,10 +16,13 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+GROUP = -1_001_000_000_001
+PRIVATE_CHAT = ".chat-item:has(.bot-tag)"
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 ECHO = f"{sys.executable} {ROOT / 'tests' / 'test_sandbox_echobot.py'}"
@@ -153,7 +157,7 @@ def test_echo_bot_in_the_browser(tmp_path, browser):
 
         # Beto's private chat starts with INICIAR, like Telegram.
         beto.click("#back")
-        beto.locator(".chat-item", has_text="bot").click()
+        beto.click(PRIVATE_CHAT)
         beto.click("#start-btn")
         expect(beto.locator(".msg .text").last).to_have_text("Olá! payload=-")
         beto.fill("#text", "oi")
@@ -165,12 +169,148 @@ def test_echo_bot_in_the_browser(tmp_path, browser):
         ana.locator(".chat-item", has_text="Truco da firma").click()
         ana.locator(".msg.from-bot").first.get_by_role("button", name="Abrir o privado").click()
         expect(ana.locator("#chat-title")).to_have_text("Truco")
+        ana.click("#start-btn")  # never started: Telegram shows INICIAR first
         expect(ana.locator(".msg .text").last).to_have_text("Olá! payload=mesa")
+        # Once started, a deep link sends its /start at once.
+        ana.click(".chat-item >> nth=0")
+        ana.locator(".msg.from-bot").first.get_by_role("button", name="Abrir o privado").click()
+        expect(ana.locator(".msg.from-bot .text")).to_have_count(2)
 
         # One click switches identity.
         ana.get_by_role("button", name="Caio", exact=True).click()
         expect(ana.locator("#chat-title")).to_have_text("Truco")
         expect(ana.locator("#start-btn")).to_be_visible()
+        assert errors == []
+    finally:
+        assert sandbox.stop() == 0
+
+
+def _group_texts(url: str) -> list[str]:
+    """Texts of the group's messages as the page API shows them."""
+    with urllib.request.urlopen(url + "/api/state?as=Caio", timeout=5) as resp:
+        state = json.load(resp)
+    return [m["text"] for m in state["messages"][str(GROUP)]]
+
+
+def _dismiss_alert(page: Any) -> None:
+    if page.locator("#alert").is_visible():
+        page.click("#alert-ok")
+
+
+def _act_in_private(page: Any) -> str | None:
+    """Press one button of the latest hand keyboard in the private chat (None if no turn).
+
+    Accepts calls and plays on (Desce!, Vamos jogar) and otherwise plays the first card.
+    """
+    _dismiss_alert(page)
+    msgs = page.locator(".msg.from-bot").filter(has=page.locator(".kb-btn"))
+    if msgs.count() == 0:
+        return None
+    buttons = msgs.last.locator(".kb-btn")
+    labels = buttons.all_inner_texts()
+    if not labels:
+        return None
+    for wanted in ("Desce!", "Vamos jogar"):
+        if wanted in labels:
+            choice = labels.index(wanted)
+            break
+    else:
+        choice = 0
+    label = labels[choice]
+    try:
+        buttons.nth(choice).click(timeout=2000)
+    except Exception:  # the keyboard was replaced under the cursor: try again next round
+        return None
+    return label
+
+
+def _start_private(page: Any) -> None:
+    """Open the private chat with the bot and press INICIAR if it was never started."""
+    from playwright.sync_api import expect
+
+    if page.locator("#chat-title").inner_text() != "Truco":
+        page.click(PRIVATE_CHAT)
+    expect(page.locator("#chat-title")).to_have_text("Truco")
+    if page.locator("#start-btn").is_visible():
+        page.click("#start-btn")
+    expect(page.locator(".msg.from-bot").first).to_be_visible(timeout=10_000)
+
+
+def test_real_bot_hand_in_the_browser(tmp_path, browser):
+    """Issue 6: open 2x2 as Ana, join as Beto, two robots, start, play a hand by clicking."""
+    from playwright.sync_api import expect
+
+    sandbox = Sandbox(tmp_path, None, env={"TRUCO_ROBOT_DELAY": "0.2"})
+    try:
+        errors: list[str] = []
+        ana = browser.new_page(viewport={"width": 1100, "height": 860})
+        beto = browser.new_page(viewport={"width": 1100, "height": 860})
+        for page in (ana, beto):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        ana.goto(sandbox.url + "/?as=Ana")
+        beto.goto(sandbox.url + "/?as=Beto")
+        expect(ana.locator("#menu-btn")).to_be_visible(timeout=20_000)  # the bot is up
+
+        # Ana opens the table in the group.
+        ana.fill("#text", "/truco paulista 2x2")
+        ana.press("#text", "Enter")
+        lobby = ana.locator(".msg.from-bot", has_text="Mesa de Truco paulista").last
+        expect(lobby).to_be_visible(timeout=15_000)
+        shot(ana, "sandbox-lobby.png")
+
+        # Beto sits down from his own tab.
+        beto_lobby = beto.locator(".msg.from-bot", has_text="Mesa de Truco paulista").last
+        beto_lobby.get_by_role("button", name="Entrar").click()
+        expect(lobby).to_contain_text("Beto")
+
+        # Both open the bot in private (Beto was sent there by the answer to Entrar, Ana uses
+        # the lobby's deep link) and press INICIAR, as in Telegram.
+        link = lobby.locator(".kb-btn", has_text="Abrir o bot no privado")
+        if link.count():
+            link.click()
+        for page in (ana, beto):
+            _start_private(page)
+
+        # Ana fills the table with two robots and starts.
+        ana.locator(".chat-item", has_text="Truco da firma").click()
+        lobby = ana.locator(".msg.from-bot", has_text="Mesa de Truco paulista").last
+        lobby.get_by_role("button", name="+ Robô médio").click()
+        expect(lobby).not_to_contain_text("(livre), (livre)")
+        lobby.get_by_role("button", name="+ Robô médio").click()
+        expect(lobby).not_to_contain_text("(livre)")
+        lobby.get_by_role("button", name="Começar").click()
+        table = ana.locator(".msg.from-bot", has_text="Mão 1").last
+        expect(table).to_be_visible(timeout=15_000)
+
+        # Play the first hand by clicking in Ana's and Beto's private chats.
+        ana.click(PRIVATE_CHAT)
+        played: list[str] = []
+        saw_cards_on_table = False
+        deadline = time.monotonic() + 180
+        while not any(t.startswith("Mão 1:") for t in _group_texts(sandbox.url)):
+            assert time.monotonic() < deadline, f"hand did not end; played {played}"
+            for name, page in (("Ana", ana), ("Beto", beto)):
+                label = _act_in_private(page)
+                if label is not None:
+                    played.append(f"{name}:{label}")
+                    if len(played) == 1:
+                        shot(page, "sandbox-hand-first-move.png")
+                    page.wait_for_timeout(300)
+            saw_cards_on_table |= any("Na mesa:" in t for t in _group_texts(sandbox.url))
+            time.sleep(0.2)
+        assert played, "nobody clicked anything"
+        assert saw_cards_on_table, "the table message never showed the cards played"
+        shot(ana, "sandbox-hand-ana.png")
+        shot(beto, "sandbox-hand-beto.png")
+
+        # The group shows the hand's result and the score on the table message.
+        ana.locator(".chat-item", has_text="Truco da firma").click()
+        closing = ana.locator(".msg", has_text="Mão 1:").last
+        expect(closing).to_contain_text("Placar")
+        score = closing.inner_text().split("Placar")[1].split()[0:3]
+        table = ana.locator(".msg.from-bot", has_text="Mesa").filter(has_text="×").last
+        expect(table).to_contain_text(" ".join(score))
+        shot(ana, "sandbox-group-after-hand.png")
         assert errors == []
     finally:
         assert sandbox.stop() == 0

@@ -5,7 +5,7 @@
 const $ = (sel) => document.querySelector(sel);
 const state = {
   me: null, bot: null, people: [], chats: [], messages: {}, commands: {},
-  current: null, unread: {}, inlineTimer: null, inlineSeq: 0,
+  current: null, unread: {}, inlineTimer: null, inlineSeq: 0, pendingStart: null,
 };
 const params = new URLSearchParams(location.search);
 let identity = params.get("as") || localStorage.getItem("truco-sandbox-as") || "Ana";
@@ -244,15 +244,25 @@ function followUrl(url) {
   const m = url.match(/^https?:\/\/(?:t\.me|telegram\.me)\/([A-Za-z0-9_]+)\/?(?:\?(.*))?$/);
   if (m && state.bot && m[1].toLowerCase() === state.bot.username.toLowerCase()) {
     const q = new URLSearchParams(m[2] || "");
-    openChat(String(state.me.id));
     const payload = q.get("start");
-    if (payload !== null) sendText(payload ? `/start ${payload}` : "/start", String(state.me.id));
+    const own = chatById(state.me.id);
+    // Like Telegram: a chat never started shows INICIAR (sending the payload when pressed);
+    // a started one gets the /start with the payload at once.
+    state.pendingStart = payload;
+    openChat(String(state.me.id));
+    if (payload !== null && own && own.started) startBot();
     return;
   }
   window.open(url, "_blank", "noopener");
 }
 
 // ---------------------------------------------------------------- composer, commands, inline mode
+
+function startBot() {
+  const payload = state.pendingStart;
+  state.pendingStart = null;
+  sendText(payload ? `/start ${payload}` : "/start", String(state.me.id));
+}
 
 async function sendText(text, chatId) {
   const chat = chatId || state.current;
@@ -409,7 +419,7 @@ $("#composer").addEventListener("submit", async (e) => {
 });
 $("#text").addEventListener("input", onInput);
 $("#menu-btn").addEventListener("click", () => ($("#command-panel").hidden ? showCommands("") : hideCommands()));
-$("#start-btn").addEventListener("click", () => sendText("/start"));
+$("#start-btn").addEventListener("click", startBot);
 $("#back").addEventListener("click", () => $("#app").classList.add("show-list"));
 $("#alert-ok").addEventListener("click", () => { $("#alert").hidden = true; });
 $("#messages").addEventListener("click", (e) => {
