@@ -1,0 +1,168 @@
+"""``truco play``: a small terminal game against robots, to try the engine with no Telegram."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine.actions import Act, Action
+from engine.match import HandKind, Match, Phase
+from engine.robots import get_robot
+from engine.rulesets import TableOptions, get_ruleset
+
+HUMAN = 0
+
+
+def seat_name(seat: int, players: int) -> str:
+    """How the terminal names a seat: you, your partner or a robot."""
+    if seat == HUMAN:
+        return "Você"
+    if players == 4 and seat == 2:
+        return "Parceiro"
+    return f"Robô {seat}"
+
+
+def call_word(m: Match, step: int) -> str:
+    """What a player shouts for ladder step ``step`` (truco, seis, nove, doze)."""
+    return m.ruleset.call_names[step].capitalize() + "!"
+
+
+def describe(m: Match, seat: int, action: Action) -> str:
+    """One line telling the table what a seat did."""
+    who = seat_name(seat, m.players)
+    act = action.act
+    if act == Act.PLAY and action.card is not None:
+        return f"{who} jogou {action.card.label}"
+    if act == Act.COVER:
+        return f"{who} jogou uma carta coberta"
+    if act == Act.TRUCO:
+        return f"{who}: {call_word(m, m.call)}"
+    if act == Act.ACCEPT:
+        return f"{who}: Desce!"
+    if act == Act.RUN:
+        return f"{who} correu"
+    if act == Act.RAISE:
+        return f"{who} aumentou: {call_word(m, m.call)}"
+    if act == Act.PLAY11:
+        return f"{who} topou jogar a mão"
+    return f"{who} correu da mão"
+
+
+def option_label(m: Match, action: Action) -> str:
+    """The label of one choice offered to the human."""
+    act = action.act
+    if act == Act.PLAY and action.card is not None:
+        return action.card.label
+    if act == Act.COVER and action.card is not None:
+        return f"{action.card.label} coberta"
+    if act == Act.BLIND and action.slot is not None:
+        return f"{action.slot + 1}ª carta"
+    if act == Act.TRUCO:
+        return call_word(m, m.level + 1)
+    if act == Act.RAISE:
+        return call_word(m, m.call + 1)
+    return {
+        Act.ACCEPT: "Desce!",
+        Act.RUN: "Corro",
+        Act.PLAY11: "Jogar a mão",
+        Act.RUN11: "Correr da mão",
+    }[act]
+
+
+def render(m: Match) -> str:
+    """The table as the human sees it (from the human's view only)."""
+    v = m.view(HUMAN)
+    lines = [f"Placar: nós {v.score[0]} × {v.score[1]} eles · mão vale {v.stake}"]
+    if v.vira is not None:
+        lines.append(f"Vira: {v.vira.label} · manilha: {v.manilhas[0].rank.code}")
+    if v.kind == HandKind.SPECIAL:
+        special = m.ruleset.special_hand.replace("_", " ").replace("mao", "mão")
+        lines.append(f"É {special}!")
+    elif v.kind == HandKind.IRON:
+        lines.append("Mão de ferro: todo mundo joga às cegas.")
+    if v.rounds:
+        marks = {0: "nós", 1: "eles", None: "cangou"}
+        lines.append("Vazas: " + ", ".join(marks[r] for r in v.rounds))
+    if v.table:
+        played = ", ".join(
+            f"{seat_name(s, v.players)}: {c.label if c is not None else '🂠'}" for s, c, _ in v.table
+        )
+        lines.append(f"Mesa: {played}")
+    if v.hand:
+        lines.append("Sua mão: " + "  ".join(c.label for c in v.hand))
+    if v.partner_hand is not None:
+        lines.append("Mão do parceiro: " + "  ".join(c.label for c in v.partner_hand))
+    if v.pending_value is not None:
+        lines.append(f"Pedido na mesa: vale {v.pending_value}")
+    return "\n".join(lines)
+
+
+def announce_hand(m: Match, write: Callable[[str], None]) -> None:
+    """Print who deals, the vira and the human's cards at the start of a hand."""
+    v = m.view(HUMAN)
+    write(f"--- Mão {v.hand_number + 1} · dá as cartas: {seat_name(v.dealer, v.players)} ---")
+    if v.vira is not None:
+        write(f"Vira: {v.vira.label} · manilha: {v.manilhas[0].rank.code}")
+    if v.hand:
+        write("Suas cartas: " + "  ".join(c.label for c in v.hand))
+
+
+def ask(m: Match, read: Callable[[str], str], write: Callable[[str], None]) -> Action | None:
+    """Ask the human for one legal action; ``None`` when they quit."""
+    legal = m.legal_actions(HUMAN)
+    write(render(m))
+    write("  ".join(f"[{i}] {option_label(m, a)}" for i, a in enumerate(legal, 1)) + "  [s] sair")
+    while True:
+        try:
+            answer = read("> ").strip().lower()
+        except EOFError:
+            return None
+        if answer in ("s", "sair", "q"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        write(f"Escolha um número de 1 a {len(legal)} (ou s para sair).")
+
+
+def play(
+    variant: str,
+    players: int,
+    target: int,
+    seed: int | None,
+    level: str,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Play one match in the terminal; return the exit status."""
+    ruleset = get_ruleset(variant)
+    options = TableOptions(players=players, target=target).validated(ruleset)
+    seed = random.randrange(2**31) if seed is None else seed
+    robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}
+    m = Match(ruleset, options, seed)
+    write(f"{ruleset.title} · {players // 2}×{players // 2} · até {target} pontos (semente {seed})")
+    announce_hand(m, write)
+    while True:
+        if m.phase == Phase.HAND_OVER or m.phase == Phase.MATCH_OVER:
+            if m.hand_winner is None:
+                write("Ninguém marcou nesta mão.")
+            else:
+                who = "Nós levamos" if m.hand_winner == 0 else "Eles levaram"
+                write(f"{who} {m.stake} (placar {m.score[0]} × {m.score[1]}).")
+            if m.phase == Phase.MATCH_OVER:
+                result = "Ganhamos" if m.match_winner == 0 else "Perdemos"
+                write(f"{result}! {m.score[0]} × {m.score[1]}")
+                return 0
+            m.deal()
+            announce_hand(m, write)
+            continue
+        seats = m.to_act()
+        seat = HUMAN if HUMAN in seats else seats[0]
+        if seat == HUMAN:
+            action = ask(m, read, write)
+            if action is None:
+                write("Até a próxima!")
+                return 0
+        else:
+            action = robots[seat].choose(m.view(seat))
+        m.apply(seat, action)
+        write(describe(m, seat, action))

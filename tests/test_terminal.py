@@ -1,0 +1,45 @@
+"""``truco play``: the terminal game plays whole matches from scripted input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from itertools import cycle
+
+import pytest
+
+from engine.terminal import play
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "trem-bao"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_match_with_scripted_choices(variant: str, players: int) -> None:
+    out: list[str] = []
+    answers = cycle(["x", "9", "1", "2"])  # garbage and out-of-range answers are asked again
+    status = play(variant, players, 12, 3, "facil", read=lambda _: next(answers), write=out.append)
+    assert status == 0
+    text = "\n".join(out)
+    assert "Ganhamos!" in text or "Perdemos!" in text
+    assert "Escolha um número" in text
+
+
+def test_quitting_and_end_of_input() -> None:
+    out: list[str] = []
+    assert play("paulista", 2, 12, 1, "medio", read=lambda _: "s", write=out.append) == 0
+    assert out[-1] == "Até a próxima!"
+
+    def eof(_: str) -> str:
+        raise EOFError
+
+    assert play("paulista", 2, 12, 1, "medio", read=eof, write=out.append) == 0
+
+
+def test_bad_variant_is_one_line_and_exit_2() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "buraco"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert proc.returncode == 2
+    assert "variante desconhecida" in proc.stderr and "Traceback" not in proc.stderr
