@@ -99,7 +99,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         .base_url(f"{config.api_url}/bot")
         .base_file_url(f"{config.api_url}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML))
-        .rate_limiter(AIORateLimiter(max_retries=5))
+        .rate_limiter(AIORateLimiter(group_max_rate=config.group_budget, max_retries=5))
         .get_updates_read_timeout(config.poll_timeout + 10)
         .post_init(on_startup)
         .build()

@@ -100,7 +100,7 @@ class Config:
             raise ConfigError(f"TRUCO_SEED precisa ser um inteiro, não {seed!r}")
         delay = _number(env, "TRUCO_ROBOT_DELAY", 1.0, 0.0)
         budget = _number(env, "TRUCO_ROBOT_BUDGET_MS", 250, 1)
-        group_budget = _number(env, "TRUCO_GROUP_BUDGET", 20, 2)
+        group_budget = _number(env, "TRUCO_GROUP_BUDGET", 20, 2)  # Telegram: 20 a minute per group
         return cls(
             token=token,
             api_url=api_url.rstrip("/"),

@@ -7,7 +7,9 @@ subprocess, for the restart test) against ``bot.sandbox.fakeapi.FakeTelegram``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import random
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -137,9 +139,10 @@ class Harness:
         return None
 
     async def play_out(
-        self, users: list[int], chat_id: int, timeout: float = 60, pick: int = 0
+        self, users: list[int], chat_id: int, timeout: float = 60, seed: int | None = None
     ) -> JSON:
-        """Everyone plays their first (or ``pick``-th) legal button until the match ends."""
+        """Everyone presses legal buttons (the first, or random ones) until the match ends."""
+        rng = random.Random(seed)
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while loop.time() < end:
@@ -152,7 +155,7 @@ class Harness:
                 if msg is None:
                     continue
                 moves = [b for b in buttons(msg) if b["callback_data"].startswith("g")]
-                b = moves[min(pick, len(moves) - 1)]
+                b = moves[0] if seed is None else rng.choice(moves)
                 try:
                     answer = await self.server.user_presses(
                         u, u, msg["message_id"], b["callback_data"]
@@ -165,6 +168,77 @@ class Harness:
         raise AssertionError("the match did not end in time")
 
 
+class PrivacyWatch:
+    """Checks every message the bot sends or edits: no card is shown before it is played.
+
+    At each send/edit it reads the newest stored match: a card still in a hand (or
+    covered on the table) may show only in its owner's private chat, or in the
+    partner's while the engine lets the partner see it (mão de onze, Trem Bão answers).
+    """
+
+    def __init__(self, harness: Harness) -> None:
+        self.harness = harness
+        self.checked = 0
+        self.leaks: list[str] = []
+        harness.server.listeners.append(self.on_event)
+
+    def _games(self) -> list[Any]:
+        from sqlmodel import col, select
+
+        from bot.models import Game
+
+        assert self.harness.db is not None
+        with self.harness.db.session() as s:
+            q = select(Game).where(col(Game.snapshot).is_not(None)).order_by(col(Game.id).desc())
+            return list(s.exec(q))
+
+    @staticmethod
+    def _partner_was_visible(m: Any, own: int) -> bool:
+        """Earlier in this hand the engine showed the partner's cards (R6 Trem Bão, R7)."""
+        from engine import HandKind
+        from engine.actions import Act
+
+        if m.kind == HandKind.SPECIAL:
+            return True
+        calls = [s for s, a in m.hand_log if a.act in (Act.TRUCO, Act.RAISE)]
+        return m.ruleset.partner_cards_when_answering and any(s & 1 != own & 1 for s in calls)
+
+    def on_event(self, event: JSON) -> None:
+        """Listener of the fake server."""
+        if event["type"] not in ("message", "edit") or not event["message"]["from"]["is_bot"]:
+            return
+        from bot.service import load_match, load_seats, seat_of
+
+        chat = event["chat_id"]
+        text_ = event["message"].get("text", "")
+        shown = re.search(r"M[ãa]o (\d+)|Hand (\d+)", text_)
+        for game in self._games():
+            seats = load_seats(game)
+            own = seat_of(seats, chat) if chat > 0 else None
+            if (chat < 0 and game.chat_id != chat) or (chat > 0 and own is None):
+                continue
+            m = load_match(game)
+            if shown and int(shown[1] or shown[2]) != m.hand_number + 1:
+                return  # drawn for an earlier hand; a newer state replaced it
+            allowed: set[Any] = set()
+            if own is not None:
+                view = m.view(own)
+                allowed = set(view.hand) | set(view.partner_hand or ())
+                if view.partner is not None and self._partner_was_visible(m, own):
+                    allowed |= set(m.hands[view.partner])
+            hidden = {c for hand in m.hands for c in hand} - allowed
+            for plays in (m.table, *m.past):
+                hidden |= {c for s, c, cov in plays if cov and s != own}
+            self.checked += 1
+            # the fixed manilhas (mineiro, Trem Bão) are named as rules, not as anyone's cards
+            public = text_.replace("manilhas " + " ".join(c.label for c in m.manilhas()), "")
+            for c in hidden:
+                for label in {c.label, c.label_in(1)}:  # traditional and Spanish (R11)
+                    if re.search(r"(?<![0-9A-Z])" + re.escape(label), public):
+                        self.leaks.append(f"{label} in chat {chat}: {text_!r}")
+            return
+
+
 @pytest.fixture
 async def server() -> AsyncIterator[FakeTelegram]:
     """A running fake Bot API server."""
@@ -174,13 +248,22 @@ async def server() -> AsyncIterator[FakeTelegram]:
     await s.stop()
 
 
+@contextlib.asynccontextmanager
+async def running(server: FakeTelegram, tmp_path: Path, **env: Any) -> AsyncIterator[Harness]:
+    """The bot running against the fake server with extra configuration."""
+    h = Harness(server, database_url(tmp_path), **env)
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.stop()
+
+
 @pytest.fixture
 async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
     """The bot running against the fake server, with robots that do not wait."""
-    h = Harness(server, database_url(tmp_path))
-    await h.start()
-    yield h
-    await h.stop()
+    async with running(server, tmp_path) as h:
+        yield h
 
 
 def strip_tags(html: str) -> str:
