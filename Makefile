@@ -36,5 +36,9 @@ test: lint typecheck unit site
 bench: $(STAMP)
 	$(VENV)/bin/truco bench
 
+# a quick strength check; the full table's commands are in results/arena.json
+arena: $(STAMP)
+	$(VENV)/bin/truco arena robot:medio random --matches 400 --jobs 2
+
 clean:
 	rm -rf $(VENV) build

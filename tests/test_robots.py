@@ -135,7 +135,7 @@ def hidden_redeal(m: Match, seat: int, rng: random.Random) -> Match | None:
 def test_no_peeking_same_view_same_decision(variant: str, options: TableOptions) -> None:
     rng = random.Random(11)
     checked = 0
-    for m in random_states(variant, options, seed=21, count=120):
+    for m in random_states(variant, options, seed=21, count=90):
         if m.kind == HandKind.IRON:
             continue  # blind play: nobody sees any card, covered by the legal-only test
         seat = m.to_act()[0]
@@ -148,14 +148,14 @@ def test_no_peeking_same_view_same_decision(variant: str, options: TableOptions)
         for robot in (Facil(8), Medio(8), RandomRobot(8), Dificil(8, playouts=10)):
             assert robot.choose(view) == robot.choose(other.view(seat)), robot.level
         checked += 1
-    assert checked >= 40
+    assert checked >= 30
 
 
 def test_decisions_depend_on_seed_and_view_only() -> None:
     m = Match("paulista", TableOptions(players=4), seed=5)
     view = m.view(m.to_act()[0])
-    for level in LEVELS:
-        robot = get_robot(level, seed=3, budget_ms=50)
+    # difícil with a fixed amount of work: a time budget could stop it at different points
+    for robot in (get_robot("facil", seed=3), get_robot("medio", seed=3), Dificil(3, playouts=30)):
         first = robot.choose(view)
         for _ in range(3):
             assert robot.choose(view) == first

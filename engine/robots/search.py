@@ -32,6 +32,7 @@ PLAYOUTS_PER_MS = 1.2
 ROLLOUT_SAMPLES = 6
 """Hidden hands the play-out policy samples per betting decision (médio itself uses more)."""
 MIN_WORLDS = 6
+"""Sampled worlds searched at least, even past the budget."""
 
 
 class Dificil:
@@ -48,9 +49,11 @@ class Dificil:
     ) -> None:
         """A difícil robot.
 
-        ``budget_ms`` bounds the thinking time of one decision. ``playouts`` fixes the
-        amount of work instead (decisions then repeat exactly on any machine); by
-        default it follows from the budget, which then only acts as a safety stop.
+        ``budget_ms`` bounds the thinking time of one decision. The work planned
+        (``PLAYOUTS_PER_MS`` × budget) normally ends well before the budget, so a
+        decision depends only on (seed, view); on a machine too slow or too busy the
+        budget stops the search early. ``playouts`` fixes the amount of work instead
+        (decisions then repeat exactly on any machine, however long they take).
         """
         if budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
