@@ -13,7 +13,7 @@ from engine.actions import Act, Action
 from engine.cards import Card, parse_cards
 from engine.match import HandKind
 from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
-from engine.robots.search import sample_world
+from engine.robots.search import sample_world, weighted_world
 from engine.view import View
 
 TABLES = [
@@ -295,3 +295,19 @@ def test_view_only_robots_never_see_a_match() -> None:
     view = m.view(m.to_act()[0])
     assert isinstance(view, View)
     assert not any(isinstance(getattr(view, f), Match) for f in view.__dataclass_fields__)
+
+
+def test_difficil_reads_a_truco_call_as_a_strong_hand() -> None:
+    m = at_hand("paulista", "5D 6D 7S / 4C 4H 3S", vira="3D", dealer=0, actions=((1, "truco"),))
+    view = m.view(0)
+    rng = random.Random(2)
+    strength = get_ruleset("paulista").strength_table(view.vira)
+    plain = weighted = total = 0.0
+    for _ in range(200):
+        world, weight = weighted_world(view, rng)
+        power = sum(strength[c] for c in world.hands[1])
+        plain += power / 200
+        weighted += weight * power
+        total += weight
+    # worlds where the caller holds good cards count more than a blind deal would say
+    assert weighted / total > plain + 2
