@@ -14,6 +14,7 @@ from engine.cards import Card, parse_cards
 from engine.match import HandKind
 from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
 from engine.robots.search import sample_world, weighted_world
+from engine.robots.sense import match_values, read, win_chance
 from engine.view import View
 
 TABLES = [
@@ -311,3 +312,19 @@ def test_difficil_reads_a_truco_call_as_a_strong_hand() -> None:
         total += weight
     # worlds where the caller holds good cards count more than a blind deal would say
     assert weighted / total > plain + 2
+
+
+def test_match_values_grow_with_own_score_and_are_even_when_level() -> None:
+    w = match_values("paulista", 12)
+    assert abs(w[0][0] - 0.5) < 1e-9 and abs(w[11][11] - 0.5) < 1e-9
+    assert w[12][3] == 1.0 and w[3][12] == 0.0
+    for b in range(12):
+        assert all(w[a][b] < w[a + 1][b] for a in range(11))
+
+
+def test_win_chance_knows_a_lock_from_trash() -> None:
+    rng = random.Random(1)
+    lock = at_hand("paulista", "4C 4H 4S / 5D 6D 7S", vira="3D")
+    trash = at_hand("paulista", "5D 6D 7S / 4C 4H 4S", vira="3D")
+    assert win_chance(read(lock.view(0)), rng, 50) == 1.0
+    assert win_chance(read(trash.view(0)), rng, 50) < 0.1
