@@ -509,7 +509,10 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
                 f"{side['win_rate']} {low} {high}",
             )
         )
-    times = " / ".join(f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}" for s in (a, b))
+    times = " / ".join(
+        f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}".replace(".", ",")
+        for s in (a, b)
+    )
     cells.append(
         _td(
             times,
