@@ -372,6 +372,28 @@ async def test_injected_429_and_calls_record(server, bot):
         await bot.edit_message_text("x", grp, 1)
 
 
+async def test_group_flood_limit_answers_429():
+    s = FakeTelegram(token=TOKEN, group_limit=3)
+    await s.start()
+    try:
+        async with Bot(TOKEN, base_url=s.api_url + "/bot") as b:
+            ana = s.add_user("Ana", started=True)
+            grp = s.add_group("G", admins=[ana])
+            first = await b.send_message(grp, "1")
+            await b.edit_message_text("1b", grp, first.message_id)
+            await b.send_message(grp, "2")
+            with pytest.raises(RetryAfter) as info:
+                await b.send_message(grp, "3")
+            retry = info.value.retry_after
+            assert 55 <= (retry if isinstance(retry, int) else retry.total_seconds()) <= 60
+            # Private chats and other groups are not affected.
+            await b.send_message(ana, "ok")
+            await b.send_message(s.add_group("H", admins=[ana]), "ok")
+            assert len([m for m in s.messages(grp) if not m["deleted"]]) == 2
+    finally:
+        await s.stop()
+
+
 async def test_wait_for(server):
     ana = server.add_user("Ana")
 

@@ -280,3 +280,72 @@ def test_runner_refuses_a_damaged_state_file(tmp_path):
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2 and "sandbox-telegram.json" in err
     assert state.read_text(encoding="utf-8") == "{ not json"
+
+
+async def test_real_bot_table_survives_a_sandbox_restart(tmp_path):
+    """``truco sandbox`` twice: the second run's bot still serves the first run's lobby."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+
+    def run() -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "bot.sandbox", "--port", str(port), "--data", str(tmp_path)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "TRUCO_ROBOT_DELAY": "0"},
+        )
+
+    async def lobby(http: aiohttp.ClientSession) -> dict | None:
+        state = await (await http.get("/api/state", params={"as": "Ana"})).json()
+        bot_msgs = [m for m in state["messages"][str(GROUP_ID)] if m["from"]["is_bot"]]
+        return bot_msgs[-1] if bot_msgs and bot_msgs[-1].get("reply_markup") else None
+
+    proc = run()
+    try:
+        await wait_page(url)
+        async with aiohttp.ClientSession(base_url=url) as http:
+            await post(http, "/api/send", chat=GROUP_ID, text="/truco 1x1", **{"as": "Ana"})
+            for _ in range(200):
+                table = await lobby(http)
+                if table:
+                    break
+                await asyncio.sleep(0.1)
+            assert table, "the bot never opened the lobby"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert (tmp_path / "sandbox.db").exists()
+
+    proc = run()
+    try:
+        await wait_page(url)
+        async with aiohttp.ClientSession(base_url=url) as http:
+            join = next(
+                b["callback_data"]
+                for row in table["reply_markup"]["inline_keyboard"]
+                for b in row
+                if b["text"] == "Entrar"
+            )
+            status, answer = await post(
+                http,
+                "/api/press",
+                chat=GROUP_ID,
+                message_id=table["message_id"],
+                data=join,
+                **{"as": "Beto"},
+            )
+            assert status == 200 and not answer.get("timeout"), answer
+            for _ in range(100):
+                now = await lobby(http)
+                if now and "Beto" in now["text"]:
+                    break
+                await asyncio.sleep(0.1)
+            assert now["message_id"] == table["message_id"] and "Beto" in now["text"]
+            assert now.get("edit_date")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err

@@ -17,6 +17,7 @@ import contextlib
 import copy
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -111,6 +112,10 @@ _BUTTON_ACTIONS = (
     "callback_game",
     "pay",
 )
+# Calls that count against a group's flood limit.
+_FLOOD_METHODS = frozenset(
+    {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage"}
+)
 _COMMAND = re.compile(r"(?<!\S)/[a-zA-Z0-9_]{1,64}(?:@[a-zA-Z0-9_]{3,32})?")
 _MENTION = re.compile(r"(?<![\w@])@[a-zA-Z0-9_]{5,32}")
 _COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
@@ -199,13 +204,20 @@ class FakeTelegram:
         bot_name: str = "Truco",
         *,
         privacy_mode: bool = True,
+        group_limit: int | None = None,
     ) -> None:
-        """Create the fake; nothing listens until :meth:`start`."""
+        """Create the fake; nothing listens until :meth:`start`.
+
+        ``group_limit`` enforces Telegram's flood control: more than that many sends, edits
+        and deletions in one group within 60 seconds get 429 with ``retry_after``.
+        """
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
         self.bot_name = bot_name
         self.privacy_mode = privacy_mode
+        self.group_limit = group_limit
+        self._group_sends: dict[int, list[float]] = {}
         self.calls: list[Call] = []
         self.errors: list[tuple[Call, ApiError]] = []
         self.api_url = ""
@@ -718,6 +730,7 @@ class FakeTelegram:
             self.calls.append(call)
         try:
             self._check_fault(name.lower(), call.chat_id)
+            self._check_flood(name.lower(), call.chat_id, call.time)
             result = await handler(params)
         except ApiError as err:
             self.errors.append((call, err))
@@ -739,6 +752,19 @@ class FakeTelegram:
                 if fault.times <= 0:
                     self._faults.remove(fault)
                 raise fault.error
+
+    def _check_flood(self, method: str, chat_id: int | str | None, now: float) -> None:
+        if self.group_limit is None or method not in _FLOOD_METHODS:
+            return
+        if not isinstance(chat_id, int) or chat_id >= 0:
+            return
+        recent = [t for t in self._group_sends.get(chat_id, []) if now - t < 60]
+        if len(recent) >= self.group_limit:
+            wait = max(1, math.ceil(60 - (now - recent[0])))
+            self._group_sends[chat_id] = recent
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
+        recent.append(now)
+        self._group_sends[chat_id] = recent
 
     def _chat(self, chat_id: Any) -> JSON:
         if isinstance(chat_id, str) and chat_id.startswith("@"):
