@@ -57,7 +57,6 @@ MANILHA_NAMES = {
 SPANISH_FACES = {Rank.QUEEN: "sota", Rank.JACK: "caballo", Rank.KING: "rey"}
 SPECIAL_HAND_NAMES = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez"}
 TEAM_NAMES = ("Nós", "Eles")
-ORDINALS = ("1ª", "2ª", "3ª")
 
 # ------------------------------------------------------------------ cards
 
