@@ -15,7 +15,6 @@ from engine.match import HandKind
 from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
 from engine.robots.search import sample_world, weighted_world
 from engine.robots.sense import match_values, read, win_chance
-from engine.view import View
 
 TABLES = [
     ("paulista", TableOptions(players=2)),
@@ -289,13 +288,6 @@ def test_medio_accepts_with_a_lock_and_runs_with_nothing() -> None:
     assert Medio(0).choose(strong.view(1)) in (A.ACCEPT, A.RAISE)
     weak = at_hand("paulista", "4C 4H 3S / 5D 6D 7S", vira="3D", actions=((0, "truco"),))
     assert Medio(0).choose(weak.view(1)) == A.RUN
-
-
-def test_view_only_robots_never_see_a_match() -> None:
-    m = Match("trem-bao", TableOptions(players=2), seed=1)
-    view = m.view(m.to_act()[0])
-    assert isinstance(view, View)
-    assert not any(isinstance(getattr(view, f), Match) for f in view.__dataclass_fields__)
 
 
 def test_difficil_reads_a_truco_call_as_a_strong_hand() -> None:
