@@ -59,7 +59,7 @@ async def test_lobby_shows_seats_and_refuses_strangers(harness: Harness) -> None
     lobby = await harness.wait(
         lambda: "Beto" in (harness.table(group) or {}).get("text", "") and harness.table(group)
     )
-    await harness.wait(lambda: "Falta abrir o bot" in harness.table(group)["text"])
+    await harness.wait(lambda: "Falta abrir o bot" in (harness.table(group) or {}).get("text", ""))
     lobby = harness.table(group)
     assert button(lobby, "Abrir o bot")["url"] == "https://t.me/TrucoBot?start=g1"
     # only the creator or an admin starts; Beto must open the bot first
@@ -78,7 +78,9 @@ async def test_lobby_shows_seats_and_refuses_strangers(harness: Harness) -> None
     )
     # Beto opens the bot through the deep link: the warning goes away
     await s.user_sends(beto, beto, "/start g1")
-    await harness.wait(lambda: "Falta abrir" not in harness.table(group)["text"], timeout=5)
+    await harness.wait(
+        lambda: "Falta abrir" not in (harness.table(group) or {}).get("text", ""), timeout=5
+    )
     # Sair and robots
     answer = await s.user_presses(
         beto, group, lobby["message_id"], button(lobby, "Sair")["callback_data"]
@@ -92,7 +94,7 @@ async def test_lobby_shows_seats_and_refuses_strangers(harness: Harness) -> None
         caio, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
     )
     assert not answer["show_alert"]
-    await harness.wait(lambda: "Caio" in harness.table(group)["text"])
+    await harness.wait(lambda: "Caio" in (harness.table(group) or {}).get("text", ""))
     answer = await s.user_presses(
         beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
     )

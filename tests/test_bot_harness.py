@@ -168,6 +168,42 @@ class Harness:
         raise AssertionError("the match did not end in time")
 
 
+async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) -> int:
+    """Seat people (then médio robots) at a table in ``chat_id`` playing ``match``; its id."""
+    from bot import service
+    from bot.models import Game, Player
+    from bot.publish import refresh, runtime
+    from engine.rulesets import TableOptions
+
+    rt = runtime(h.app)
+    for u in people:
+        await h.server.user_sends(u, u, "/start")
+        await h.wait(lambda u=u: h.bot_messages(u))
+    with rt.db.session() as s:
+        creator = s.get(Player, people[0])
+        assert creator is not None
+    o = match.options
+    request = service.TableRequest(
+        match.ruleset.name, TableOptions(o.players, o.target, o.covered_cards, o.ladder, o.timer)
+    )
+    game = service.open_table(rt.db, chat_id, None, creator, request, private=chat_id > 0)
+    seats: list[Any] = []
+    for i in range(o.players):
+        if i < len(people):
+            seats.append(service.Seat(name=h.server.users[people[i]]["first_name"], user=people[i]))
+        else:
+            seats.append(service.robot_seat("medio", i))
+    with rt.db.session() as s:
+        row = s.get(Game, game.id)
+        assert row is not None
+        row.seats = service.dump_seats(seats)
+        s.add(row)
+        s.commit()
+    change = service.start_game(rt.db, game.id or 0, rt.rules, match=match)
+    await refresh(h.app, change)
+    return game.id or 0
+
+
 class PrivacyWatch:
     """Checks every message the bot sends or edits: no card is shown before it is played.
 
