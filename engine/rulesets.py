@@ -13,6 +13,9 @@ from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 
 MIN_TARGET = 6
 MAX_TARGET = 30
+MIN_TIMER = 10
+MAX_TIMER = 600
+DEFAULT_TIMER = 60
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ class TableOptions:
     covered_cards: bool = True
     ladder: tuple[int, ...] | None = None
     """A house-rule ladder from ``Ruleset.ladder_options``; ``None`` = the variant's."""
-    timer: int = 60
+    timer: int = DEFAULT_TIMER
     """Seconds per decision, unless the variant fixes it."""
 
     def validated(self, ruleset: Ruleset) -> TableOptions:
@@ -185,8 +188,8 @@ class TableOptions:
         if self.ladder is not None and tuple(self.ladder) not in ruleset.ladder_options:
             allowed = " ou ".join("-".join(map(str, lad)) for lad in ruleset.ladder_options)
             raise ValueError(f"escada do truco inválida para {ruleset.title}: use {allowed}")
-        if not 10 <= self.timer <= 600:
-            raise ValueError("o tempo de jogada vai de 10 a 600 segundos")
+        if not MIN_TIMER <= self.timer <= MAX_TIMER:
+            raise ValueError(f"o tempo de jogada vai de {MIN_TIMER} a {MAX_TIMER} segundos")
         if self.ladder is not None:
             return replace(self, ladder=tuple(self.ladder))
         return self
