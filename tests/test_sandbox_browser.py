@@ -308,7 +308,7 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
         closing = ana.locator(".msg", has_text="Mão 1:").last
         expect(closing).to_contain_text("Placar")
         score = closing.inner_text().split("Placar")[1].split()[0:3]
-        table = ana.locator(".msg.from-bot", has_text="Mesa").filter(has_text="×").last
+        table = ana.locator(".msg.from-bot", has_text="Truco paulista · 2×2").last
         expect(table).to_contain_text(" ".join(score))
         shot(ana, "sandbox-group-after-hand.png")
         assert errors == []
