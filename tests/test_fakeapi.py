@@ -263,6 +263,19 @@ async def test_press_button_and_answer(server, bot):
     assert ans == {"text": "Você entrou", "show_alert": True, "url": None}
 
 
+async def test_late_callback_answer_is_too_old(server, bot):
+    server.callback_timeout = 0.2
+    ana = server.add_user("Ana", started=True)
+    msg = await bot.send_message(ana, "Mão", reply_markup=keyboard("play"))
+    press = asyncio.create_task(server.user_presses(ana, ana, msg.message_id, "play", timeout=2))
+    (update,) = await bot.get_updates(timeout=2)
+    await asyncio.sleep(0.3)
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+        await update.callback_query.answer("tarde demais")
+    with pytest.raises(TimeoutError):
+        await press
+
+
 async def test_press_without_answer_times_out(server, bot):
     ana = server.add_user("Ana", started=True)
     msg = await bot.send_message(ana, "Mão", reply_markup=keyboard("play"))

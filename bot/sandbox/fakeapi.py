@@ -205,11 +205,13 @@ class FakeTelegram:
         *,
         privacy_mode: bool = True,
         group_limit: int | None = None,
+        callback_timeout: float = 15.0,
     ) -> None:
         """Create the fake; nothing listens until :meth:`start`.
 
         ``group_limit`` enforces Telegram's flood control: more than that many sends, edits
         and deletions in one group within 60 seconds get 429 with ``retry_after``.
+        ``callback_timeout``: seconds after which answering a button press is "too old".
         """
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
@@ -217,6 +219,7 @@ class FakeTelegram:
         self.bot_name = bot_name
         self.privacy_mode = privacy_mode
         self.group_limit = group_limit
+        self.callback_timeout = callback_timeout
         self._group_sends: dict[int, list[float]] = {}
         self.calls: list[Call] = []
         self.errors: list[tuple[Call, ApiError]] = []
@@ -238,7 +241,7 @@ class FakeTelegram:
         self._allowed = DEFAULT_UPDATES
         self._poll_generation = 0
         self._changed: asyncio.Condition | None = None
-        self._callbacks: dict[str, tuple[asyncio.Future[JSON], int | None]] = {}
+        self._callbacks: dict[str, tuple[asyncio.Future[JSON], float]] = {}
         self._inline_queries: dict[str, _InlineQuery] = {}
         self._last_inline: dict[int, str] = {}
         self._faults: list[_Fault] = []
@@ -479,7 +482,7 @@ class FakeTelegram:
             query["chat_instance"] = str(abs(chat_id) * 31 + self.bot_id)
             group = chat_id
         future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
-        self._callbacks[query_id] = (future, group if group < 0 else None)
+        self._callbacks[query_id] = (future, time.monotonic())
         await self._enqueue("callback_query", query)
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout)
@@ -1046,7 +1049,7 @@ class FakeTelegram:
     async def _api_answercallbackquery(self, params: JSON) -> bool:
         qid = str(params.get("callback_query_id"))
         entry = self._callbacks.get(qid)
-        if entry is None or entry[0].done():
+        if entry is None or entry[0].done() or time.monotonic() - entry[1] > self.callback_timeout:
             raise bad_request(QUERY_TOO_OLD.removeprefix("Bad Request: "))
         text = params.get("text") or ""
         if len(text) > MAX_CALLBACK_ANSWER:
