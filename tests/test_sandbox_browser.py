@@ -228,7 +228,12 @@ def _start_private(page: Any) -> None:
     """Open the private chat with the bot and press INICIAR if it was never started."""
     from playwright.sync_api import expect
 
-    if page.locator("#chat-title").inner_text() != "Truco":
+    if (
+        page.locator("#chat-title").inner_text() != "Truco"
+        or not page.locator("#chat").is_visible()
+    ):
+        if page.locator("#back").is_visible():
+            page.click("#back")
         page.click(PRIVATE_CHAT)
     expect(page.locator("#chat-title")).to_have_text("Truco")
     if page.locator("#start-btn").is_visible():
@@ -244,11 +249,11 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
     try:
         errors: list[str] = []
         ana = browser.new_page(viewport={"width": 1100, "height": 860})
-        beto = browser.new_page(viewport={"width": 1100, "height": 860})
+        beto = browser.new_page(viewport={"width": 390, "height": 844})  # Beto is on a phone
         for page in (ana, beto):
             page.on("pageerror", lambda e: errors.append(str(e)))
         ana.goto(sandbox.url + "/?as=Ana")
-        beto.goto(sandbox.url + "/?as=Beto")
+        beto.goto(sandbox.url + f"/?as=Beto&chat={GROUP}")
         expect(ana.locator("#menu-btn")).to_be_visible(timeout=20_000)  # the bot is up
 
         # Ana opens the table in the group.
