@@ -88,6 +88,16 @@ def save_state(server: FakeTelegram, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _die_with_parent() -> None:
+    """In the bot process (Linux): get SIGTERM if the sandbox itself is killed."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 async def stop_process(proc: asyncio.subprocess.Process) -> int:
     """Ask the bot to stop like Ctrl-C would, then insist."""
     if proc.returncode is not None:
@@ -146,7 +156,10 @@ async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) ->
             try:
                 # Own session: Ctrl-C reaches only us, and we stop the bot in order.
                 proc = await asyncio.create_subprocess_exec(
-                    *command, env=env, start_new_session=True
+                    *command,
+                    env=env,
+                    start_new_session=True,
+                    preexec_fn=_die_with_parent if sys.platform == "linux" else None,
                 )
             except OSError as exc:
                 raise SandboxError(f"não consegui rodar {command[0]}: {exc.strerror}") from None
