@@ -193,7 +193,9 @@ function renderMessage(m, chat) {
     ? `<div class="sender" style="color:${colorFor(m.from.id)}">${esc(m.from.first_name)}</div>` : "";
   const via = m.via_bot ? `<div class="via">via @${esc(m.via_bot.username)}</div>` : "";
   const edited = m.edit_date ? '<span class="edited">editado</span> ' : "";
-  wrap.innerHTML = `<div class="bubble">${sender}${via}<div class="text">${renderText(m.text || "", m.entities)}</div>
+  const r = m.reply_to_message;
+  const reply = r ? `<div class="reply"><div class="reply-name">${esc(r.from.first_name)}</div><div class="reply-text">${esc((r.text || "").split("\n")[0])}</div></div>` : "";
+  wrap.innerHTML = `<div class="bubble">${sender}${via}${reply}<div class="text">${renderText(m.text || "", m.entities)}</div>
     <div class="meta">${edited}${hhmm(m.edit_date || m.date)}</div></div>`;
   if (m.reply_markup && m.reply_markup.inline_keyboard) wrap.appendChild(renderKeyboard(m));
   return wrap;
