@@ -81,6 +81,12 @@ class GroupBudget:
             now = time.monotonic() if now is None else now
             self._recent(chat_id, now).append(now)
 
+    def done(self, chat_id: int) -> None:
+        """The last call ended (maybe after waiting out a 429): space the next from now."""
+        q = self.calls.get(chat_id)
+        if q:
+            q[-1] = max(q[-1], time.monotonic())
+
 
 @dataclass
 class Runtime:
@@ -244,6 +250,8 @@ async def _send(
         log.info("chat %s does not accept messages", game.chat_id)
     except TelegramError as exc:
         log.warning("send to %s failed: %s", game.chat_id, exc)
+    finally:
+        rt.budget.done(game.chat_id)
     return None
 
 
@@ -279,6 +287,8 @@ async def _draw_table(
         except TelegramError as exc:
             log.warning("table edit in %s failed: %s", game.chat_id, exc)
             return
+        finally:
+            rt.budget.done(game.chat_id)
     if game.status == "cancelled" and game.table_message_id is None:
         return
     sent = await _send(app, game, text, markup)
@@ -411,7 +421,8 @@ def schedule_timers(app: AnyApp, change: Change) -> None:
     if change.status != "playing":
         return
     data = (change.game_id, change.version)
-    if change.deadline_at is not None:
+    # a robot to act moves by itself; the clock is for people
+    if change.deadline_at is not None and change.robot_seat is None:
         wait = max(0.0, change.deadline_at - time.time())
         jq.run_once(on_deadline, when=wait, name=deadline, data=data, chat_id=change.chat_id)
     if change.robot_seat is not None:
@@ -451,7 +462,11 @@ async def on_robot(context: ContextTypes.DEFAULT_TYPE) -> None:
     robot = get_robot(
         level, seed=game.seed * 1_000_003 + version, budget_ms=rt.config.robot_budget_ms
     )
-    action = await asyncio.to_thread(robot.choose, view)
+    try:
+        action = await asyncio.to_thread(robot.choose, view)
+    except Exception:  # a robot bug must not stall the table: play the R10 default instead
+        log.exception("robot %s failed in game %s", level, game_id)
+        action = load_match(game).default_action(seat) or view.legal[0]
     try:
         change = act(rt.db, game_id, version, seat, action, rt.rules, source="robot")
     except Refused:
