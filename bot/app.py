@@ -101,6 +101,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .rate_limiter(AIORateLimiter(group_max_rate=config.group_budget, max_retries=5))
         .get_updates_read_timeout(config.poll_timeout + 10)
+        .concurrent_updates(True)
         .post_init(on_startup)
         .build()
     )

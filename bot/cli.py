@@ -30,11 +30,28 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 2
 
 
+def cmd_bot_bench(args: argparse.Namespace) -> int:
+    """Print the bot's figures against the fake Bot API as JSON."""
+    import json
+
+    from bot.bench import run
+
+    logging.basicConfig(level=logging.WARNING)
+    print(json.dumps(run(args.tables, args.seconds), indent=2))
+    return 0
+
+
 def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``truco bot`` (and ``truco sandbox`` when the sandbox is present)."""
     p = sub.add_parser("bot", help="roda o bot do Telegram (long polling)")
     p.add_argument("-v", "--verbose", action="store_true", help="mostra o log de depuração")
     p.set_defaults(handler=cmd_bot)
+    p = sub.add_parser(
+        "bot-bench", help="mede o bot com muitas mesas no Telegram de mentira (JSON)"
+    )
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=30.0)
+    p.set_defaults(handler=cmd_bot_bench)
     try:
         from bot.sandbox import runner
     except ImportError:

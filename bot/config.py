@@ -111,6 +111,10 @@ class Config:
             robot_budget_ms=int(budget or 250),
             group_budget=int(group_budget or 20),
             timezone=env.get("TRUCO_TIMEZONE", "").strip() or "America/Sao_Paulo",
-            rulebook_url=env.get("TRUCO_RULEBOOK_URL", "").strip() or DEFAULT_RULEBOOK_URL,
+            rulebook_url=(
+                env.get("TRUCO_RULEBOOK_URL", "").strip()
+                or env.get("TRUCO_SITE_URL", "").strip()
+                or DEFAULT_RULEBOOK_URL
+            ),
             poll_timeout=int(_number(env, "TRUCO_POLL_TIMEOUT", 30, 0) or 0),
         )
