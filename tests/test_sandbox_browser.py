@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,6 +24,7 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 GROUP = -1_001_000_000_001
 PRIVATE_CHAT = ".chat-item:has(.bot-tag)"
+CARD = re.compile(r"(?:10|[2-7AJKQ])[♠♥♦♣]")
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 ECHO = f"{sys.executable} {ROOT / 'tests' / 'test_sandbox_echobot.py'}"
@@ -192,12 +194,23 @@ def _group_texts(url: str) -> list[str]:
     return [m["text"] for m in state["messages"][str(GROUP)]]
 
 
+def _cards_in_hand(page: Any) -> int:
+    """How many cards the latest private hand message lists after "Sua mão:"."""
+    hands = page.locator(".msg.from-bot", has_text="Sua mão:")
+    if hands.count() == 0:
+        return -1
+    for line in hands.last.inner_text().splitlines():
+        if line.startswith("Sua mão:"):
+            return len(CARD.findall(line))
+    return -1
+
+
 def _dismiss_alert(page: Any) -> None:
     if page.locator("#alert").is_visible():
         page.click("#alert-ok")
 
 
-def _act_in_private(page: Any) -> str | None:
+def _act_in_private(page: Any, double: bool = False) -> str | None:
     """Press one button of the latest hand keyboard in the private chat (None if no turn).
 
     Accepts calls and plays on (Desce!, Vamos jogar) and otherwise plays the first card.
@@ -218,7 +231,10 @@ def _act_in_private(page: Any) -> str | None:
         choice = 0
     label = labels[choice]
     try:
-        buttons.nth(choice).click(timeout=2000)
+        if double:  # an impatient double click sends two presses, as in Telegram
+            buttons.nth(choice).dblclick(timeout=2000)
+        else:
+            buttons.nth(choice).click(timeout=2000)
     except Exception:  # the keyboard was replaced under the cursor: try again next round
         return None
     return label
@@ -287,15 +303,33 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
         table = ana.locator(".msg.from-bot", has_text="Mão 1").last
         expect(table).to_be_visible(timeout=15_000)
 
+        # Chatter and an unknown command mid-game change nothing, as in Telegram.
+        ana.fill("#text", "vai, Beto!")
+        ana.press("#text", "Enter")
+        ana.fill("#text", "/naoexiste")
+        ana.press("#text", "Enter")
+        expect(ana.locator(".msg.mine .text").last).to_have_text("/naoexiste")
+
         # Play the first hand by clicking in Ana's and Beto's private chats.
         ana.click(PRIVATE_CHAT)
         played: list[str] = []
+        double_checked = False
         saw_cards_on_table = False
         deadline = time.monotonic() + 180
         while not any(t.startswith("Mão 1:") for t in _group_texts(sandbox.url)):
             assert time.monotonic() < deadline, f"hand did not end; played {played}"
             for name, page in (("Ana", ana), ("Beto", beto)):
-                label = _act_in_private(page)
+                label = _act_in_private(page, double=not double_checked)
+                if label is not None and not double_checked and CARD.match(label):
+                    # The double click played that card once: two cards are left in hand.
+                    deadline_hand = time.monotonic() + 5
+                    while _cards_in_hand(page) != 2 and time.monotonic() < deadline_hand:
+                        page.wait_for_timeout(100)
+                    page.wait_for_timeout(1000)
+                    assert _cards_in_hand(page) == 2, page.locator(
+                        ".msg.from-bot"
+                    ).all_inner_texts()
+                    double_checked = True
                 if label is not None:
                     played.append(f"{name}:{label}")
                     if len(played) == 1:
@@ -304,6 +338,7 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
             saw_cards_on_table |= any("Na mesa:" in t for t in _group_texts(sandbox.url))
             time.sleep(0.2)
         assert played, "nobody clicked anything"
+        assert double_checked, f"no card was double-clicked: {played}"
         assert saw_cards_on_table, "the table message never showed the cards played"
         shot(ana, "sandbox-hand-ana.png")
         shot(beto, "sandbox-hand-beto.png")
