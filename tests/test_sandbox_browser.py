@@ -351,6 +351,13 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
         table = ana.locator(".msg.from-bot", has_text="Truco paulista · 2×2").last
         expect(table).to_contain_text(" ".join(score))
         shot(ana, "sandbox-group-after-hand.png")
+
+        # 🃏 Minha mão opens inline mode in the group with the bot's answer for Ana.
+        table.locator(".kb-btn", has_text="Minha mão").click()
+        panel = ana.locator("#inline-panel")
+        expect(panel.locator(".inline-result, .inline-switch").first).to_be_visible()
+        expect(panel).not_to_contain_text("O bot não respondeu")
+        shot(ana, "sandbox-inline-real-bot.png")
         assert errors == []
     finally:
         assert sandbox.stop() == 0
