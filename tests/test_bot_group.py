@@ -169,3 +169,23 @@ async def whole_match(harness: Harness, command: str, people: list[str], seed: i
         users[0], group, over["message_id"], button(over, "Revanche")["callback_data"]
     )
     assert answer["show_alert"]
+
+
+async def test_forum_topics_each_hold_their_own_table(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    forum = s.add_group("Fórum", admins=[ana], members=[beto], forum=True)
+    for u in (ana, beto):
+        await s.user_sends(u, u, "/start")
+    await s.user_sends(ana, forum, "/truco", message_thread_id=11)
+    await s.user_sends(beto, forum, "/truco mineiro", message_thread_id=22)
+    lobbies = await harness.wait(
+        lambda: (
+            [m for m in harness.bot_messages(forum) if "Mesa de" in m["text"]]
+            if len([m for m in harness.bot_messages(forum) if "Mesa de" in m["text"]]) == 2
+            else None
+        )
+    )
+    assert {m.get("message_thread_id") for m in lobbies} == {11, 22}
+    await s.user_sends(beto, forum, "/truco", message_thread_id=11)
+    await harness.wait(lambda: "Já existe" in harness.bot_messages(forum)[-1]["text"], 5)
