@@ -20,31 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import launch, require_chromium, shot
 
-CHROMIUM = "/usr/bin/chromium"
 GROUP = -1_001_000_000_001
 PRIVATE_CHAT = ".chat-item:has(.bot-tag)"
 CARD = re.compile(r"(?:10|[2-7AJKQ])[♠♥♦♣]")
 ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "artifacts"
 ECHO = f"{sys.executable} {ROOT / 'tests' / 'test_sandbox_echobot.py'}"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.access(CHROMIUM, os.X_OK),
-        reason=f"{CHROMIUM} is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = pytest.mark.browser
+require_chromium()
 
 
 def free_port() -> int:
@@ -94,18 +79,7 @@ class Sandbox:
 @pytest.fixture
 def browser() -> Iterator[object]:
     """Headless chromium."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def shot(page: object, name: str) -> None:
-    """Save a screenshot artifact."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name))  # type: ignore[attr-defined]
+    yield from launch()
 
 
 def test_echo_bot_in_the_browser(tmp_path, browser):

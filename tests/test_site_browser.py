@@ -9,34 +9,20 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser import launch, require_chromium
+from browser import shot as save_shot
 
 from engine.tutorial import build_trace
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = ROOT / "artifacts"
 
 pytestmark = pytest.mark.browser
-
-if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
-    pytest.skip(
-        "Debian chromium is not installed (apt-get install -y chromium)", allow_module_level=True
-    )
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -97,15 +83,11 @@ class Watch:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launch()
 
 
 def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=True)
+    save_shot(page, f"site-{name}.png", full_page=True)
 
 
 def step_attr(page) -> str:
