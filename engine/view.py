@@ -38,7 +38,8 @@ class View:
     cards_left: tuple[int, ...]
     """How many cards each seat still holds."""
     partner_hand: tuple[Card, ...] | None
-    """The partner's cards when this seat may see them (mão de onze, Trem Bão answers)."""
+    """The partner's cards left, once this seat has been shown them in this hand (mão de
+    onze/dez decision, Trem Bão answers); ``None`` otherwise."""
     table: tuple[SeenPlay, ...]
     past: tuple[tuple[SeenPlay, ...], ...]
     rounds: tuple[int | None, ...]
@@ -117,12 +118,22 @@ class View:
 
 
 def _partner_visible(m: Match, seat: int) -> bool:
-    if m.players != 4 or m.kind == HandKind.IRON:
+    """Whether ``seat`` has seen its partner's cards in this hand (and so still knows them).
+
+    A person remembers what they were shown, so once a seat has seen its partner's hand it
+    keeps seeing the cards left in it until the hand ends: from the mão de onze/dez
+    decision on (R7) and, in Trem Bão, from the first call its team had to answer (R6).
+    """
+    if m.players != 4 or m.kind == HandKind.IRON or not m.dealt:
         return False
-    if m.phase == Phase.DECIDE:
-        return seat & 1 == m.call_team
-    if m.phase == Phase.ANSWER and m.ruleset.partner_cards_when_answering:
-        return seat & 1 != m.call_team
+    team = seat & 1
+    if m.kind == HandKind.SPECIAL:
+        if m.phase == Phase.DECIDE:
+            return team == m.call_team
+        # the deciding team spoke first in this hand
+        return bool(m.hand_log) and m.hand_log[0][0] & 1 == team
+    if m.ruleset.partner_cards_when_answering:
+        return any(a.act in (Act.TRUCO, Act.RAISE) and s & 1 != team for s, a in m.hand_log)
     return False
 
 

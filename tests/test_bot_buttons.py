@@ -99,7 +99,9 @@ async def test_mao_de_onze_shows_partner_cards_and_iron_hand_is_blind(harness: H
         lambda: "Valendo 3" in (harness.table(group) or {}).get("text", ""), timeout=5
     )
     first_table = harness.table(group)["message_id"]
-    await harness.wait(lambda: "Mão de Caio" not in harness.bot_messages(ana)[-1]["text"])
+    # what Ana was shown she remembers: Caio's cards stay in her hand message
+    await harness.wait(lambda: "Vamos jogar" not in moves(harness.hand(ana) or {}))
+    assert "Mão de Caio: A♥ J♠ 4♦" in harness.hand(ana)["text"]
     # the iron hand: 11 × 11, blind buttons, own cards hidden
     await s.user_sends(ana, group, "/cancelar")
     await harness.wait(lambda: "cancelada" in s.message(group, first_table)["text"], timeout=5)

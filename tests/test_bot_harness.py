@@ -209,7 +209,7 @@ class PrivacyWatch:
 
     At each send/edit it reads the newest stored match: a card still in a hand (or
     covered on the table) may show only in its owner's private chat, or in the
-    partner's while the engine lets the partner see it (mão de onze, Trem Bão answers).
+    partner's once the engine has shown it to the partner (mão de onze, Trem Bão answers).
     """
 
     def __init__(self, harness: Harness) -> None:
@@ -227,17 +227,6 @@ class PrivacyWatch:
         with self.harness.db.session() as s:
             q = select(Game).where(col(Game.snapshot).is_not(None)).order_by(col(Game.id).desc())
             return list(s.exec(q))
-
-    @staticmethod
-    def _partner_was_visible(m: Any, own: int) -> bool:
-        """Earlier in this hand the engine showed the partner's cards (R6 Trem Bão, R7)."""
-        from engine import HandKind
-        from engine.actions import Act
-
-        if m.kind == HandKind.SPECIAL:
-            return True
-        calls = [s for s, a in m.hand_log if a.act in (Act.TRUCO, Act.RAISE)]
-        return m.ruleset.partner_cards_when_answering and any(s & 1 != own & 1 for s in calls)
 
     def on_event(self, event: JSON) -> None:
         """Listener of the fake server."""
@@ -257,14 +246,17 @@ class PrivacyWatch:
             if shown and int(shown[1] or shown[2]) != m.hand_number + 1:
                 return  # drawn for an earlier hand; a newer state replaced it
             allowed: set[Any] = set()
+            seen_partner = None
             if own is not None:
                 view = m.view(own)
                 allowed = set(view.hand) | set(view.partner_hand or ())
-                if view.partner is not None and self._partner_was_visible(m, own):
-                    allowed |= set(m.hands[view.partner])
+                if view.partner is not None and view.partner_hand is not None:
+                    # a seat shown its partner's hand remembers it, even a card covered later
+                    seen_partner = view.partner
+                    allowed |= set(m.dealt[view.partner])
             hidden = {c for hand in m.hands for c in hand} - allowed
             for plays in (m.table, *m.past):
-                hidden |= {c for s, c, cov in plays if cov and s != own}
+                hidden |= {c for s, c, cov in plays if cov and s not in (own, seen_partner)}
             self.checked += 1
             # the fixed manilhas (mineiro, Trem Bão) are named as rules, not as anyone's cards
             public = text_.replace("manilhas " + " ".join(c.label for c in m.manilhas()), "")

@@ -322,6 +322,9 @@ class TestR6Truco:
         assert m.view(1).partner_hand == parse_cards("2D JD AD")
         assert m.view(3).partner_hand == parse_cards("KH 3H QH")
         assert m.view(0).partner_hand is None and m.view(2).partner_hand is None
+        act(m, "1 accept", "0 play 3C", "1 play KH")
+        assert m.view(3).partner_hand == parse_cards("3H QH")  # remembered after answering
+        assert m.view(0).partner_hand is None
         paulista = act(
             deal("paulista", "3C QC KC|KH 3H QH|2C JC AC|2D JD AD", vira="4D", dealer=3), "0 truco"
         )
@@ -362,6 +365,10 @@ class TestR7MaoDeOnze:
         assert m.phase == Phase.DECIDE and m.to_act() == (3,)
         act(m, "3 play11")
         assert m.phase == Phase.PLAY and m.stake == 3
+        # what a player was shown, they remember: the partner's cards left stay visible
+        act(m, "0 play 3C", "1 play KH")
+        assert m.view(3).partner_hand == parse_cards("3H QH")
+        assert m.view(0).partner_hand is None and m.view(2).partner_hand is None
 
     def test_2x2_both_must_run(self) -> None:
         m = deal("paulista", "3C QC KC|KH 3H QH|2C JC AC|2D JD AD", vira="4D", score=(3, 11))
