@@ -31,9 +31,9 @@ from bot.publish import (
     GroupBudget,
     Runtime,
     runtime,
+    schedule_hands,
     schedule_table,
     schedule_timers,
-    update_hands,
 )
 from bot.service import Rules, change_of, games_to_resume
 from bot.store import Database
@@ -81,13 +81,16 @@ async def resume(app: AnyApp) -> None:
     for game in games:
         change = change_of(game)
         schedule_timers(app, change)
-        if not game.private:
-            schedule_table(app, game.chat_id, game.thread_id, game.id or 0)
-    for game in games:
+        schedule_table(app, game.chat_id, game.thread_id, game.id or 0)
         if game.status != "lobby":
-            await update_hands(app, game.id or 0)
+            schedule_hands(app, game.chat_id, game.id or 0)
     if games:
         log.info("resumed %d tables", len(games))
+
+
+async def on_shutdown(app: AnyApp) -> None:
+    """Stop the robots' worker processes."""
+    runtime(app).thinkers.close()
 
 
 def build_application(config: Config, db: Database | None = None) -> AnyApp:
@@ -103,6 +106,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         .get_updates_read_timeout(config.poll_timeout + 10)
         .concurrent_updates(True)
         .post_init(on_startup)
+        .post_shutdown(on_shutdown)
         .build()
     )
     app.bot_data["runtime"] = Runtime(

@@ -30,10 +30,10 @@ from bot.models import Chat, Game, Player
 from bot.publish import (
     chat_translations,
     player_translations,
-    publish_game,
     refresh,
     runtime,
-    update_hands,
+    schedule_hands,
+    schedule_table,
 )
 from bot.render import (
     Translations,
@@ -87,16 +87,24 @@ def _upsert(context: ContextTypes.DEFAULT_TYPE, user: User, *, started: bool = F
 
 
 async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, **kw: Any) -> None:
-    """Answer a command in its chat (counted against the group budget)."""
+    """Answer a command in its chat (counted against the group budget), without waiting.
+
+    Sends queue behind Telegram's 30 messages a second; the handler returns at once
+    so that a backlog never holds an update slot that a button press needs.
+    """
     msg = update.effective_message
     chat = update.effective_chat
     if msg is None or chat is None:
         return
     runtime(context.application).budget.spend(chat.id)
-    try:
-        await msg.reply_text(text, do_quote=False, **kw)
-    except TelegramError as exc:
-        log.warning("reply in %s failed: %s", chat.id, exc)
+
+    async def send() -> None:
+        try:
+            await msg.reply_text(text, do_quote=False, **kw)
+        except TelegramError as exc:
+            log.warning("reply in %s failed: %s", chat.id, exc)
+
+    context.application.create_task(send(), update=update)
 
 
 def _group_t(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> Translations:
@@ -132,6 +140,16 @@ async def _greet_privately(context: ContextTypes.DEFAULT_TYPE, player: Player, g
     return True
 
 
+def _greet_later(context: ContextTypes.DEFAULT_TYPE, player: Player, game: Game) -> None:
+    """Greet a newly seated person in the background; redraw the lobby if they turn out reachable."""
+
+    async def greet() -> None:
+        if await _greet_privately(context, player, game):
+            schedule_table(context.application, game.chat_id, game.thread_id, game.id or 0)
+
+    context.application.create_task(greet())
+
+
 # ----------------------------------------------------------------- commands
 
 
@@ -161,9 +179,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rt = runtime(context.application)
         game = service.load_game(rt.db, int(arg[1:]))
         if game is not None and game.status == "lobby":
-            await publish_game(context.application, game.id or 0)
+            schedule_table(context.application, game.chat_id, game.thread_id, game.id or 0)
         elif game is not None and game.status == "playing":
-            await update_hands(context.application, game.id or 0)
+            schedule_hands(context.application, game.chat_id, game.id or 0)
 
 
 async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -192,9 +210,9 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if private:
         await _start_private(update, context, game, request)
         return
-    await publish_game(context.application, game.id or 0)
+    schedule_table(context.application, game.chat_id, game.thread_id, game.id or 0)
     if not player.started:
-        await _greet_privately(context, player, game)
+        _greet_later(context, player, game)
 
 
 async def _start_private(
@@ -206,7 +224,7 @@ async def _start_private(
     except Refused as r:
         await _reply(update, context, reason_text(_chat_t(update, context), r.reason, r.params))
         return
-    await refresh(context.application, change)
+    refresh(context.application, change)
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -320,7 +338,7 @@ async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     except Refused as r:
         await _reply(update, context, reason_text(t, r.reason, r.params))
         return
-    await refresh(context.application, change)
+    refresh(context.application, change)
     if chat.type == ChatType.PRIVATE:
         await _reply(update, context, t.gettext("🚫 Mesa cancelada."))
 
@@ -474,14 +492,14 @@ async def on_deck(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         s.add(p)
         s.commit()
         games = [
-            g.id
+            (g.id, g.chat_id)
             for g in s.exec(select(Game).where(col(Game.status) == "playing"))
             if service.seat_of(service.load_seats(g), q.from_user.id) is not None
         ]
     label = card_label(Card.parse("3C"), style)
     await q.answer(t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label))
-    for gid in games:
-        await update_hands(context.application, gid or 0)
+    for gid, chat_id in games:
+        schedule_hands(context.application, chat_id, gid or 0)
 
 
 async def tutorial_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -551,13 +569,15 @@ async def on_lobby(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refused as r:
         await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
         if r.reason == "must_start":
-            await publish_game(context.application, game_id)
+            schedule_table(context.application, game.chat_id, game.thread_id, game_id)
         return
-    url = None
-    if op == "j" and not player.started and not await _greet_privately(context, player, game):
-        url = f"https://t.me/{context.bot.username}?start=g{game_id}"
-    await q.answer(url=url) if url else await q.answer()
-    await refresh(context.application, change)
+    if op == "j" and not player.started:
+        # the deep link at once; a greeting that gets through makes it moot
+        await q.answer(url=f"https://t.me/{context.bot.username}?start=g{game_id}")
+        _greet_later(context, player, game)
+    else:
+        await q.answer()
+    refresh(context.application, change)
 
 
 async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -580,7 +600,7 @@ async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
         return
     await q.answer()
-    await refresh(context.application, change)
+    refresh(context.application, change)
 
 
 async def on_rematch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -601,7 +621,7 @@ async def on_rematch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
         return
     await q.answer()
-    await refresh(context.application, change)
+    refresh(context.application, change)
 
 
 async def on_garbage(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -686,7 +706,7 @@ async def on_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             with contextlib.suppress(TelegramError):  # nobody to tell
                 await context.bot.send_message(player.id, reason_text(t, r.reason, r.params))
         return
-    await refresh(context.application, change)
+    refresh(context.application, change)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -40,14 +40,15 @@ from bot.render import (
     table_text,
     zone,
 )
+from bot.robots import Thinkers
 from bot.service import Change, Rules, Seat, load_match, load_seats, pending_starts
 from bot.store import Database
-from engine.robots import get_robot
 
 log = logging.getLogger(__name__)
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 WINDOW = 60.0
 MIN_GAP = 1.0
+JOB_INSTANCES = 1000
 
 
 @dataclass
@@ -96,6 +97,7 @@ class Runtime:
     db: Database
     rules: Rules
     budget: GroupBudget
+    thinkers: Thinkers = field(default_factory=Thinkers)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
 
     def lock(self, key: Any) -> asyncio.Lock:
@@ -135,27 +137,61 @@ def _gone(exc: BadRequest) -> bool:
 # --------------------------------------------------------------------- refresh
 
 
-async def refresh(app: AnyApp, change: Change) -> None:
-    """After a stored change: reschedule timers, then redraw the table and the hands."""
+def refresh(app: AnyApp, change: Change) -> None:
+    """After a stored change: reschedule timers and queue the redraw of the table and the hands.
+
+    Nothing here waits for Telegram: the caller has answered its button already and
+    returns at once, so a backlog of messages (30 a second overall, 20 a minute per
+    group) never holds an update slot. The jobs redraw whatever the database holds
+    when they run, so the newest state always wins.
+    """
     schedule_timers(app, change)
-    if change.private:
-        await publish_game(app, change.game_id)
-    else:
-        schedule_table(app, change.chat_id, change.thread_id, change.game_id)
+    schedule_table(app, change.chat_id, change.thread_id, change.game_id)
     if change.status != "lobby":
-        await update_hands(app, change.game_id)
+        schedule_hands(app, change.chat_id, change.game_id)
+
+
+def _pending_job(app: AnyApp, name: str) -> Job[Any] | None:
+    """The job of that name still waiting to run (names are unique job ids)."""
+    jq = app.job_queue
+    assert jq is not None
+    aps_job = jq.scheduler.get_job(name)
+    return None if aps_job is None else Job.from_aps_job(aps_job)
+
+
+def _run_once(app: AnyApp, callback: Any, when: float, name: str, data: Any, chat_id: int) -> None:
+    """Schedule a job under a unique name (looked up by id, not by scanning every job).
+
+    A job runs however late the event loop gets to it (APScheduler would drop it
+    after a second), and may start while the previous one of that name still runs:
+    the locks in the drawing functions and the version checks keep them in order.
+    """
+    jq = app.job_queue
+    assert jq is not None
+    jq.run_once(
+        callback,
+        when=when,
+        name=name,
+        data=data,
+        chat_id=chat_id,
+        job_kwargs={
+            "id": name,
+            "replace_existing": True,
+            "misfire_grace_time": None,
+            "max_instances": JOB_INSTANCES,
+        },
+    )
 
 
 def schedule_table(app: AnyApp, chat_id: int, thread_id: int | None, game_id: int) -> None:
-    """Ask for the group's table to be redrawn soon; a pending redraw takes the newest state."""
-    jq = app.job_queue
-    assert jq is not None
+    """Ask for the chat's table to be redrawn soon; a pending redraw takes the newest state."""
     name = f"table:{chat_id}:{thread_id or 0}"
-    for job in jq.get_jobs_by_name(name):
+    job = _pending_job(app, name)
+    if job is not None:
         cast(set[int], job.data).add(game_id)
         return
     wait = runtime(app).budget.wait(chat_id, 1)
-    jq.run_once(flush_table, when=wait, name=name, data={game_id}, chat_id=chat_id)
+    _run_once(app, flush_table, wait, name, {game_id}, chat_id)
 
 
 async def flush_table(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -163,6 +199,18 @@ async def flush_table(context: ContextTypes.DEFAULT_TYPE) -> None:
     job = cast(Job[Any], context.job)
     for game_id in sorted(cast(set[int], job.data)):
         await publish_game(context.application, game_id)
+
+
+def schedule_hands(app: AnyApp, chat_id: int, game_id: int) -> None:
+    """Ask for a game's private hand messages to be redrawn; one pending redraw is enough."""
+    name = f"hands:{chat_id}:{game_id}"
+    if _pending_job(app, name) is None:
+        _run_once(app, flush_hands, 0, name, game_id, chat_id)
+
+
+async def flush_hands(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Draw the newest state of a game's private hand messages."""
+    await update_hands(context.application, cast(int, cast(Job[Any], context.job).data))
 
 
 def _pending_hand_events(s: Any, game: Game) -> list[dict[str, Any]]:
@@ -216,13 +264,12 @@ async def publish_game(app: AnyApp, game_id: int) -> None:
 
 
 def _retry_table(app: AnyApp, game: Game, wait: float) -> None:
-    jq = app.job_queue
-    assert jq is not None
     name = f"table:{game.chat_id}:{game.thread_id or 0}"
-    for job in jq.get_jobs_by_name(name):
+    job = _pending_job(app, name)
+    if job is not None:
         cast(set[int], job.data).add(game.id or 0)
         return
-    jq.run_once(flush_table, when=wait, name=name, data={game.id}, chat_id=game.chat_id)
+    _run_once(app, flush_table, wait, name, {game.id or 0}, game.chat_id)
 
 
 def _mark(db: Database, game_id: int, **values: Any) -> None:
@@ -402,37 +449,29 @@ def _forget_start(db: Database, user_id: int) -> None:
 # ------------------------------------------------------------------------ timers
 
 
-def _replace_job(app: AnyApp, name: str) -> None:
-    jq = app.job_queue
-    assert jq is not None
-    for job in jq.get_jobs_by_name(name):
+def _drop_job(app: AnyApp, name: str) -> None:
+    job = _pending_job(app, name)
+    if job is not None:
         job.schedule_removal()
 
 
 def schedule_timers(app: AnyApp, change: Change) -> None:
     """(Re)schedule the deadline and the robot turn of a game from its stored state."""
-    jq = app.job_queue
-    assert jq is not None
     rt = runtime(app)
     deadline = f"deadline:{change.chat_id}:{change.game_id}"
     robot = f"robot:{change.chat_id}:{change.game_id}"
-    _replace_job(app, deadline)
-    _replace_job(app, robot)
+    _drop_job(app, deadline)
+    _drop_job(app, robot)
     if change.status != "playing":
         return
     data = (change.game_id, change.version)
     # a robot to act moves by itself; the clock is for people
     if change.deadline_at is not None and change.robot_seat is None:
         wait = max(0.0, change.deadline_at - time.time())
-        jq.run_once(on_deadline, when=wait, name=deadline, data=data, chat_id=change.chat_id)
+        _run_once(app, on_deadline, wait, deadline, data, change.chat_id)
     if change.robot_seat is not None:
-        jq.run_once(
-            on_robot,
-            when=rt.config.robot_delay,
-            name=robot,
-            data=(*data, change.robot_seat),
-            chat_id=change.chat_id,
-        )
+        when = rt.config.robot_delay
+        _run_once(app, on_robot, when, robot, (*data, change.robot_seat), change.chat_id)
 
 
 async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -443,7 +482,7 @@ async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
     game_id, version = cast(tuple[int, int], cast(Job[Any], context.job).data)
     change = time_out(rt.db, game_id, version, rt.rules)
     if change is not None:
-        await refresh(context.application, change)
+        refresh(context.application, change)
 
 
 async def on_robot(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -459,11 +498,9 @@ async def on_robot(context: ContextTypes.DEFAULT_TYPE) -> None:
     seats = load_seats(game)
     level = (seats[seat].robot if seats[seat] else None) or "medio"
     view = load_match(game).view(seat)
-    robot = get_robot(
-        level, seed=game.seed * 1_000_003 + version, budget_ms=rt.config.robot_budget_ms
-    )
+    seed = game.seed * 1_000_003 + version
     try:
-        action = await asyncio.to_thread(robot.choose, view)
+        action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)
     except Exception:  # a robot bug must not stall the table: play the R10 default instead
         log.exception("robot %s failed in game %s", level, game_id)
         action = load_match(game).default_action(seat) or view.legal[0]
@@ -471,4 +508,4 @@ async def on_robot(context: ContextTypes.DEFAULT_TYPE) -> None:
         change = act(rt.db, game_id, version, seat, action, rt.rules, source="robot")
     except Refused:
         return  # someone else moved first; the newer state scheduled its own turn
-    await refresh(context.application, change)
+    refresh(context.application, change)

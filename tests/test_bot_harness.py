@@ -200,7 +200,7 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
         s.add(row)
         s.commit()
     change = service.start_game(rt.db, game.id or 0, rt.rules, match=match)
-    await refresh(h.app, change)
+    refresh(h.app, change)
     return game.id or 0
 
 

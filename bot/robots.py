@@ -1,0 +1,79 @@
+"""Robot decisions away from the event loop's way.
+
+Fácil and médio decide in well under a millisecond, so they run inline. Difícil
+searches for up to its budget (~200 ms of pure Python); in a thread it would hold
+the GIL and stall every button answer, so it runs in a worker process. When
+several difícil turns queue up the budget of each shrinks, so robots stay quick
+and the worker never falls minutes behind. Nothing here keeps game state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from engine.actions import Action
+from engine.robots import get_robot, normalize_level
+from engine.view import View
+
+INLINE_LEVELS = frozenset({"facil", "medio"})
+MIN_BUDGET_MS = 20.0
+"""Difícil thinks at least this long, however long the queue."""
+
+
+def decide(level: str, seed: int, budget_ms: float, view: View) -> Action:
+    """One robot decision (a top-level function so a worker process can run it)."""
+    return get_robot(level, seed=seed, budget_ms=budget_ms).choose(view)
+
+
+def _lower_priority() -> None:
+    # the bot's event loop answers people; searching robots take the CPU it leaves
+    os.nice(10)
+
+
+def budget_under_load(budget_ms: float, queued: int, workers: int) -> float:
+    """The thinking time of one difícil decision when ``queued`` others wait (ms)."""
+    waves = 1 + queued // max(1, workers)
+    return max(min(budget_ms, MIN_BUDGET_MS), budget_ms / waves)
+
+
+@dataclass
+class Thinkers:
+    """The worker processes that run difícil robots (started on first use)."""
+
+    workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
+    queued: int = 0
+    _pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")  # no fork of a threaded process
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_lower_priority
+            )
+        return self._pool
+
+    async def choose(self, level: str, seed: int, budget_ms: float, view: View) -> Action:
+        """The robot's action; raises whatever the robot or its worker raised."""
+        if normalize_level(level) in INLINE_LEVELS:
+            return decide(level, seed, budget_ms, view)
+        budget = budget_under_load(budget_ms, self.queued, self.workers)
+        self.queued += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor(), decide, level, seed, budget, view)
+        except BrokenProcessPool:
+            self.close()  # a worker died: the next turn starts a new pool
+            raise
+        finally:
+            self.queued -= 1
+
+    def close(self) -> None:
+        """Stop the workers; decisions still pending are dropped (a restart redoes them)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
