@@ -1,60 +1,71 @@
 """``truco bot-bench``: many tables at once against the fake Bot API, figures as JSON.
 
-Each table is a group where one simulated person plays a 1×1 match against a
-robot (robot delay 0) by pressing the first button of their private hand. It
-reports the time from a button press to the bot's answer (p50/p95), Bot API
-calls per hand and the peak calls per minute to one group.
+Each table is a group where one simulated person plays 1×1 matches against a
+robot (robot delay 0; levels fácil, médio, difícil in turn, or one level for
+all) by pressing the first button of their private hand, and Revanche when a
+match ends. As in production, the bot runs alone in this process; the fake
+Telegram and the simulated people run in a second process, so the bot's event
+loop is not shared with its load.
+
+Measured: the time from a button press entering Telegram's update queue to the
+bot's answerCallbackQuery reaching it (p50/p95/p99, taken in the fake's process:
+long polling, HTTP both ways and the bot's work), Bot API calls per hand, the
+peak calls per minute to one group, and the bot's event-loop lag.
 """
 
 from __future__ import annotations
 
 import asyncio
-import statistics
+import multiprocessing
+import resource
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from bot.sandbox.fakeapi import FakeTelegram
 
 TOKEN = "123456:BENCH"
+LEVELS = ("facil", "medio", "dificil")
+LOBBY_ROBOT = {"facil": "r1", "medio": "r2", "dificil": "r3"}
 
 
-def _moves(message: dict[str, Any]) -> list[str]:
+def _buttons(message: dict[str, Any], kinds: str) -> list[str]:
     rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
     return [
         b["callback_data"]
         for row in rows
         for b in row
-        if b.get("callback_data", "")[:1] in ("g", "l")
+        if b.get("callback_data", "")[:1] and b["callback_data"][0] in kinds
     ]
 
 
 class _Person:
-    """A simulated person who presses the first move button as soon as one shows up."""
+    """A simulated person: adds a robot, starts, presses the first move, asks for Revanche."""
 
-    def __init__(self, server: FakeTelegram, user: int, group: int) -> None:
+    def __init__(self, server: FakeTelegram, user: int, group: int, level: str) -> None:
         self.server, self.user, self.group = server, user, group
+        self.robot = LOBBY_ROBOT[level]
+        self.robot_added = False
         self.latest: tuple[int, int, str] | None = None  # chat, message id, callback_data
         self.changed = asyncio.Event()
 
     def on_event(self, event: dict[str, Any]) -> None:
-        """Listener of the fake: remember the newest button to press."""
-        if event["type"] not in ("message", "edit") or event["chat_id"] not in (
-            self.user,
-            self.group,
-        ):
-            return
+        """A message or edit in one of this person's chats: remember the newest button."""
         msg = event["message"]
-        moves = _moves(msg)
-        if event["chat_id"] == self.group:
-            moves = [m for m in moves if m.endswith(":go")]
+        if event["chat_id"] == self.user:
+            moves = _buttons(msg, "g")
+        else:
+            lobby = _buttons(msg, "l")
+            wanted = ":go" if self.robot_added else f":{self.robot}"
+            moves = [d for d in lobby if d.endswith(wanted)] + _buttons(msg, "v")
         if moves:
             self.latest = (event["chat_id"], msg["message_id"], moves[0])
             self.changed.set()
 
     async def play(self, until: float, latencies: list[float]) -> None:
-        """Open a table, start it and keep pressing until time is up."""
+        """Open a table and keep pressing until time is up."""
         await self.server.user_sends(self.user, self.user, "/start")
         await self.server.user_sends(self.user, self.group, "/truco paulista 1x1")
         while time.monotonic() < until:
@@ -69,29 +80,92 @@ class _Person:
             self.latest = None
             start = time.perf_counter()
             try:
-                await self.server.user_presses(self.user, chat, mid, data, 30)
+                answer = await self.server.user_presses(self.user, chat, mid, data, 30)
             except (TimeoutError, LookupError):
                 continue
             if data.startswith("g"):
                 latencies.append(time.perf_counter() - start)
+            elif data.endswith(f":{self.robot}") and not answer["show_alert"]:
+                self.robot_added = True
+            elif data.startswith("v"):
+                self.robot_added = True  # Revanche seats the same robot
 
 
-async def _run(tables: int, seconds: float) -> dict[str, Any]:
-    from bot.app import build_application, on_startup
-    from bot.config import Config
-    from bot.store import Database
-
+async def _load(conn: Connection, tables: int, seconds: float, robots: str) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
+    conn.send(server.api_url)
+    await asyncio.to_thread(conn.recv)  # the bot is polling
+    people: dict[int, _Person] = {}
+    groups = []
+    for i in range(tables):
+        user = server.add_user(f"P{i}")
+        group = server.add_group(f"Mesa {i}", admins=[user])
+        groups.append(group)
+        level = LEVELS[i % len(LEVELS)] if robots == "mix" else robots
+        people[user] = people[group] = _Person(server, user, group, level)
+
+    def dispatch(event: dict[str, Any]) -> None:
+        if event["type"] in ("message", "edit") and event["chat_id"] in people:
+            people[event["chat_id"]].on_event(event)
+
+    server.listeners.append(dispatch)
+    latencies: list[float] = []
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(p.play(until, latencies) for p in set(people.values())))
+    conn.send(
+        {
+            "latencies": latencies,
+            "api_calls": len(server.calls),
+            "peak": max((server.peak_calls_per_minute(g) for g in groups), default=0),
+        }
+    )
+    await asyncio.to_thread(conn.recv)  # the bot has stopped
+    await server.stop()
+
+
+def _load_process(conn: Connection, tables: int, seconds: float, robots: str) -> None:
+    """Entry point of the load process: fake Telegram plus simulated people."""
+    asyncio.run(_load(conn, tables, seconds, robots))
+
+
+async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
+    """Record how late the event loop wakes up (a blocked loop delays every answer)."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(interval)
+        lags.append(time.perf_counter() - start - interval)
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1)
+
+
+async def _run(tables: int, seconds: float, robots: str) -> dict[str, Any]:
+    from sqlmodel import select
+
+    from bot.app import build_application, on_startup
+    from bot.config import Config
+    from bot.models import Event
+    from bot.store import Database
+
+    ours, theirs = multiprocessing.Pipe()
+    load = multiprocessing.get_context("spawn").Process(
+        target=_load_process, args=(theirs, tables, seconds, robots), daemon=True
+    )
+    load.start()
+    api_url = await asyncio.to_thread(ours.recv)
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     config = Config.from_env(
         {
             "TELEGRAM_BOT_TOKEN": TOKEN,
-            "TELEGRAM_API_URL": server.api_url,
+            "TELEGRAM_API_URL": api_url,
             "DATABASE_URL": f"sqlite:///{folder}/bench.db",
             "TRUCO_ROBOT_DELAY": "0",
             "TRUCO_POLL_TIMEOUT": "1",
-            "TRUCO_ROBOT_BUDGET_MS": "20",
         },
         env_file=None,
     )
@@ -102,51 +176,46 @@ async def _run(tables: int, seconds: float) -> dict[str, Any]:
     assert app.updater is not None
     await app.updater.start_polling(poll_interval=0, timeout=1)
     await app.start()
-    latencies: list[float] = []
-    groups = []
+    lags: list[float] = []
+    watch = asyncio.create_task(_watch_loop(lags))
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
     try:
-        until = time.monotonic() + seconds
-        people = []
-        for i in range(tables):
-            user = server.add_user(f"P{i}")
-            group = server.add_group(f"Mesa {i}", admins=[user])
-            groups.append(group)
-            person = _Person(server, user, group)
-            server.listeners.append(person.on_event)
-            people.append(person.play(until, latencies))
-        await asyncio.gather(*people)
+        ours.send("go")
+        figures = await asyncio.to_thread(ours.recv)
     finally:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        watch.cancel()
         await app.updater.stop()
         await app.stop()
         await app.shutdown()
-        await server.stop()
-    from sqlmodel import select
-
-    from bot.models import Event
-
+        ours.send("stop")
+        await asyncio.to_thread(load.join, 10)
     with db.session() as s:
         hands = len(s.exec(select(Event).where(Event.kind == "hand_over")).all())
     db.close()
-    lat = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else 0.0
-
+    lat: list[float] = figures["latencies"]
     return {
         "tables": tables,
         "seconds": seconds,
+        "robots": robots,
         "presses": len(lat),
-        "press_to_answer_ms": {"p50": pct(0.50), "p95": pct(0.95)},
-        "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else 0.0,
+        "press_to_answer_ms": {
+            "p50": _pct(lat, 0.50),
+            "p95": _pct(lat, 0.95),
+            "p99": _pct(lat, 0.99),
+        },
+        "mean_ms": round(sum(lat) / len(lat) * 1000, 1) if lat else 0.0,
         "hands": hands,
-        "api_calls": len(server.calls),
-        "api_calls_per_hand": round(len(server.calls) / hands, 1) if hands else None,
-        "peak_calls_per_minute_one_group": max(
-            (server.peak_calls_per_minute(g) for g in groups), default=0
-        ),
+        "api_calls": figures["api_calls"],
+        "api_calls_per_hand": round(figures["api_calls"] / hands, 1) if hands else None,
+        "peak_calls_per_minute_one_group": figures["peak"],
+        "bot_loop_lag_ms": {"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)},
+        "bot_cpu_seconds": round(used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime, 1),
     }
 
 
-def run(tables: int = 200, seconds: float = 30.0) -> dict[str, Any]:
-    """Run the benchmark and return its figures."""
-    return asyncio.run(_run(tables, seconds))
+def run(tables: int = 200, seconds: float = 30.0, robots: str = "mix") -> dict[str, Any]:
+    """Run the benchmark and return its figures (``robots``: a level or ``mix``)."""
+    if robots not in (*LEVELS, "mix"):
+        raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
+    return asyncio.run(_run(tables, seconds, robots))

@@ -37,7 +37,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
     from bot.bench import run
 
     logging.basicConfig(level=logging.WARNING)
-    print(json.dumps(run(args.tables, args.seconds), indent=2))
+    print(json.dumps(run(args.tables, args.seconds, args.robots), indent=2))
     return 0
 
 
@@ -51,6 +51,12 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument(
+        "--robots",
+        choices=("facil", "medio", "dificil", "mix"),
+        default="mix",
+        help="nível dos robôs (mix: fácil, médio e difícil alternados)",
+    )
     p.set_defaults(handler=cmd_bot_bench)
     try:
         from bot.sandbox import runner

@@ -29,6 +29,7 @@ from bot.i18n import language_for, translations
 from bot.models import Chat, Event, Game, HandMessage, Player
 from bot.render import (
     Translations,
+    hand_closed_text,
     hand_keyboard,
     hand_over_line,
     hand_text,
@@ -49,6 +50,8 @@ AnyApp = Application[Any, Any, Any, Any, Any, Any]
 WINDOW = 60.0
 MIN_GAP = 1.0
 JOB_INSTANCES = 1000
+RETRY_SECONDS = 2.0
+"""Wait before redrawing after a call failed for a passing reason (network, 429)."""
 
 
 @dataclass
@@ -127,6 +130,10 @@ def player_translations(player: Player | None) -> Translations:
 def _digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
     body = text + json.dumps(markup.to_dict() if markup else None, sort_keys=True)
     return hashlib.sha1(body.encode()).hexdigest()
+
+
+class _Later(Exception):
+    """A Bot API call failed for a passing reason (network, 429 after retries): redraw later."""
 
 
 def _gone(exc: BadRequest) -> bool:
@@ -252,15 +259,18 @@ async def publish_game(app: AnyApp, game_id: int) -> None:
             if wait > 0.01:
                 _retry_table(app, game, wait)
                 return
+        try:
             await _draw_table(app, game, seats, missing, t)
-        if closings:
-            text = "\n".join(hand_over_line(t, c, seats) for c in closings)
-            if await _send(app, game, text, None):
-                _mark(rt.db, game_id, announced_hands=closings[-1]["hand"] + 1)
-        if ending is not None:
-            text = match_over_text(t, ending, seats)
-            if await _send(app, game, text, rematch_keyboard(t, game)):
-                _mark(rt.db, game_id, announced_end=True)
+            if closings:
+                text = "\n".join(hand_over_line(t, c, seats) for c in closings)
+                if await _send(app, game, text, None):
+                    _mark(rt.db, game_id, announced_hands=closings[-1]["hand"] + 1)
+            if ending is not None:
+                text = match_over_text(t, ending, seats)
+                if await _send(app, game, text, rematch_keyboard(t, game)):
+                    _mark(rt.db, game_id, announced_end=True)
+        except _Later:
+            _retry_table(app, game, RETRY_SECONDS)  # the newest state, drawn again soon
 
 
 def _retry_table(app: AnyApp, game: Game, wait: float) -> None:
@@ -295,8 +305,11 @@ async def _send(
         )
     except Forbidden:
         log.info("chat %s does not accept messages", game.chat_id)
+    except BadRequest as exc:
+        log.warning("send to %s refused: %s", game.chat_id, exc)
     except TelegramError as exc:
         log.warning("send to %s failed: %s", game.chat_id, exc)
+        raise _Later from exc
     finally:
         rt.budget.done(game.chat_id)
     return None
@@ -305,6 +318,7 @@ async def _send(
 async def _draw_table(
     app: AnyApp, game: Game, seats: Sequence[Seat | None], missing: list[str], t: Translations
 ) -> None:
+    """Edit the table message in place (send it when there is none); ``_Later`` to retry."""
     rt = runtime(app)
     username = app.bot.username if app.bot._bot_user else ""
     markup: InlineKeyboardMarkup | None
@@ -321,21 +335,13 @@ async def _draw_table(
     if game.table_message_id is not None:
         rt.budget.spend(game.chat_id)
         try:
-            await app.bot.edit_message_text(
-                text, game.chat_id, game.table_message_id, reply_markup=markup
-            )
-            return
-        except BadRequest as exc:
-            if "not modified" in exc.message.lower():
-                return
-            if not _gone(exc):
-                log.warning("table edit in %s failed: %s", game.chat_id, exc)
-                return
-        except TelegramError as exc:
-            log.warning("table edit in %s failed: %s", game.chat_id, exc)
-            return
+            outcome = await _edit(app, game.chat_id, game.table_message_id, text, markup)
         finally:
             rt.budget.done(game.chat_id)
+        if outcome == "failed":
+            raise _Later
+        if outcome == "done":
+            return
     if game.status == "cancelled" and game.table_message_id is None:
         return
     sent = await _send(app, game, text, markup)
@@ -347,7 +353,11 @@ async def _draw_table(
 
 
 async def update_hands(app: AnyApp, game_id: int) -> None:
-    """Send or edit each person's hand message so it shows their view and legal buttons."""
+    """Send or edit each person's hand message so it shows their view and legal buttons.
+
+    The message of a hand that is over is closed: its buttons and turn line give way
+    to how the hand ended. A call that fails for a passing reason is retried later.
+    """
     rt = runtime(app)
     tz = zone(rt.config.timezone)
     async with rt.lock(("hands", game_id)):
@@ -363,6 +373,13 @@ async def update_hands(app: AnyApp, game_id: int) -> None:
             people = {
                 i: s.get(Player, x.user) for i, x in enumerate(seats) if x and x.user is not None
             }
+            over = game.status == "over"
+            ended = (
+                _hand_over_events(s, game_id)
+                if over or any(r.hand_number != m.hand_number for r in rows.values())
+                else {}
+            )
+        failed = False
         for seat, player in people.items():
             if player is None or not player.started:
                 continue
@@ -370,6 +387,10 @@ async def update_hands(app: AnyApp, game_id: int) -> None:
             view = m.view(seat)
             if game.status == "cancelled":
                 text, markup = t.gettext("🚫 Mesa cancelada."), None
+            elif over and view.hand_number in ended:
+                closing = ended[view.hand_number]
+                text = hand_closed_text(t, closing, seats, player.deck, view.match_winner)
+                markup = None
             else:
                 text = hand_text(t, game, view, seats, tz, player.deck)
                 markup = hand_keyboard(t, game, view, player.deck)
@@ -378,11 +399,25 @@ async def update_hands(app: AnyApp, game_id: int) -> None:
             if row is not None and row.hand_number == view.hand_number:
                 if row.digest == digest:
                     continue
-                if await _edit_hand(app, row, text, markup):
+                outcome = await _edit(app, row.chat_id, row.message_id, text, markup)
+                if outcome == "done":
                     _save_hand(rt.db, game_id, seat, player.id, row.message_id, view, digest)
                     continue
+                if outcome == "failed":
+                    failed = True
+                    continue
             elif row is not None:
-                await _close_old_hand(app, row)
+                data = ended.get(row.hand_number)
+                if data is None:  # no record of how it ended: at least take the buttons off
+                    with contextlib.suppress(TelegramError):
+                        await app.bot.edit_message_reply_markup(
+                            row.chat_id, row.message_id, reply_markup=None
+                        )
+                else:
+                    closed = hand_closed_text(t, data, seats, player.deck)
+                    if await _edit(app, row.chat_id, row.message_id, closed, None) == "failed":
+                        failed = True
+                        continue
             if game.status == "cancelled":
                 continue
             try:
@@ -392,32 +427,45 @@ async def update_hands(app: AnyApp, game_id: int) -> None:
                 continue
             except TelegramError as exc:
                 log.warning("hand message to %s failed: %s", player.id, exc)
+                failed = True
                 continue
             _save_hand(rt.db, game_id, seat, player.id, sent.message_id, view, digest)
+    if failed:
+        _run_once(
+            app,
+            flush_hands,
+            RETRY_SECONDS,
+            f"hands:{game.chat_id}:{game_id}",
+            game_id,
+            game.chat_id,
+        )
 
 
-async def _edit_hand(
-    app: AnyApp, row: HandMessage, text: str, markup: InlineKeyboardMarkup | None
-) -> bool:
-    """Edit a hand message; False when it is gone and a new one must be sent."""
+def _hand_over_events(s: Any, game_id: int) -> dict[int, dict[str, Any]]:
+    """How each finished hand of a game ended, by hand number."""
+    q = select(Event).where(Event.game_id == game_id, Event.kind == "hand_over")
+    return {d["hand"]: d for d in (json.loads(e.data) for e in s.exec(q))}
+
+
+async def _edit(
+    app: AnyApp, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+) -> str:
+    """Edit a message: ``done`` (also when unchanged), ``gone`` (send anew) or ``failed``."""
     try:
-        await app.bot.edit_message_text(text, row.chat_id, row.message_id, reply_markup=markup)
+        await app.bot.edit_message_text(text, chat_id, message_id, reply_markup=markup)
     except BadRequest as exc:
         if "not modified" in exc.message.lower():
-            return True
-        return not _gone(exc)
+            return "done"
+        if _gone(exc):
+            return "gone"
+        log.warning("edit in %s failed: %s", chat_id, exc)
+        return "done"  # Telegram refuses this content: sending it again would not help
     except Forbidden:
-        return True
+        return "done"  # the person blocked the bot: nothing to draw until they come back
     except TelegramError as exc:
-        log.warning("hand edit failed: %s", exc)
-    return True
-
-
-async def _close_old_hand(app: AnyApp, row: HandMessage) -> None:
-    """Take the buttons off the message of a hand that ended."""
-    # already without buttons, deleted, or the chat is gone: nothing to take off
-    with contextlib.suppress(TelegramError):
-        await app.bot.edit_message_reply_markup(row.chat_id, row.message_id, reply_markup=None)
+        log.warning("edit in %s failed: %s", chat_id, exc)
+        return "failed"
+    return "done"
 
 
 def _save_hand(

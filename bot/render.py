@@ -285,11 +285,7 @@ def table_text(
             )
         )
     if view.rounds:
-        names = []
-        for i, r in enumerate(view.rounds):
-            who = _("empate") if r is None else team_name(seats, r, t)
-            names.append(f"{i + 1}ª {who}")
-        lines.append(_("Rodadas: {rounds}").format(rounds=" · ".join(names)))
+        lines.append(rounds_line(t, view.rounds, seats))
     if view.table:
         lines.append(_("Na mesa: {plays}").format(plays=_plays(view.table, seats, t, style, own)))
     lines.append(_("Valendo {n}").format(n=view.stake))
@@ -317,6 +313,16 @@ def table_text(
     if note:
         lines.append(note)
     return "\n".join(lines)
+
+
+def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Sequence[Seat | None]) -> str:
+    """Who took each round of the hand so far (a team, or a tie)."""
+    _ = t.gettext
+    names = []
+    for i, r in enumerate(rounds):
+        who = _("empate") if r is None else team_name(seats, r, t)
+        names.append(f"{i + 1}ª {who}")
+    return _("Rodadas: {rounds}").format(rounds=" · ".join(names))
 
 
 def timeout_note(
@@ -496,6 +502,31 @@ def hand_over_line(t: Translations, data: dict[str, Any], seats: Sequence[Seat |
         points,
     )
     return text.format(n=n, team=team_name(seats, winner, t), points=points, score=score)
+
+
+def hand_closed_text(
+    t: Translations,
+    data: dict[str, Any],
+    seats: Sequence[Seat | None],
+    style: str,
+    match_winner: int | None = None,
+) -> str:
+    """A private hand message once its hand is over: how it ended; no turn, no buttons.
+
+    ``data`` is the hand's ``hand_over`` event (public facts only: covered cards
+    stay covered); ``match_winner`` adds the match's end when that hand closed it.
+    """
+    _ = t.gettext
+    lines = [_("<b>Mão {n} encerrada</b>").format(n=data["hand"] + 1)]
+    if data.get("rounds"):
+        lines.append(rounds_line(t, data["rounds"], seats))
+    last = [(seat, Card.parse(code) if code else None, code is None) for seat, code in data["last"]]
+    if last:
+        lines.append(_("Última rodada: {plays}").format(plays=_plays(last, seats, t, style, None)))
+    lines.append("🏁 " + hand_over_line(t, data, seats))
+    if match_winner is not None:
+        lines.append(_("🏆 Vitória de {team}!").format(team=team_name(seats, match_winner, t)))
+    return "\n".join(lines)
 
 
 def match_over_text(t: Translations, data: dict[str, Any], seats: Sequence[Seat | None]) -> str:

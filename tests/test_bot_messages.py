@@ -1,0 +1,119 @@
+"""Messages after the game moves on: closed hand messages, and the table's newest state."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from test_bot_harness import Harness, buttons, running, server
+
+from bot import service
+from bot.models import Game
+from bot.publish import chat_translations, runtime
+from bot.render import table_text, zone
+from bot.sandbox.fakeapi import FakeTelegram
+
+__all__ = ["server"]  # fixture
+
+
+async def start_group_game(h: Harness, command: str) -> tuple[int, int, dict]:
+    """Ana opens ``command`` in a group and starts it against a robot; (ana, group, table)."""
+    s = h.server
+    ana = s.add_user("Ana")
+    group = s.add_group("Mesa", admins=[ana])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, command)
+    lobby = await h.wait(lambda: h.table(group))
+    start = next(b for b in buttons(lobby) if b["text"] == "Começar")
+    answer = await s.user_presses(ana, group, lobby["message_id"], start["callback_data"])
+    assert not answer["show_alert"], answer
+    table = await h.wait(lambda: h.table(group) if "Minha mão" in str(h.table(group)) else None)
+    return ana, group, table
+
+
+async def test_each_hand_message_is_closed_when_its_hand_ends(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000) as h:
+        ana, group, _ = await start_group_game(h, "/truco paulista 1x1 6")
+        await h.play_out([ana], group, timeout=90, seed=11)
+        assert h.db is not None
+        with h.db.session() as s:
+            game = s.get(Game, 1)
+            assert game is not None and game.status == "over"
+        hands_played = len(service.events_of(h.db, 1, "hand_over"))
+        # every hand message Ana got ends up closed: no buttons, no turn, how the hand ended
+        hand_messages = await h.wait(
+            lambda: (
+                found
+                if (found := [m for m in h.bot_messages(ana) if re.search(r"Mão \d+", m["text"])])
+                and "Vitória" in found[-1]["text"]
+                else None
+            )
+        )
+        assert len(hand_messages) >= 2
+        numbers = []
+        for m in hand_messages:
+            text = m["text"]
+            assert not buttons(m), text
+            assert "Vez de" not in text and "sua vez" not in text, text
+            n = re.search(r"Mão (\d+) encerrada", text)
+            assert n, text
+            numbers.append(int(n[1]))
+            assert re.search(rf"Mão {n[1]}: .*Placar \d+ × \d+", text), text
+        assert numbers == sorted(set(numbers)) and numbers[-1] == hands_played
+        assert "Vitória de" in hand_messages[-1]["text"]
+
+
+def expected_table(h: Harness, game_id: int) -> tuple[int, str]:
+    """The group's table as the database says it should look now, and the game's version."""
+    rt = runtime(h.app)
+    with rt.db.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        t = chat_translations(s, game.chat_id)
+    view = service.load_match(game).view(0)
+    html = table_text(t, game, view, service.load_seats(game), zone(rt.config.timezone))
+    return game.version, re.sub(r"<[^>]+>", "", html)
+
+
+async def test_table_ends_on_the_newest_state_even_when_an_edit_fails(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # the real flood budget: one table edit a second, so quick moves are coalesced
+    async with running(server, tmp_path) as h:
+        ana, group, table = await start_group_game(h, "/truco paulista 1x1")
+
+        async def press_and_settle() -> None:
+            """Ana presses her first move; wait until it is her turn again (robot delay 0)."""
+            before = h.hand(ana)
+            assert before is not None
+            move = next(b for b in buttons(before) if b["callback_data"].startswith("g"))
+            answer = await server.user_presses(
+                ana, ana, before["message_id"], move["callback_data"]
+            )
+            assert not answer["show_alert"], answer
+            await h.wait(
+                lambda: (
+                    (m := h.hand(ana)) is not None
+                    and any(
+                        b["callback_data"].startswith(f"g1:{expected_table(h, 1)[0]}:")
+                        for b in buttons(m)
+                    )
+                )
+            )
+
+        # several moves in well under a second: the table skips states but lands on the last
+        for _ in range(3):
+            await press_and_settle()
+        await h.wait(
+            lambda: server.message(group, table["message_id"])["text"] == expected_table(h, 1)[1]
+        )
+        # the edit carrying the newest state fails once (a network error): it is drawn again
+        server.fail_next("editMessageText", 502, "Bad Gateway", chat_id=group)
+        await press_and_settle()
+        await h.wait(
+            lambda: server.message(group, table["message_id"])["text"] == expected_table(h, 1)[1],
+            timeout=15,
+        )
+        assert any(e.code == 502 for _, e in server.errors)
