@@ -50,6 +50,7 @@ from engine.cards import Card
 log = logging.getLogger(__name__)
 CONFIG_TARGETS = (12, 15, 18, 24, 30, 6, 9)
 CONFIG_TIMERS = (60, 90, 120, 30, 45)
+CONFIG_KEYS = ("kv", "kp", "kt", "kT", "kc", "kl", "kL")
 
 
 def _t_user(user: User | None) -> Translations:
@@ -414,8 +415,11 @@ async def on_config(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await q.answer(reason_text(t, "admin_only"), show_alert=True)
         return
     key = q.data or ""
+    if key not in CONFIG_KEYS:
+        await q.answer(reason_text(t, "bad_button"), show_alert=True)
+        return
     rt = runtime(context.application)
-    with rt.db.session() as s:
+    with rt.db.session() as s:  # no await inside: an open write would lock SQLite for all
         row = service.get_chat(s, chat_id)
         if key == "kv":
             row.variant = _cycle(("paulista", "mineiro", "trem-bao"), row.variant)
@@ -429,11 +433,8 @@ async def on_config(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             row.covered_cards = not row.covered_cards
         elif key == "kl":
             row.ladder = None if row.ladder else "4-6-10-12"
-        elif key == "kL":
-            row.language = None if row.language == "en" else "en"
         else:
-            await q.answer(reason_text(t, "bad_button"), show_alert=True)
-            return
+            row.language = None if row.language == "en" else "en"
         TableOptions(row.players, row.target, row.covered_cards, None, row.timer).validated(
             get_ruleset(row.variant)
         )
