@@ -54,6 +54,31 @@ COMMANDS = (
 PRIVATE_COMMANDS = (*COMMANDS[:1], ("tutorial", N_("Aprenda jogando")), *COMMANDS[1:])
 
 
+class SendLimiter(AIORateLimiter):
+    """PTB's rate limiter for the calls Telegram's flood limits count; reads go straight through.
+
+    ``AIORateLimiter`` queues every call that names a chat, so an admin check
+    (``getChatMember``) made before answering a button would wait behind the
+    group's table edits (20 a minute) and the button would expire.
+    """
+
+    async def process_request(
+        self,
+        callback: Any,
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        """Send or edit through the limiter; ``get*`` calls at once."""
+        if endpoint.startswith("get"):
+            return await callback(*args, **kwargs)
+        return await super().process_request(
+            callback, args, kwargs, endpoint, data, rate_limit_args
+        )
+
+
 def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
     t = translations(lang)
     return [BotCommand(name, t.gettext(text)) for name, text in pairs]
@@ -106,7 +131,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         .base_url(f"{config.api_url}/bot")
         .base_file_url(f"{config.api_url}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML))
-        .rate_limiter(AIORateLimiter(group_max_rate=config.group_budget, max_retries=5))
+        .rate_limiter(SendLimiter(group_max_rate=config.group_budget, max_retries=5))
         .get_updates_read_timeout(config.poll_timeout + 10)
         .concurrent_updates(True)
         .post_init(on_startup)

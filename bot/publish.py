@@ -431,14 +431,9 @@ async def update_hands(app: AnyApp, game_id: int) -> None:
                 continue
             _save_hand(rt.db, game_id, seat, player.id, sent.message_id, view, digest)
     if failed:
-        _run_once(
-            app,
-            flush_hands,
-            RETRY_SECONDS,
-            f"hands:{game.chat_id}:{game_id}",
-            game_id,
-            game.chat_id,
-        )
+        name = f"hands:{game.chat_id}:{game_id}"
+        if _pending_job(app, name) is None:  # a pending redraw comes sooner and does the same
+            _run_once(app, flush_hands, RETRY_SECONDS, name, game_id, game.chat_id)
 
 
 def _hand_over_events(s: Any, game_id: int) -> dict[int, dict[str, Any]]:

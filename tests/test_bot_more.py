@@ -212,3 +212,24 @@ async def test_flood_budget_429_and_lost_table_message(
         edits = [c.time for c in server.calls_to(group, ("editMessageText",))]
         assert all(b - a >= 0.9 for a, b in itertools.pairwise(edits)), edits
         assert server.peak_calls_per_minute(group) <= 20
+
+
+async def test_admin_check_does_not_wait_behind_the_groups_flood_budget(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # two calls a minute to a group: the lobby and one /placar reply use them up
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=2) as h:
+        ana, bia = server.add_user("Ana"), server.add_user("Bia")
+        group = server.add_group("G", admins=[ana, bia], members=[bia])
+        await server.user_sends(ana, ana, "/start")
+        await server.user_sends(ana, group, "/truco")
+        lobby = await h.wait(lambda: h.table(group))
+        await server.user_sends(bia, group, "/placar")
+        await h.wait(lambda: len(h.bot_messages(group)) >= 2)
+        # Bia is an admin, not the creator: checking that (getChatMember) must not queue
+        # behind the group's next message, or her button would expire
+        answer = await server.user_presses(
+            bia, group, lobby["message_id"], button(lobby, "Cancelar")["callback_data"], timeout=3
+        )
+        assert not answer["show_alert"], answer
+        assert server.calls_to(group, ("getChatMember",))
