@@ -473,6 +473,31 @@ def cancel(db: Database, game_id: int, user_id: int, *, authorised: bool) -> Cha
 # --------------------------------------------------------------------- actions
 
 
+def _store_move(
+    s: Session,
+    game: Game,
+    expected: int,
+    m: Match,
+    seats: Sequence[Seat | None],
+    rules: Rules,
+    note: str | None = None,
+) -> Change:
+    """Close the hand or match if it ended, then commit the new state with its deadline."""
+    status = _finish(s, game, m, seats, expected + 1)
+    values: dict[str, Any] = {"note": note} if note is not None else {}
+    _save(
+        s,
+        game,
+        expected,
+        snapshot=json.dumps(m.to_json()),
+        status=status,
+        deadline_at=deadline_for(m, rules) if status == "playing" else None,
+        **values,
+    )
+    s.commit()
+    return _change(game, m, seats)
+
+
 def _finish(s: Session, game: Game, m: Match, seats: Sequence[Seat | None], version: int) -> str:
     """Record hand and match ends; deal the next hand. Returns the new status."""
     if m.phase == Phase.HAND_OVER:
@@ -541,17 +566,7 @@ def act(
         m.apply(seat, action)
         version = expected + 1
         _event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
-        status = _finish(s, game, m, seats, version)
-        _save(
-            s,
-            game,
-            expected,
-            snapshot=json.dumps(m.to_json()),
-            status=status,
-            deadline_at=deadline_for(m, rules) if status == "playing" else None,
-        )
-        s.commit()
-        return _change(game, m, seats)
+        return _store_move(s, game, expected, m, seats, rules)
 
 
 def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change | None:
@@ -581,18 +596,7 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             done.append([seat, shown])
             _event(s, game, version, "timeout", seat, None, action=str(action), hand=hand)
         note = json.dumps({"hand": hand, "items": done})
-        status = _finish(s, game, m, seats, version)
-        _save(
-            s,
-            game,
-            expected,
-            snapshot=json.dumps(m.to_json()),
-            status=status,
-            note=note,
-            deadline_at=deadline_for(m, rules) if status == "playing" else None,
-        )
-        s.commit()
-        return _change(game, m, seats)
+        return _store_move(s, game, expected, m, seats, rules, note=note)
 
 
 # ----------------------------------------------------------------------- reads
