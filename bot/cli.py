@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from engine import cli as engine_cli
+from engine.tools import cli as engine_cli
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

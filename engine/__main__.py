@@ -2,6 +2,6 @@
 
 import sys
 
-from engine.cli import main
+from engine.tools.cli import main
 
 sys.exit(main())

@@ -62,15 +62,13 @@ class Ruleset:
         return tuple(Card.of(rank, s) for s in reversed(Suit))
 
     def strength_table(self, vira: Card | None) -> tuple[int, ...]:
-        """Strength of every card in a hand: rank 0-9 for common cards, 10-13 for manilhas."""
-        key = vira if self.manilhas is None else None
-        cached = _STRENGTH_CACHE.get((self.name, key))
-        if cached is None:
-            table = [int(c.rank) for c in ALL_CARDS]
-            for m in self.manilhas_for(vira):
-                table[m] = 10 + int(m.suit)
-            cached = _STRENGTH_CACHE[(self.name, key)] = tuple(table)
-        return cached
+        """Strength of every card in a hand: rank 0-9 for common cards, 10-13 for manilhas.
+
+        Manilhas rank by their place in ``manilhas_for`` (strongest first), so a variant
+        with other fixed manilhas (gaudério: A♠ A♣ 7♠ 7♦) gets its own order, never
+        the suit order of R1.
+        """
+        return _strength_table(self.manilhas_for(vira))
 
     def card_order(self, vira: Card | None = None) -> list[list[Card]]:
         """The deck grouped by strength, strongest group first (equal cards share a group)."""
@@ -89,7 +87,23 @@ class Ruleset:
         return target - self.hand_value
 
 
-_STRENGTH_CACHE: dict[tuple[str, Card | None], tuple[int, ...]] = {}
+_STRENGTH_CACHE: dict[tuple[Card, ...], tuple[int, ...]] = {}
+
+
+def _strength_table(manilhas: tuple[Card, ...]) -> tuple[int, ...]:
+    """The strength table for these manilhas (strongest first), cached by their value.
+
+    The table depends on nothing else, so two rulesets share an entry exactly when
+    their manilhas agree (a name says nothing: a variant may reuse one).
+    """
+    cached = _STRENGTH_CACHE.get(manilhas)
+    if cached is None:
+        table = [int(c.rank) for c in ALL_CARDS]
+        top = 9 + len(manilhas)
+        for i, m in enumerate(manilhas):
+            table[m] = top - i
+        cached = _STRENGTH_CACHE[manilhas] = tuple(table)
+    return cached
 
 
 def _deck40() -> tuple[Card, ...]:

@@ -29,7 +29,7 @@ from engine.actions import Act, Action
 from engine.cards import Card, Rank, Suit
 from engine.errors import IllegalAction
 from engine.match import Match
-from engine.scenario import load_match, matches_expect, outcome, parse_action
+from engine.tools.scenario import load_match, matches_expect, outcome, parse_action
 from engine.view import View
 
 TRACE_VERSION = 1

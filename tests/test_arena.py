@@ -10,8 +10,17 @@ from pathlib import Path
 import pytest
 
 from engine import actions as A
-from engine.arena import Forfeit, Setup, Side, arena, parse_answer, play_pair, save_run, wilson
-from engine.cli import main
+from engine.tools.arena import (
+    Forfeit,
+    Setup,
+    Side,
+    arena,
+    parse_answer,
+    play_pair,
+    save_run,
+    wilson,
+)
+from engine.tools.cli import main
 
 TINY_BOT = """
 import json, sys

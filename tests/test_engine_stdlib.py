@@ -1,4 +1,4 @@
-"""The engine uses the standard library only (and itself)."""
+"""The engine uses the standard library only (and itself); its rules core needs no tool."""
 
 from __future__ import annotations
 
@@ -24,3 +24,26 @@ def test_engine_imports_only_the_standard_library() -> None:
                 if top != "engine" and top not in sys.stdlib_module_names:
                     offenders.append(f"{path.relative_to(ENGINE.parent)}: {name}")
     assert not offenders
+
+
+CORE = ("__init__", "actions", "cards", "errors", "match", "rulesets", "view")
+"""The rules core: every other module of the package builds on these."""
+
+
+def test_the_rules_core_imports_only_itself() -> None:
+    offenders = []
+    for name in CORE:
+        path = ENGINE / f"{name}.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("engine")
+            ):
+                module = node.module
+                if module == "engine":
+                    module += "." + node.names[0].name
+                if module.split(".")[1] not in CORE:
+                    offenders.append(f"{name}.py: {module}")
+    assert not offenders
+    assert (ENGINE / "py.typed").exists()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from enginetools import act, deal
 
@@ -82,6 +84,19 @@ class TestR2Variants:
     def test_fixed_manilhas(self) -> None:
         for name in ("mineiro", "trem-bao"):
             assert get_ruleset(name).manilhas_for(None) == parse_cards("4C 7H AS 7D")
+
+    def test_other_fixed_manilhas_rank_by_their_listed_order(self) -> None:
+        # a gaudério-like variant (A♠ A♣ 7♠ 7♦) under a reused name: its order is its own
+        mineiro = get_ruleset("mineiro")
+        before = mineiro.strength_table(None)
+        gauderio = replace(mineiro, manilhas=parse_cards("AS AC 7S 7D"))
+        strength = gauderio.strength_table(None)
+        ranked = [strength[c] for c in parse_cards("AS AC 7S 7D")]
+        assert ranked == sorted(ranked, reverse=True) and len(set(ranked)) == 4
+        assert min(ranked) > max(strength[c] for c in parse_cards("3C 3H 2S AH"))
+        assert [c.code for c in gauderio.card_order()[0]] == ["AS"]
+        assert mineiro.strength_table(None) == before
+        assert [before[c] for c in parse_cards("4C 7H AS 7D")] == [13, 12, 11, 10]
 
     def test_values(self) -> None:
         assert get_ruleset("paulista").hand_value == 1

@@ -20,7 +20,7 @@ import pytest
 from engine import RULESETS, Card, Match, Rank, Suit, TableOptions
 from engine.match import hand_outcome
 from engine.rulesets import MAX_TARGET, MIN_TARGET
-from engine.scenario import replay
+from engine.tools.scenario import replay
 from engine.tutorial import build_trace
 
 ROOT = Path(__file__).resolve().parents[1]

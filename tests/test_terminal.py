@@ -8,7 +8,7 @@ from itertools import cycle
 
 import pytest
 
-from engine.terminal import play
+from engine.tools.terminal import play
 
 
 @pytest.mark.parametrize("variant", ["paulista", "mineiro", "trem-bao"])

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine import Act, Action, HandKind, Phase
-from engine.scenario import replay
+from engine.tools.scenario import replay
 from engine.tutorial import (
     TutorialError,
     build_trace,

@@ -204,7 +204,7 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
 
 
 def add_sandbox_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``sandbox`` on a ``truco`` parser (see ``engine.cli.add_engine_commands``)."""
+    """Register ``sandbox`` on a ``truco`` parser (see ``engine.tools.cli.add_engine_commands``)."""
     p = sub.add_parser("sandbox", help="joga com o bot num Telegram de mentira no navegador")
     add_arguments(p)
     p.set_defaults(handler=cmd_sandbox)

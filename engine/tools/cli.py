@@ -12,7 +12,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay scenario files and print one JSON outcome per line."""
-    from engine.scenario import replay
+    from engine.tools.scenario import replay
 
     for path in args.files:
         try:
@@ -30,14 +30,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal against robots."""
-    from engine.terminal import play
+    from engine.tools.terminal import play
 
     return play(args.variant, args.players, args.target, args.seed, args.robot)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Print engine speed figures as JSON."""
-    from engine.bench import run
+    from engine.tools.bench import run
 
     print(json.dumps(run(args.seconds, args.seed), indent=2))
     return 0
@@ -62,7 +62,7 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(handler=cmd_bench)
 
-    from engine.arena import add_arena_command  # robots and arena load only when registered
+    from engine.tools.arena import add_arena_command  # robots and arena load only when registered
 
     add_arena_command(sub)
 
