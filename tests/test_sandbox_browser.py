@@ -151,14 +151,30 @@ def test_echo_bot_in_the_browser(tmp_path, browser):
         ana.click(".chat-item >> nth=0")
         ana.locator(".msg.from-bot").first.get_by_role("button", name="Abrir o privado").click()
         expect(ana.locator(".msg.from-bot .text")).to_have_count(2)
+        # ...shown as a bare "/start", as Telegram hides the payload
+        expect(ana.locator(".msg.mine .text").last).to_have_text("/start")
+
+        # An edit that makes a message taller keeps the bottom in view (Beto, on a phone).
+        beto.click("#back")
+        beto.locator(".chat-item", has_text="Truco da firma").click()
+        ana.locator(".chat-item", has_text="Truco da firma").click()
+        ana.locator(".msg.from-bot").first.get_by_role("button", name="Crescer").click()
+        expect(beto.locator(".msg.from-bot .text").first).to_contain_text("linha 39")
+        gap = "(b) => b.scrollHeight - b.scrollTop - b.clientHeight"
+        beto.wait_for_function(f"() => ({gap})(document.querySelector('#messages')) < 5")
 
         # One click switches identity.
+        ana.click(PRIVATE_CHAT)
         ana.get_by_role("button", name="Caio", exact=True).click()
         expect(ana.locator("#chat-title")).to_have_text("Truco")
         expect(ana.locator("#start-btn")).to_be_visible()
+        expect(ana.locator("#offline")).to_be_hidden()
         assert errors == []
-    finally:
+        # The page says it is reconnecting while the sandbox is down.
         assert sandbox.stop() == 0
+        expect(ana.locator("#offline")).to_be_visible()
+    finally:
+        sandbox.stop()
 
 
 def _group_texts(url: str) -> list[str]:

@@ -39,6 +39,7 @@ def table_markup(n: int) -> InlineKeyboardMarkup:
             [
                 InlineKeyboardButton("Somar", callback_data=f"add:{n}"),
                 InlineKeyboardButton("Alerta", callback_data="alert"),
+                InlineKeyboardButton("Crescer", callback_data=f"grow:{n}"),
             ],
             [InlineKeyboardButton("🃏 Minha mão", switch_inline_query_current_chat="")],
             [InlineKeyboardButton("Abrir o privado", url="https://t.me/TrucoBot?start=mesa")],
@@ -65,10 +66,12 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if query.data == "alert":
         await query.answer("Isto é um alerta", show_alert=True)
         return
-    n = int(query.data.split(":")[1]) + 1
+    op, count = query.data.split(":")
+    n = int(count) + 1
     await query.answer(f"Agora {n}")
+    tall = "\n".join(f"linha {i}" for i in range(40)) if op == "grow" else ""
     await query.edit_message_text(
-        f"<b>Mesa</b> de teste: <i>{n}</i> pontos",
+        f"<b>Mesa</b> de teste: <i>{n}</i> pontos{tall and chr(10) + tall}",
         parse_mode=ParseMode.HTML,
         reply_markup=table_markup(n),
     )

@@ -195,7 +195,10 @@ function renderMessage(m, chat) {
   const edited = m.edit_date ? '<span class="edited">editado</span> ' : "";
   const r = m.reply_to_message;
   const reply = r ? `<div class="reply"><div class="reply-name">${esc(r.from.first_name)}</div><div class="reply-text">${esc((r.text || "").split("\n")[0])}</div></div>` : "";
-  wrap.innerHTML = `<div class="bubble">${sender}${via}${reply}<div class="text">${renderText(m.text || "", m.entities)}</div>
+  // Telegram shows a deep link's "/start <payload>" as a bare "/start"
+  const shown = mine && /^\/start \S+$/.test(m.text || "") ? "/start" : (m.text || "");
+  const entities = shown === m.text ? m.entities : undefined;
+  wrap.innerHTML = `<div class="bubble">${sender}${via}${reply}<div class="text">${renderText(shown, entities)}</div>
     <div class="meta">${edited}${hhmm(m.edit_date || m.date)}</div></div>`;
   if (m.reply_markup && m.reply_markup.inline_keyboard) wrap.appendChild(renderKeyboard(m));
   return wrap;
@@ -388,7 +391,15 @@ function applyEvent(ev) {
     if (i >= 0) list[i] = ev.message;
     if (id === String(state.current)) {
       const old = document.getElementById(`m-${ev.message.message_id}`);
-      if (old) { old.replaceWith(renderMessage(ev.message, chatById(id))); renderChatList(); return; }
+      if (old) {
+        // an edit that makes a message taller keeps the bottom in view, as Telegram does
+        const box = $("#messages");
+        const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+        old.replaceWith(renderMessage(ev.message, chatById(id)));
+        if (atBottom) box.scrollTop = box.scrollHeight;
+        renderChatList();
+        return;
+      }
     }
   } else if (ev.type === "delete") {
     state.messages[id] = list.filter((m) => m.message_id !== ev.message_id);
@@ -397,15 +408,19 @@ function applyEvent(ev) {
   if (id === String(state.current)) {
     const box = $("#messages");
     const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+    const scrolled = box.scrollTop;
     renderChat();
-    if (!atBottom) box.scrollTop = box.scrollHeight;
+    // keep reading where you were unless you were at the bottom already
+    if (!atBottom) box.scrollTop = scrolled;
   }
 }
 
 function connect() {
   const es = new EventSource("/api/events");
   es.onmessage = (e) => applyEvent(JSON.parse(e.data));
-  es.onopen = () => { if (state.me) load(); };
+  // EventSource reconnects by itself; say so while it does (the sandbox is restarting)
+  es.onerror = () => { $("#offline").hidden = false; };
+  es.onopen = () => { $("#offline").hidden = true; if (state.me) load(); };
 }
 
 // ---------------------------------------------------------------- wiring
