@@ -6,6 +6,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from engine.cards import ALL_CARDS, Card
+from engine.sinais import Sinal
 
 
 class Act(IntEnum):
@@ -20,6 +21,8 @@ class Act(IntEnum):
     RAISE = 6
     PLAY11 = 7
     RUN11 = 8
+    SIGNAL = 9
+    """A sign to the partner (R12); it changes no turn."""
 
     @property
     def code(self) -> str:
@@ -28,22 +31,27 @@ class Act(IntEnum):
 
 
 class Action(NamedTuple):
-    """One action. ``card`` for play/cover; ``slot`` (0-2, dealt order) for blind play."""
+    """One action. ``card`` for play/cover; ``slot`` (0-2, dealt order) for blind play;
+    ``sinal`` for a signal (``None`` when the viewer did not see which one)."""
 
     act: Act
     card: Card | None = None
     slot: int | None = None
+    sinal: Sinal | None = None
 
     def __str__(self) -> str:
         if self.card is not None:
             return f"{self.act.code} {self.card.code}"
         if self.slot is not None:
             return f"{self.act.code} {self.slot}"
+        if self.sinal is not None:
+            return f"{self.act.code} {self.sinal.code}"
         return self.act.code
 
     @staticmethod
     def parse(text: str) -> Action:
-        """The action written as ``str(action)`` does: ``play 4C``, ``blind 2``, ``truco``."""
+        """The action written as ``str(action)`` does: ``play 4C``, ``blind 2``, ``truco``,
+        ``signal zap`` (``signal`` alone: a signal whose content was not seen)."""
         parts = text.split()
         if not parts:
             raise ValueError("ação vazia")
@@ -59,6 +67,12 @@ class Action(NamedTuple):
             if len(parts) != 2 or parts[1] not in ("0", "1", "2"):
                 raise ValueError("blind precisa da posição 0, 1 ou 2")
             return BLIND[int(parts[1])]
+        if act is Act.SIGNAL:
+            if len(parts) == 1:
+                return HIDDEN_SIGNAL
+            if len(parts) != 2:
+                raise ValueError("signal leva no máximo um sinal")
+            return SIGNAL[Sinal.parse(parts[1])]
         if len(parts) != 1:
             raise ValueError(f"{act.code} não leva argumento")
         return SIMPLE[act]
@@ -73,4 +87,7 @@ RUN = Action(Act.RUN)
 RAISE = Action(Act.RAISE)
 PLAY11 = Action(Act.PLAY11)
 RUN11 = Action(Act.RUN11)
+SIGNAL: tuple[Action, ...] = tuple(Action(Act.SIGNAL, sinal=s) for s in Sinal)
+HIDDEN_SIGNAL = Action(Act.SIGNAL)
+"""A signal as seen by a seat that was not told which one."""
 SIMPLE = {a.act: a for a in (TRUCO, ACCEPT, RUN, RAISE, PLAY11, RUN11)}

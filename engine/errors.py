@@ -19,6 +19,8 @@ class ErrorCode(StrEnum):
     NO_DECISION_PENDING = "no_decision_pending"
     HAND_OVER = "hand_over"
     INVALID_SCENARIO = "invalid_scenario"
+    SIGNAL_NOT_ALLOWED = "signal_not_allowed"
+    """Not part of the scenario format: scenarios carry no signals (R12)."""
 
 
 MESSAGES: dict[ErrorCode, str] = {
@@ -33,6 +35,7 @@ MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.NO_DECISION_PENDING: "Não há decisão de mão de onze agora.",
     ErrorCode.HAND_OVER: "A mão já acabou.",
     ErrorCode.INVALID_SCENARIO: "Cenário inválido.",
+    ErrorCode.SIGNAL_NOT_ALLOWED: "Não dá para fazer sinal agora.",
 }
 
 

@@ -2,7 +2,8 @@
 
 A match is fully described by (ruleset, options, seed, actions): each hand is dealt
 by a seeded chance step (``deal``), and every other change is an ``apply`` of one
-seat's action. The state is small and flat so that robots can copy it cheaply.
+seat's action. Whether an opponent catches a signal (R12) is the other chance step,
+also drawn from the seed (``caught``), so signals replay exactly too. The state is small and flat so that robots can copy it cheaply.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.errors import ErrorCode, IllegalAction
 from engine.rulesets import Ruleset, TableOptions, get_ruleset
+from engine.sinais import DEFAULT_CATCH_PERCENT
 
 if TYPE_CHECKING:
     from engine.view import View
@@ -69,6 +71,13 @@ class HandResult:
     match_winner: int | None
 
 
+def _mix(x: int) -> int:
+    """The splitmix64 output function."""
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
 def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
     """The first ``count`` cards of ``deck`` shuffled by (seed, hand_number), splitmix64."""
     x = (seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & _MASK
@@ -76,12 +85,20 @@ def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) 
     n = len(cards)
     for i in range(count):
         x = (x + _GOLDEN) & _MASK
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
-        j = i + z % (n - i)
+        j = i + _mix(x) % (n - i)
         cards[i], cards[j] = cards[j], cards[i]
     return cards[:count]
+
+
+def catch_roll(seed: int, hand_number: int, index: int, seat: int) -> int:
+    """A number 0-99 drawn from the seed for ``seat`` watching the hand's action ``index``.
+
+    The seat catches that signal when the roll is below the table's ``catch_percent``.
+    The stream is apart from the deal's (another odd multiplier and offset).
+    """
+    x = (seed * 0xA0761D6478BD642F + hand_number * 0xE7037ED1A0B428DB) & _MASK
+    x = (x + (index * 4 + seat + 1) * _GOLDEN) & _MASK
+    return _mix(x) % 100
 
 
 def hand_outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
@@ -134,6 +151,7 @@ class Match:
         "ruleset",
         "score",
         "seed",
+        "signalled",
         "stake",
         "strength",
         "table",
@@ -173,6 +191,8 @@ class Match:
     match_winner: int | None
     log: list[tuple[int, Action]]
     hand_log: list[tuple[int, Action]]
+    signalled: int
+    """Bit mask of the seats that signalled in this round (R12: one each per round)."""
 
     # ----------------------------------------------------------------- creation
 
@@ -270,6 +290,7 @@ class Match:
         self.hand_winner = None
         self.points = (0, 0)
         self.hand_log = []
+        self.signalled = 0
 
     def _deal_from_seed(self) -> None:
         n = self.players
@@ -394,6 +415,40 @@ class Match:
             and self.raise_team != seat & 1
         )
 
+    def can_signal(self, seat: int) -> bool:
+        """Whether ``seat`` may send its partner a signal now (R12).
+
+        On its own turn, while its team answers a call or decides the mão de onze/dez;
+        once per round; only at 2×2 tables with sinais on, and never in the iron hand.
+        """
+        if not self.options.sinais_on or self.kind == HandKind.IRON:
+            return False
+        if not 0 <= seat < self.players or self.signalled >> seat & 1:
+            return False
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return seat == self.turn
+        if phase == Phase.ANSWER:
+            return seat & 1 != self.call_team
+        if phase == Phase.DECIDE:
+            return seat & 1 == self.call_team
+        return False
+
+    def legal_signals(self, seat: int) -> list[Action]:
+        """The signals ``seat`` may send now (they are not in ``legal_actions``: no turn)."""
+        return list(A.SIGNAL) if self.can_signal(seat) else []
+
+    def caught(self, index: int, seat: int) -> bool:
+        """Whether ``seat`` caught the signal at ``hand_log[index]`` (seeded chance, R12).
+
+        Only opponents of the signaller catch; the partner simply receives it.
+        """
+        signaller, action = self.hand_log[index]
+        if action.act != Act.SIGNAL or (signaller ^ seat) & 1 == 0:
+            return False
+        roll = catch_roll(self.seed, self.hand_number, index, seat)
+        return roll < self.options.catch_percent
+
     def can_cover(self) -> bool:
         """Whether a card may be played covered in this round (R5)."""
         return bool(self.rounds) and self.options.covered_cards and self.kind != HandKind.IRON
@@ -453,6 +508,9 @@ class Match:
             raise IllegalAction(ErrorCode.HAND_OVER)
         if not 0 <= seat < self.players:
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"não há jogador {seat}")
+        if act == Act.SIGNAL:
+            self._signal(seat, action)
+            return
         if phase == Phase.DECIDE:
             if act != Act.PLAY11 and act != Act.RUN11:
                 raise IllegalAction(ErrorCode.DECISION_PENDING)
@@ -549,6 +607,22 @@ class Match:
         else:
             self._close_round(table)
 
+    def _signal(self, seat: int, action: Action) -> None:
+        """Record a signal: it changes no turn, only who signalled this round (R12)."""
+        code = ErrorCode.SIGNAL_NOT_ALLOWED
+        if action.sinal is None:
+            raise IllegalAction(code, "escolha qual sinal fazer")
+        if not self.options.sinais_on:
+            raise IllegalAction(code, "esta mesa joga sem sinais")
+        if self.kind == HandKind.IRON:
+            raise IllegalAction(code, "na mão de ferro ninguém sabe as cartas")
+        if self.signalled >> seat & 1:
+            raise IllegalAction(code, "um sinal por vaza")
+        if not self.can_signal(seat):
+            raise IllegalAction(code, "sinal só na sua vez ou quando seu time responde")
+        self._record(seat, action)
+        self.signalled |= 1 << seat
+
     def _record(self, seat: int, action: Action) -> None:
         self.log.append((seat, action))
         self.hand_log.append((seat, action))
@@ -575,6 +649,7 @@ class Match:
         result = None if teams == 3 else first & 1
         self.past = (*self.past, table)
         self.table = ()
+        self.signalled = 0
         self.rounds = rounds = (*self.rounds, result)
         # a tied round is led again by the seat that led it (R4 decision)
         if result is not None:
@@ -625,6 +700,8 @@ class Match:
                 "covered_cards": o.covered_cards,
                 "ladder": list(o.ladder) if o.ladder is not None else None,
                 "timer": o.timer,
+                "sinais": o.sinais,
+                "catch_percent": o.catch_percent,
             },
             "seed": self.seed,
             "hand_number": self.hand_number,
@@ -651,6 +728,7 @@ class Match:
             "match_winner": self.match_winner,
             "log": [[s, str(a)] for s, a in self.log],
             "hand_log": [[s, str(a)] for s, a in self.hand_log],
+            "signalled": self.signalled,
         }
 
     @classmethod
@@ -666,6 +744,9 @@ class Match:
                 covered_cards=o["covered_cards"],
                 ladder=tuple(o["ladder"]) if o["ladder"] is not None else None,
                 timer=o["timer"],
+                # snapshots from before sinais existed play with the defaults
+                sinais=bool(o.get("sinais", True)),
+                catch_percent=int(o.get("catch_percent", DEFAULT_CATCH_PERCENT)),
             )
             m = cls(data["variant"], options, data["seed"], deal=False)
 
@@ -696,6 +777,7 @@ class Match:
             m.match_winner = data["match_winner"]
             m.log = [(int(s), Action.parse(a)) for s, a in data["log"]]
             m.hand_log = [(int(s), Action.parse(a)) for s, a in data["hand_log"]]
+            m.signalled = int(data.get("signalled", 0))
             return m
         except (KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ValueError(f"snapshot inválido: {exc}") from None

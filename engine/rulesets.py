@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
+from engine.sinais import DEFAULT_CATCH_PERCENT
 
 MIN_TARGET = 6
 MAX_TARGET = 30
@@ -192,6 +193,10 @@ class TableOptions:
     """A house-rule ladder from ``Ruleset.ladder_options``; ``None`` = the variant's."""
     timer: int = DEFAULT_TIMER
     """Seconds per decision, unless the variant fixes it."""
+    sinais: bool = True
+    """Partners may signal their cards (R12); only 2×2 tables ever use it."""
+    catch_percent: int = DEFAULT_CATCH_PERCENT
+    """The chance, in percent, that each opponent catches a signal (R12)."""
 
     def validated(self, ruleset: Ruleset) -> TableOptions:
         """These options if they suit ``ruleset``; ``ValueError`` with a pt-BR reason if not."""
@@ -204,6 +209,8 @@ class TableOptions:
             raise ValueError(f"escada do truco inválida para {ruleset.title}: use {allowed}")
         if not MIN_TIMER <= self.timer <= MAX_TIMER:
             raise ValueError(f"o tempo de jogada vai de {MIN_TIMER} a {MAX_TIMER} segundos")
+        if not 0 <= self.catch_percent <= 100:
+            raise ValueError("a chance de ver um sinal vai de 0 a 100%")
         if self.ladder is not None:
             return replace(self, ladder=tuple(self.ladder))
         return self
@@ -211,6 +218,11 @@ class TableOptions:
     def ladder_for(self, ruleset: Ruleset) -> tuple[int, ...]:
         """The truco ladder this table plays."""
         return self.ladder if self.ladder is not None else ruleset.ladder
+
+    @property
+    def sinais_on(self) -> bool:
+        """Whether this table plays with sinais: the option is on and it is a 2×2 table."""
+        return self.sinais and self.players == 4
 
     def timer_for(self, ruleset: Ruleset) -> int:
         """Seconds per decision at this table (R10)."""

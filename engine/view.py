@@ -9,6 +9,7 @@ from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import HandKind, Match, Phase
+from engine.sinais import Sinal
 
 SeenPlay = tuple[int, Card | None, bool]
 """A card on the table as a seat sees it: (seat, card or None when covered, covered)."""
@@ -57,7 +58,10 @@ class View:
     to_act: tuple[int, ...]
     legal: tuple[Action, ...]
     history: tuple[tuple[int, Action], ...]
-    """This hand's actions; another seat's covered card shows as ``cover`` with no card."""
+    """This hand's actions; another seat's covered card shows as ``cover`` with no card,
+    and a signal this seat neither received nor caught as ``signal`` with no sinal."""
+    legal_signals: tuple[Action, ...]
+    """The signals this seat may send now (R12); sending one passes no turn."""
     hand_winner: int | None
     points: tuple[int, int]
     match_winner: int | None
@@ -71,6 +75,16 @@ class View:
     def partner(self) -> int | None:
         """The partner's seat in 2×2."""
         return (self.seat + 2) % 4 if self.players == 4 else None
+
+    @property
+    def signals(self) -> tuple[tuple[int, Sinal], ...]:
+        """Signals of other seats this seat knows in this hand: its partner's, and the
+        opponents' it caught, as (seat, sinal), oldest first."""
+        return tuple(
+            (s, a.sinal)
+            for s, a in self.history
+            if a.act == Act.SIGNAL and a.sinal is not None and s != self.seat
+        )
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form with card codes and action strings (the arena protocol)."""
@@ -111,6 +125,7 @@ class View:
             "to_act": list(self.to_act),
             "legal": [str(a) for a in self.legal],
             "history": [[s, str(a)] for s, a in self.history],
+            "legal_signals": [str(a) for a in self.legal_signals],
             "hand_winner": self.hand_winner,
             "points": list(self.points),
             "match_winner": self.match_winner,
@@ -141,14 +156,25 @@ def _seen(seat: int, table: tuple[tuple[int, Card, bool], ...]) -> tuple[SeenPla
     return tuple((s, c if not cov or s == seat else None, cov) for s, c, cov in table)
 
 
+def _history(m: Match, seat: int) -> tuple[tuple[int, Action], ...]:
+    """The hand's actions as ``seat`` saw them (R5 covered cards, R12 signals)."""
+    hidden_cover = Action(Act.COVER)
+    seen: list[tuple[int, Action]] = []
+    for i, (s, a) in enumerate(m.hand_log):
+        if s != seat:
+            if a.act == Act.COVER:
+                a = hidden_cover
+            elif a.act == Act.SIGNAL and (s ^ seat) & 1 and not m.caught(i, seat):
+                a = A.HIDDEN_SIGNAL
+        seen.append((s, a))
+    return tuple(seen)
+
+
 def make_view(m: Match, seat: int) -> View:
     """The view of ``seat`` on match ``m``."""
     iron = m.kind == HandKind.IRON
     own = m.hands[seat] if m.hands else ()
-    hidden_cover = Action(Act.COVER)
-    history = tuple(
-        (s, hidden_cover if a.act == Act.COVER and s != seat else a) for s, a in m.hand_log
-    )
+    history = _history(m, seat)
     partner = (seat + 2) % 4
     deciding = m.phase == Phase.DECIDE
     return View(
@@ -182,6 +208,7 @@ def make_view(m: Match, seat: int) -> View:
         to_act=m.to_act(),
         legal=tuple(m.legal_actions(seat)),
         history=history,
+        legal_signals=tuple(m.legal_signals(seat)),
         hand_winner=m.hand_winner,
         points=m.points,
         match_winner=m.match_winner,

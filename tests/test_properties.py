@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Act, Match, Phase, TableOptions
+from engine import actions as A
 from engine.cards import Card
 
 variants = st.sampled_from(["paulista", "mineiro", "trem-bao"])
@@ -37,6 +38,21 @@ def check_view(m: Match, seat: int) -> None:
         shown |= {c for _, c, _ in table if c is not None}
     shown |= {a.card for _, a in view.history if a.card is not None}
     assert not shown & hidden
+    check_signals(m, seat)
+
+
+def check_signals(m: Match, seat: int) -> None:
+    """R12: a signal's content reaches the signaller, its partner and the opponents who
+    caught it, and no other view; every view shows that a signal was made."""
+    view = m.view(seat)
+    assert len(view.history) == len(m.hand_log)
+    for i, ((s, real), (s_seen, seen)) in enumerate(zip(m.hand_log, view.history, strict=True)):
+        assert s == s_seen
+        if real.act != Act.SIGNAL:
+            continue
+        assert seen.act == Act.SIGNAL
+        told = (s - seat) % 2 == 0 or m.caught(i, seat)
+        assert seen == (real if told else A.HIDDEN_SIGNAL)
 
 
 @settings(max_examples=60, deadline=None)
@@ -65,6 +81,14 @@ def test_random_legal_play_keeps_the_invariants(
         assert len(m.rounds) <= 3
         seat = rnd.choice(m.to_act())
         check_view(m, seat)
+        signals = m.legal_signals(seat)
+        if signals and rnd.random() < 0.5:
+            before = (m.phase, m.to_act(), m.legal_actions(seat))
+            m.apply(seat, rnd.choice(signals))
+            assert (m.phase, m.to_act(), m.legal_actions(seat)) == before  # no turn spent
+            assert m.legal_signals(seat) == []  # one per round
+            steps += 1
+            check_view(m, (seat + 1) % n)
         legal = m.legal_actions(seat)
         assert m.default_action(seat) in legal
         m.apply(seat, rnd.choice(legal))
@@ -94,7 +118,7 @@ def test_snapshot_round_trips_mid_hand(variant: str, n: int, seed: int, rnd: ran
         if m.phase >= Phase.HAND_OVER:
             break
         seat = rnd.choice(m.to_act())
-        m.apply(seat, rnd.choice(m.legal_actions(seat)))
+        m.apply(seat, rnd.choice(m.legal_actions(seat) + m.legal_signals(seat)))
     snap = m.to_json()
     restored = Match.from_json(snap)
     assert restored.to_json() == snap

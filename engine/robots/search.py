@@ -198,6 +198,8 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     cursor = [0] * n
     weight = 1.0
     for s, a in view.history:
+        if a.act == Act.SIGNAL:
+            continue  # a sign changes no state; the world's seed would decide other catches
         if a.act == Act.COVER and a.card is None:
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:

@@ -59,7 +59,10 @@ def parse_action(raw: Any) -> tuple[int, Action]:
     try:
         act = Act[str(raw.get("act", "")).upper()]
     except KeyError:
-        raise _invalid(f"ação desconhecida: {raw.get('act')!r}") from None
+        act = None
+    # sinais are not part of the scenario format: a scenario has no seed for the catch
+    if act is None or act == Act.SIGNAL:
+        raise _invalid(f"ação desconhecida: {raw.get('act')!r}")
     if act in (Act.PLAY, Act.COVER):
         try:
             card = Card.parse(str(raw["card"]))
