@@ -8,10 +8,12 @@ from engine.cards import Card, Rank, Suit
 from engine.errors import ErrorCode, IllegalAction
 from engine.match import HandKind, HandResult, Match, Phase
 from engine.rulesets import RULESETS, Ruleset, TableOptions, get_ruleset
+from engine.sinais import SINAIS, Sinal
 from engine.view import View
 
 __all__ = [
     "RULESETS",
+    "SINAIS",
     "Act",
     "Action",
     "Card",
@@ -23,6 +25,7 @@ __all__ = [
     "Phase",
     "Rank",
     "Ruleset",
+    "Sinal",
     "Suit",
     "TableOptions",
     "View",

@@ -26,7 +26,7 @@ def test_engine_imports_only_the_standard_library() -> None:
     assert not offenders
 
 
-CORE = ("__init__", "actions", "cards", "errors", "match", "rulesets", "view")
+CORE = ("__init__", "actions", "cards", "errors", "match", "rulesets", "sinais", "view")
 """The rules core: every other module of the package builds on these."""
 
 
