@@ -43,3 +43,21 @@ def test_bad_variant_is_one_line_and_exit_2() -> None:
     )
     assert proc.returncode == 2
     assert "variante desconhecida" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro"])
+def test_the_robot_partner_runs_when_you_run(variant: str) -> None:
+    out: list[str] = []
+
+    def read(_: str) -> str:
+        options = next(line for line in reversed(out) if line.startswith("[1]"))
+        for word in ("Corro", "Correr da mão"):
+            if f"] {word}" in options:
+                return options.split(f"] {word}")[0].rsplit("[", 1)[1]
+        return "1"
+
+    assert play(variant, 4, 12, 5, "medio", read=read, write=out.append) == 0
+    runs = [i for i, line in enumerate(out) if line in ("Você correu", "Você correu da mão")]
+    assert runs, "the scripted human never had a call to run from"
+    for i in runs:
+        assert out[i + 1].startswith("Parceiro correu"), out[i - 6 : i + 2]

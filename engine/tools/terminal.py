@@ -8,6 +8,7 @@ from collections.abc import Callable
 from engine.actions import Act, Action
 from engine.match import HandKind, Match, Phase
 from engine.robots import get_robot
+from engine.robots.partners import follows_partner
 from engine.rulesets import TableOptions, get_ruleset
 
 HUMAN = 0
@@ -45,6 +46,8 @@ def describe(m: Match, seat: int, action: Action) -> str:
         return f"{who} aumentou: {call_word(m, m.call)}"
     if act == Act.PLAY11:
         return f"{who} topou jogar a mão"
+    if act == Act.BLIND and action.slot is not None:
+        return f"{who} jogou a {action.slot + 1}ª carta às cegas"
     return f"{who} correu da mão"
 
 
@@ -163,6 +166,8 @@ def play(
                 write("Até a próxima!")
                 return 0
         else:
-            action = robots[seat].choose(m.view(seat))
+            # beside the human the robot partner follows their run (R6); HUMAN is asked first
+            view = m.view(seat)
+            action = follows_partner(view, view.partner == HUMAN) or robots[seat].choose(view)
         m.apply(seat, action)
         write(describe(m, seat, action))
