@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import HandKind, Match, Phase
+from engine.rulesets import Ruleset, TableOptions
 from engine.sinais import Sinal
 
 SeenPlay = tuple[int, Card | None, bool]
@@ -17,9 +18,17 @@ SeenPlay = tuple[int, Card | None, bool]
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One seat's observation of a match."""
+    """One seat's observation of a match: every fact its seat may know, nothing more.
+
+    Consumers (robots, bot, terminal, site) read only views, so every fact they need
+    about the table, the ladder and the pending decision is a field here.
+    """
 
     seat: int
+    ruleset: Ruleset
+    """The variant's rules (the same object ``get_ruleset(variant)`` gives)."""
+    options: TableOptions
+    """The table's options, validated (``players``, ``target``... repeat them)."""
     variant: str
     players: int
     target: int
@@ -48,9 +57,28 @@ class View:
     leader: int
     stake: int
     pending_value: int | None
-    """The value of the truco call awaiting an answer."""
+    """The value of the truco call awaiting an answer (what accepting makes the hand worth)."""
+    pending_step: int | None
+    """The ladder step of the call awaiting an answer: 0 truco, 1 seis, 2 nove, 3 doze
+    (mineiro: its own ladder, same steps); ``None`` when no call waits."""
+    accepted_step: int | None
+    """The ladder step accepted last in this hand; ``None`` while no call was accepted."""
+    next_step: int | None
+    """The ladder step the next call would ask for (truco on a turn, or a raise while
+    answering), whether or not this seat may make it now (``legal`` says that);
+    ``None`` when the ladder is spent or the hand has no truco (mão de onze/dez, iron)."""
+    call_seat: int | None
+    """The seat that made the pending call (truco or raise); ``None`` otherwise."""
     call_team: int | None
     """The team that made the pending call (or is deciding the mão de onze)."""
+    accept_value: int | None
+    """What the hand is worth if the pending call is accepted or the mão de onze/dez is
+    played; ``None`` when nothing waits for an answer."""
+    run_value: int | None
+    """Points the other team scores if the answering (or deciding) team runs."""
+    raise_value: int | None
+    """What the hand would be worth if the pending call is raised and that raise is
+    accepted; ``None`` when no raise is possible (after doze, or no call pending)."""
     raise_team: int | None
     """The team whose call was accepted last: it may not call the next step."""
     ran: tuple[int, ...]
@@ -92,9 +120,14 @@ class View:
         def plays(t: tuple[SeenPlay, ...]) -> list[list[Any]]:
             return [[s, c.code if c is not None else None, cov] for s, c, cov in t]
 
+        o = self.options
         return {
             "seat": self.seat,
             "variant": self.variant,
+            "options": {
+                **asdict(o),
+                "ladder": list(o.ladder) if o.ladder is not None else None,
+            },
             "players": self.players,
             "target": self.target,
             "covered_cards": self.covered_cards,
@@ -119,7 +152,14 @@ class View:
             "leader": self.leader,
             "stake": self.stake,
             "pending_value": self.pending_value,
+            "pending_step": self.pending_step,
+            "accepted_step": self.accepted_step,
+            "next_step": self.next_step,
+            "call_seat": self.call_seat,
             "call_team": self.call_team,
+            "accept_value": self.accept_value,
+            "run_value": self.run_value,
+            "raise_value": self.raise_value,
             "raise_team": self.raise_team,
             "ran": list(self.ran),
             "to_act": list(self.to_act),
@@ -170,6 +210,33 @@ def _history(m: Match, seat: int) -> tuple[tuple[int, Action], ...]:
     return tuple(seen)
 
 
+def _call_seat(m: Match) -> int | None:
+    """The seat of the pending call: the last truco or raise of the hand (public)."""
+    if m.phase != Phase.ANSWER:
+        return None
+    return next(s for s, a in reversed(m.hand_log) if a.act in (Act.TRUCO, Act.RAISE))
+
+
+def _decision_values(m: Match) -> tuple[int | None, int | None, int | None]:
+    """(accept, run, raise) values of the decision waiting now, as R6 and R7 score them."""
+    rs = m.ruleset
+    if m.phase == Phase.ANSWER:
+        ladder = m.ladder
+        raised = ladder[m.call + 1] if m.call + 1 < len(ladder) else None
+        return ladder[m.call], rs.run_value(ladder, m.call), raised
+    if m.phase == Phase.DECIDE:
+        return rs.special_hand_value, rs.hand_value, None
+    return None, None, None
+
+
+def _next_step(m: Match) -> int | None:
+    """The ladder step a call would ask for now (see ``View.next_step``)."""
+    if m.kind != HandKind.NORMAL or m.phase >= Phase.HAND_OVER:
+        return None
+    step = m.call + 1 if m.phase == Phase.ANSWER else m.level + 1
+    return step if step < len(m.ladder) else None
+
+
 def make_view(m: Match, seat: int) -> View:
     """The view of ``seat`` on match ``m``."""
     iron = m.kind == HandKind.IRON
@@ -177,8 +244,11 @@ def make_view(m: Match, seat: int) -> View:
     history = _history(m, seat)
     partner = (seat + 2) % 4
     deciding = m.phase == Phase.DECIDE
+    accept_value, run_value, raise_value = _decision_values(m)
     return View(
         seat=seat,
+        ruleset=m.ruleset,
+        options=m.options,
         variant=m.ruleset.name,
         players=m.players,
         target=m.options.target,
@@ -202,6 +272,13 @@ def make_view(m: Match, seat: int) -> View:
         leader=m.leader,
         stake=m.stake,
         pending_value=m.pending_value,
+        pending_step=m.call if m.phase == Phase.ANSWER else None,
+        accepted_step=m.level if m.level >= 0 else None,
+        next_step=_next_step(m),
+        call_seat=_call_seat(m),
+        accept_value=accept_value,
+        run_value=run_value,
+        raise_value=raise_value,
         call_team=m.call_team if m.phase == Phase.ANSWER or deciding else None,
         raise_team=m.raise_team if m.raise_team >= 0 else None,
         ran=tuple(s for s in range(m.players) if m.ran >> s & 1),

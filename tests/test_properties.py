@@ -55,6 +55,35 @@ def check_signals(m: Match, seat: int) -> None:
         assert seen == (real if told else A.HIDDEN_SIGNAL)
 
 
+def check_decision_values(m: Match, seat: int) -> None:
+    """The view's accept/run/raise values are what the engine then scores."""
+    v = m.view(seat)
+    if m.phase not in (Phase.ANSWER, Phase.DECIDE):
+        assert v.accept_value is v.run_value is v.raise_value is v.pending_step is None
+        return
+    yes, no = (A.ACCEPT, A.RUN) if m.phase == Phase.ANSWER else (A.PLAY11, A.RUN11)
+    accepted = m.copy()
+    accepted.apply(seat, yes)
+    assert accepted.stake == v.accept_value
+    ran = m.copy()
+    for s in ran.to_act():
+        ran.apply(s, no)
+    team = seat & 1
+    assert ran.points[1 - team] == v.run_value and ran.hand_winner == 1 - team
+    if m.phase == Phase.DECIDE:
+        assert v.raise_value is None and v.call_seat is None
+        return
+    assert v.pending_step is not None and v.pending_value == v.ladder[v.pending_step]
+    assert v.call_seat is not None and v.call_seat & 1 == v.call_team != team
+    if v.raise_value is None:
+        assert A.RAISE not in v.legal
+    else:
+        raised = m.copy()
+        raised.apply(seat, A.RAISE)
+        raised.apply(raised.to_act()[0], A.ACCEPT)
+        assert raised.stake == v.raise_value
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     variant=variants, n=players, seed=st.integers(0, 2**32), rnd=st.randoms(use_true_random=False)
@@ -89,6 +118,7 @@ def test_random_legal_play_keeps_the_invariants(
             assert m.legal_signals(seat) == []  # one per round
             steps += 1
             check_view(m, (seat + 1) % n)
+        check_decision_values(m, seat)
         legal = m.legal_actions(seat)
         assert m.default_action(seat) in legal
         m.apply(seat, rnd.choice(legal))

@@ -18,13 +18,12 @@ MEDIO_SAMPLES = 24
 
 def next_value(view: View) -> int:
     """What the hand becomes worth if the next truco step is accepted."""
-    return next(v for v in view.ladder if v > view.stake)
+    return view.ladder[view.next_step] if view.next_step is not None else view.stake
 
 
 def run_value(view: View) -> int:
     """What the calling team scores if the pending call is run from."""
-    step = view.ladder.index(view.pending_value) if view.pending_value is not None else 0
-    return view.ladder[step - 1] if step > 0 else view.stake
+    return view.run_value if view.run_value is not None else view.stake
 
 
 # --------------------------------------------------------------------- fácil
@@ -122,14 +121,14 @@ def _decide_special(sense: Sense, rng: random.Random, samples: int) -> Action:
 def _answer(sense: Sense, rng: random.Random, samples: int) -> Action:
     """Accept, run or raise by the chance of winning, discounted for the caller's confidence."""
     v = sense.view
-    pending = v.pending_value or next_value(v)
-    step = v.ladder.index(pending)
+    pending = v.accept_value or next_value(v)
+    step = v.pending_step or 0
     # a call says "my hand is good": trust it more the higher it goes
     p = win_chance(sense, rng, samples) - 0.05 - 0.05 * step
     accept = p * value_after(v, pending, 0) + (1 - p) * value_after(v, 0, pending)
     run = value_after(v, 0, run_value(v))
-    if A.RAISE in v.legal:
-        higher = v.ladder[step + 1]
+    if A.RAISE in v.legal and v.raise_value is not None:
+        higher = v.raise_value
         raised = p * value_after(v, higher, 0) + (1 - p) * value_after(v, 0, higher)
         if p >= 0.72 and raised > accept:
             return A.RAISE

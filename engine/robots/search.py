@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from functools import lru_cache
 
 from engine import actions as A
 from engine.actions import Act, Action
@@ -22,7 +21,6 @@ from engine.match import HandKind, Match, Phase
 from engine.robots.base import decision_rng
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
 from engine.robots.sense import match_values, read, win_chance
-from engine.rulesets import TableOptions, get_ruleset
 from engine.view import View
 
 DEFAULT_BUDGET_MS = 200.0
@@ -119,7 +117,7 @@ def candidates(view: View, baseline: Action) -> list[Action]:
     out = [baseline]
     covers = [a for a in legal if a.act == Act.COVER]
     if covers:
-        st = get_ruleset(view.variant).strength_table(view.vira)
+        st = view.ruleset.strength_table(view.vira)
         low = min(covers, key=lambda a: st[a.card] if a.card is not None else 0)
         covers = [low]
     for a in legal:
@@ -128,19 +126,6 @@ def candidates(view: View, baseline: Action) -> list[Action]:
         if a not in out:
             out.append(a)
     return out
-
-
-@lru_cache(maxsize=32)
-def _options(
-    players: int, target: int, covered: bool, ladder: tuple[int, ...], variant: str
-) -> TableOptions:
-    rs = get_ruleset(variant)
-    return TableOptions(
-        players=players,
-        target=target,
-        covered_cards=covered,
-        ladder=None if ladder == rs.ladder else ladder,
-    ).validated(rs)
 
 
 def sample_world(view: View, rng: random.Random) -> Match:
@@ -160,7 +145,7 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     every open card and the partner's hand when visible; each other seat gets as many
     as it holds plus one for each card it played face down.
     """
-    rs = get_ruleset(view.variant)
+    rs = view.ruleset
     n = view.players
     seat = view.seat
     played: list[list[Card | None]] = [[] for _ in range(n)]
@@ -193,8 +178,9 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
             filled.append(c if c is not None else pool.pop())
         played[s] = list(filled)
         hands.append((*filled, *held))
-    opts = _options(n, view.target, view.covered_cards, view.ladder, rs.name)
-    m = Match.from_hand(rs, opts, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira)
+    m = Match.from_hand(
+        rs, view.options, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira
+    )
     cursor = [0] * n
     weight = 1.0
     for s, a in view.history:

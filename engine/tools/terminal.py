@@ -10,6 +10,7 @@ from engine.match import HandKind, Match, Phase
 from engine.robots import get_robot
 from engine.robots.partners import follows_partner
 from engine.rulesets import TableOptions, get_ruleset
+from engine.view import View
 
 HUMAN = 0
 
@@ -23,27 +24,27 @@ def seat_name(seat: int, players: int) -> str:
     return f"Robô {seat}"
 
 
-def call_word(m: Match, step: int) -> str:
+def call_word(v: View, step: int | None) -> str:
     """What a player shouts for ladder step ``step`` (truco, seis, nove, doze)."""
-    return m.ruleset.call_names[step].capitalize() + "!"
+    return v.ruleset.call_names[step or 0].capitalize() + "!"
 
 
-def describe(m: Match, seat: int, action: Action) -> str:
-    """One line telling the table what a seat did."""
-    who = seat_name(seat, m.players)
+def describe(v: View, seat: int, action: Action) -> str:
+    """One line telling the table what a seat did, from a view taken just after it."""
+    who = seat_name(seat, v.players)
     act = action.act
     if act == Act.PLAY and action.card is not None:
         return f"{who} jogou {action.card.label}"
     if act == Act.COVER:
         return f"{who} jogou uma carta coberta"
     if act == Act.TRUCO:
-        return f"{who}: {call_word(m, m.call)}"
+        return f"{who}: {call_word(v, v.pending_step)}"
     if act == Act.ACCEPT:
         return f"{who}: Desce!"
     if act == Act.RUN:
         return f"{who} correu"
     if act == Act.RAISE:
-        return f"{who} aumentou: {call_word(m, m.call)}"
+        return f"{who} aumentou: {call_word(v, v.pending_step)}"
     if act == Act.PLAY11:
         return f"{who} topou jogar a mão"
     if act == Act.BLIND and action.slot is not None:
@@ -51,7 +52,7 @@ def describe(m: Match, seat: int, action: Action) -> str:
     return f"{who} correu da mão"
 
 
-def option_label(m: Match, action: Action) -> str:
+def option_label(v: View, action: Action) -> str:
     """The label of one choice offered to the human."""
     act = action.act
     if act == Act.PLAY and action.card is not None:
@@ -60,10 +61,8 @@ def option_label(m: Match, action: Action) -> str:
         return f"{action.card.label} coberta"
     if act == Act.BLIND and action.slot is not None:
         return f"{action.slot + 1}ª carta"
-    if act == Act.TRUCO:
-        return call_word(m, m.level + 1)
-    if act == Act.RAISE:
-        return call_word(m, m.call + 1)
+    if act == Act.TRUCO or act == Act.RAISE:
+        return call_word(v, v.next_step)
     return {
         Act.ACCEPT: "Desce!",
         Act.RUN: "Corro",
@@ -72,14 +71,13 @@ def option_label(m: Match, action: Action) -> str:
     }[act]
 
 
-def render(m: Match) -> str:
+def render(v: View) -> str:
     """The table as the human sees it (from the human's view only)."""
-    v = m.view(HUMAN)
     lines = [f"Placar: nós {v.score[0]} × {v.score[1]} eles · mão vale {v.stake}"]
     if v.vira is not None:
         lines.append(f"Vira: {v.vira.label} · manilha: {v.manilhas[0].rank.code}")
     if v.kind == HandKind.SPECIAL:
-        special = m.ruleset.special_hand.replace("_", " ").replace("mao", "mão")
+        special = v.ruleset.special_hand.replace("_", " ").replace("mao", "mão")
         lines.append(f"É {special}!")
     elif v.kind == HandKind.IRON:
         lines.append("Mão de ferro: todo mundo joga às cegas.")
@@ -100,9 +98,8 @@ def render(m: Match) -> str:
     return "\n".join(lines)
 
 
-def announce_hand(m: Match, write: Callable[[str], None]) -> None:
+def announce_hand(v: View, write: Callable[[str], None]) -> None:
     """Print who deals, the vira and the human's cards at the start of a hand."""
-    v = m.view(HUMAN)
     write(f"--- Mão {v.hand_number + 1} · dá as cartas: {seat_name(v.dealer, v.players)} ---")
     if v.vira is not None:
         write(f"Vira: {v.vira.label} · manilha: {v.manilhas[0].rank.code}")
@@ -110,11 +107,11 @@ def announce_hand(m: Match, write: Callable[[str], None]) -> None:
         write("Suas cartas: " + "  ".join(c.label for c in v.hand))
 
 
-def ask(m: Match, read: Callable[[str], str], write: Callable[[str], None]) -> Action | None:
-    """Ask the human for one legal action; ``None`` when they quit."""
-    legal = m.legal_actions(HUMAN)
-    write(render(m))
-    write("  ".join(f"[{i}] {option_label(m, a)}" for i, a in enumerate(legal, 1)) + "  [s] sair")
+def ask(v: View, read: Callable[[str], str], write: Callable[[str], None]) -> Action | None:
+    """Ask the human for one legal action of their view; ``None`` when they quit."""
+    legal = v.legal
+    write(render(v))
+    write("  ".join(f"[{i}] {option_label(v, a)}" for i, a in enumerate(legal, 1)) + "  [s] sair")
     while True:
         try:
             answer = read("> ").strip().lower()
@@ -143,7 +140,7 @@ def play(
     robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}
     m = Match(ruleset, options, seed)
     write(f"{ruleset.title} · {players // 2}×{players // 2} · até {target} pontos (semente {seed})")
-    announce_hand(m, write)
+    announce_hand(m.view(HUMAN), write)
     while True:
         if m.phase == Phase.HAND_OVER or m.phase == Phase.MATCH_OVER:
             if m.hand_winner is None:
@@ -156,12 +153,12 @@ def play(
                 write(f"{result}! {m.score[0]} × {m.score[1]}")
                 return 0
             m.deal()
-            announce_hand(m, write)
+            announce_hand(m.view(HUMAN), write)
             continue
         seats = m.to_act()
         seat = HUMAN if HUMAN in seats else seats[0]
         if seat == HUMAN:
-            action = ask(m, read, write)
+            action = ask(m.view(HUMAN), read, write)
             if action is None:
                 write("Até a próxima!")
                 return 0
@@ -170,4 +167,4 @@ def play(
             view = m.view(seat)
             action = follows_partner(view, view.partner == HUMAN) or robots[seat].choose(view)
         m.apply(seat, action)
-        write(describe(m, seat, action))
+        write(describe(m.view(HUMAN), seat, action))
