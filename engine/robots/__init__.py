@@ -5,6 +5,9 @@
     >>> action = robot.choose(match.view(seat))   # always one of view.legal
 
 Each decision is a pure function of (seed, view): robots never see a ``Match``.
+Before choosing, médio and difícil may send a signal at a 2×2 table (R12):
+
+    >>> signal = robot_signal(robot, match.view(seat))   # None, or one of view.legal_signals
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 from engine.robots.base import RandomRobot, Robot, decision_rng
 from engine.robots.heuristic import Facil, Medio
 from engine.robots.search import DEFAULT_BUDGET_MS, Dificil
+from engine.robots.sinais import Deaf, robot_signal
 
 LEVELS = ("facil", "medio", "dificil")
 """Robot levels, weakest first (ASCII names; accented spellings are accepted)."""
@@ -36,20 +40,29 @@ def normalize_level(level: str) -> str:
     return name
 
 
-def get_robot(level: str, *, seed: int | None = None, budget_ms: float | None = None) -> Robot:
-    """A robot of ``level``; ``seed`` fixes its choices, ``budget_ms`` bounds difícil's thinking."""
+def get_robot(
+    level: str, *, seed: int | None = None, budget_ms: float | None = None, sinais: bool = True
+) -> Robot:
+    """A robot of ``level``; ``seed`` fixes its choices, ``budget_ms`` bounds difícil's thinking.
+
+    ``sinais=False`` gives one that ignores signals (sends none, reads none).
+    """
     name = normalize_level(level)
     if seed is None:
         seed = int.from_bytes(os.urandom(6), "big")
+    robot: Robot
     if name == "facil":
-        return Facil(seed)
-    if name == "medio":
-        return Medio(seed)
-    return Dificil(seed, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+        robot = Facil(seed)
+    elif name == "medio":
+        robot = Medio(seed)
+    else:
+        robot = Dificil(seed, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+    return robot if sinais else Deaf(robot)
 
 
 __all__ = [
     "LEVELS",
+    "Deaf",
     "Dificil",
     "Facil",
     "Medio",
@@ -58,4 +71,5 @@ __all__ = [
     "decision_rng",
     "get_robot",
     "normalize_level",
+    "robot_signal",
 ]

@@ -10,6 +10,7 @@ from engine.cards import Card
 from engine.match import HandKind, Phase
 from engine.robots.base import decision_rng
 from engine.robots.sense import Sense, opponent_called, read, value_after, win_chance
+from engine.robots.sinais import bluff_scale, choose_signal
 from engine.view import View
 
 MEDIO_SAMPLES = 24
@@ -92,6 +93,10 @@ class Medio:
             return legal[0]
         return medio_action(view, decision_rng(self.seed, view), self.samples)
 
+    def signal(self, view: View) -> Action | None:
+        """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
+        return choose_signal(view)
+
 
 def medio_action(view: View, rng: random.Random, samples: int) -> Action:
     """Médio's decision for ``view`` (also the play-out policy of difícil)."""
@@ -149,7 +154,7 @@ def _should_call(sense: Sense, rng: random.Random, samples: int) -> bool:
         return True
     # a bluff only where losing the bigger hand does not hand them the match
     risky = v.score[them] + then >= v.target > v.score[them] + now
-    bluff_rate = 0.10 if opponent_called(v) == 0 else 0.04
+    bluff_rate = (0.10 if opponent_called(v) == 0 else 0.04) * bluff_scale(v)
     return p < 0.3 and not risky and rng.random() < bluff_rate
 
 

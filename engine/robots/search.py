@@ -21,6 +21,7 @@ from engine.match import HandKind, Match, Phase
 from engine.robots.base import decision_rng
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
 from engine.robots.sense import match_values, read, win_chance
+from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
 
 DEFAULT_BUDGET_MS = 200.0
@@ -89,6 +90,10 @@ class Dificil:
             if self.playouts is None and w + 1 >= MIN_WORLDS and time.perf_counter() > deadline:
                 break
         return pick(options, gains, weights)
+
+    def signal(self, view: View) -> Action | None:
+        """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
+        return choose_signal(view)
 
 
 def pick(options: list[Action], gains: list[list[float]], weights: list[float]) -> Action:
@@ -161,23 +166,27 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     visible = view.partner_hand
     if visible is not None:
         known.update(visible)
-    pool = [c for c in rs.deck if c not in known]
-    rng.shuffle(pool)
-    hands: list[tuple[Card, ...]] = []
-    for s in range(n):
-        if s == seat:
-            held: tuple[Card, ...] = view.hand
-        elif s == partner and visible is not None:
-            held = visible
-        else:
-            k = view.cards_left[s]
-            held = tuple(pool[-k:]) if k else ()
-            del pool[len(pool) - k :]
-        filled: list[Card] = []
-        for c in played[s]:
-            filled.append(c if c is not None else pool.pop())
-        played[s] = list(filled)
-        hands.append((*filled, *held))
+    unknown = [c for c in rs.deck if c not in known]
+    strength = rs.strength_table(view.vira)
+    clues = Clues.of(view, strength)
+    for _ in range(MAX_TRIES if clues else 1):
+        pool = unknown.copy()
+        rng.shuffle(pool)
+        hands: list[tuple[Card, ...]] = []
+        for s in range(n):
+            if s == seat:
+                held: tuple[Card, ...] = view.hand
+            elif s == partner and visible is not None:
+                held = visible
+            else:
+                k = view.cards_left[s]
+                held = tuple(pool[-k:]) if k else ()
+                del pool[len(pool) - k :]
+            filled = [c if c is not None else pool.pop() for c in played[s]]
+            hands.append((*filled, *held))
+        # the signals seen make some deals likelier (rejection sampling, R12)
+        if not clues or clues.accept(clues.weight_dealt(hands, strength), rng):
+            break
     m = Match.from_hand(
         rs, view.options, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira
     )

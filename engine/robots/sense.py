@@ -12,6 +12,7 @@ from functools import lru_cache
 from engine.actions import Act
 from engine.cards import Card
 from engine.match import hand_outcome
+from engine.robots.sinais import MAX_TRIES, Clues
 from engine.rulesets import Ruleset, get_ruleset
 from engine.view import View
 
@@ -156,8 +157,10 @@ def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
     """Chance that this seat's team wins the hand from here, by sampling unseen hands.
 
     Draws hidden hands uniformly from the unseen cards (the view's partner cards when
-    visible) and plays them out with ``simulate``. A tied hand counts half.
+    visible), keeps each draw as likely as the signals seen make it (``Clues``), and
+    plays them out with ``simulate``. A tied hand counts half.
     """
+
     v = sense.view
     n = v.players
     st = sense.strength
@@ -178,19 +181,23 @@ def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
         return 0.5
     table = [(s, COVERED if cov or c is None else st[c]) for s, c, cov in v.table]
     turn = v.turn
+    clues = Clues.of(v, st)
     wins = 0.0
     for _ in range(samples):
-        drawn = rng.sample(pool, total)
-        hands: list[list[int]] = []
-        k = 0
-        for s in range(n):
-            if s == v.seat:
-                hands.append(own.copy())
-            elif known_partner is not None and s == partner:
-                hands.append(known_partner.copy())
-            else:
-                hands.append(drawn[k : k + need[s]])
-                k += need[s]
+        for _ in range(MAX_TRIES if clues else 1):
+            drawn = rng.sample(pool, total)
+            hands: list[list[int]] = []
+            k = 0
+            for s in range(n):
+                if s == v.seat:
+                    hands.append(own.copy())
+                elif known_partner is not None and s == partner:
+                    hands.append(known_partner.copy())
+                else:
+                    hands.append(drawn[k : k + need[s]])
+                    k += need[s]
+            if not clues or clues.accept(clues.weight(hands), rng):
+                break
         if any(not hands[(turn + i) % n] for i in range(n - len(table))):
             return 0.5  # no cards to play (not a play state): nothing to learn
         winner = simulate(hands, table.copy(), v.rounds, turn, v.leader, n)

@@ -1,8 +1,9 @@
 """``truco arena``: many mirrored matches between two players, with figures as JSON.
 
-A side is a built-in robot (``robot:facil``, ``robot:medio``, ``robot:dificil``),
-``random`` (a uniformly random legal action) or an outside program
-(``exec:COMMAND``) that speaks the JSON Lines protocol of docs-dev/arena-protocol.md.
+A side is a built-in robot (``robot:facil``, ``robot:medio``, ``robot:dificil``; add
+``:sem-sinais`` for one that ignores signals, R12), ``random`` (a uniformly random legal
+action) or an outside program (``exec:COMMAND``) that speaks the JSON Lines protocol of
+docs-dev/arena-protocol.md.
 
 Fair by construction: deal ``i`` (seed ``seed + i``, first dealer ``i % players``) is
 played twice, once with each side on team 0, so both sides hold the same cards.
@@ -30,7 +31,7 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.match import Match, Phase
-from engine.robots import LEVELS, RandomRobot, get_robot, normalize_level
+from engine.robots import LEVELS, RandomRobot, get_robot, normalize_level, robot_signal
 from engine.rulesets import TableOptions, get_ruleset
 from engine.view import View
 
@@ -50,6 +51,10 @@ class Player(Protocol):
         """One action out of ``view.legal`` (or raise ``Forfeit``)."""
         ...
 
+    def signal(self, view: View) -> Action | None:
+        """A signal to send before choosing (one of ``view.legal_signals``), or ``None``."""
+        ...
+
     def close(self) -> None:
         """Release whatever the player holds (an outside process)."""
         ...
@@ -64,6 +69,8 @@ class Side:
     """``robot``, ``random`` or ``exec``."""
     level: str = ""
     command: tuple[str, ...] = ()
+    sinais: bool = True
+    """Whether the robot uses signals (``robot:medio:sem-sinais`` ignores them)."""
 
     @staticmethod
     def parse(text: str) -> Side:
@@ -73,7 +80,13 @@ class Side:
             return Side(text, "random")
         kind, _, rest = text.partition(":")
         if kind == "robot":
-            return Side(f"robot:{normalize_level(rest)}", "robot", level=normalize_level(rest))
+            level, _, extra = rest.partition(":")
+            if extra not in ("", "sem-sinais"):
+                raise ValueError(f"lado desconhecido: {text!r} (só existe :sem-sinais)")
+            level = normalize_level(level)
+            sinais = not extra
+            spec = f"robot:{level}" + ("" if sinais else ":sem-sinais")
+            return Side(spec, "robot", level=level, sinais=sinais)
         if kind == "exec":
             try:
                 command = tuple(shlex.split(rest))
@@ -98,12 +111,16 @@ class RobotPlayer:
         self.robot = (
             RandomRobot(seed)
             if side.kind == "random"
-            else get_robot(side.level, seed=seed, budget_ms=budget_ms)
+            else get_robot(side.level, seed=seed, budget_ms=budget_ms, sinais=side.sinais)
         )
 
     def choose(self, view: View) -> Action:
         """The robot's action."""
         return self.robot.choose(view)
+
+    def signal(self, view: View) -> Action | None:
+        """The robot's signal, if it sends one."""
+        return robot_signal(self.robot, view)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -143,6 +160,10 @@ class ExecPlayer:
             raise Forfeit(self._died()) from None
         line = self._read_line(proc)
         return parse_answer(line, view.legal)
+
+    def signal(self, view: View) -> Action | None:
+        """Outside programs see signals in their views but send none (protocol v1)."""
+        return None
 
     def _died(self) -> str:
         code = None
@@ -257,6 +278,8 @@ class Setup:
     seed: int
     budget_ms: float | None
     timeout_s: float
+    sinais: bool = True
+    """The table option (R12): with it off nobody may signal."""
 
 
 def make_player(side: Side, seed: int, setup: Setup) -> Player:
@@ -269,7 +292,8 @@ def make_player(side: Side, seed: int, setup: Setup) -> Player:
 def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, str | None]:
     """One match of deal ``deal`` with side ``first`` on team 0; tallies in side order."""
     rs = get_ruleset(setup.variant)
-    opts = TableOptions(players=setup.players, target=setup.target).validated(rs)
+    opts = TableOptions(players=setup.players, target=setup.target, sinais=setup.sinais)
+    opts = opts.validated(rs)
     n = setup.players
     m = Match(rs, opts, seed=setup.seed + deal, dealer=deal % n)
     side_of_team = (first, 1 - first)
@@ -302,6 +326,12 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
             side_index = side_of_team[seat & 1]
             start = time.perf_counter()
             try:
+                sign = players[seat].signal(view) if view.legal_signals else None
+                if sign is not None:
+                    if sign not in view.legal_signals:
+                        raise Forfeit(f"sinal ilegal {sign}")
+                    m.apply(seat, sign)
+                    view = m.view(seat)
                 action = players[seat].choose(view)
                 if action not in view.legal:
                     raise Forfeit(f"ação ilegal {action}")
@@ -464,6 +494,7 @@ def arena(
         "target": setup.target,
         "seed": setup.seed,
         "budget_ms": setup.budget_ms,
+        **({} if setup.sinais else {"sinais": False}),
         "sides": [s.spec for s in setup.sides],
         "matches": played,
         "hands": hands,
@@ -477,7 +508,13 @@ def save_run(path: Path, run: dict[str, Any]) -> None:
     """Add ``run`` to the JSON list at ``path``, replacing the run of the same pairing."""
 
     def key(r: dict[str, Any]) -> tuple[Any, ...]:
-        return (r.get("variant"), r.get("players"), r.get("target"), r.get("sides"))
+        return (
+            r.get("variant"),
+            r.get("players"),
+            r.get("target"),
+            r.get("sides"),
+            r.get("sinais", True),
+        )
 
     runs: list[dict[str, Any]] = []
     if path.exists():
@@ -515,6 +552,8 @@ def _command_line(args: argparse.Namespace) -> str:
         parts.append(f"--budget-ms {args.budget_ms:g}")
     if args.jobs != 1:
         parts.append(f"--jobs {args.jobs}")
+    if args.sem_sinais:
+        parts.append("--sem-sinais")
     return " ".join(parts)
 
 
@@ -538,6 +577,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         seed=args.seed,
         budget_ms=args.budget_ms,
         timeout_s=args.timeout_ms / 1000,
+        sinais=not args.sem_sinais,
     )
     run = arena(setup, args.matches, args.jobs, not args.quiet, _command_line(args))
     print(json.dumps(run, indent=2, ensure_ascii=False))
@@ -552,7 +592,9 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "arena", help="joga muitas partidas espelhadas entre dois jogadores e mede a força (JSON)"
     )
     p.add_argument(
-        "a", metavar="LADO_A", help="robot:facil|robot:medio|robot:dificil|random|exec:CMD"
+        "a",
+        metavar="LADO_A",
+        help="robot:facil|robot:medio|robot:dificil[:sem-sinais]|random|exec:CMD",
     )
     p.add_argument("b", metavar="LADO_B")
     p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
@@ -565,4 +607,5 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--jobs", type=int, default=1, help="processos em paralelo")
     p.add_argument("--save", default=None, metavar="ARQUIVO", help="acrescenta a rodada (JSON)")
     p.add_argument("--quiet", action="store_true", help="sem progresso no stderr")
+    p.add_argument("--sem-sinais", action="store_true", help="mesa sem sinais (2x2, R12)")
     p.set_defaults(handler=cmd_arena)
