@@ -32,7 +32,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal against robots."""
     from engine.tools.terminal import play
 
-    return play(args.variant, args.players, args.target, args.seed, args.robot)
+    return play(
+        args.variant, args.players, args.target, args.seed, args.robot, sinais=not args.sem_sinais
+    )
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -55,6 +57,7 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--target", type=int, default=12)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--robot", default="medio", help="nível dos robôs: facil, medio, dificil")
+    p.add_argument("--sem-sinais", action="store_true", help="2x2 sem sinais entre parceiros")
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("bench", help="mede a velocidade do motor (JSON)")

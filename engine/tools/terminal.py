@@ -7,9 +7,10 @@ from collections.abc import Callable
 
 from engine.actions import Act, Action
 from engine.match import HandKind, Match, Phase
-from engine.robots import get_robot
+from engine.robots import get_robot, robot_signal
 from engine.robots.partners import follows_partner
 from engine.rulesets import TableOptions, get_ruleset
+from engine.sinais import Sinal
 from engine.view import View
 
 HUMAN = 0
@@ -29,10 +30,26 @@ def call_word(v: View, step: int | None) -> str:
     return v.ruleset.call_names[step or 0].capitalize() + "!"
 
 
+def sinal_label(sinal: Sinal) -> str:
+    """A signal as the terminal lists it: emoji, name and the face that makes it."""
+    info = sinal.info
+    return f"{info.emoji} {info.name} ({info.face})"
+
+
 def describe(v: View, seat: int, action: Action) -> str:
-    """One line telling the table what a seat did, from a view taken just after it."""
+    """One line telling the table what a seat did, from a view taken just after it
+    (a signal only as the human saw it, R12)."""
     who = seat_name(seat, v.players)
     act = action.act
+    if act == Act.SIGNAL:
+        seen = v.history[-1][1].sinal
+        if seen is None:
+            return f"{who} fez um sinal"
+        if seat == HUMAN:
+            return f"Você fez o sinal de {seen.info.name} {seen.info.emoji}"
+        if seat & 1 == HUMAN & 1:
+            return f"{who} fez sinal: {seen.info.emoji} {seen.info.name}!"
+        return f"Você viu {who} {seen.info.face}: {seen.info.name}! {seen.info.emoji}"
     if act == Act.PLAY and action.card is not None:
         return f"{who} jogou {action.card.label}"
     if act == Act.COVER:
@@ -95,6 +112,9 @@ def render(v: View) -> str:
         lines.append("Mão do parceiro: " + "  ".join(c.label for c in v.partner_hand))
     if v.pending_value is not None:
         lines.append(f"Pedido na mesa: vale {v.pending_value}")
+    for s, sinal in v.signals:
+        seen = "Sinal do" if s & 1 == v.team else "Você viu o sinal do"
+        lines.append(f"{seen} {seat_name(s, v.players)}: {sinal.info.emoji} {sinal.info.name}")
     return "\n".join(lines)
 
 
@@ -108,10 +128,17 @@ def announce_hand(v: View, write: Callable[[str], None]) -> None:
 
 
 def ask(v: View, read: Callable[[str], str], write: Callable[[str], None]) -> Action | None:
-    """Ask the human for one legal action of their view; ``None`` when they quit."""
+    """Ask the human for one legal action of their view (or a signal, R12); ``None`` when
+    they quit."""
     legal = v.legal
+    signals = v.legal_signals
     write(render(v))
-    write("  ".join(f"[{i}] {option_label(v, a)}" for i, a in enumerate(legal, 1)) + "  [s] sair")
+    extra = "  [z] sinal" if signals else ""
+    write(
+        "  ".join(f"[{i}] {option_label(v, a)}" for i, a in enumerate(legal, 1))
+        + extra
+        + "  [s] sair"
+    )
     while True:
         try:
             answer = read("> ").strip().lower()
@@ -121,7 +148,28 @@ def ask(v: View, read: Callable[[str], str], write: Callable[[str], None]) -> Ac
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
+        if answer == "z" and signals:
+            return ask_signal(signals, read, write)
         write(f"Escolha um número de 1 a {len(legal)} (ou s para sair).")
+
+
+def ask_signal(
+    signals: tuple[Action, ...], read: Callable[[str], str], write: Callable[[str], None]
+) -> Action | None:
+    """Ask which signal to send to the partner; ``None`` when they quit."""
+    write("Que sinal fazer para o parceiro? (pode ser blefe; os adversários podem ver)")
+    labels = [sinal_label(a.sinal) for a in signals if a.sinal is not None]
+    write("  ".join(f"[{i}] {label}" for i, label in enumerate(labels, 1)))
+    while True:
+        try:
+            answer = read("sinal> ").strip().lower()
+        except EOFError:
+            return None
+        if answer in ("s", "sair", "q"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(signals):
+            return signals[int(answer) - 1]
+        write(f"Escolha um sinal de 1 a {len(signals)} (ou s para sair).")
 
 
 def play(
@@ -132,14 +180,18 @@ def play(
     level: str,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    sinais: bool = True,
 ) -> int:
     """Play one match in the terminal; return the exit status."""
     ruleset = get_ruleset(variant)
-    options = TableOptions(players=players, target=target).validated(ruleset)
+    options = TableOptions(players=players, target=target, sinais=sinais).validated(ruleset)
     seed = random.randrange(2**31) if seed is None else seed
     robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}
     m = Match(ruleset, options, seed)
     write(f"{ruleset.title} · {players // 2}×{players // 2} · até {target} pontos (semente {seed})")
+    if options.sinais_on:
+        chance = options.catch_percent
+        write(f"Com sinais: [z] faz um sinal ao parceiro; cada adversário vê com {chance}%.")
     announce_hand(m.view(HUMAN), write)
     while True:
         if m.phase == Phase.HAND_OVER or m.phase == Phase.MATCH_OVER:
@@ -165,6 +217,12 @@ def play(
         else:
             # beside the human the robot partner follows their run (R6); HUMAN is asked first
             view = m.view(seat)
-            action = follows_partner(view, view.partner == HUMAN) or robots[seat].choose(view)
+            action = follows_partner(view, view.partner == HUMAN)
+            sign = robot_signal(robots[seat], view) if action is None else None
+            if sign is not None:
+                m.apply(seat, sign)
+                write(describe(m.view(HUMAN), seat, sign))
+                view = m.view(seat)
+            action = action or robots[seat].choose(view)
         m.apply(seat, action)
         write(describe(m.view(HUMAN), seat, action))

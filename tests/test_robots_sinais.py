@@ -1,0 +1,116 @@
+"""Robots and sinais (R12): they read their partner's and caught signals, and signal honestly."""
+
+from __future__ import annotations
+
+from itertools import cycle
+
+import pytest
+
+from engine import Match, Phase, TableOptions
+from engine import actions as A
+from engine.robots import Deaf, get_robot, robot_signal
+from engine.robots.search import Dificil
+from engine.robots.sinais import Clues, bluff_scale, choose_signal, sinal_of
+from engine.sinais import Sinal, truthful
+from engine.tools.terminal import play
+
+
+def answered_call(sinal: Sinal | None, *, signaller: int, catch: int = 25) -> Match:
+    """Seed 1, 2×2 paulista: seat 0 calls truco at once; ``signaller`` signals first."""
+    m = Match("paulista", TableOptions(players=4, catch_percent=catch), 1, dealer=3)
+    if sinal is not None and signaller == 0:
+        m.apply(0, A.SIGNAL[sinal])
+    m.apply(0, A.TRUCO)
+    if sinal is not None and signaller == 3:
+        m.apply(3, A.SIGNAL[sinal])
+    return m
+
+
+@pytest.mark.parametrize(
+    "robot", [get_robot("medio", seed=1), Dificil(1, playouts=120)], ids=["medio", "dificil"]
+)
+def test_the_partners_signal_changes_the_answer(robot: object) -> None:
+    # seat 1 holds A♦ 5♠ 5♦ under a Q♥ vira: two small cards and one good one
+    zap = answered_call(Sinal.ZAP, signaller=3)
+    nada = answered_call(Sinal.NADA, signaller=3)
+    assert robot.choose(zap.view(1)) == A.ACCEPT  # type: ignore[attr-defined]
+    assert robot.choose(nada.view(1)) == A.RUN  # type: ignore[attr-defined]
+
+
+def test_a_caught_signal_changes_the_answer_and_an_unseen_one_does_not() -> None:
+    robot = get_robot("medio", seed=1)
+    caught_zap = answered_call(Sinal.ZAP, signaller=0, catch=100)
+    caught_nada = answered_call(Sinal.NADA, signaller=0, catch=100)
+    assert robot.choose(caught_zap.view(1)) == A.RUN
+    assert robot.choose(caught_nada.view(1)) == A.ACCEPT
+    unseen = [answered_call(s, signaller=0, catch=0) for s in (Sinal.ZAP, Sinal.NADA)]
+    assert robot.choose(unseen[0].view(1)) == robot.choose(unseen[1].view(1))
+
+
+def test_a_robot_that_ignores_signals_plays_as_if_none_were_made() -> None:
+    deaf = Deaf(get_robot("medio", seed=1))
+    plain = answered_call(None, signaller=3)
+    for s in Sinal:
+        assert deaf.choose(answered_call(s, signaller=3).view(1)) == deaf.choose(plain.view(1))
+        assert deaf.signal(plain.view(3)) is None
+
+
+def test_clues_weigh_deals_by_the_signal() -> None:
+    m = answered_call(Sinal.ZAP, signaller=3)
+    view = m.view(1)
+    st = m.ruleset.strength_table(m.vira)
+    clues = Clues.of(view, st)
+    assert [(c.seat, c.sinal) for c in clues.clues] == [(3, Sinal.ZAP)]
+    with_zap = [[], [], [], [st[m.manilhas()[0]], 0, 1]]
+    without = [[], [], [], [9, 0, 1]]
+    assert clues.weight(with_zap) > 10 * clues.weight(without)
+    assert sinal_of([13, 2]) == Sinal.ZAP and sinal_of([9, 8]) == Sinal.TRES
+    assert sinal_of([6, 5, 4]) == Sinal.NADA
+
+
+@pytest.mark.parametrize("level", ["medio", "dificil"])
+def test_robots_signal_honestly_once_per_news(level: str) -> None:
+    sent = 0
+    for seed in range(6):
+        m = Match("mineiro", TableOptions(players=4), seed)
+        robots = [get_robot(level, seed=s, budget_ms=5) for s in range(4)]
+        while m.phase < Phase.HAND_OVER:
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            sign = robot_signal(robots[seat], view)
+            if sign is not None:
+                assert sign.sinal == truthful(view.hand, view.manilhas)
+                assert view.partner_hand is None
+                m.apply(seat, sign)
+                sent += 1
+                assert choose_signal(m.view(seat)) is None  # nothing new to tell
+            m.apply(seat, robots[seat].choose(m.view(seat)))
+    assert sent >= 6
+
+
+def test_no_signals_in_1x1_and_bluffs_shrink_when_a_nada_may_be_seen() -> None:
+    one = Match("paulista", TableOptions(players=2), 3)
+    assert robot_signal(get_robot("medio", seed=1), one.view(one.turn)) is None
+    m = Match("paulista", TableOptions(players=4, catch_percent=100), 1, dealer=3)
+    assert bluff_scale(m.view(0)) == 1.0
+    m.apply(0, A.SIGNAL[Sinal.NADA])
+    assert bluff_scale(m.view(0)) == 0.0
+    m2 = Match("paulista", TableOptions(players=4, catch_percent=25), 1, dealer=3)
+    m2.apply(0, A.SIGNAL[Sinal.NADA])
+    assert bluff_scale(m2.view(0)) == pytest.approx(0.75**2)
+
+
+def test_the_terminal_game_sends_and_shows_signals() -> None:
+    out: list[str] = []
+    answers = cycle(["z", "1", "1", "2"])
+    assert play("paulista", 4, 12, 5, "medio", read=lambda _: next(answers), write=out.append) == 0
+    text = "\n".join(out)
+    assert "Com sinais" in text and "[z] sinal" in text
+    assert "Você fez o sinal de zap" in text
+    assert "Parceiro fez sinal:" in text
+    assert "fez um sinal" in text  # an opponent's signal the human did not catch
+    off: list[str] = []
+    assert (
+        play("paulista", 4, 12, 5, "medio", lambda _: next(answers), off.append, sinais=False) == 0
+    )
+    assert "[z] sinal" not in "\n".join(off) and "sinal" not in "\n".join(off).lower()
