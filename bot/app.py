@@ -1,9 +1,13 @@
-"""The Application: builder, handlers, rate limiter, start-up resume, long polling."""
+"""The Application: builder, handlers, rate limiter, start-up resume, polling or webhook."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
+import signal
+import time
 from typing import Any
 
 from telegram import (
@@ -13,7 +17,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -22,11 +26,13 @@ from telegram.ext import (
     CommandHandler,
     Defaults,
     InlineQueryHandler,
+    TypeHandler,
 )
 
 from bot import handlers as h
 from bot.config import Config
 from bot.i18n import N_, translations
+from bot.metrics import Metrics, received_at
 from bot.publish import (
     AnyApp,
     GroupBudget,
@@ -37,7 +43,8 @@ from bot.publish import (
     schedule_timers,
 )
 from bot.service import Rules, change_of, games_to_resume
-from bot.store import Database
+from bot.store import Database, polling_lock
+from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +67,13 @@ class SendLimiter(AIORateLimiter):
     ``AIORateLimiter`` queues every call that names a chat, so an admin check
     (``getChatMember``) made before answering a button would wait behind the
     group's table edits (20 a minute) and the button would expire.
+    Every 429 is counted, and every button answer timed, in :class:`Metrics`.
     """
+
+    def __init__(self, metrics: Metrics, **kwargs: Any) -> None:
+        """PTB's limiter (``kwargs``) reporting to ``metrics``."""
+        super().__init__(**kwargs)
+        self.metrics = metrics
 
     async def process_request(
         self,
@@ -74,9 +87,20 @@ class SendLimiter(AIORateLimiter):
         """Send or edit through the limiter; ``get*`` calls at once."""
         if endpoint.startswith("get"):
             return await callback(*args, **kwargs)
-        return await super().process_request(
-            callback, args, kwargs, endpoint, data, rate_limit_args
+
+        async def counted(*a: Any, **kw: Any) -> Any:
+            try:
+                return await callback(*a, **kw)
+            except RetryAfter:
+                self.metrics.throttled.inc()
+                raise
+
+        result = await super().process_request(
+            counted, args, kwargs, endpoint, data, rate_limit_args
         )
+        if endpoint == "answerCallbackQuery":
+            self.metrics.answered()
+        return result
 
 
 def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
@@ -117,6 +141,16 @@ async def resume(app: AnyApp) -> None:
         log.info("resumed %d tables", len(games))
 
 
+async def on_update(update: object, context: Any) -> None:
+    """Before any handler: count the update and note when it arrived (if the webhook did not)."""
+    if received_at.get() is None:
+        received_at.set(time.monotonic())
+    kind = "other"
+    if isinstance(update, Update):
+        kind = next((k for k in Update.ALL_TYPES if getattr(update, k, None) is not None), kind)
+    runtime(context.application).metrics.updates.labels(kind).inc()
+
+
 async def on_shutdown(app: AnyApp) -> None:
     """Stop the robots' worker processes."""
     runtime(app).thinkers.close()
@@ -125,25 +159,31 @@ async def on_shutdown(app: AnyApp) -> None:
 def build_application(config: Config, db: Database | None = None) -> AnyApp:
     """The bot's Application, wired to ``config.api_url`` and the database."""
     db = db or Database(config.database_url)
-    app = (
+    metrics = Metrics()
+    builder = (
         Application.builder()
         .token(config.token)
         .base_url(f"{config.api_url}/bot")
         .base_file_url(f"{config.api_url}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML))
-        .rate_limiter(SendLimiter(group_max_rate=config.group_budget, max_retries=5))
-        .get_updates_read_timeout(config.poll_timeout + 10)
+        .rate_limiter(SendLimiter(metrics, group_max_rate=config.group_budget, max_retries=5))
         .concurrent_updates(True)
         .post_init(on_startup)
         .post_shutdown(on_shutdown)
-        .build()
     )
+    if config.webhook_url:
+        builder = builder.updater(None)  # updates come from bot.webserver
+    else:
+        builder = builder.get_updates_read_timeout(config.poll_timeout + 10)
+    app = builder.build()
     app.bot_data["runtime"] = Runtime(
         config=config,
         db=db,
         rules=Rules(decision_seconds=config.decision_seconds, seed=config.seed),
         budget=GroupBudget(limit=config.group_budget),
+        metrics=metrics,
     )
+    app.add_handler(TypeHandler(object, on_update), group=-1)
     app.add_handler(CommandHandler("start", h.start))
     app.add_handler(CommandHandler("truco", h.new_table))
     app.add_handler(CommandHandler("placar", h.score))
@@ -168,9 +208,88 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
 
 
 def run(config: Config) -> int:
-    """Run the bot with long polling until interrupted."""
+    """Run the bot until SIGINT/SIGTERM: long polling, or a webhook when one is configured."""
     db = Database(config.database_url)
-    app = build_application(config, db)
-    app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=config.poll_timeout)
-    db.close()
+    try:
+        app = build_application(config, db)
+        if config.webhook_url:
+            asyncio.run(serve(app, config))
+        else:
+            with polling_lock(db):
+                asyncio.run(serve(app, config))
+    finally:
+        db.close()
     return 0
+
+
+async def serve(app: AnyApp, config: Config) -> None:
+    """Run until SIGINT or SIGTERM, then stop in order."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    runner = Runner(app, config)
+    try:
+        await runner.start()
+        await stop.wait()
+    finally:
+        await runner.stop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+
+
+class Runner:
+    """One running bot: the Application, its HTTP port and, without a webhook, the poller."""
+
+    def __init__(self, app: AnyApp, config: Config) -> None:
+        """Nothing runs until :meth:`start`."""
+        self.app = app
+        self.config = config
+        self.server: BotServer | None = None
+
+    @property
+    def address(self) -> str:
+        """``http://host:port`` of the HTTP port (empty when there is none)."""
+        return self.server.address if self.server is not None else ""
+
+    async def start(self) -> None:
+        """Open the HTTP port, resume the tables, then take updates (webhook or polling)."""
+        app, config = self.app, self.config
+        rt = runtime(app)
+        await app.initialize()
+        if config.listen is not None:
+            path = webhook_path(config.webhook_url) if config.webhook_url else None
+            self.server = BotServer(app, rt.db, rt.metrics, path=path, secret=config.webhook_secret)
+            await self.server.start(*config.listen)
+            log.info("listening on %s", self.server.address)
+        await on_startup(app)
+        await app.start()
+        if config.webhook_url:
+            # idempotent: every replica registers the same address and secret
+            await app.bot.set_webhook(
+                config.webhook_url,
+                secret_token=config.webhook_secret,
+                allowed_updates=Update.ALL_TYPES,
+            )
+        else:
+            assert app.updater is not None
+            await app.updater.start_polling(
+                allowed_updates=Update.ALL_TYPES,
+                timeout=config.poll_timeout,
+                poll_interval=0,
+            )
+
+    async def stop(self) -> None:
+        """Stop taking updates, finish those in flight and the jobs running, shut down."""
+        app = self.app
+        if self.server is not None:
+            await self.server.stop()
+            self.server = None
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+        await on_shutdown(app)

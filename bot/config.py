@@ -10,6 +10,8 @@ from pathlib import Path
 DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_DATABASE_URL = "sqlite:///./data/truco.db"
 DEFAULT_RULEBOOK_URL = "https://truco-telegram.github.io/regras/"
+DEFAULT_LISTEN = "127.0.0.1:8443"
+_SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 class ConfigError(ValueError):
@@ -53,6 +55,17 @@ def _number(env: Mapping[str, str], key: str, default: float | None, low: float)
     return value
 
 
+def parse_listen(value: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:8443`` for IPv6) as a pair; ``ValueError`` when malformed."""
+    host, sep, port = value.strip().rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit():
+        raise ValueError(value)
+    number = int(port)
+    if not 0 <= number <= 65535:
+        raise ValueError(value)
+    return host.strip("[]"), number
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything ``truco bot`` needs to run."""
@@ -72,6 +85,13 @@ class Config:
     timezone: str = "America/Sao_Paulo"
     rulebook_url: str = DEFAULT_RULEBOOK_URL
     poll_timeout: int = 30
+    webhook_url: str | None = None
+    """Public HTTPS address Telegram posts updates to; ``None`` means long polling."""
+    webhook_secret: str | None = None
+    """Telegram's ``X-Telegram-Bot-Api-Secret-Token``: requests without it get 403."""
+    listen: tuple[str, int] | None = None
+    """Where the webhook, ``/healthz`` and ``/metrics`` are served (``TRUCO_LISTEN``).
+    Polling serves the last two only when ``TRUCO_LISTEN`` is set."""
 
     @classmethod
     def from_env(
@@ -101,6 +121,31 @@ class Config:
         delay = _number(env, "TRUCO_ROBOT_DELAY", 1.0, 0.0)
         budget = _number(env, "TRUCO_ROBOT_BUDGET_MS", 250, 1)
         group_budget = _number(env, "TRUCO_GROUP_BUDGET", 20, 2)  # Telegram: 20 a minute per group
+        webhook_url = env.get("TELEGRAM_WEBHOOK_URL", "").strip() or None
+        webhook_secret = env.get("TELEGRAM_WEBHOOK_SECRET", "").strip() or None
+        if webhook_url is not None:
+            if not webhook_url.startswith("https://"):
+                raise ConfigError(
+                    f"TELEGRAM_WEBHOOK_URL precisa ser um endereço https://: {webhook_url}"
+                )
+            if webhook_secret is None:
+                raise ConfigError(
+                    "com TELEGRAM_WEBHOOK_URL, defina TELEGRAM_WEBHOOK_SECRET "
+                    "(1 a 256 caracteres: letras, números, _ e -)"
+                )
+        if webhook_secret is not None and (
+            len(webhook_secret) > 256 or not set(webhook_secret) <= _SECRET_CHARS
+        ):
+            raise ConfigError("TELEGRAM_WEBHOOK_SECRET aceita só letras, números, _ e - (até 256)")
+        listen_raw = env.get("TRUCO_LISTEN", "").strip()
+        listen = None
+        if listen_raw or webhook_url is not None:
+            try:
+                listen = parse_listen(listen_raw or DEFAULT_LISTEN)
+            except ValueError:
+                raise ConfigError(
+                    f"TRUCO_LISTEN precisa ser host:porta (como 127.0.0.1:8443), não {listen_raw!r}"
+                ) from None
         return cls(
             token=token,
             api_url=api_url.rstrip("/"),
@@ -117,4 +162,7 @@ class Config:
                 or DEFAULT_RULEBOOK_URL
             ),
             poll_timeout=int(_number(env, "TRUCO_POLL_TIMEOUT", 30, 0) or 0),
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+            listen=listen,
         )

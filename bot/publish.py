@@ -26,6 +26,7 @@ from telegram.ext import Application, ContextTypes, Job
 
 from bot.config import Config
 from bot.i18n import language_for, translations
+from bot.metrics import Metrics
 from bot.models import Chat, Event, Game, HandMessage, Player
 from bot.render import (
     Translations,
@@ -101,6 +102,7 @@ class Runtime:
     rules: Rules
     budget: GroupBudget
     thinkers: Thinkers = field(default_factory=Thinkers)
+    metrics: Metrics = field(default_factory=Metrics)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
 
     def lock(self, key: Any) -> asyncio.Lock:

@@ -1,7 +1,9 @@
-"""Database access: engine creation, Alembic upgrade at start-up, sessions."""
+"""Database access: engine creation, Alembic upgrade at start-up, sessions, process locks."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -9,12 +11,15 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlmodel import Session, create_engine
 
 HERE = Path(__file__).resolve().parent
+# PostgreSQL advisory lock keys (any 64-bit numbers unique to this application)
+MIGRATION_LOCK = 0x7472_7563_6F_01  # "truco" 1
+POLLING_LOCK = 0x7472_7563_6F_02
 
 
 class DatabaseError(RuntimeError):
@@ -58,10 +63,17 @@ def alembic_config() -> AlembicConfig:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest migration (run at every start-up)."""
+    """Bring the schema to the newest migration (run at every start-up).
+
+    On PostgreSQL the whole upgrade is one transaction holding an advisory lock: replicas
+    starting together wait for the first one, then find the schema at head and do nothing;
+    a failed migration rolls back entirely (PostgreSQL's DDL is transactional).
+    """
     cfg = alembic_config()
     try:
         with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
     except OperationalError as exc:
@@ -88,3 +100,50 @@ class Database:
     def close(self) -> None:
         """Release every connection."""
         self.engine.dispose()
+
+
+class AlreadyPolling(DatabaseError):
+    """Another process already long-polls for this database."""
+
+
+@contextmanager
+def polling_lock(db: Database) -> Iterator[None]:
+    """Hold, while long polling, the one lock per database that says "I am the poller".
+
+    Telegram hands each update to one ``getUpdates`` caller and ends the other's poll with
+    409, so two pollers take turns at random and handle updates twice. PostgreSQL: a
+    session advisory lock on a connection kept open (released if the process dies).
+    SQLite: an exclusive ``flock`` on a file beside the database.
+    """
+    if db.engine.dialect.name == "postgresql":
+        with db.engine.connect() as conn:
+            got = conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": POLLING_LOCK})
+            if not got.scalar():
+                raise AlreadyPolling(_ALREADY_POLLING)
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": POLLING_LOCK})
+                conn.commit()
+        return
+    database = make_url(db.url).database
+    if not database or database == ":memory:":
+        yield
+        return
+    path = Path(database).expanduser().with_suffix(".polling.lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise AlreadyPolling(_ALREADY_POLLING) from None
+        yield
+    finally:
+        os.close(fd)
+
+
+_ALREADY_POLLING = (
+    "outro processo já recebe as mensagens deste bot por long polling com este banco; "
+    "para rodar várias réplicas use webhook (TELEGRAM_WEBHOOK_URL)"
+)
