@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import resource
 import tempfile
 import time
@@ -24,9 +25,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 from bot.sandbox.fakeapi import FakeTelegram
 
 TOKEN = "123456:BENCH"
+BOT_TABLES = ("results", "hand_messages", "events", "games", "players", "chats")
 LEVELS = ("facil", "medio", "dificil")
 LOBBY_ROBOT = {"facil": "r1", "medio": "r2", "dificil": "r3"}
 
@@ -144,7 +148,7 @@ def _pct(values: list[float], p: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1)
 
 
-async def _run(tables: int, seconds: float, robots: str) -> dict[str, Any]:
+async def _run(tables: int, seconds: float, robots: str, database_url: str) -> dict[str, Any]:
     from sqlmodel import select
 
     from bot.app import build_application, on_startup
@@ -158,12 +162,11 @@ async def _run(tables: int, seconds: float, robots: str) -> dict[str, Any]:
     )
     load.start()
     api_url = await asyncio.to_thread(ours.recv)
-    folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     config = Config.from_env(
         {
             "TELEGRAM_BOT_TOKEN": TOKEN,
             "TELEGRAM_API_URL": api_url,
-            "DATABASE_URL": f"sqlite:///{folder}/bench.db",
+            "DATABASE_URL": database_url,
             "TRUCO_ROBOT_DELAY": "0",
             "TRUCO_POLL_TIMEOUT": "1",
         },
@@ -195,6 +198,7 @@ async def _run(tables: int, seconds: float, robots: str) -> dict[str, Any]:
     db.close()
     lat: list[float] = figures["latencies"]
     return {
+        "database": make_url(database_url).get_backend_name(),
         "tables": tables,
         "seconds": seconds,
         "robots": robots,
@@ -214,8 +218,55 @@ async def _run(tables: int, seconds: float, robots: str) -> dict[str, Any]:
     }
 
 
-def run(tables: int = 200, seconds: float = 30.0, robots: str = "mix") -> dict[str, Any]:
-    """Run the benchmark and return its figures (``robots``: a level or ``mix``)."""
+class BenchError(Exception):
+    """The benchmark cannot run on this database (one line, for the user)."""
+
+
+def prepare_database(url: str | None, reset: bool) -> str:
+    """The database to measure: ``DATABASE_URL`` (emptied with ``reset``) or a new SQLite file.
+
+    A database with games in it is refused: the bench's people and groups would meet
+    tables left by an earlier run.
+    """
+    from sqlalchemy import inspect, text
+
+    from bot.store import Database
+
+    if not url:
+        return f"sqlite:///{Path(tempfile.mkdtemp(prefix='truco-bench-'))}/bench.db"
+    db = Database(url, migrate=False)
+    try:
+        tables = inspect(db.engine).get_table_names()
+        if reset:
+            with db.engine.begin() as conn:
+                for table in (*BOT_TABLES, "alembic_version"):
+                    if table in tables:
+                        conn.execute(text(f"DROP TABLE {table} CASCADE"))
+        elif "games" in tables:
+            with db.engine.connect() as conn:
+                if conn.execute(text("SELECT count(*) FROM games")).scalar():
+                    raise BenchError(
+                        "o banco de DATABASE_URL já tem partidas; use um banco só para o "
+                        "bot-bench ou --reset (apaga as tabelas do bot nesse banco)"
+                    )
+    finally:
+        db.close()
+    return url
+
+
+def run(
+    tables: int = 200,
+    seconds: float = 30.0,
+    robots: str = "mix",
+    *,
+    database_url: str | None = None,
+    reset: bool = False,
+) -> dict[str, Any]:
+    """Run the benchmark and return its figures (``robots``: a level or ``mix``).
+
+    ``database_url`` defaults to ``DATABASE_URL``; without either, a new SQLite file.
+    """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
-    return asyncio.run(_run(tables, seconds, robots))
+    url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
+    return asyncio.run(_run(tables, seconds, robots, url))

@@ -34,10 +34,16 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
     """Print the bot's figures against the fake Bot API as JSON."""
     import json
 
-    from bot.bench import run
+    from bot.bench import BenchError, run
+    from bot.store import DatabaseError
 
     logging.basicConfig(level=logging.WARNING)
-    print(json.dumps(run(args.tables, args.seconds, args.robots), indent=2))
+    try:
+        figures = run(args.tables, args.seconds, args.robots, reset=args.reset)
+    except (BenchError, DatabaseError) as exc:
+        print(f"truco bot-bench: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures, indent=2))
     return 0
 
 
@@ -56,6 +62,11 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         choices=("facil", "medio", "dificil", "mix"),
         default="mix",
         help="nível dos robôs (mix: fácil, médio e difícil alternados)",
+    )
+    p.add_argument(
+        "--reset",
+        action="store_true",
+        help="apaga as tabelas do bot no banco de DATABASE_URL antes de medir",
     )
     p.set_defaults(handler=cmd_bot_bench)
     try:

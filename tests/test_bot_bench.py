@@ -1,0 +1,31 @@
+"""``truco bot-bench`` measures the configured database, never one with games in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect
+
+from bot.bench import BenchError, prepare_database
+from bot.models import Game
+from bot.store import Database
+
+
+def test_the_bench_uses_database_url_and_refuses_one_with_games(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/configured.db"
+    db = Database(url)
+    assert prepare_database(url, reset=False) == url  # empty: measured as it is
+    with db.session() as s:
+        s.add(Game(chat_id=-1, creator_id=1))
+        s.commit()
+    with pytest.raises(BenchError, match="--reset"):
+        prepare_database(url, reset=False)
+    assert prepare_database(url, reset=True) == url
+    assert "games" not in inspect(db.engine).get_table_names()
+    db.close()
+
+
+def test_without_database_url_the_bench_makes_its_own_sqlite() -> None:
+    url = prepare_database(None, reset=False)
+    assert url.startswith("sqlite:///") and url.endswith("/bench.db")
