@@ -30,7 +30,6 @@ from sqlalchemy.engine import make_url
 from bot.sandbox.fakeapi import FakeTelegram
 
 TOKEN = "123456:BENCH"
-BOT_TABLES = ("results", "hand_messages", "events", "games", "players", "chats")
 LEVELS = ("facil", "medio", "dificil")
 LOBBY_ROBOT = {"facil": "r1", "medio": "r2", "dificil": "r3"}
 
@@ -238,10 +237,13 @@ def prepare_database(url: str | None, reset: bool) -> str:
     try:
         tables = inspect(db.engine).get_table_names()
         if reset:
+            from sqlmodel import SQLModel
+
+            import bot.models  # noqa: F401  (registers the tables)
+
+            SQLModel.metadata.drop_all(db.engine)
             with db.engine.begin() as conn:
-                for table in (*BOT_TABLES, "alembic_version"):
-                    if table in tables:
-                        conn.execute(text(f"DROP TABLE {table} CASCADE"))
+                conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         elif "games" in tables:
             with db.engine.connect() as conn:
                 if conn.execute(text("SELECT count(*) FROM games")).scalar():
