@@ -29,9 +29,11 @@ from telegram.ext import (
     TypeHandler,
 )
 
+from bot import guards
 from bot import handlers as h
 from bot.config import Config
 from bot.i18n import N_, translations
+from bot.lifecycle import DrainingJobQueue
 from bot.metrics import Metrics, received_at
 from bot.publish import (
     AnyApp,
@@ -170,6 +172,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         .concurrent_updates(True)
         .post_init(on_startup)
         .post_shutdown(on_shutdown)
+        .job_queue(DrainingJobQueue())
     )
     if config.webhook_url:
         builder = builder.updater(None)  # updates come from bot.webserver
@@ -184,6 +187,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         metrics=metrics,
     )
     app.add_handler(TypeHandler(object, on_update), group=-1)
+    guards.install(app)
     app.add_handler(CommandHandler("start", h.start))
     app.add_handler(CommandHandler("truco", h.new_table))
     app.add_handler(CommandHandler("placar", h.score))

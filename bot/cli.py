@@ -12,21 +12,27 @@ from engine.tools import cli as engine_cli
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """Run the Telegram bot with long polling (configuration from the environment)."""
+    from telegram.error import InvalidToken
+
+    from bot import logs
     from bot.config import Config, ConfigError
     from bot.store import DatabaseError
 
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logs.setup(verbose=args.verbose)
     try:
         config = Config.from_env()
+        logs.protect([config.token])
         from bot.app import run
 
         return run(config)
     except (ConfigError, DatabaseError) as exc:
         print(f"truco bot: {exc}", file=sys.stderr)
+        return 2
+    except InvalidToken:
+        print(
+            "truco bot: o Telegram recusou o TELEGRAM_BOT_TOKEN (confira o token com o @BotFather)",
+            file=sys.stderr,
+        )
         return 2
 
 

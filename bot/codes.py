@@ -4,7 +4,8 @@ A move is ``g<game>:<version>:<action>``; the action codes are one letter plus a
 card code or slot (``p4C`` play, ``c4C`` cover, ``b0`` blind, ``t`` truco, ``a``
 accept, ``r`` run, ``R`` raise, ``o`` play the mão de onze/dez, ``x`` run from it).
 Everything fits Telegram's 64 bytes and carries no trust: the handlers check the
-game, the version and the presser against the database.
+game, the version and the presser against the database. An id too large for the
+database raises :class:`~bot.numbers.NumberRefused` (a ``ValueError``): no such game.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.numbers import parse_number
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
@@ -19,9 +21,10 @@ from engine.cards import Card
 MAX_BYTES = 64
 _SIMPLE = {A.TRUCO: "t", A.ACCEPT: "a", A.RUN: "r", A.RAISE: "R", A.PLAY11: "o", A.RUN11: "x"}
 _SIMPLE_BACK = {v: k for k, v in _SIMPLE.items()}
-_MOVE = re.compile(r"g(\d{1,12}):(\d{1,9}):([A-Za-z0-9]{1,3})")
-_LOBBY = re.compile(r"l(\d{1,12}):(j|s|go|x|rm|r[123])")
-_REMATCH = re.compile(r"v(\d{1,12})")
+# ids are checked by parse_number (an id past the database's range names no game)
+_MOVE = re.compile(r"g([0-9]{1,20}):([0-9]{1,20}):([A-Za-z0-9]{1,3})")
+_LOBBY = re.compile(r"l([0-9]{1,20}):(j|s|go|x|rm|r[123])")
+_REMATCH = re.compile(r"v([0-9]{1,20})")
 LOBBY_OPS = ("j", "s", "go", "x", "rm", "r1", "r2", "r3")
 ROBOT_LEVELS = {"r1": "facil", "r2": "medio", "r3": "dificil"}
 
@@ -68,7 +71,7 @@ def parse_move(data: str) -> Move:
     found = _MOVE.fullmatch(data or "")
     if found is None:
         raise ValueError("jogada ilegível")
-    return Move(int(found[1]), int(found[2]), parse_action_code(found[3]))
+    return Move(parse_number(found[1]), parse_number(found[2]), parse_action_code(found[3]))
 
 
 def lobby_data(game_id: int, op: str) -> str:
@@ -81,7 +84,7 @@ def parse_lobby(data: str) -> tuple[int, str]:
     found = _LOBBY.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    return int(found[1]), found[2]
+    return parse_number(found[1]), found[2]
 
 
 def rematch_data(game_id: int) -> str:
@@ -94,4 +97,4 @@ def parse_rematch(data: str) -> int:
     found = _REMATCH.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    return int(found[1])
+    return parse_number(found[1])

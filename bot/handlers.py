@@ -27,6 +27,7 @@ from bot import service, tutorial
 from bot.codes import parse_lobby, parse_move, parse_rematch
 from bot.i18n import translations
 from bot.models import Chat, Game, Player
+from bot.numbers import NumberRefused, parse_number
 from bot.publish import (
     chat_translations,
     player_translations,
@@ -176,12 +177,20 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         ).format(name=html.escape(player.name)),
     )
     arg = context.args[0] if context.args else ""
-    if arg.startswith("g") and arg[1:].isdigit():
+    if arg.startswith("g"):
+        try:
+            game_id = parse_number(arg[1:], low=1)
+        except NumberRefused as refused:
+            reason = "no_game" if refused.reason == NumberRefused.TOO_LARGE else "bad_link"
+            await _reply(update, context, reason_text(t, reason))
+            return
         rt = runtime(context.application)
-        game = service.load_game(rt.db, int(arg[1:]))
-        if game is not None and game.status == "lobby":
+        game = service.load_game(rt.db, game_id)
+        if game is None:
+            await _reply(update, context, reason_text(t, "no_game"))
+        elif game.status == "lobby":
             schedule_table(context.application, game.chat_id, game.thread_id, game.id or 0)
-        elif game is not None and game.status == "playing":
+        elif game.status == "playing":
             schedule_hands(context.application, game.chat_id, game.id or 0)
 
 
@@ -203,7 +212,9 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             s.commit()
         game = service.open_table(rt.db, chat.id, thread, player, request, private=private)
     except Refused as r:
-        await _reply(update, context, reason_text(t, r.reason, r.params))
+        # the argument is shown back inside HTML: escaped, and short enough for one line
+        params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
+        await _reply(update, context, reason_text(t, r.reason, params))
         return
     except ValueError as exc:
         await _reply(update, context, html.escape(str(exc)))
@@ -545,6 +556,9 @@ async def on_lobby(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     rt = runtime(context.application)
     try:
         game_id, op = parse_lobby(q.data or "")
+    except NumberRefused:
+        await q.answer(reason_text(_t_user(q.from_user), "no_game"), show_alert=True)
+        return
     except ValueError:
         await q.answer(reason_text(_t_user(q.from_user), "bad_button"), show_alert=True)
         return
@@ -589,6 +603,9 @@ async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = _t_user(q.from_user)
     try:
         move = parse_move(q.data or "")
+    except NumberRefused:
+        await q.answer(reason_text(t, "no_game"), show_alert=True)
+        return
     except ValueError:
         await q.answer(reason_text(t, "bad_button"), show_alert=True)
         return
@@ -613,6 +630,9 @@ async def on_rematch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     try:
         game_id = parse_rematch(q.data or "")
         change = service.rematch(rt.db, game_id, q.from_user.id, rt.rules)
+    except NumberRefused:
+        await q.answer(reason_text(_t_user(q.from_user), "no_game"), show_alert=True)
+        return
     except ValueError:
         await q.answer(reason_text(_t_user(q.from_user), "bad_button"), show_alert=True)
         return

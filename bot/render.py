@@ -73,6 +73,8 @@ def reason_text(t: Translations, reason: str, params: dict[str, Any] | None = No
         "table_exists": _("Já existe uma mesa aberta aqui. Use /cancelar para encerrá-la."),
         "bad_arg": _("Não entendi “{arg}”. Exemplo: /truco mineiro 2x2 12"),
         "bad_target": _("A partida vai de {low} a {high} pontos."),
+        "bad_number": _("“{arg}” não é um número: escreva os pontos com algarismos de 0 a 9."),
+        "bad_link": _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
         "admin_only": _("Só admins do grupo mudam a configuração."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))

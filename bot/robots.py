@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from bot.lifecycle import die_with_parent
 from engine.actions import Action
 from engine.robots import get_robot, normalize_level
 from engine.view import View
@@ -30,9 +31,10 @@ def decide(level: str, seed: int, budget_ms: float, view: View) -> Action:
     return get_robot(level, seed=seed, budget_ms=budget_ms).choose(view)
 
 
-def _lower_priority() -> None:
+def _start_worker() -> None:
     # the bot's event loop answers people; searching robots take the CPU it leaves
     os.nice(10)
+    die_with_parent()  # a kill -9 of the bot must not leave searching orphans
 
 
 def budget_under_load(budget_ms: float, queued: int, workers: int) -> float:
@@ -53,7 +55,7 @@ class Thinkers:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_lower_priority
+                self.workers, mp_context=context, initializer=_start_worker
             )
         return self._pool
 

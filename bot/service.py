@@ -19,6 +19,7 @@ from sqlalchemy import case, func, update
 from sqlmodel import Session, col, select
 
 from bot.models import Chat, Event, Game, Player, Result, utcnow
+from bot.numbers import NumberRefused, is_digits, parse_number
 from bot.store import Database
 from engine import HandKind, Match, Phase, TableOptions, get_ruleset
 from engine.actions import Act, Action
@@ -150,8 +151,13 @@ def parse_table_args(args: Sequence[str], chat: Chat) -> TableRequest:
             players = 2
         elif word in ("2x2", "2×2", "4", "2v2"):
             players = 4
-        elif word.isdigit():
-            target = int(word)
+        elif is_digits(word):
+            try:
+                target = parse_number(word, MIN_TARGET, MAX_TARGET)
+            except NumberRefused:
+                raise Refused("bad_target", low=MIN_TARGET, high=MAX_TARGET) from None
+        elif word.isnumeric():  # ², ٣, ５: a number, but not written with 0-9
+            raise Refused("bad_number", arg=raw)
         else:
             try:
                 variant = get_ruleset(word).name

@@ -17,12 +17,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.codes import action_code, parse_action_code
 from bot.i18n import language_for, translations
 from bot.models import Player
+from bot.numbers import parse_number
 from bot.render import action_label, card_label
 from bot.store import Database
 from engine.tutorial import Step, Tutorial, TutorialHand, load_script
 from engine.view import View
 
-_PRESS = re.compile(r"u(\d{1,4}):([A-Za-z0-9]{1,3})")
+_PRESS = re.compile(r"u([0-9]{1,4}):([A-Za-z0-9]{1,3})")
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def press(db: Database, user_id: int, data: str) -> Answer:
     t = translations(language_for(p.language_code if p else None))
     if found is None or p is None:
         return Answer(alert=t.gettext("Botão inválido."))
-    index = int(found[1])
+    index = parse_number(found[1])
     if p.tutorial_step != index:
         return Answer(alert=t.gettext("Essa jogada já passou."))
     try:

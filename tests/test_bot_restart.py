@@ -78,7 +78,10 @@ async def play(server: FakeTelegram, ana: int, presses: int | None, timeout: flo
     return done
 
 
-def start_bot(api_url: str, db_url: str, log: Path) -> subprocess.Popen[bytes]:
+def start_bot(
+    api_url: str, db_url: str, log: Path, *args: str, **settings: str
+) -> subprocess.Popen[bytes]:
+    """``truco bot [args]`` as a subprocess logging to ``log``; ``settings`` override ``ENV``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
     env.update(ENV)
     env.update(
@@ -89,9 +92,14 @@ def start_bot(api_url: str, db_url: str, log: Path) -> subprocess.Popen[bytes]:
             "TRUCO_POLL_TIMEOUT": "1",
         }
     )
+    env.update(settings)
     out = log.open("ab")
     return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out, cwd=log.parent
+        [sys.executable, "-m", "bot.cli", "bot", *args],
+        env=env,
+        stdout=out,
+        stderr=out,
+        cwd=log.parent,
     )
 
 
