@@ -1,0 +1,495 @@
+/* "Jogar agora": a whole match against the robots, drawn from what the engine says.
+ *
+ * The rules, the robots and the words live in Python (engine/tools/web.py), run by Pyodide in
+ * a worker (jogar/motor.js); this file only draws the person's view and sends the buttons they
+ * press. It does nothing on other pages: Pyodide is loaded only when the page has [data-jogo].
+ * Material's instant navigation swaps pages, so the worker is kept between visits and the page
+ * re-attaches on `document$`. The match is saved in localStorage after every move. */
+(function () {
+  "use strict";
+
+  var SAVED = "truco-jogo-partida";
+  var SETUP = "truco-jogo-mesa";
+  var PACE = "truco-jogo-ritmo";
+  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "medio", target: 12, covered_cards: true, ladder: null };
+
+  // ------------------------------------------------------------ storage
+
+  function load(key) {
+    try {
+      var text = localStorage.getItem(key);
+      return text ? JSON.parse(text) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function save(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) { /* private mode: the match lasts while the page is open */ }
+  }
+
+  function esc(text) {
+    return String(text).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  // ------------------------------------------------------------ the engine (one worker per tab)
+
+  var engine = null;
+
+  function Engine(config, base) {
+    var self = this;
+    this.worker = new Worker(new URL("motor.js", base).href);
+    this.next = 1;
+    this.waiting = {};
+    this.progress = null;
+    this.worker.onmessage = function (event) {
+      var msg = event.data;
+      if (msg.progress) {
+        if (self.progress) self.progress(msg.progress);
+        return;
+      }
+      var done = self.waiting[msg.id];
+      delete self.waiting[msg.id];
+      if (!done) return;
+      if (msg.error) done.reject(new Error(msg.error));
+      else done.resolve(msg);
+    };
+    this.worker.onerror = function (event) {
+      Object.keys(self.waiting).forEach(function (id) {
+        self.waiting[id].reject(new Error(event.message || "erro no motor"));
+      });
+      self.waiting = {};
+    };
+    this.ready = this.send("boot", { config: config, base: base });
+  }
+
+  Engine.prototype.send = function (op, data) {
+    var self = this;
+    var id = this.next++;
+    var msg = Object.assign({ id: id, op: op }, data || {});
+    return new Promise(function (resolve, reject) {
+      self.waiting[id] = { resolve: resolve, reject: reject };
+      self.worker.postMessage(msg);
+    });
+  };
+
+  // ------------------------------------------------------------ drawing
+
+  function card(c, extra) {
+    if (!c) return '<span class="carta carta--verso" role="img" aria-label="carta virada"><span></span></span>';
+    var cls = "carta carta--" + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") + (extra ? " " + extra : "");
+    return '<span class="' + cls + '" data-card="' + esc(c.code) + '" role="img" aria-label="' + esc(c.name) +
+      (c.manilha ? ", manilha" : "") + '" title="' + esc(c.name + " · " + c.esp_name) + '">' + faces(c) + "</span>";
+  }
+
+  function faces(c) {
+    return '<span class="carta__trad">' + esc(c.trad) + '<span class="carta__naipe">' + esc(c.naipe) + "</span></span>" +
+      '<span class="carta__esp">' + esc(c.esp) + '<span class="naipe-esp naipe-esp--' + esc(c.naipe_esp) + '"></span></span>';
+  }
+
+  function backs(n) {
+    var out = "";
+    for (var i = 0; i < n; i++) out += '<span class="carta carta--verso carta--pequena" aria-hidden="true"><span></span></span>';
+    return '<span class="jogo__costas" aria-label="' + n + (n === 1 ? " carta" : " cartas") + '">' + out + "</span>";
+  }
+
+  /* Where each seat sits around the table, from the person's point of view. */
+  function place(seat, players) {
+    if (seat === 0) return "sul";
+    if (players === 2) return "norte";
+    return ["sul", "leste", "norte", "oeste"][seat];
+  }
+
+  function Game(el) {
+    this.el = el;
+    this.config = JSON.parse(el.getAttribute("data-jogo-config"));
+    this.state = null;
+    this.busy = false;
+    this.error = "";
+    this.timer = null;
+    this.thinkMs = [];
+    this.step = 0;
+    el.addEventListener("click", this.onClick.bind(this));
+    el.addEventListener("change", this.onChange.bind(this));
+    el.setAttribute("data-jogo-fase", "mesa");
+    this.box = document.createElement("div");
+    this.box.className = "jogo__caixa";
+    el.appendChild(this.box);
+    this.setup = Object.assign({}, DEFAULT_SETUP, load(SETUP) || {});
+    var saved = load(SAVED);
+    if (saved && saved.snapshot) {
+      this.boot().then(this.restore.bind(this, saved.snapshot));
+    } else {
+      this.renderSetup();
+    }
+  }
+
+  Game.prototype.pace = function () {
+    var stored = load(PACE);
+    return typeof stored === "number" ? stored : 700;
+  };
+
+  Game.prototype.boot = function () {
+    var self = this;
+    var base = new URL(".", location.href).href;
+    if (!engine || engine.key !== this.config.engine) {
+      engine = new Engine(this.config, base);
+      engine.key = this.config.engine;
+      engine.started = performance.now();
+    }
+    this.renderLoading({ done: 0, total: 1, stage: "baixando" });
+    engine.progress = function (p) { if (self.el.isConnected) self.renderLoading(p); };
+    return engine.ready.then(function (msg) {
+      engine.progress = null;
+      self.el.setAttribute("data-jogo-pronto", "");
+      self.el.setAttribute("data-jogo-carga-ms", String(Math.round(performance.now() - engine.started)));
+      registerOffline();
+      return msg;
+    }, function (e) {
+      self.renderFailure(e.message);
+      throw e;
+    });
+  };
+
+  Game.prototype.renderLoading = function (p) {
+    if (this.el.getAttribute("data-jogo-fase") === "jogo") return;
+    var pct = p.stage === "baixando" ? Math.min(95, Math.round(95 * p.done / Math.max(1, p.total))) : 98;
+    var text = p.stage === "baixando" ? "Baixando o motor do jogo… " + pct + "%" : "Embaralhando…";
+    var bar = this.el.querySelector(".jogo__carga");
+    if (!bar) {
+      var div = document.createElement("div");
+      div.className = "jogo__carga";
+      div.innerHTML = '<progress max="100" value="0" aria-label="Carregando o jogo"></progress><span></span>';
+      this.box.insertBefore(div, this.box.firstChild);
+      bar = div;
+    }
+    bar.querySelector("progress").value = pct;
+    bar.querySelector("span").textContent = text;
+  };
+
+  Game.prototype.renderFailure = function (message) {
+    this.box.innerHTML = '<div class="jogo__erro" role="alert"><p>O jogo não carregou neste navegador.</p><p><small>' +
+      esc(message) + '</small></p><button type="button" class="md-button" data-jogo-recarregar>Tentar de novo</button></div>';
+  };
+
+  // ------------------------------------------------------------ setup form
+
+  Game.prototype.renderSetup = function () {
+    var s = this.setup;
+    var c = this.config.choices;
+    this.el.setAttribute("data-jogo-fase", "mesa");
+    var variant = c.variants.filter(function (v) { return v.name === s.variant; })[0] || c.variants[0];
+    var radios = function (name, items, current) {
+      return items.map(function (it) {
+        return '<label class="jogo__opcao"><input type="radio" name="' + name + '" value="' + esc(it.value) + '"' +
+          (String(it.value) === String(current) ? " checked" : "") + "> " + esc(it.title) + "</label>";
+      }).join("");
+    };
+    var ladder = "";
+    if (variant.ladders.length > 1) {
+      ladder = '<fieldset><legend>Escada do truco</legend>' + radios("ladder", variant.ladders.map(function (l) {
+        return { value: l.join("-"), title: l.join("-") };
+      }), s.ladder ? s.ladder.join("-") : variant.ladders[0].join("-")) + "</fieldset>";
+    }
+    this.box.innerHTML =
+      '<form class="jogo__mesa-nova" data-jogo-form onsubmit="return false">' +
+      '<fieldset><legend>Variante</legend>' + radios("variant", c.variants.map(function (v) {
+        return { value: v.name, title: v.title };
+      }), variant.name) + "</fieldset>" +
+      '<fieldset><legend>Formato</legend>' + radios("players", [
+        { value: 2, title: "1×1 (você contra um robô)" }, { value: 4, title: "2×2 (você e um robô parceiro)" }
+      ], s.players) + "</fieldset>" +
+      '<fieldset><legend>Robôs</legend>' + radios("level", c.levels.map(function (l) {
+        return { value: l.name, title: l.title };
+      }), s.level) + "</fieldset>" +
+      '<fieldset><legend>Mesa</legend><label class="jogo__opcao">Partida até <input type="number" name="target" min="' +
+      c.target.min + '" max="' + c.target.max + '" value="' + esc(s.target) + '" inputmode="numeric"> pontos</label>' +
+      '<label class="jogo__opcao"><input type="checkbox" name="covered_cards"' + (s.covered_cards ? " checked" : "") +
+      "> Carta coberta (da 2ª vaza em diante)</label></fieldset>" + ladder +
+      '<p class="jogo__acoes"><button type="button" class="md-button md-button--primary" data-jogo-comecar>Dar as cartas</button></p>' +
+      '<p class="jogo__erro" role="alert" data-jogo-form-erro></p>' +
+      "</form>";
+  };
+
+  Game.prototype.readSetup = function () {
+    var form = this.el.querySelector("[data-jogo-form]");
+    var get = function (name) {
+      var el = form.querySelector('[name="' + name + '"]:checked') || form.querySelector('[name="' + name + '"]');
+      return el ? el.value : null;
+    };
+    var c = this.config.choices;
+    var variant = get("variant");
+    var info = c.variants.filter(function (v) { return v.name === variant; })[0];
+    var ladder = get("ladder");
+    var target = parseInt(get("target"), 10);
+    if (!(target >= c.target.min && target <= c.target.max)) {
+      return { error: "A partida vai de " + c.target.min + " a " + c.target.max + " pontos." };
+    }
+    return {
+      variant: variant,
+      players: parseInt(get("players"), 10),
+      level: get("level"),
+      target: target,
+      covered_cards: form.querySelector('[name="covered_cards"]').checked,
+      ladder: ladder && info && info.ladders.length > 1 ? ladder.split("-").map(Number) : null
+    };
+  };
+
+  Game.prototype.onChange = function (event) {
+    if (event.target.name === "variant") {
+      var s = this.readSetup();
+      if (!s.error) {
+        s.ladder = null;
+        this.setup = s;
+      } else {
+        this.setup.variant = event.target.value;
+      }
+      this.renderSetup();
+    }
+  };
+
+  // ------------------------------------------------------------ moves
+
+  Game.prototype.start = function () {
+    var s = this.readSetup();
+    var out = this.el.querySelector("[data-jogo-form-erro]");
+    if (s.error) {
+      out.textContent = s.error;
+      return;
+    }
+    this.setup = s;
+    save(SETUP, s);
+    var self = this;
+    this.boot().then(function () {
+      return self.send("new", { setup: s });
+    });
+  };
+
+  Game.prototype.restore = function (snapshot) {
+    var self = this;
+    return this.send("restore", { snapshot: snapshot }).catch(function () {
+      save(SAVED, null); // an old or broken save: start over with a new table
+      self.renderSetup();
+    });
+  };
+
+  Game.prototype.send = function (op, data) {
+    var self = this;
+    this.busy = true;
+    return engine.send(op, data).then(function (msg) {
+      self.busy = false;
+      self.show(msg.state, msg.snapshot);
+      return msg;
+    }, function (e) {
+      self.busy = false;
+      throw e;
+    });
+  };
+
+  Game.prototype.show = function (state, snapshot) {
+    this.state = state;
+    save(SAVED, { snapshot: snapshot });
+    if (typeof state.think_ms === "number") {
+      this.thinkMs.push(state.think_ms);
+      this.el.setAttribute("data-jogo-robo-ms", this.thinkMs.map(function (x) { return x.toFixed(2); }).join(" "));
+    }
+    this.render();
+    this.schedule();
+  };
+
+  Game.prototype.schedule = function () {
+    var self = this;
+    clearTimeout(this.timer);
+    if (!this.state || this.state.waiting !== "robot" || !this.el.isConnected) return;
+    this.timer = setTimeout(function () {
+      if (self.el.isConnected && !self.busy) self.send("robot");
+    }, this.pace());
+  };
+
+  Game.prototype.onClick = function (event) {
+    var t = event.target.closest("button");
+    if (!t || !this.el.contains(t) || t.disabled) return;
+    if (t.hasAttribute("data-jogo-recarregar")) { location.reload(); return; }
+    if (t.hasAttribute("data-jogo-comecar")) { this.start(); return; }
+    if (this.busy) return;
+    if (t.hasAttribute("data-acao")) { this.send("act", { action: t.getAttribute("data-acao") }); return; }
+    if (t.hasAttribute("data-jogo-proxima")) { this.send("deal"); return; }
+    if (t.hasAttribute("data-jogo-revanche")) { this.send("rematch"); return; }
+    if (t.hasAttribute("data-jogo-nova")) {
+      clearTimeout(this.timer);
+      save(SAVED, null);
+      this.state = null;
+      this.renderSetup();
+    }
+  };
+
+  // ------------------------------------------------------------ the table
+
+  Game.prototype.seatHtml = function (seat) {
+    var st = this.state;
+    var info = st.seats[seat];
+    var where = place(seat, st.players);
+    var said = st.speech[String(seat)];
+    var acting = st.to_act.indexOf(seat) >= 0 && st.waiting !== "hand_over" && st.waiting !== "match_over";
+    var out = '<div class="jogo__lugar jogo__lugar--' + where + (acting ? " jogo__lugar--vez" : "") +
+      '" data-lugar="' + seat + '"><div class="jogo__nome">' + esc(info.name) +
+      ' <small>(' + esc(st.teams[info.team]) + ")</small></div>";
+    if (seat !== 0) out += backs(st.cards_left[seat]);
+    if (said) out += '<div class="jogo__fala" role="status" data-fala="' + seat + '">' + esc(said) + "</div>";
+    return out + "</div>";
+  };
+
+  Game.prototype.tableHtml = function () {
+    var st = this.state;
+    var spots = {};
+    /* an empty table shows the round just closed, so the last cards played stay visible */
+    var plays = st.table.length ? st.table : st.past.length ? st.past[st.past.length - 1] : [];
+    var closed = !st.table.length && st.past.length > 0;
+    plays.forEach(function (p) {
+      var mine = p.seat === 0;
+      spots[p.seat] = p.covered && !mine ? card(null) : card(p.card, p.covered ? "carta--coberta carta--minha" : "");
+    });
+    var out = '<div class="jogo__centro' + (closed ? " jogo__centro--fechada" : "") + '" aria-label="' +
+      (closed ? "Cartas da última vaza" : "Cartas da vaza") + '">';
+    for (var s = 0; s < st.players; s++) {
+      out += '<div class="jogo__jogada jogo__jogada--' + place(s, st.players) + '" data-jogada="' + s + '">' + (spots[s] || "") + "</div>";
+    }
+    return out + "</div>";
+  };
+
+  Game.prototype.infoHtml = function () {
+    var st = this.state;
+    var rounds = [0, 1, 2].map(function (i) {
+      var r = st.rounds[i];
+      var cls = r === undefined ? "" : r === null ? " jogo__vaza--empate" : r === 0 ? " jogo__vaza--nos" : " jogo__vaza--eles";
+      var title = r === undefined ? "ainda não jogada" : r === null ? "cangou" : "de " + st.teams[r];
+      return '<span class="jogo__vaza' + cls + '" title="' + (i + 1) + "ª vaza: " + title + '">' + (i + 1) + "ª</span>";
+    }).join("");
+    var manilhas = st.vira
+      ? '<span class="jogo__vira">Vira ' + card(st.vira) + "</span>"
+      : "";
+    manilhas += '<span class="jogo__manilhas">Manilhas ' + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>";
+    return '<div class="jogo__info">' + manilhas +
+      '<span class="jogo__valendo" data-valendo="' + st.stake + '">Valendo <strong>' + st.stake + "</strong></span>" +
+      '<span class="jogo__vazas" data-vazas="' + st.rounds.map(function (r) { return r === null ? "x" : r; }).join("") + '">Vazas ' + rounds + "</span></div>";
+  };
+
+  Game.prototype.handHtml = function () {
+    var st = this.state;
+    var legal = {};
+    st.legal.forEach(function (a) { legal[a.action] = a; });
+    var out = '<div class="jogo__mao" aria-label="Suas cartas">';
+    if (st.kind === "iron") {
+      /* nobody sees their own cards: the person picks a position (on their turn) */
+      if (st.blind_slots.length) {
+        st.blind_slots.forEach(function (slot) {
+          out += '<button type="button" class="carta carta--verso jogo__cega" data-acao="blind ' + slot +
+            '" aria-label="' + (slot + 1) + 'ª carta, às cegas"><span>' + (slot + 1) + "ª</span></button>";
+        });
+      } else {
+        for (var i = 0; i < st.cards_left[0]; i++) {
+          out += '<button type="button" class="carta carta--verso jogo__cega" disabled aria-label="carta às cegas"><span></span></button>';
+        }
+      }
+      return out + "</div>";
+    }
+    st.hand.forEach(function (c) {
+      var play = legal["play " + c.code];
+      var cover = legal["cover " + c.code];
+      out += '<div class="jogo__carta">' +
+        '<button type="button" class="' + "carta carta--" + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") +
+        '" data-card="' + esc(c.code) + '"' + (play ? ' data-acao="play ' + esc(c.code) + '"' : " disabled") +
+        ' aria-label="Jogar ' + esc(c.name) + (c.manilha ? ", manilha" : "") + '" title="' + esc(c.name + " · " + c.esp_name) + '">' +
+        faces(c) + "</button>" +
+        (cover ? '<button type="button" class="jogo__cobrir" data-acao="cover ' + esc(c.code) + '">🂠 coberta</button>' : "") +
+        "</div>";
+    });
+    return out + "</div>";
+  };
+
+  Game.prototype.buttonsHtml = function () {
+    var st = this.state;
+    var calls = st.legal.filter(function (a) { return ["play", "cover", "blind"].indexOf(a.act) < 0; });
+    if (!calls.length) return "";
+    return '<div class="jogo__botoes">' + calls.map(function (a) {
+      var primary = a.act === "truco" || a.act === "raise" || a.act === "accept" || a.act === "play11";
+      return '<button type="button" class="md-button' + (primary ? " md-button--primary" : "") + '" data-acao="' +
+        esc(a.action) + '">' + esc(a.label) + "</button>";
+    }).join("") + "</div>";
+  };
+
+  Game.prototype.render = function () {
+    var st = this.state;
+    this.el.setAttribute("data-jogo-fase", "jogo");
+    this.el.setAttribute("data-jogo-passo", String(++this.step));
+    this.el.setAttribute("data-jogo-espera", st.waiting);
+    this.el.setAttribute("data-jogo-mao", String(st.hand_number));
+    var size = st.players === 4 ? "2×2" : "1×1";
+    var head = '<div class="jogo__topo"><span class="jogo__titulo">' + esc(st.title) + " · " + size + " · até " + st.target +
+      " · robôs " + esc(st.level_name) + '</span><span class="jogo__placar" data-placar="' + st.score.join("-") +
+      '"><strong>' + esc(st.teams[0]) + " " + st.score[0] + "</strong> × <strong>" + st.score[1] + " " + esc(st.teams[1]) +
+      "</strong></span></div>";
+    var banner = st.kind_text ? '<div class="jogo__aviso jogo__aviso--' + st.kind + '">' + esc(st.kind_text) + "</div>" : "";
+    var seats = "";
+    for (var s = 0; s < st.players; s++) seats += this.seatHtml(s);
+    var partner = "";
+    if (st.partner_hand) {
+      partner = '<div class="jogo__parceiro" data-jogo-parceiro>Cartas do parceiro: ' +
+        st.partner_hand.map(function (c) { return card(c); }).join("") + "</div>";
+    }
+    var status = '<p class="jogo__status" role="status" data-jogo-status>' + esc(st.status) + "</p>";
+    var error = st.error ? '<p class="jogo__erro" role="alert">' + esc(st.error) + "</p>" : "";
+    var result = "";
+    if (st.result) {
+      result = '<div class="jogo__resultado" data-jogo-resultado>' + esc(st.result.text) + "</div>";
+    }
+    var after = "";
+    if (st.waiting === "hand_over") {
+      after = '<p class="jogo__acoes"><button type="button" class="md-button md-button--primary" data-jogo-proxima>Próxima mão</button></p>';
+    } else if (st.waiting === "match_over") {
+      after = '<div class="jogo__fim" data-jogo-fim="' + st.match_winner + '"><strong>' + esc(st.status) + "</strong> " +
+        st.score[0] + " × " + st.score[1] + '</div><p class="jogo__acoes">' +
+        '<button type="button" class="md-button md-button--primary" data-jogo-revanche>Revanche</button></p>';
+    }
+    var log = st.log.length ? '<details class="jogo__log"><summary>Lances desta mão</summary><ol>' +
+      st.log.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") + "</ol></details>" : "";
+    var foot = '<p class="jogo__rodape"><button type="button" class="md-button" data-jogo-nova>Nova mesa</button> ' +
+      '<a class="md-button" href="' + esc(this.config.telegram) + '">Jogar no Telegram</a></p>';
+    this.box.innerHTML = head + banner +
+      '<div class="jogo__pano jogo__pano--' + st.players + '">' + seats + this.tableHtml() + "</div>" +
+      this.infoHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + log + foot;
+  };
+
+  // ------------------------------------------------------------ offline
+
+  function registerOffline() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    var here = new URL(".", location.href).href;
+    navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
+  }
+
+  // ------------------------------------------------------------ boot
+
+  var current = null;
+
+  function attach() {
+    var el = document.querySelector("[data-jogo]");
+    if (!el) {
+      current = null;
+      return;
+    }
+    if (current && current.el === el) return;
+    current = new Game(el);
+  }
+
+  if (typeof window.document$ !== "undefined") {
+    window.document$.subscribe(attach);
+  } else {
+    document.addEventListener("DOMContentLoaded", attach);
+  }
+})();

@@ -1,0 +1,120 @@
+/* The engine of the "Jogar agora" page, in a web worker: Pyodide (vendored into the site at
+ * build time, see site/_hooks/jogo.py), the project's own engine and robots, and the page's
+ * table (engine/tools/web.py). The page sends {id, op, ...}; every answer is {id, state,
+ * snapshot} with the table's JSON, or {id, error}. While booting the worker reports
+ * {progress: {done, total, stage}}. Nothing here knows a rule of truco. */
+"use strict";
+
+var py = null;
+var Table = null; /* engine.tools.web.Table */
+var table = null;
+var boot = null;
+
+function post(message) {
+  self.postMessage(message);
+}
+
+/* Pyodide fetches its runtime with the global fetch: count the bytes for the progress bar and
+ * keep a copy in the page's cache, so the service worker need not download them again. */
+function watchFetch(config, base) {
+  var realFetch = self.fetch.bind(self);
+  var total = 0;
+  Object.keys(config.sizes).forEach(function (name) { total += config.sizes[name]; });
+  var done = 0;
+  var store = self.caches ? self.caches.open(config.cache).catch(function () { return null; }) : Promise.resolve(null);
+  self.fetch = function (input, init) {
+    var url = new URL(input instanceof Request ? input.url : String(input), base).href;
+    return realFetch(input, init).then(function (response) {
+      if (!response.ok || !response.body) return response;
+      var copy = response.clone();
+      store.then(function (cache) { if (cache) cache.put(url, copy).catch(function () {}); });
+      var reader = response.body.getReader();
+      var counted = new ReadableStream({
+        pull: function (controller) {
+          return reader.read().then(function (chunk) {
+            if (chunk.done) { controller.close(); return; }
+            done += chunk.value.byteLength;
+            post({ progress: { done: done, total: total, stage: "baixando" } });
+            controller.enqueue(chunk.value);
+          });
+        },
+        cancel: function (reason) { return reader.cancel(reason); }
+      });
+      return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    });
+  };
+}
+
+function start(config, base) {
+  var t0 = performance.now();
+  watchFetch(config, base);
+  var pyodideURL = new URL(config.pyodide, base).href;
+  importScripts(pyodideURL + "pyodide.js");
+  return self.loadPyodide({
+    indexURL: pyodideURL,
+    lockFileContents: { info: config.lock, packages: {} },
+    stdout: function () {},
+    stderr: function (line) { console.warn(line); }
+  }).then(function (pyodide) {
+    py = pyodide;
+    post({ progress: { done: 1, total: 1, stage: "regras" } });
+    return fetch(new URL(config.engine, base).href);
+  }).then(function (response) {
+    if (!response.ok) throw new Error("motor: " + response.status);
+    return response.arrayBuffer();
+  }).then(function (zip) {
+    py.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/motor" });
+    py.runPython(
+      "import sys\n" +
+      "sys.path.insert(0, '/home/pyodide/motor')\n" +
+      "from engine.tools import web\n"
+    );
+    Table = py.globals.get("web").Table;
+    return { ms: performance.now() - t0, choices: JSON.parse(py.runPython("web.choices()")) };
+  });
+}
+
+function answer(id, json) {
+  post({ id: id, state: JSON.parse(json), snapshot: table.snapshot() });
+}
+
+function handle(msg) {
+  try {
+    if (msg.op === "new") {
+      if (table) table.destroy();
+      var setup = py.toPy(msg.setup);
+      table = Table.new(setup);
+      setup.destroy();
+      return answer(msg.id, table.state());
+    }
+    if (msg.op === "restore") {
+      var restored = Table.restore(msg.snapshot);
+      if (table) table.destroy();
+      table = restored;
+      return answer(msg.id, table.state());
+    }
+    if (!table) return post({ id: msg.id, error: "sem partida" });
+    if (msg.op === "act") return answer(msg.id, table.act(msg.action));
+    if (msg.op === "robot") return answer(msg.id, table.robot());
+    if (msg.op === "deal") return answer(msg.id, table.next_hand());
+    if (msg.op === "rematch") return answer(msg.id, table.rematch());
+    if (msg.op === "state") return answer(msg.id, table.state());
+    post({ id: msg.id, error: "pedido desconhecido: " + msg.op });
+  } catch (e) {
+    post({ id: msg.id, error: String(e && e.message || e) });
+  }
+}
+
+self.onmessage = function (event) {
+  var msg = event.data;
+  if (msg.op === "boot") {
+    boot = boot || start(msg.config, msg.base);
+    boot.then(function (info) {
+      post({ id: msg.id, ready: true, ms: info.ms, choices: info.choices });
+    }, function (e) {
+      post({ id: msg.id, error: "O motor não carregou: " + String(e && e.message || e) });
+    });
+    return;
+  }
+  boot.then(function () { handle(msg); });
+};

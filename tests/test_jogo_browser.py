@@ -1,0 +1,294 @@
+""" "Jogar agora" in a real browser: Debian's chromium driven by Playwright, site on 127.0.0.1.
+
+Whole matches are clicked through against médio (1×1 and 2×2) with the robots' pause set to
+zero; at every decision the buttons on the page are exactly the engine's legal actions for
+the person (read back from the snapshot the page keeps in local storage). A reload mid-hand
+continues the same hand, the second visit works with the network off, and no request ever
+leaves 127.0.0.1. Screenshots go to artifacts/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import random
+import threading
+from collections.abc import Iterator
+
+import pytest
+from browser import launch, require_chromium, shot
+
+from engine import Match
+from engine.tools.web import Setup, Table
+
+pytestmark = pytest.mark.browser
+require_chromium()
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+GAME = "[data-jogo]"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # keep test output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory) -> Iterator[str]:
+    from test_site import build_site
+
+    out = tmp_path_factory.mktemp("jogo-site")
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out))
+    )
+    base = f"http://127.0.0.1:{server.server_port}"
+    result = build_site(out, TRUCO_SITE_URL=base + "/")
+    assert result.returncode == 0, result.stderr
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from launch()
+
+
+class Page:
+    """One browser context on the play page, watching for errors and outside requests."""
+
+    def __init__(self, browser, base: str, **context_args) -> None:
+        self.base = base
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.context = browser.new_context(
+            **{"viewport": {"width": 1100, "height": 1300}, **context_args}
+        )
+        self.context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(f"{m.text} {m.location}") if m.type == "error" else None,
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        if url.startswith(self.base + "/") or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def attr(self, name: str) -> str:
+        return self.page.get_attribute(GAME, name) or ""
+
+    def step(self) -> int:
+        return int(self.attr("data-jogo-passo") or 0)
+
+    def click(self, selector: str) -> None:
+        """Click and wait until the page has drawn the engine's answer."""
+        before = self.step()
+        self.page.click(selector)
+        self.page.wait_for_function(
+            f"+document.querySelector('{GAME}').getAttribute('data-jogo-passo') > {before}"
+        )
+
+    def wait_for_person(self) -> str:
+        """Wait while the robots play; return what the table waits for then."""
+        self.page.wait_for_function(
+            f"!['robot', null].includes(document.querySelector('{GAME}').getAttribute('data-jogo-espera'))",
+            timeout=20_000,
+        )
+        return self.attr("data-jogo-espera")
+
+    def table(self) -> Table:
+        """The table the page keeps in local storage, as the engine reads it back."""
+        saved = self.page.evaluate("localStorage.getItem('truco-jogo-partida')")
+        return Table.restore(json.loads(saved)["snapshot"])
+
+    def buttons(self) -> set[str]:
+        return set(
+            self.page.eval_on_selector_all(
+                f"{GAME} button[data-acao]:not([disabled])",
+                "els => els.map(e => e.getAttribute('data-acao'))",
+            )
+        )
+
+    def start(self, players: int = 2, variant: str = "paulista", level: str = "medio") -> None:
+        self.page.goto(self.base + "/jogar/")
+        self.page.check(f'{GAME} input[name=variant][value="{variant}"]')
+        self.page.check(f'{GAME} input[name=players][value="{players}"]')
+        self.page.check(f'{GAME} input[name=level][value="{level}"]')
+        self.page.click("[data-jogo-comecar]")
+        self.page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+
+    def check(self) -> None:
+        assert self.errors == [], "\n".join(self.errors)
+        assert self.outside == []
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def play_to_the_end(p: Page, seed: int) -> dict:
+    """Click through a whole match; at every decision the buttons are the legal actions."""
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(400):
+        waiting = p.wait_for_person()
+        if waiting == "match_over":
+            return {"decisions": decisions}
+        if waiting == "hand_over":
+            p.click("[data-jogo-proxima]")
+            continue
+        legal = {a["action"] for a in json.loads(p.table().state())["legal"]}
+        assert p.buttons() == legal
+        # cards in hand that may not be played now are drawn disabled
+        p.click(f'{GAME} button[data-acao="{rng.choice(sorted(legal))}"]')
+        decisions += 1
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_match_against_medio_by_clicking(browser, base_url, players: int) -> None:
+    p = Page(browser, base_url)
+    p.start(players=players)
+    assert p.attr("data-jogo-pronto") == ""
+    p.wait_for_person()
+    shot(p.page, f"jogo-{players}-inicio.png", full_page=True)
+    result = play_to_the_end(p, seed=players)
+    assert result["decisions"] > 3
+    table = json.loads(p.table().state())
+    winner = table["match_winner"]
+    assert table["score"][winner] == 12
+    assert p.page.get_attribute("[data-jogo-fim]", "data-jogo-fim") == str(winner)
+    assert p.page.get_attribute(".jogo__placar", "data-placar") == "-".join(
+        map(str, table["score"])
+    )
+    shot(p.page, f"jogo-{players}-fim.png", full_page=True)
+    # robots answered quickly (médio), measured inside the browser
+    times = [float(x) for x in p.attr("data-jogo-robo-ms").split()]
+    assert times and max(times) < 2000
+    p.click("[data-jogo-revanche]")
+    assert json.loads(p.table().state())["score"] == [0, 0]
+    p.check()
+    p.close()
+
+
+def test_a_reload_mid_hand_continues_the_same_hand(browser, base_url) -> None:
+    p = Page(browser, base_url)
+    p.start(players=4, variant="mineiro")
+    p.wait_for_person()
+    first = next(a for a in sorted(p.buttons()) if a.startswith("play"))
+    p.click(f'{GAME} button[data-acao="{first}"]')
+    p.wait_for_person()
+    before = json.loads(p.table().state())
+    hand = p.page.eval_on_selector_all(
+        f"{GAME} .jogo__mao [data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    p.page.reload()
+    p.page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+    after = json.loads(p.table().state())
+    assert after["hand_number"] == before["hand_number"]
+    assert after["table"] == before["table"] and after["score"] == before["score"]
+    assert after["log"] == before["log"]
+    assert (
+        p.page.eval_on_selector_all(
+            f"{GAME} .jogo__mao [data-card]", "els => els.map(e => e.dataset.card)"
+        )
+        == hand
+    )
+    assert "Truco mineiro · 2×2" in p.page.inner_text(".jogo__topo")
+    p.check()
+    p.close()
+
+
+def saved_table(table: Table) -> str:
+    return json.dumps({"snapshot": table.snapshot()})
+
+
+def test_mao_de_onze_and_iron_hand_on_the_page(browser, base_url) -> None:
+    p = Page(browser, base_url)
+    setup = Setup(players=4).validated()
+    onze = Table(setup, Match("paulista", setup.options(), 9, dealer=3, score=(11, 4)), 1)
+    p.page.goto(base_url + "/jogar/")
+    p.page.evaluate("s => localStorage.setItem('truco-jogo-partida', s)", saved_table(onze))
+    p.page.reload()
+    p.page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+    assert p.buttons() == {"play11", "run11"}
+    assert "Mão de onze" in p.page.inner_text(".jogo__aviso")
+    partner = p.page.eval_on_selector_all(
+        "[data-jogo-parceiro] [data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    assert len(partner) == 3
+    shot(p.page, "jogo-mao-de-onze.png", full_page=True)
+
+    mineiro = Setup(variant="mineiro").validated()
+    ferro = Table(mineiro, Match("mineiro", mineiro.options(), 4, dealer=1, score=(10, 10)), 1)
+    p.page.evaluate("s => localStorage.setItem('truco-jogo-partida', s)", saved_table(ferro))
+    p.page.reload()
+    p.page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+    assert p.buttons() == {"blind 0", "blind 1", "blind 2"}
+    assert p.page.eval_on_selector_all(f"{GAME} .jogo__mao [data-card]", "els => els.length") == 0
+    assert "Mão de ferro" in p.page.inner_text(".jogo__aviso")
+    p.click(f'{GAME} button[data-acao="blind 2"]')
+    shot(p.page, "jogo-mao-de-ferro.png", full_page=True)
+    p.check()
+    p.close()
+
+
+def test_second_visit_plays_offline(browser, base_url) -> None:
+    p = Page(browser, base_url)
+    p.start(players=2, variant="trem-bao", level="facil")
+    # the service worker has the page and the engine once it is active
+    p.page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)", timeout=30_000)
+    p.page.wait_for_function(
+        """async () => { const names = await caches.keys();
+            const c = names.find(n => /^truco-jogar-[0-9a-f]+$/.test(n));
+            if (!c) return false;
+            const keys = await (await caches.open(c)).keys();
+            return keys.some(k => k.url.endsWith('.wasm')) && keys.some(k => /motor-.*zip$/.test(k.url)); }""",
+        timeout=30_000,
+    )
+    p.context.set_offline(True)
+    p.page.reload()
+    p.page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+    assert "Trem Bão" in p.page.inner_text(".jogo__topo")
+    waiting = p.wait_for_person()
+    assert waiting == "you"
+    p.click(f'{GAME} button[data-acao^="play"]')
+    p.check()
+    p.close()
+
+
+def test_the_play_page_on_a_phone(browser, base_url) -> None:
+    p = Page(
+        browser, base_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    p.start(players=4)
+    p.wait_for_person()
+    width = p.page.evaluate("window.innerWidth")
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= width
+    for box in p.page.query_selector_all(f"{GAME} button[data-acao]"):
+        b = box.bounding_box()
+        assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= width
+        assert b["height"] >= 40  # a finger-sized target
+    shot(p.page, "jogo-celular.png", full_page=True)
+    p.check()
+    p.close()
+
+
+def test_every_rule_page_links_to_the_game(browser, base_url) -> None:
+    p = Page(browser, base_url)
+    p.page.goto(base_url + "/truco/")
+    p.page.click("a.jogar-agora")
+    p.page.wait_for_selector(f"{GAME} [data-jogo-comecar]")
+    assert p.page.url.endswith("/jogar/")
+    p.check()
+    p.close()

@@ -1,0 +1,101 @@
+"""The play page's build step (site/_hooks/jogo.py): Pyodide from npm, checked, trimmed, offline.
+
+The hook is imported as a module; the download is the real one from the npm registry the first
+time on a machine, then comes from the cache folder (see ``cache_dir``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_hook():
+    spec = importlib.util.spec_from_file_location("jogo_hook", ROOT / "site/_hooks/jogo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["jogo_hook"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+hook = load_hook()
+
+
+def test_a_tarball_that_is_not_the_pinned_one_is_refused(tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "pyodide.tgz"
+    fake.write_bytes(b"not pyodide")
+    monkeypatch.setenv("TRUCO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TRUCO_PYODIDE_TGZ", str(fake))
+    with pytest.raises(PluginError, match="não confere"):
+        hook.pyodide_dir()
+    assert not (tmp_path / "cache" / f"pyodide-{hook.PYODIDE_VERSION}").exists()
+
+
+def test_the_standard_library_is_trimmed_to_what_the_game_imports() -> None:
+    stdlib = hook.pyodide_dir() / "python_stdlib.zip"
+    names = zipfile.ZipFile(io.BytesIO(hook.trimmed_stdlib(stdlib))).namelist()
+    tops = {n.split("/")[0].removesuffix(".py") for n in names}
+    assert {"json", "random", "dataclasses", "enum", "gettext", "pyodide", "_pyodide"} <= tops
+    assert not tops & {"email", "http", "xml", "unittest", "pydoc", "_pyrepl", "tkinter"}
+    assert "encodings/utf_8.py" in names and "encodings/cp1252.py" not in names
+    assert len(hook.trimmed_stdlib(stdlib)) < stdlib.stat().st_size / 2
+
+
+def test_the_engine_zip_has_the_rules_robots_and_table_but_no_tools() -> None:
+    data = hook.engine_zip()
+    assert data == hook.engine_zip(), "same sources, same bytes (the cache name depends on it)"
+    names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    assert {"engine/match.py", "engine/robots/heuristic.py", "engine/tools/web.py"} <= names
+    assert not {n for n in names if re.search(r"(arena|cli|terminal|bench|scenario)\.py$", n)}
+    assert not {n for n in names if "__pycache__" in n}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    from test_site import build_site
+
+    out = tmp_path_factory.mktemp("jogo-build")
+    result = build_site(out)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_the_built_page_carries_the_runtime_and_a_service_worker(site: Path) -> None:
+    page = (site / "jogar/index.html").read_text(encoding="utf-8")
+    found = re.search(r'data-jogo-config="([^"]+)"', page)
+    assert found
+    config = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    for name, size in config["sizes"].items():
+        assert (site / "jogar" / name).stat().st_size == size
+    assert (site / "jogar" / config["pyodide"] / "pyodide.asm.wasm").is_file()
+    assert not (site / "jogar" / config["pyodide"] / "pyodide-lock.json").exists()
+    sw = (site / "jogar/sw.js").read_text(encoding="utf-8")
+    for name in config["sizes"]:
+        assert json.dumps(name) in sw
+    assert '"./"' in sw and '"motor.js"' in sw
+    # nothing the page or its workers load names another host
+    for text in (page, sw, (site / "jogar/motor.js").read_text(encoding="utf-8")):
+        tags = re.findall(r"<(?:script|link|img|iframe|source)\b[^>]*>", text)
+        loads = [t for t in tags if re.search(r'(?:src|href)="(?:https?:)?//', t)]
+        assert [t for t in loads if 'rel="canonical"' not in t] == []
+        assert not re.search(r"importScripts\(\s*['\"]https?:", text)
+    # the Pyodide files the page does not need are left out of the site
+    assert not list(site.rglob("console.html")) and not list(site.rglob("*.d.ts"))
+
+
+def test_rule_pages_end_with_jogar_agora(site: Path) -> None:
+    for name in ("cartas", "truco", "cangou", "mao-de-onze", "variantes"):
+        html = (site / name / "index.html").read_text(encoding="utf-8")
+        assert 'href="../jogar/"' in html and "jogar-agora" in html
+    assert "Jogar agora" in (site / "index.html").read_text(encoding="utf-8")
