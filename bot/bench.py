@@ -27,11 +27,12 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from bot.domain.values import AddRobot, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.callbacks import Prefix, parse_lobby
 
 TOKEN = "123456:BENCH"
-LEVELS = ("facil", "medio", "dificil")
-LOBBY_ROBOT = {"facil": "r1", "medio": "r2", "dificil": "r3"}
+LEVELS = tuple(RobotLevel)
 
 
 def _buttons(message: dict[str, Any], kinds: str) -> list[str]:
@@ -47,9 +48,9 @@ def _buttons(message: dict[str, Any], kinds: str) -> list[str]:
 class _Person:
     """A simulated person: adds a robot, starts, presses the first move, asks for Revanche."""
 
-    def __init__(self, server: FakeTelegram, user: int, group: int, level: str) -> None:
+    def __init__(self, server: FakeTelegram, user: int, group: int, level: RobotLevel) -> None:
         self.server, self.user, self.group = server, user, group
-        self.robot = LOBBY_ROBOT[level]
+        self.robot = AddRobot(level)
         self.robot_added = False
         self.latest: tuple[int, int, str] | None = None  # chat, message id, callback_data
         self.changed = asyncio.Event()
@@ -58,11 +59,12 @@ class _Person:
         """A message or edit in one of this person's chats: remember the newest button."""
         msg = event["message"]
         if event["chat_id"] == self.user:
-            moves = _buttons(msg, "g")
+            moves = _buttons(msg, Prefix.MOVE)
         else:
-            lobby = _buttons(msg, "l")
-            wanted = ":go" if self.robot_added else f":{self.robot}"
-            moves = [d for d in lobby if d.endswith(wanted)] + _buttons(msg, "v")
+            lobby = _buttons(msg, Prefix.LOBBY)
+            wanted: AddRobot | Start = Start() if self.robot_added else self.robot
+            moves = [d for d in lobby if parse_lobby(d)[1] == wanted]
+            moves += _buttons(msg, Prefix.REMATCH)
         if moves:
             self.latest = (event["chat_id"], msg["message_id"], moves[0])
             self.changed.set()
@@ -86,11 +88,15 @@ class _Person:
                 answer = await self.server.user_presses(self.user, chat, mid, data, 30)
             except (TimeoutError, LookupError):
                 continue
-            if data.startswith("g"):
+            if data.startswith(Prefix.MOVE):
                 latencies.append(time.perf_counter() - start)
-            elif data.endswith(f":{self.robot}") and not answer["show_alert"]:
+            elif (
+                data.startswith(Prefix.LOBBY)
+                and parse_lobby(data)[1] == self.robot
+                and not answer["show_alert"]
+            ):
                 self.robot_added = True
-            elif data.startswith("v"):
+            elif data.startswith(Prefix.REMATCH):
                 self.robot_added = True  # Revanche seats the same robot
 
 
@@ -105,7 +111,7 @@ async def _load(conn: Connection, tables: int, seconds: float, robots: str) -> N
         user = server.add_user(f"P{i}")
         group = server.add_group(f"Mesa {i}", admins=[user])
         groups.append(group)
-        level = LEVELS[i % len(LEVELS)] if robots == "mix" else robots
+        level = LEVELS[i % len(LEVELS)] if robots == "mix" else RobotLevel(robots)
         people[user] = people[group] = _Person(server, user, group, level)
 
     def dispatch(event: dict[str, Any]) -> None:
@@ -148,12 +154,9 @@ def _pct(values: list[float], p: float) -> float:
 
 
 async def _run(tables: int, seconds: float, robots: str, database_url: str) -> dict[str, Any]:
-    from sqlmodel import select
-
-    from bot.app import build_application, on_startup
     from bot.config import Config
-    from bot.models import Event
-    from bot.store import Database
+    from bot.domain import Database, messages
+    from bot.telegram.app import build_application, on_startup
 
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
@@ -192,8 +195,7 @@ async def _run(tables: int, seconds: float, robots: str, database_url: str) -> d
         await app.shutdown()
         ours.send("stop")
         await asyncio.to_thread(load.join, 10)
-    with db.session() as s:
-        hands = len(s.exec(select(Event).where(Event.kind == "hand_over")).all())
+    hands = messages.count_events(db, "hand_over")
     db.close()
     lat: list[float] = figures["latencies"]
     return {
@@ -227,30 +229,19 @@ def prepare_database(url: str | None, reset: bool) -> str:
     A database with games in it is refused: the bench's people and groups would meet
     tables left by an earlier run.
     """
-    from sqlalchemy import inspect, text
-
-    from bot.store import Database
+    from bot.domain import Database
 
     if not url:
         return f"sqlite:///{Path(tempfile.mkdtemp(prefix='truco-bench-'))}/bench.db"
     db = Database(url, migrate=False)
     try:
-        tables = inspect(db.engine).get_table_names()
         if reset:
-            from sqlmodel import SQLModel
-
-            import bot.models  # noqa: F401  (registers the tables)
-
-            SQLModel.metadata.drop_all(db.engine)
-            with db.engine.begin() as conn:
-                conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        elif "games" in tables:
-            with db.engine.connect() as conn:
-                if conn.execute(text("SELECT count(*) FROM games")).scalar():
-                    raise BenchError(
-                        "o banco de DATABASE_URL já tem partidas; use um banco só para o "
-                        "bot-bench ou --reset (apaga as tabelas do bot nesse banco)"
-                    )
+            db.drop_tables()
+        elif db.holds_games():
+            raise BenchError(
+                "o banco de DATABASE_URL já tem partidas; use um banco só para o "
+                "bot-bench ou --reset (apaga as tabelas do bot nesse banco)"
+            )
     finally:
         db.close()
     return url

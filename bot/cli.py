@@ -7,6 +7,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from engine.robots import LEVELS
 from engine.tools import cli as engine_cli
 
 
@@ -16,13 +17,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     from bot import logs
     from bot.config import Config, ConfigError
-    from bot.store import DatabaseError
+    from bot.domain import DatabaseError
 
     logs.setup(verbose=args.verbose)
     try:
         config = Config.from_env()
         logs.protect([config.token])
-        from bot.app import run
+        from bot.telegram.app import run
 
         return run(config)
     except (ConfigError, DatabaseError) as exc:
@@ -41,7 +42,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
     import json
 
     from bot.bench import BenchError, run
-    from bot.store import DatabaseError
+    from bot.domain import DatabaseError
 
     logging.basicConfig(level=logging.WARNING)
     try:
@@ -65,7 +66,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument(
         "--robots",
-        choices=("facil", "medio", "dificil", "mix"),
+        choices=(*LEVELS, "mix"),
         default="mix",
         help="nível dos robôs (mix: fácil, médio e difícil alternados)",
     )
@@ -75,17 +76,9 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="apaga as tabelas do bot no banco de DATABASE_URL antes de medir",
     )
     p.set_defaults(handler=cmd_bot_bench)
-    try:
-        from bot.sandbox import runner
-    except ImportError:
-        return  # the sandbox is optional: the bot runs without it
-    register = getattr(runner, "add_sandbox_command", None)
-    if register is not None:
-        register(sub)
-    else:
-        p = sub.add_parser("sandbox", help="joga com o bot de verdade no navegador, sem Telegram")
-        p.add_argument("args", nargs=argparse.REMAINDER)
-        p.set_defaults(handler=lambda args: runner.main(args.args))
+    from bot.sandbox.runner import add_sandbox_command
+
+    add_sandbox_command(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,8 @@ from babel.messages.pofile import read_po
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
+Translations = gettext.NullTranslations
+"""What every text function takes: ``t.gettext`` and ``t.ngettext`` of one language."""
 LANGUAGES = ("pt", "en")
 
 
@@ -31,8 +33,13 @@ def language_for(code: str | None) -> str:
     return "en"
 
 
+def person_translations(language_code: str | None) -> Translations:
+    """The translations for a person's Telegram ``language_code``."""
+    return translations(language_for(language_code))
+
+
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
+def translations(lang: str) -> Translations:
     """The translations for ``pt`` (the source strings) or ``en``."""
     if lang not in LANGUAGES or lang == "pt":
         return gettext.NullTranslations()

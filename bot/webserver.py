@@ -21,12 +21,11 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
-from sqlalchemy import text
 from telegram import Update
 from telegram.ext import Application
 
+from bot.domain import Database
 from bot.metrics import Metrics, received_at
-from bot.store import Database
 
 log = logging.getLogger(__name__)
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
@@ -105,15 +104,11 @@ class BotServer:
     async def healthz(self, request: web.Request) -> web.Response:
         """200 when the database answers, 503 otherwise."""
         try:
-            await asyncio.wait_for(asyncio.to_thread(self._ping), HEALTH_TIMEOUT)
+            await asyncio.wait_for(asyncio.to_thread(self.db.ping), HEALTH_TIMEOUT)
         except Exception as exc:  # any failure to reach the database is "unhealthy"
             log.warning("health check failed: %s", exc.__class__.__name__)
             return web.Response(status=503, text="database unavailable\n")
         return web.Response(text="ok\n")
-
-    def _ping(self) -> None:
-        with self.db.engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
 
     async def metrics_page(self, request: web.Request) -> web.Response:
         """Prometheus text."""

@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import inspect
 
 from bot.bench import BenchError, prepare_database
-from bot.models import Game
-from bot.store import Database
+from bot.domain.models import Game
+from bot.domain.store import Database
 
 
 def test_the_bench_uses_database_url_and_refuses_one_with_games(tmp_path: Path) -> None:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlmodel import select
 from test_bot_harness import Harness, buttons, harness, seat_match, server
 
-from bot.models import Event
-from bot.publish import runtime
+from bot.domain import messages
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 
@@ -184,6 +182,6 @@ async def test_two_presses_at_once_apply_one_action(harness: Harness) -> None:
         s.user_presses(ana, ana, msg["message_id"], moves(msg)["Truco!"]),
     )
     assert sorted(a["show_alert"] for a in answers) == [False, True, True]
-    with runtime(harness.app).db.session() as db:
-        acted = db.exec(select(Event).where(Event.game_id == gid, Event.kind == "button")).all()
+    assert harness.db is not None
+    acted = messages.events_of(harness.db, gid, "button")
     assert len(acted) == 1 and acted[0].version == 2

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.app import build_application, on_startup
 from bot.config import Config
+from bot.domain import Database
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.store import Database
+from bot.telegram.app import build_application, on_startup
 
 TOKEN = "123456:TEST"
 JSON = dict[str, Any]
@@ -34,7 +34,8 @@ def database_url(tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path}/truco.db"
     db = Database(url, migrate=False)
     with db.engine.begin() as conn:
-        for table in ("results", "hand_messages", "events", "games", "players", "chats"):
+        tables = ("results", "hand_messages", "events", "seats", "games", "players", "chats")
+        for table in tables:
             conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     db.close()
@@ -170,38 +171,32 @@ class Harness:
 
 async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) -> int:
     """Seat people (then médio robots) at a table in ``chat_id`` playing ``match``; its id."""
-    from bot import service
-    from bot.models import Game, Player
-    from bot.publish import refresh, runtime
+    from bot.domain import Occupant, Person, RobotLevel, TableRequest, tables
+    from bot.telegram.context import runtime_of
+    from bot.telegram.publish import refresh
     from engine.rulesets import TableOptions
 
-    rt = runtime(h.app)
+    rt = runtime_of(h.app)
     for u in people:
         await h.server.user_sends(u, u, "/start")
         await h.wait(lambda u=u: h.bot_messages(u))
-    with rt.db.session() as s:
-        creator = s.get(Player, people[0])
-        assert creator is not None
     o = match.options
-    request = service.TableRequest(
+    request = TableRequest(
         match.ruleset.name, TableOptions(o.players, o.target, o.covered_cards, o.ladder, o.timer)
     )
-    game = service.open_table(rt.db, chat_id, None, creator, request, private=chat_id > 0)
     seats: list[Any] = []
     for i in range(o.players):
         if i < len(people):
-            seats.append(service.Seat(name=h.server.users[people[i]]["first_name"], user=people[i]))
+            seats.append(Occupant(name=h.server.users[people[i]]["first_name"], user=people[i]))
         else:
-            seats.append(service.robot_seat("medio", i))
-    with rt.db.session() as s:
-        row = s.get(Game, game.id)
-        assert row is not None
-        row.seats = service.dump_seats(seats)
-        s.add(row)
-        s.commit()
-    change = service.start_game(rt.db, game.id or 0, rt.rules, match=match)
+            seats.append(tables.robot(RobotLevel.MEDIO, i))
+    creator = Person(people[0], h.server.users[people[0]]["first_name"])
+    table = tables.open_table(
+        rt.db, chat_id, None, creator, request, private=chat_id > 0, seats=seats
+    )
+    change = tables.start(rt.db, table.id, rt.rules, match=match)
     refresh(h.app, change)
-    return game.id or 0
+    return table.id
 
 
 class PrivacyWatch:
@@ -221,28 +216,27 @@ class PrivacyWatch:
     def _games(self) -> list[Any]:
         from sqlmodel import col, select
 
-        from bot.models import Game
+        from bot.domain import tables
+        from bot.domain.models import Game
 
         assert self.harness.db is not None
         with self.harness.db.session() as s:
-            q = select(Game).where(col(Game.snapshot).is_not(None)).order_by(col(Game.id).desc())
-            return list(s.exec(q))
+            q = select(Game.id).where(col(Game.snapshot).is_not(None)).order_by(col(Game.id).desc())
+            ids = list(s.exec(q))
+        return [t for i in ids if i is not None and (t := tables.load(self.harness.db, i))]
 
     def on_event(self, event: JSON) -> None:
         """Listener of the fake server."""
         if event["type"] not in ("message", "edit") or not event["message"]["from"]["is_bot"]:
             return
-        from bot.service import load_match, load_seats, seat_of
-
         chat = event["chat_id"]
         text_ = event["message"].get("text", "")
         shown = re.search(r"M[ãa]o (\d+)|Hand (\d+)", text_)
         for game in self._games():
-            seats = load_seats(game)
-            own = seat_of(seats, chat) if chat > 0 else None
+            own = game.seat_of(chat) if chat > 0 else None
             if (chat < 0 and game.chat_id != chat) or (chat > 0 and own is None):
                 continue
-            m = load_match(game)
+            m = game.match()
             if shown and int(shown[1] or shown[2]) != m.hand_number + 1:
                 return  # drawn for an earlier hand; a newer state replaced it
             allowed: set[Any] = set()

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from test_bot_harness import Harness, harness, server
 
-from bot import service
-from bot.publish import runtime
+from bot.domain import tables
 from bot.sandbox.fakeapi import FakeTelegram
 
 __all__ = ["harness", "server"]  # fixtures
@@ -46,8 +45,8 @@ async def reply_to(h: Harness, user: int, chat: int, text: str) -> str:
 
 
 def active(h: Harness, chat: int) -> Any:
-    with runtime(h.app).db.session() as s:
-        return service.active_game(s, chat, None)
+    assert h.db is not None
+    return tables.active_table(h.db, chat, None)
 
 
 @pytest.fixture

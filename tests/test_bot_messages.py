@@ -7,11 +7,11 @@ from pathlib import Path
 
 from test_bot_harness import Harness, buttons, running, server
 
-from bot import service
-from bot.models import Game
-from bot.publish import chat_translations, runtime
-from bot.render import table_text, zone
+from bot.domain import GameStatus, messages, tables
+from bot.i18n import translations
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.context import runtime_of
+from bot.telegram.render import table_text, zone
 
 __all__ = ["server"]  # fixture
 
@@ -38,10 +38,9 @@ async def test_each_hand_message_is_closed_when_its_hand_ends(
         ana, group, _ = await start_group_game(h, "/truco paulista 1x1 6")
         await h.play_out([ana], group, timeout=90, seed=11)
         assert h.db is not None
-        with h.db.session() as s:
-            game = s.get(Game, 1)
-            assert game is not None and game.status == "over"
-        hands_played = len(service.events_of(h.db, 1, "hand_over"))
+        game = tables.load(h.db, 1)
+        assert game is not None and game.status == GameStatus.OVER
+        hands_played = len(messages.events_of(h.db, 1, "hand_over"))
         # every hand message Ana got ends up closed: no buttons, no turn, how the hand ended
         hand_messages = await h.wait(
             lambda: (
@@ -67,13 +66,12 @@ async def test_each_hand_message_is_closed_when_its_hand_ends(
 
 def expected_table(h: Harness, game_id: int) -> tuple[int, str]:
     """The group's table as the database says it should look now, and the game's version."""
-    rt = runtime(h.app)
-    with rt.db.session() as s:
-        game = s.get(Game, game_id)
-        assert game is not None
-        t = chat_translations(s, game.chat_id)
-    view = service.load_match(game).view(0)
-    html = table_text(t, game, view, service.load_seats(game), zone(rt.config.timezone))
+    rt = runtime_of(h.app)
+    drawing = messages.table_drawing(rt.db, game_id)
+    assert drawing is not None
+    game = drawing.table
+    t = translations(drawing.language)
+    html = table_text(t, game, game.view(0), zone(rt.config.timezone))
     return game.version, re.sub(r"<[^>]+>", "", html)
 
 

@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
 from test_bot_buttons import paulista_hand, press
 from test_bot_harness import Harness, button, harness, running, seat_match, server
 
 from bot.config import Config, ConfigError
-from bot.models import Event
-from bot.publish import GroupBudget, publish_game, runtime
+from bot.domain import messages
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.budget import GroupBudget
+from bot.telegram.publish.table import publish_game
 
 __all__ = ["harness", "server"]  # fixtures
 
@@ -36,8 +36,8 @@ async def test_deadline_plays_the_default_action_and_the_table_says_so(
         # Beto calls truco... no: Beto's turn; he truco's and Ana lets the call expire: she runs
         await press(h, beto, "Truco!")
         await h.wait(lambda: any("Ana correu" in m["text"] for m in h.bot_messages(group)), 5)
-        with runtime(h.app).db.session() as s:
-            kinds = [e.kind for e in s.exec(select(Event).where(Event.game_id == gid))]
+        assert h.db is not None
+        kinds = [e.kind for e in messages.events_of(h.db, gid)]
         assert kinds.count("timeout") == 2
 
 
@@ -62,8 +62,8 @@ async def test_inline_mode_lists_and_plays_only_the_pressers_moves(harness: Harn
     # choosing the same (now stale) result again changes nothing and Ana is told privately
     await s.user_chooses_inline(ana, results[0]["id"])
     await harness.wait(lambda: "já passou" in harness.bot_messages(ana)[-1]["text"], 5)
-    with runtime(harness.app).db.session() as db:
-        acted = db.exec(select(Event).where(Event.game_id == gid, Event.kind == "inline")).all()
+    assert harness.db is not None
+    acted = messages.events_of(harness.db, gid, "inline")
     assert len(acted) == 1
 
 

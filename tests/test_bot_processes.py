@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import text
 from test_bot_harness import TOKEN, database_url
 
-from bot.store import AlreadyPolling, Database, polling_lock
+from bot.domain.store import AlreadyPolling, Database, polling_lock
 
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 
@@ -53,7 +53,7 @@ def test_replicas_starting_together_on_an_empty_database_migrate_once(tmp_path: 
     assert [kind for kind, _ in outcomes] == ["ok"] * 3, outcomes
     from alembic.script import ScriptDirectory
 
-    from bot.store import alembic_config
+    from bot.domain.store import alembic_config
 
     revisions = list(ScriptDirectory.from_config(alembic_config()).walk_revisions())
     assert sum(n for _, n in outcomes) == len(revisions)  # each migration ran in one process

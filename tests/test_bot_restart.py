@@ -10,12 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqlmodel import col, select
 from test_bot_harness import TOKEN, buttons, database_url, running, server
 
-from bot.models import Event, Game
+from bot.domain import Database, GameStatus, messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.store import Database
 
 __all__ = ["server"]  # fixture
 
@@ -25,19 +23,18 @@ ENV = {"TRUCO_ROBOT_DELAY": "0", "TRUCO_SEED": "7", "TRUCO_DECISION_SECONDS": "1
 def moves_log(url: str) -> list[tuple[int, str]]:
     """The actions stored in the event log of game 1, in order, and checks on the log."""
     db = Database(url)
-    with db.session() as s:
-        game = s.get(Game, 1)
-        assert game is not None and game.status == "over"
-        events = s.exec(select(Event).where(Event.game_id == 1).order_by(col(Event.id))).all()
-        snapshot = json.loads(game.snapshot or "{}")
+    game = tables.load(db, 1)
+    assert game is not None and game.status == GameStatus.OVER
+    events = messages.events_of(db, 1)
+    snapshot = json.loads(game.snapshot or "{}")
     db.close()
     acts = [e for e in events if e.kind in ("button", "robot", "timeout", "inline")]
     # one stored action per version (1×1): nothing applied twice, nothing lost
     versions = [e.version for e in acts]
     assert len(versions) == len(set(versions))
-    stored = [[e.seat, json.loads(e.data)["action"]] for e in acts]
+    stored = [[e.seat, e.data["action"]] for e in acts]
     assert stored == snapshot["log"]
-    return [(e.kind, e.seat or 0, json.loads(e.data)["action"]) for e in acts] + [
+    return [(e.kind, e.seat or 0, e.data["action"]) for e in acts] + [
         ("score", 0, str(snapshot["score"]))
     ]
 

@@ -12,9 +12,20 @@ from sqlmodel import SQLModel
 from test_bot_buttons import moves, paulista_hand, press
 from test_bot_harness import Harness, button, database_url, harness, seat_match, server
 
-from bot import service
-from bot.models import Chat, Player
-from bot.store import Database
+from bot.domain import (
+    ChatSettings,
+    Database,
+    Join,
+    Person,
+    Reason,
+    Refused,
+    Rules,
+    Stale,
+    Start,
+    messages,
+    people,
+    tables,
+)
 
 __all__ = ["harness", "server"]  # fixtures
 
@@ -29,36 +40,33 @@ def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
 
 def test_two_changes_for_one_version_store_one(tmp_path: Path) -> None:
     db = Database(database_url(tmp_path))
-    rules = service.Rules(decision_seconds=60, seed=3)
-    with db.session() as s:
-        s.add(Player(id=1, name="Ana", started=True))
-        s.add(Player(id=2, name="Beto", started=True))
-        chat = Chat(id=-5)
-        s.add(chat)
-        s.commit()
-        request = service.parse_table_args(["1x1"], chat)
-    ana = Player(id=1, name="Ana", started=True)
-    beto = Player(id=2, name="Beto", started=True)
-    game = service.open_table(db, -5, None, ana, request)
-    service.lobby_change(db, game.id or 0, beto, "j", authorised=False, rules=rules)
-    change = service.lobby_change(db, game.id or 0, ana, "go", authorised=True, rules=rules)
-    g = service.load_game(db, change.game_id)
+    rules = Rules(decision_seconds=60, seed=3)
+    ana, beto = Person(1, "Ana"), Person(2, "Beto")
+    people.meet(db, ana, started=True)
+    people.meet(db, beto, started=True)
+    chat = people.chat_settings(db, -5)
+    assert chat == ChatSettings(id=-5)
+    request = tables.parse_request(["1x1"], chat)
+    game = tables.open_table(db, -5, None, ana, request)
+    tables.lobby(db, game.id, beto, Join(), authorised=False, rules=rules)
+    change = tables.lobby(db, game.id, ana, Start(), authorised=True, rules=rules)
+    g = tables.load(db, change.game_id)
     assert g is not None
-    m = service.load_match(g)
+    m = g.match()
     seat = m.to_act()[0]
     user = 1 if seat == 0 else 2
     action = m.legal_actions(seat)[0]
     # a second process read the same version and got there first
-    service.act(db, g.id or 0, g.version, None, action, rules, user_id=user)
-    with pytest.raises(service.Stale):
-        service.act(db, g.id or 0, g.version, None, action, rules, user_id=user)
-    events = service.events_of(db, g.id or 0, "button")
-    assert len(events) == 1 and json.loads(events[0].data)["action"] == str(action)
-    with pytest.raises(service.Refused) as refused:
-        service.parse_table_args(["truco-do-cerrado"], chat)
-    assert refused.value.reason == "bad_arg"
-    with pytest.raises(service.Refused):
-        service.parse_table_args(["99"], chat)
+    tables.act(db, g.id, g.version, None, action, rules, user_id=user)
+    with pytest.raises(Stale):
+        tables.act(db, g.id, g.version, None, action, rules, user_id=user)
+    events = messages.events_of(db, g.id, "button")
+    assert len(events) == 1 and events[0].data["action"] == str(action)
+    with pytest.raises(Refused) as refused:
+        tables.parse_request(["truco-do-cerrado"], chat)
+    assert refused.value.reason == Reason.BAD_ARG
+    with pytest.raises(Refused):
+        tables.parse_request(["99"], chat)
     db.close()
 
 
@@ -127,6 +135,89 @@ def button_list(msg: dict) -> list[dict]:
 
 
 def code(step) -> str:
-    from bot.codes import action_code
+    from bot.telegram.callbacks import action_code
 
     return action_code(step.action)
+
+
+def test_upgrade_moves_json_seats_into_rows(tmp_path: Path) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from bot.domain import Occupant, RobotLevel
+    from bot.domain.store import alembic_config
+
+    db = Database(database_url(tmp_path), migrate=False)
+    cfg = alembic_config()
+    seats = [{"name": "Ana", "user": 10, "robot": None}, None, {"name": "Zé", "robot": "dificil"}]
+    with db.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(
+            text(
+                "INSERT INTO games (chat_id, status, private, creator_id, variant, options,"
+                " seats, seed, version, announced_hands, announced_end, created_at, updated_at)"
+                " VALUES (-7, 'lobby', false, 10, 'paulista', :options, :seats, 0, 3, 0, false,"
+                " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            ),
+            {
+                "options": json.dumps(
+                    {"players": 4, "target": 12, "covered_cards": True, "ladder": None, "timer": 60}
+                ),
+                "seats": json.dumps([*seats, None]),
+            },
+        )
+    with db.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+    table = tables.active_table(db, -7, None)
+    assert table is not None and table.version == 3
+    assert table.seats == (
+        Occupant("Ana", user=10),
+        None,
+        Occupant("Zé", robot=RobotLevel.DIFICIL),
+        None,
+    )
+    assert table.seat_of(10) == 0
+    with db.engine.begin() as conn:  # and back: the JSON column again, the same seats
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0001")
+        stored = conn.execute(text("SELECT seats FROM games")).scalar_one()
+    assert json.loads(stored) == [
+        {"name": "Ana", "user": 10, "robot": None},
+        None,
+        {"name": "Zé", "user": None, "robot": "dificil"},
+        None,
+    ]
+    db.close()
+
+
+def test_every_callback_fits_64_bytes_and_round_trips() -> None:
+    from bot.domain import AddRobot, CancelTable, Leave, RemoveRobot, RobotLevel, Setting
+    from bot.numbers import DB_INT_MAX
+    from bot.telegram import callbacks as cb
+    from engine import actions as A
+    from engine.cards import DeckStyle
+
+    biggest = DB_INT_MAX
+    for command in (
+        Join(),
+        Leave(),
+        Start(),
+        CancelTable(),
+        RemoveRobot(),
+        *tuple(AddRobot(level) for level in RobotLevel),
+    ):
+        data = cb.lobby_data(biggest, command)
+        assert cb.parse_lobby(data) == (biggest, command)
+    for action in (A.TRUCO, A.RAISE, A.PLAY[0], A.COVER[39], A.BLIND[2], A.RUN11):
+        move = cb.Move(biggest, biggest, action)
+        assert cb.parse_move(move.encode()) == move and len(move.encode()) <= cb.MAX_BYTES
+    assert cb.parse_rematch(cb.rematch_data(biggest)) == biggest
+    assert [cb.parse_config(cb.config_data(s)) for s in Setting] == list(Setting)
+    assert [cb.parse_deck(cb.deck_data(d)) for d in DeckStyle] == list(DeckStyle)
+    assert cb.parse_start(cb.start_parameter(42)) == 42 and cb.parse_start("ajuda") is None
+    # the prefixes are distinct, so each handler's pattern catches only its own buttons
+    assert len({p.value for p in cb.Prefix}) == len(cb.Prefix)
+    with pytest.raises(ValueError, match="64 bytes"):
+        cb.lobby_data(10**70, Join())

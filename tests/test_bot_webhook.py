@@ -11,11 +11,11 @@ import aiohttp
 import pytest
 from test_bot_harness import TOKEN, database_url
 
-from bot.app import Runner, build_application
 from bot.config import Config, ConfigError
+from bot.domain.store import Database
 from bot.metrics import Metrics
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.store import Database
+from bot.telegram.app import Runner, build_application
 from bot.webserver import BotServer
 
 URL = "https://truco.example/telegram/hook"

@@ -13,9 +13,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from test_bot_harness import TOKEN, Harness, database_url
 
-from bot.models import Game
+from bot.domain.models import Game
+from bot.domain.store import Database
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.store import Database
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")

@@ -1,4 +1,7 @@
-"""Database access: engine creation, Alembic upgrade at start-up, sessions, process locks."""
+"""Database access: engine creation, Alembic upgrade at start-up, sessions, process locks.
+
+Part of the domain layer: only ``bot.domain`` opens sessions on a ``Database``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import event, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlmodel import Session, create_engine
@@ -96,6 +99,28 @@ class Database:
         """A session that rolls back unless the caller commits."""
         with Session(self.engine, expire_on_commit=False) as s:
             yield s
+
+    def holds_games(self) -> bool:
+        """Whether the database already has tables (games) of the bot in it."""
+        if "games" not in inspect(self.engine).get_table_names():
+            return False
+        with self.engine.connect() as conn:
+            return bool(conn.execute(text("SELECT count(*) FROM games")).scalar())
+
+    def drop_tables(self) -> None:
+        """Drop every table of the bot, and Alembic's record (benchmarks and tests)."""
+        from sqlmodel import SQLModel
+
+        from bot.domain import models  # noqa: F401  (registers the tables)
+
+        SQLModel.metadata.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+
+    def ping(self) -> None:
+        """A round trip to the database (``/healthz``); raises when it is unreachable."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     def close(self) -> None:
         """Release every connection."""

@@ -1,15 +1,18 @@
 """Database tables (SQLModel). Every table, seat, deadline and hand message lives here.
 
-Schema changes go through Alembic (``bot/migrations``); ``tests/test_bot_store.py``
-checks that the migrations and these models agree.
+Only the domain layer (``bot.domain``) imports these. Schema changes go through
+Alembic (``bot/domain/migrations``); a test checks that the migrations and these
+models agree.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, Text, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueConstraint
+from sqlmodel import AutoString, Field, SQLModel
+
+from bot.domain.values import GameStatus
 
 
 def utcnow() -> datetime:
@@ -62,16 +65,14 @@ class Game(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
     thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
-    status: str = Field(default="lobby", index=True)
-    """``lobby``, ``playing``, ``over`` or ``cancelled``."""
+    status: str = Field(default=GameStatus.LOBBY, sa_type=AutoString, index=True)
+    """A ``GameStatus`` value."""
     private: bool = False
     """A game against robots in a private chat (no public table)."""
     creator_id: int = Field(sa_column=Column(BigInteger, nullable=False))
     variant: str = "paulista"
     options: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     """The ``TableOptions`` as JSON."""
-    seats: str = Field(default="[]", sa_column=Column(Text, nullable=False))
-    """JSON list, one entry per seat: ``{"user": id, "name": ...}`` or ``{"robot": level}``."""
     seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
     snapshot: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     """``Match.to_json()`` once the match started."""
@@ -88,6 +89,22 @@ class Game(SQLModel, table=True):
     rematch_of: int | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class SeatRow(SQLModel, table=True):
+    """Who sits in one seat of a game (free seats have no row)."""
+
+    __tablename__ = "seats"
+
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("games.id"), primary_key=True, autoincrement=False)
+    )
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    user_id: int | None = Field(default=None, sa_column=Column(BigInteger, index=True))
+    """The person, or ``None`` for a robot."""
+    robot: str | None = None
+    """A ``RobotLevel`` value for a robot."""
+    name: str = ""
 
 
 class Event(SQLModel, table=True):

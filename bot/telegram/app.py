@@ -30,22 +30,28 @@ from telegram.ext import (
 )
 
 from bot import guards
-from bot import handlers as h
 from bot.config import Config
+from bot.domain import Database, GameStatus, Rules, tables
+from bot.domain.store import polling_lock
 from bot.i18n import N_, translations
 from bot.lifecycle import DrainingJobQueue
 from bot.metrics import Metrics, received_at
-from bot.publish import (
-    AnyApp,
-    GroupBudget,
+from bot.telegram.budget import GroupBudget
+from bot.telegram.callbacks import Prefix, pattern
+from bot.telegram.context import (
+    CONTEXT_TYPES,
+    RUNTIME_KEY,
+    BotContext,
     Runtime,
-    runtime,
-    schedule_hands,
-    schedule_table,
-    schedule_timers,
+    TrucoApp,
+    runtime_of,
 )
-from bot.service import Rules, change_of, games_to_resume
-from bot.store import Database, polling_lock
+from bot.telegram.handlers import commands, errors, moves, settings, turns, tutorial
+from bot.telegram.handlers import tables as lobby
+from bot.telegram.jobs import JobKind
+from bot.telegram.publish import schedule_hands, schedule_table, schedule_timers
+from bot.telegram.publish.hands import flush_hands
+from bot.telegram.publish.table import flush_table
 from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
@@ -110,7 +116,7 @@ def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]
     return [BotCommand(name, t.gettext(text)) for name, text in pairs]
 
 
-async def on_startup(app: AnyApp) -> None:
+async def on_startup(app: TrucoApp) -> None:
     """Publish the command menus and resume every table from the database."""
     try:
         for lang, code in (("pt", None), ("en", "en")):
@@ -129,36 +135,34 @@ async def on_startup(app: AnyApp) -> None:
     gc.freeze()
 
 
-async def resume(app: AnyApp) -> None:
+async def resume(app: TrucoApp) -> None:
     """Reschedule deadlines and robot turns and redraw every unfinished table."""
-    rt = runtime(app)
-    games = games_to_resume(rt.db)
-    for game in games:
-        change = change_of(game)
-        schedule_timers(app, change)
-        schedule_table(app, game.chat_id, game.thread_id, game.id or 0)
-        if game.status != "lobby":
-            schedule_hands(app, game.chat_id, game.id or 0)
-    if games:
-        log.info("resumed %d tables", len(games))
+    found = tables.to_resume(runtime_of(app).db)
+    for table in found:
+        schedule_timers(app, tables.change_of(table))
+        schedule_table(app, table.chat_id, table.thread_id, table.id)
+        if table.status != GameStatus.LOBBY:
+            schedule_hands(app, table.chat_id, table.id)
+    if found:
+        log.info("resumed %d tables", len(found))
 
 
-async def on_update(update: object, context: Any) -> None:
+async def on_update(update: object, context: BotContext) -> None:
     """Before any handler: count the update and note when it arrived (if the webhook did not)."""
     if received_at.get() is None:
         received_at.set(time.monotonic())
     kind = "other"
     if isinstance(update, Update):
         kind = next((k for k in Update.ALL_TYPES if getattr(update, k, None) is not None), kind)
-    runtime(context.application).metrics.updates.labels(kind).inc()
+    context.runtime.metrics.updates.labels(kind).inc()
 
 
-async def on_shutdown(app: AnyApp) -> None:
+async def on_shutdown(app: TrucoApp) -> None:
     """Stop the robots' worker processes."""
-    runtime(app).thinkers.close()
+    runtime_of(app).thinkers.close()
 
 
-def build_application(config: Config, db: Database | None = None) -> AnyApp:
+def build_application(config: Config, db: Database | None = None) -> TrucoApp:
     """The bot's Application, wired to ``config.api_url`` and the database."""
     db = db or Database(config.database_url)
     metrics = Metrics()
@@ -168,6 +172,7 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
         .base_url(f"{config.api_url}/bot")
         .base_file_url(f"{config.api_url}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML))
+        .context_types(CONTEXT_TYPES)
         .rate_limiter(SendLimiter(metrics, group_max_rate=config.group_budget, max_retries=5))
         .concurrent_updates(True)
         .post_init(on_startup)
@@ -179,35 +184,40 @@ def build_application(config: Config, db: Database | None = None) -> AnyApp:
     else:
         builder = builder.get_updates_read_timeout(config.poll_timeout + 10)
     app = builder.build()
-    app.bot_data["runtime"] = Runtime(
+    rt = Runtime(
         config=config,
         db=db,
         rules=Rules(decision_seconds=config.decision_seconds, seed=config.seed),
         budget=GroupBudget(limit=config.group_budget),
         metrics=metrics,
     )
+    app.bot_data[RUNTIME_KEY] = rt
+    rt.jobs.register(JobKind.TABLE, flush_table)
+    rt.jobs.register(JobKind.HANDS, flush_hands)
+    rt.jobs.register(JobKind.DEADLINE, turns.on_deadline)
+    rt.jobs.register(JobKind.ROBOT, turns.on_robot)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
-    app.add_handler(CommandHandler("start", h.start))
-    app.add_handler(CommandHandler("truco", h.new_table))
-    app.add_handler(CommandHandler("placar", h.score))
-    app.add_handler(CommandHandler("ranking", h.ranking))
-    app.add_handler(CommandHandler("regras", h.rules))
-    app.add_handler(CommandHandler(["ajuda", "help"], h.help_command))
-    app.add_handler(CommandHandler("config", h.config_command))
-    app.add_handler(CommandHandler("cancelar", h.cancel_command))
-    app.add_handler(CommandHandler("baralho", h.deck_command))
-    app.add_handler(CommandHandler("tutorial", h.tutorial_command))
-    app.add_handler(CallbackQueryHandler(h.on_move, pattern=r"^g"))
-    app.add_handler(CallbackQueryHandler(h.on_lobby, pattern=r"^l"))
-    app.add_handler(CallbackQueryHandler(h.on_rematch, pattern=r"^v"))
-    app.add_handler(CallbackQueryHandler(h.on_config, pattern=r"^k"))
-    app.add_handler(CallbackQueryHandler(h.on_deck, pattern=r"^d"))
-    app.add_handler(CallbackQueryHandler(h.on_tutorial, pattern=r"^u"))
-    app.add_handler(CallbackQueryHandler(h.on_garbage))
-    app.add_handler(InlineQueryHandler(h.on_inline))
-    app.add_handler(ChosenInlineResultHandler(h.on_chosen))
-    app.add_error_handler(h.on_error)
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("truco", lobby.new_table))
+    app.add_handler(CommandHandler("placar", commands.score))
+    app.add_handler(CommandHandler("ranking", commands.ranking))
+    app.add_handler(CommandHandler("regras", commands.rules))
+    app.add_handler(CommandHandler(["ajuda", "help"], commands.help_command))
+    app.add_handler(CommandHandler("config", settings.config_command))
+    app.add_handler(CommandHandler("cancelar", lobby.cancel_command))
+    app.add_handler(CommandHandler("baralho", settings.deck_command))
+    app.add_handler(CommandHandler("tutorial", tutorial.tutorial_command))
+    app.add_handler(CallbackQueryHandler(moves.on_move, pattern=pattern(Prefix.MOVE)))
+    app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
+    app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
+    app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
+    app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))
+    app.add_handler(CallbackQueryHandler(tutorial.on_tutorial, pattern=pattern(Prefix.TUTORIAL)))
+    app.add_handler(CallbackQueryHandler(errors.on_garbage))
+    app.add_handler(InlineQueryHandler(moves.on_inline))
+    app.add_handler(ChosenInlineResultHandler(moves.on_chosen))
+    app.add_error_handler(errors.on_error)
     return app
 
 
@@ -226,7 +236,7 @@ def run(config: Config) -> int:
     return 0
 
 
-async def serve(app: AnyApp, config: Config) -> None:
+async def serve(app: TrucoApp, config: Config) -> None:
     """Run until SIGINT or SIGTERM, then stop in order."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -247,7 +257,7 @@ async def serve(app: AnyApp, config: Config) -> None:
 class Runner:
     """One running bot: the Application, its HTTP port and, without a webhook, the poller."""
 
-    def __init__(self, app: AnyApp, config: Config) -> None:
+    def __init__(self, app: TrucoApp, config: Config) -> None:
         """Nothing runs until :meth:`start`."""
         self.app = app
         self.config = config
@@ -261,7 +271,7 @@ class Runner:
     async def start(self) -> None:
         """Open the HTTP port, resume the tables, then take updates (webhook or polling)."""
         app, config = self.app, self.config
-        rt = runtime(app)
+        rt = runtime_of(app)
         await app.initialize()
         if config.listen is not None:
             path = webhook_path(config.webhook_url) if config.webhook_url else None

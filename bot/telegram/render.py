@@ -2,13 +2,13 @@
 
 Public pictures read only what every seat may see (score, table with covered
 cards hidden, rounds, stake, calls, turn); a private hand is drawn from that
-seat's own ``View``. All text goes through gettext (``t``) in HTML parse mode.
+seat's own ``View``. Everything drawn here comes as plain values from the domain
+(``Table``, ``Occupant``, ``HandSummary``...), never a database row. All text goes
+through gettext (``t``) in HTML parse mode.
 """
 
 from __future__ import annotations
 
-import gettext
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from html import escape
@@ -22,16 +22,38 @@ from telegram import (
     InputTextMessageContent,
 )
 
-from bot.codes import Move, lobby_data, rematch_data
-from bot.models import Game
-from bot.service import Seat
+from bot.domain.values import (
+    AddRobot,
+    CancelTable,
+    ChatSettings,
+    GameStatus,
+    HandSummary,
+    Join,
+    Leave,
+    MatchEnd,
+    Occupant,
+    Reason,
+    RemoveRobot,
+    RobotLevel,
+    Setting,
+    Start,
+    Table,
+)
+from bot.i18n import Translations
+from bot.telegram.callbacks import (
+    Move,
+    config_data,
+    deck_data,
+    deep_link,
+    lobby_data,
+    rematch_data,
+)
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import Act, Action
 from engine.cards import Card, DeckStyle
 
-Translations = gettext.NullTranslations
 COVERED = "🂠"
-STYLES = {"traditional": DeckStyle.TRADITIONAL, "spanish": DeckStyle.SPANISH}
+Seats = Sequence[Occupant | None]
 
 
 def zone(name: str) -> ZoneInfo:
@@ -47,40 +69,40 @@ def clock(ts: float, tz: ZoneInfo) -> str:
     return datetime.fromtimestamp(ts, tz).strftime("%H:%M:%S")
 
 
-def card_label(card: Card, style: str = "traditional") -> str:
+def card_label(card: Card, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
     """A card as a player wants to see it (R11)."""
-    return card.label_in(STYLES.get(style, DeckStyle.TRADITIONAL))
+    return card.label_in(style)
 
 
-def reason_text(t: Translations, reason: str, params: dict[str, Any] | None = None) -> str:
+def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None = None) -> str:
     """The short alert for a refused request."""
     _ = t.gettext
     texts = {
-        "stale": _("Essa jogada já passou."),
-        "no_game": _("Essa mesa não existe mais."),
-        "not_lobby": _("Essa mesa já começou ou foi encerrada."),
-        "not_started": _("A partida ainda não começou."),
-        "game_over": _("Essa partida já terminou."),
-        "already_seated": _("Você já está na mesa."),
-        "table_full": _("A mesa está cheia."),
-        "not_seated": _("Você não está nessa mesa."),
-        "no_robot": _("Não há robô para tirar."),
-        "only_creator": _("Só quem abriu a mesa ou um admin do grupo pode fazer isso."),
-        "must_start": _("Ainda falta abrir o bot no privado: {names}"),
-        "not_your_turn": _("Não é a sua vez."),
-        "illegal": _("Essa jogada não vale agora."),
-        "bad_button": _("Botão inválido."),
-        "table_exists": _("Já existe uma mesa aberta aqui. Use /cancelar para encerrá-la."),
-        "bad_arg": _("Não entendi “{arg}”. Exemplo: /truco mineiro 2x2 12"),
-        "bad_target": _("A partida vai de {low} a {high} pontos."),
-        "bad_number": _("“{arg}” não é um número: escreva os pontos com algarismos de 0 a 9."),
-        "bad_link": _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
-        "admin_only": _("Só admins do grupo mudam a configuração."),
+        Reason.STALE: _("Essa jogada já passou."),
+        Reason.NO_GAME: _("Essa mesa não existe mais."),
+        Reason.NOT_LOBBY: _("Essa mesa já começou ou foi encerrada."),
+        Reason.NOT_STARTED: _("A partida ainda não começou."),
+        Reason.GAME_OVER: _("Essa partida já terminou."),
+        Reason.ALREADY_SEATED: _("Você já está na mesa."),
+        Reason.TABLE_FULL: _("A mesa está cheia."),
+        Reason.NOT_SEATED: _("Você não está nessa mesa."),
+        Reason.NO_ROBOT: _("Não há robô para tirar."),
+        Reason.ONLY_CREATOR: _("Só quem abriu a mesa ou um admin do grupo pode fazer isso."),
+        Reason.MUST_START: _("Ainda falta abrir o bot no privado: {names}"),
+        Reason.NOT_YOUR_TURN: _("Não é a sua vez."),
+        Reason.ILLEGAL: _("Essa jogada não vale agora."),
+        Reason.BAD_BUTTON: _("Botão inválido."),
+        Reason.TABLE_EXISTS: _("Já existe uma mesa aberta aqui. Use /cancelar para encerrá-la."),
+        Reason.BAD_ARG: _("Não entendi “{arg}”. Exemplo: /truco mineiro 2x2 12"),
+        Reason.BAD_TARGET: _("A partida vai de {low} a {high} pontos."),
+        Reason.BAD_NUMBER: _("“{arg}” não é um número: escreva os pontos com algarismos de 0 a 9."),
+        Reason.BAD_LINK: _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
+        Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 
 
-def seat_name(seat: Seat | None, t: Translations) -> str:
+def seat_name(seat: Occupant | None, t: Translations) -> str:
     """A seat as shown: the person's name, a robot with 🤖, or an empty seat."""
     if seat is None:
         return t.gettext("(livre)")
@@ -89,20 +111,20 @@ def seat_name(seat: Seat | None, t: Translations) -> str:
     return escape(seat.name)
 
 
-def team_name(seats: Sequence[Seat | None], team: int, t: Translations) -> str:
+def team_name(seats: Seats, team: int, t: Translations) -> str:
     """Both partners (or the one player) of a team."""
     return " & ".join(seat_name(s, t) for i, s in enumerate(seats) if i % 2 == team)
 
 
-def level_name(level: str, t: Translations) -> str:
+def level_name(level: RobotLevel, t: Translations) -> str:
     """A robot level in words."""
     _ = t.gettext
-    return {"facil": _("fácil"), "medio": _("médio"), "dificil": _("difícil")}.get(level, level)
-
-
-def variant_title(variant: str, t: Translations) -> str:
-    """The variant's display name."""
-    return get_ruleset(variant).title
+    names = {
+        RobotLevel.FACIL: _("fácil"),
+        RobotLevel.MEDIO: _("médio"),
+        RobotLevel.DIFICIL: _("difícil"),
+    }
+    return names[level]
 
 
 def call_name(view: View, step: int) -> str:
@@ -130,7 +152,7 @@ def special_name(view: View, t: Translations) -> str:
     return _("mão de dez") if rs.special_hand == "mao_de_dez" else _("mão de onze")
 
 
-def describe(action: Action, view: View, t: Translations, style: str, public: bool) -> str:
+def describe(action: Action, view: View, t: Translations, style: DeckStyle, public: bool) -> str:
     """An action in words (``jogou 3♣``, ``correu``); covered cards stay hidden when public."""
     _ = t.gettext
     act = action.act
@@ -154,21 +176,20 @@ def describe(action: Action, view: View, t: Translations, style: str, public: bo
 # ------------------------------------------------------------------- lobby
 
 
-def lobby_text(
-    t: Translations, game: Game, seats: Sequence[Seat | None], missing: Sequence[str]
-) -> str:
+def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
     """The lobby message: table options, seats by team, who still must open the bot."""
     _ = t.gettext
-    o = json.loads(game.options)
-    rs = get_ruleset(game.variant)
-    size = "2×2" if o["players"] == 4 else "1×1"
-    timer = rs.fixed_timer or o["timer"]
+    o = table.options
+    seats = table.seats
+    rs = get_ruleset(table.variant)
+    size = "2×2" if o.players == 4 else "1×1"
+    timer = rs.fixed_timer or o.timer
     lines = [
         _("🃏 <b>Mesa de {variant}</b> · {size} · {target} pontos · ⏱ {timer} s").format(
-            variant=rs.title, size=size, target=o["target"], timer=timer
+            variant=rs.title, size=size, target=o.target, timer=timer
         )
     ]
-    if o["players"] == 4:
+    if o.players == 4:
         for team in (0, 1):
             members = ", ".join(seat_name(seats[i], t) for i in (team, team + 2))
             lines.append(_("Time {n}: {members}").format(n=team + 1, members=members))
@@ -176,7 +197,9 @@ def lobby_text(
         lines.append(" × ".join(seat_name(s, t) for s in seats))
     robots = [s for s in seats if s and s.robot]
     if robots:
-        levels = ", ".join(f"{escape(s.name)} ({level_name(s.robot or '', t)})" for s in robots)
+        levels = ", ".join(
+            f"{escape(s.name)} ({level_name(s.robot, t)})" for s in robots if s.robot
+        )
         lines.append(_("Robôs: {levels}").format(levels=levels))
     if missing:
         lines.append(
@@ -189,35 +212,27 @@ def lobby_text(
 
 
 def lobby_keyboard(
-    t: Translations, game: Game, missing: Sequence[str], bot_username: str
+    t: Translations, table: Table, missing: Sequence[str], bot_username: str
 ) -> InlineKeyboardMarkup:
     """Entrar / Sair / + Robô / Começar / Cancelar (and the deep link when needed)."""
     _ = t.gettext
-    gid = game.id or 0
+    gid = table.id
+
+    def b(text: str, command: Any) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text, callback_data=lobby_data(gid, command))
+
     rows = [
+        [b(_("Entrar"), Join()), b(_("Sair"), Leave())],
         [
-            InlineKeyboardButton(_("Entrar"), callback_data=lobby_data(gid, "j")),
-            InlineKeyboardButton(_("Sair"), callback_data=lobby_data(gid, "s")),
+            b(_("+ Robô fácil"), AddRobot(RobotLevel.FACIL)),
+            b(_("+ Robô médio"), AddRobot(RobotLevel.MEDIO)),
+            b(_("+ Robô difícil"), AddRobot(RobotLevel.DIFICIL)),
         ],
-        [
-            InlineKeyboardButton(_("+ Robô fácil"), callback_data=lobby_data(gid, "r1")),
-            InlineKeyboardButton(_("+ Robô médio"), callback_data=lobby_data(gid, "r2")),
-            InlineKeyboardButton(_("+ Robô difícil"), callback_data=lobby_data(gid, "r3")),
-        ],
-        [
-            InlineKeyboardButton(_("− Robô"), callback_data=lobby_data(gid, "rm")),
-            InlineKeyboardButton(_("Começar"), callback_data=lobby_data(gid, "go")),
-            InlineKeyboardButton(_("Cancelar"), callback_data=lobby_data(gid, "x")),
-        ],
+        [b(_("− Robô"), RemoveRobot()), b(_("Começar"), Start()), b(_("Cancelar"), CancelTable())],
     ]
     if missing and bot_username:
         rows.append(
-            [
-                InlineKeyboardButton(
-                    _("🔓 Abrir o bot no privado"),
-                    url=f"https://t.me/{bot_username}?start=g{gid}",
-                )
-            ]
+            [InlineKeyboardButton(_("🔓 Abrir o bot no privado"), url=deep_link(bot_username, gid))]
         )
     return InlineKeyboardMarkup(rows)
 
@@ -227,9 +242,9 @@ def lobby_keyboard(
 
 def _plays(
     plays: Sequence[tuple[int, Card | None, bool]],
-    seats: Sequence[Seat | None],
+    seats: Seats,
     t: Translations,
-    style: str,
+    style: DeckStyle,
     own: int | None,
 ) -> str:
     """Cards on the table; a covered card shows only to its owner (``own``)."""
@@ -245,16 +260,16 @@ def _plays(
 
 def table_text(
     t: Translations,
-    game: Game,
+    table: Table,
     view: View,
-    seats: Sequence[Seat | None],
     tz: ZoneInfo,
     *,
-    style: str = "traditional",
+    style: DeckStyle = DeckStyle.TRADITIONAL,
     own: int | None = None,
 ) -> str:
     """The public picture of the match (``own`` = the seat whose covered cards show)."""
     _ = t.gettext
+    seats = table.seats
     rs = get_ruleset(view.variant)
     size = "2×2" if view.players == 4 else "1×1"
     lines = [
@@ -308,16 +323,16 @@ def table_text(
     if view.to_act:
         who = ", ".join(seat_name(seats[s], t) for s in view.to_act)
         line = _("👉 Vez de {who}").format(who=who)
-        if game.deadline_at and any(seats[s] and not seats[s].robot for s in view.to_act):
-            line += " · " + _("até {time}").format(time=clock(game.deadline_at, tz))
+        if table.deadline_at and any((x := seats[s]) and not x.robot for s in view.to_act):
+            line += " · " + _("até {time}").format(time=clock(table.deadline_at, tz))
         lines.append(line)
-    note = timeout_note(t, game, view, seats, style)
+    note = timeout_note(t, table, view, style)
     if note:
         lines.append(note)
     return "\n".join(lines)
 
 
-def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Sequence[Seat | None]) -> str:
+def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Seats) -> str:
     """Who took each round of the hand so far (a team, or a tie)."""
     _ = t.gettext
     names = []
@@ -327,36 +342,29 @@ def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Sequence[S
     return _("Rodadas: {rounds}").format(rounds=" · ".join(names))
 
 
-def timeout_note(
-    t: Translations, game: Game, view: View, seats: Sequence[Seat | None], style: str
-) -> str:
+def timeout_note(t: Translations, table: Table, view: View, style: DeckStyle) -> str:
     """The ⏰ line telling who ran out of time in this hand and what was done for them."""
-    if not game.note:
-        return ""
-    note = json.loads(game.note)
-    if note.get("hand") != view.hand_number:
+    note = table.note
+    if note is None or note.hand != view.hand_number:
         return ""
     _ = t.gettext
     parts = []
-    for seat, code in note.get("items", []):
-        action = Action.parse(code)
+    for seat, action in note.items:
         parts.append(
             _("{who} {what}").format(
-                who=seat_name(seats[seat], t), what=describe(action, view, t, style, True)
+                who=seat_name(table.seats[seat], t), what=describe(action, view, t, style, True)
             )
         )
     return _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
 
 
-def table_keyboard(t: Translations, game: Game, bot_username: str) -> InlineKeyboardMarkup:
+def table_keyboard(t: Translations, table: Table, bot_username: str) -> InlineKeyboardMarkup:
     """🃏 Minha mão (inline mode here) and a link to the private hand."""
     _ = t.gettext
     row = [InlineKeyboardButton(_("🃏 Minha mão"), switch_inline_query_current_chat="")]
     if bot_username:
         row.append(
-            InlineKeyboardButton(
-                _("Abrir no privado"), url=f"https://t.me/{bot_username}?start=g{game.id}"
-            )
+            InlineKeyboardButton(_("Abrir no privado"), url=deep_link(bot_username, table.id))
         )
     return InlineKeyboardMarkup([row])
 
@@ -364,7 +372,7 @@ def table_keyboard(t: Translations, game: Game, bot_username: str) -> InlineKeyb
 # ------------------------------------------------------------- private hand
 
 
-def action_label(action: Action, view: View, t: Translations, style: str) -> str:
+def action_label(action: Action, view: View, t: Translations, style: DeckStyle) -> str:
     """The button text of an action."""
     _ = t.gettext
     act = action.act
@@ -387,17 +395,11 @@ def action_label(action: Action, view: View, t: Translations, style: str) -> str
     return _("Correr")
 
 
-def hand_text(
-    t: Translations,
-    game: Game,
-    view: View,
-    seats: Sequence[Seat | None],
-    tz: ZoneInfo,
-    style: str,
-) -> str:
+def hand_text(t: Translations, table: Table, view: View, tz: ZoneInfo, style: DeckStyle) -> str:
     """A player's private message: the table as they see it, their cards, their turn."""
     _ = t.gettext
-    lines = [table_text(t, game, view, seats, tz, style=style, own=view.seat), ""]
+    seats = table.seats
+    lines = [table_text(t, table, view, tz, style=style, own=view.seat), ""]
     if view.match_winner is not None:
         return "\n".join(lines).rstrip()
     if view.kind == HandKind.IRON:
@@ -418,14 +420,14 @@ def hand_text(
         )
     if view.legal:
         line = _("👉 <b>É a sua vez!</b>")
-        if game.deadline_at:
-            line += " " + _("Até {time}.").format(time=clock(game.deadline_at, tz))
+        if table.deadline_at:
+            line += " " + _("Até {time}.").format(time=clock(table.deadline_at, tz))
         lines.append(line)
     return "\n".join(lines)
 
 
 def hand_keyboard(
-    t: Translations, game: Game, view: View, style: str
+    t: Translations, table: Table, view: View, style: DeckStyle
 ) -> InlineKeyboardMarkup | None:
     """Buttons for exactly the legal actions of this seat, or ``None``."""
     if not view.legal:
@@ -433,7 +435,7 @@ def hand_keyboard(
     rows: dict[str, list[InlineKeyboardButton]] = {}
     for action in view.legal:
         key = {Act.PLAY: "a", Act.BLIND: "a", Act.COVER: "b"}.get(action.act, "c")
-        data = Move(game.id or 0, game.version, action).encode()
+        data = Move(table.id, table.version, action).encode()
         rows.setdefault(key, []).append(
             InlineKeyboardButton(action_label(action, view, t, style), callback_data=data)
         )
@@ -441,7 +443,7 @@ def hand_keyboard(
 
 
 def inline_results(
-    t: Translations, game: Game, view: View, style: str
+    t: Translations, table: Table, view: View, style: DeckStyle
 ) -> list[InlineQueryResultArticle]:
     """The legal actions as inline results; choosing one acts (chosen_inline_result).
 
@@ -468,7 +470,7 @@ def inline_results(
             title = label
         results.append(
             InlineQueryResultArticle(
-                id=Move(game.id or 0, game.version, action).encode(),
+                id=Move(table.id, table.version, action).encode(),
                 title=title,
                 description=summary,
                 input_message_content=InputTextMessageContent(posted),
@@ -480,16 +482,16 @@ def inline_results(
 # ------------------------------------------------------------------ closings
 
 
-def hand_over_line(t: Translations, data: dict[str, Any], seats: Sequence[Seat | None]) -> str:
+def hand_over_line(t: Translations, data: HandSummary, seats: Seats) -> str:
     """One line closing a hand: who won it, how many points, the score."""
     _ = t.gettext
-    n = data["hand"] + 1
-    score = f"{data['score'][0]} × {data['score'][1]}"
-    if data["winner"] is None:
+    n = data.hand + 1
+    score = f"{data.score[0]} × {data.score[1]}"
+    if data.winner is None:
         return _("Mão {n}: empate, ninguém pontua. Placar {score}").format(n=n, score=score)
-    winner = data["winner"]
-    points = data["points"][winner]
-    if data.get("ran"):
+    winner = data.winner
+    points = data.points[winner]
+    if data.ran:
         text = _("Mão {n}: {loser} correu; {points} para {team}. Placar {score}")
         return text.format(
             n=n,
@@ -508,9 +510,9 @@ def hand_over_line(t: Translations, data: dict[str, Any], seats: Sequence[Seat |
 
 def hand_closed_text(
     t: Translations,
-    data: dict[str, Any],
-    seats: Sequence[Seat | None],
-    style: str,
+    data: HandSummary,
+    seats: Seats,
+    style: DeckStyle,
     match_winner: int | None = None,
 ) -> str:
     """A private hand message once its hand is over: how it ended; no turn, no buttons.
@@ -519,10 +521,10 @@ def hand_closed_text(
     stay covered); ``match_winner`` adds the match's end when that hand closed it.
     """
     _ = t.gettext
-    lines = [_("<b>Mão {n} encerrada</b>").format(n=data["hand"] + 1)]
-    if data.get("rounds"):
-        lines.append(rounds_line(t, data["rounds"], seats))
-    last = [(seat, Card.parse(code) if code else None, code is None) for seat, code in data["last"]]
+    lines = [_("<b>Mão {n} encerrada</b>").format(n=data.hand + 1)]
+    if data.rounds:
+        lines.append(rounds_line(t, data.rounds, seats))
+    last = [(seat, card, card is None) for seat, card in data.last]
     if last:
         lines.append(_("Última rodada: {plays}").format(plays=_plays(last, seats, t, style, None)))
     lines.append("🏁 " + hand_over_line(t, data, seats))
@@ -531,17 +533,150 @@ def hand_closed_text(
     return "\n".join(lines)
 
 
-def match_over_text(t: Translations, data: dict[str, Any], seats: Sequence[Seat | None]) -> str:
+def match_over_text(t: Translations, data: MatchEnd, seats: Seats) -> str:
     """The closing message of a match: winners and the final score (``12 × 7``)."""
     _ = t.gettext
-    winner = data["winner"]
     return _("🏆 Fim de jogo: vitória de <b>{team}</b>! <b>{x} × {y}</b>").format(
-        team=team_name(seats, winner, t), x=data["score"][0], y=data["score"][1]
+        team=team_name(seats, data.winner, t), x=data.score[0], y=data.score[1]
     )
 
 
-def rematch_keyboard(t: Translations, game: Game) -> InlineKeyboardMarkup:
+def rematch_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
     """The Revanche button."""
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(t.gettext("🔁 Revanche"), callback_data=rematch_data(game.id or 0))]]
+        [[InlineKeyboardButton(t.gettext("🔁 Revanche"), callback_data=rematch_data(table.id))]]
     )
+
+
+def cancelled_text(t: Translations) -> str:
+    """What a cancelled table's messages turn into."""
+    return t.gettext("🚫 Mesa cancelada.")
+
+
+def public_table(
+    t: Translations, table: Table, missing: Sequence[str], tz: ZoneInfo, bot_username: str
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The group's table message for any status: lobby, match, end or cancellation."""
+    if table.status == GameStatus.LOBBY:
+        return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
+    if table.status == GameStatus.CANCELLED:
+        return cancelled_text(t), None
+    text = table_text(t, table, table.view(0), tz)
+    playing = table.status == GameStatus.PLAYING
+    return text, table_keyboard(t, table, bot_username) if playing else None
+
+
+# ------------------------------------------------------------------ commands
+
+
+def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
+    """/regras: a short summary of a variant and the rulebook's address."""
+    _ = t.gettext
+    rs = get_ruleset(variant)
+    manilhas = (
+        _("a carta seguinte à vira (4 depois do 3)")
+        if rs.manilhas is None
+        else " ".join(c.label for c in rs.manilhas)
+    )
+    return _(
+        "<b>{title}</b>\n"
+        "• Cartas, da mais fraca à mais forte: 4 5 6 7 Q J K A 2 3.\n"
+        "• Manilhas: {manilhas}; entre elas ♣ > ♥ > ♠ > ♦.\n"
+        "• Três rodadas; quem ganha duas leva a mão, que vale {value}.\n"
+        "• Truco sobe a mão para {ladder}: aceite (Desce!), corra ou aumente.\n"
+        "• Quem chega a {special} decide se joga a {hand}; 11 × 11 é a mão de ferro, às cegas.\n"
+        "• Ganha quem fizer 12 pontos.\n"
+        "Livro de regras completo: {url}"
+    ).format(
+        title=rs.title,
+        manilhas=manilhas,
+        value=rs.hand_value,
+        ladder="-".join(map(str, rs.ladder)),
+        special=rs.threshold(12),
+        hand=_("mão de dez") if rs.special_hand == "mao_de_dez" else _("mão de onze"),
+        url=escape(rulebook_url),
+    )
+
+
+def help_text(t: Translations) -> str:
+    """/ajuda: what the bot does and its commands."""
+    return t.gettext(
+        "<b>Truco no Telegram</b>\n"
+        "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
+        "/placar — a partida em andamento\n"
+        "/ranking — quem mais ganhou aqui\n"
+        "/regras — resumo das regras\n"
+        "/baralho — cartas tradicionais ou espanholas\n"
+        "/config — opções do grupo (admins)\n"
+        "/cancelar — encerra a mesa\n"
+        "/tutorial — aprenda jogando (no privado)\n"
+        "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra suas jogadas."
+    )
+
+
+def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboardMarkup]:
+    """/config: the group's table defaults and a button per setting."""
+    _ = t.gettext
+    rs = get_ruleset(chat.variant)
+    yes_no = _("sim") if chat.covered_cards else _("não")
+    ladder = chat.ladder or "-".join(map(str, get_ruleset("mineiro").ladder))
+    lang = "English" if chat.language == "en" else "Português"
+    text = _(
+        "<b>Configuração do grupo</b>\n"
+        "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
+        "Carta coberta: {covered}\nEscada do mineiro: {ladder}\nIdioma: {lang}\n"
+        "Toque para mudar (só admins)."
+    ).format(
+        variant=rs.title,
+        size="2×2" if chat.players == 4 else "1×1",
+        target=chat.target,
+        timer=chat.timer,
+        covered=yes_no,
+        ladder=ladder,
+        lang=lang,
+    )
+
+    def b(text: str, setting: Setting) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text, callback_data=config_data(setting))
+
+    rows = [
+        [
+            b(_("Variante"), Setting.VARIANT),
+            b(_("Jogadores"), Setting.PLAYERS),
+            b(_("Pontos"), Setting.TARGET),
+        ],
+        [b(_("Tempo"), Setting.TIMER), b(_("Carta coberta"), Setting.COVERED)],
+        [b(_("Escada mineira"), Setting.LADDER), b(_("Idioma"), Setting.LANGUAGE)],
+    ]
+    return text, InlineKeyboardMarkup(rows)
+
+
+def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:
+    """/baralho: traditional (3♣) or Spanish (3 de bastos) labels."""
+    sample = Card.parse("3C")
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t.gettext("Tradicional ({card})").format(card=card_label(sample)),
+                    callback_data=deck_data(DeckStyle.TRADITIONAL),
+                ),
+                InlineKeyboardButton(
+                    t.gettext("Espanhol ({card})").format(
+                        card=card_label(sample, DeckStyle.SPANISH)
+                    ),
+                    callback_data=deck_data(DeckStyle.SPANISH),
+                ),
+            ]
+        ]
+    )
+
+
+def ranking_text(t: Translations, rows: Sequence[Any]) -> str:
+    """/ranking: wins and matches per player, best first."""
+    if not rows:
+        return t.gettext("Ainda não há partidas terminadas aqui.")
+    lines = [t.gettext("🏆 <b>Ranking</b> (vitórias / partidas)")]
+    for i, row in enumerate(rows, 1):
+        lines.append(f"{i}. {escape(row.name)} — {row.wins}/{row.played}")
+    return "\n".join(lines)

@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy import engine_from_config, pool
 from sqlmodel import SQLModel
 
-from bot import models  # noqa: F401  (registers the tables)
+from bot.domain import models  # noqa: F401  (registers the tables)
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -2,28 +2,26 @@
 
 The learner's position is one number in the database (``players.tutorial_step``):
 the index, in the lesson's flat list of steps, of the next step to play.
-Buttons are ``u<step>:<action code>`` and are checked like any other.
+Buttons are ``u<step>:<action code>`` (``bot.telegram.callbacks``) and are
+checked like any other.
 """
 
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.codes import action_code, parse_action_code
+from bot.domain import Database, people
+from bot.domain.values import Reason
 from bot.i18n import language_for, translations
-from bot.models import Player
-from bot.numbers import parse_number
-from bot.render import action_label, card_label
-from bot.store import Database
+from bot.telegram.callbacks import parse_tutorial, tutorial_data
+from bot.telegram.render import action_label, card_label, reason_text
+from engine.cards import DeckStyle
 from engine.tutorial import Step, Tutorial, TutorialHand, load_script
 from engine.view import View
-
-_PRESS = re.compile(r"u([0-9]{1,4}):([A-Za-z0-9]{1,3})")
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,7 @@ def _before(index: int) -> tuple[TutorialHand, View]:
     return hand, flat[index - 1][1].view
 
 
-def _view_lines(view: View, style: str) -> list[str]:
+def _view_lines(view: View, style: DeckStyle) -> list[str]:
     lines = []
     if view.vira is not None:
         lines.append(f"Vira: {card_label(view.vira, style)}")
@@ -68,7 +66,7 @@ def _view_lines(view: View, style: str) -> list[str]:
 
 
 def _screen(
-    index: int, style: str, lead: list[str]
+    index: int, style: DeckStyle, lead: list[str]
 ) -> tuple[str, InlineKeyboardMarkup | None, int]:
     """Play the other seats' steps from ``index`` on, then ask for the learner's move.
 
@@ -94,59 +92,42 @@ def _screen(
     lines.append(f"👉 {html.escape(step.prompt or '')}")
     t = translations("pt")
     buttons = [
-        InlineKeyboardButton(
-            action_label(a, view, t, style), callback_data=f"u{index}:{action_code(a)}"
-        )
+        InlineKeyboardButton(action_label(a, view, t, style), callback_data=tutorial_data(index, a))
         for a in view.legal
     ]
     rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
     return "\n".join(lines), InlineKeyboardMarkup(rows), index
 
 
-def _save_step(db: Database, user_id: int, index: int | None) -> Player | None:
-    with db.session() as s:
-        p = s.get(Player, user_id)
-        if p is None:
-            return None
-        p.tutorial_step = index
-        s.add(p)
-        s.commit()
-        return p
-
-
 def begin(db: Database, user_id: int) -> tuple[str, InlineKeyboardMarkup | None]:
     """Start (or restart) the lesson for a person."""
-    with db.session() as s:
-        p = s.get(Player, user_id)
-    style = p.deck if p else "traditional"
+    p = people.player(db, user_id)
+    style = p.deck if p else DeckStyle.TRADITIONAL
     intro = f"🎓 <b>{html.escape(lesson().title)}</b>"
     if p is not None and language_for(p.language_code) != "pt":
         intro += "\n(" + translations("en").gettext("O tutorial é em português.") + ")"
     text, markup, index = _screen(0, style, [intro])
-    _save_step(db, user_id, index)
+    people.set_tutorial_step(db, user_id, index)
     return text, markup
 
 
 def press(db: Database, user_id: int, data: str) -> Answer:
     """Check a tutorial button against the stored step and move the lesson on."""
-    found = _PRESS.fullmatch(data)
-    with db.session() as s:
-        p = s.get(Player, user_id)
+    p = people.player(db, user_id)
     t = translations(language_for(p.language_code if p else None))
-    if found is None or p is None:
-        return Answer(alert=t.gettext("Botão inválido."))
-    index = parse_number(found[1])
-    if p.tutorial_step != index:
-        return Answer(alert=t.gettext("Essa jogada já passou."))
     try:
-        action = parse_action_code(found[2])
+        index, action = parse_tutorial(data)
     except ValueError:
-        return Answer(alert=t.gettext("Botão inválido."))
+        return Answer(alert=reason_text(t, Reason.BAD_BUTTON))
+    if p is None:
+        return Answer(alert=reason_text(t, Reason.BAD_BUTTON))
+    if people.tutorial_step(db, user_id) != index:
+        return Answer(alert=reason_text(t, Reason.STALE))
     flat = _flat()
     step = flat[index][1]
     if not step.expects(action):
         return Answer(alert=f"Quase! {step.prompt}"[:200])
     lead = [f"✅ {html.escape(step.narration)}", html.escape(step.explanation)]
     text, markup, awaited = _screen(index + 1, p.deck, lead)
-    _save_step(db, user_id, awaited)
+    people.set_tutorial_step(db, user_id, awaited)
     return Answer(text=text, markup=markup)

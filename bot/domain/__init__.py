@@ -1,0 +1,72 @@
+"""The bot's domain layer: the only code that opens database sessions.
+
+The Telegram adapter (``bot.telegram``) calls these modules with plain values and
+typed commands, and gets plain values back; it never sees a row or a session.
+
+- ``bot.domain.tables``: a table's life. ``open_table``, ``lobby`` (``Join``,
+  ``Leave``, ``AddRobot``, ``RemoveRobot``, ``Start``, ``CancelTable``), ``start``,
+  ``act``, ``time_out``, ``rematch``, ``cancel``; reads ``load``, ``active_table``,
+  ``playing_tables_of``, ``turn_of``, ``to_resume``. Changes return a ``Change``
+  (what to redraw and reschedule); refusals raise ``Refused(reason: Reason)``.
+- ``bot.domain.people``: ``meet`` a person, ``set_deck``, ``set_started``, the
+  tutorial step, ``chat_settings`` / ``change_setting`` (``/config``), ``ranking``.
+- ``bot.domain.messages``: what the public table and the private hands must show
+  (``table_drawing``, ``hands_drawing``) and their bookkeeping; the event log.
+- ``bot.domain.values``: every value and command above (``Table``, ``Occupant``,
+  ``GameStatus``, ``Rules`` with its injectable clock...).
+- ``bot.domain.models`` / ``store`` / ``migrations``: the tables, the engine and
+  sessions, Alembic. Nothing outside this package imports them.
+"""
+
+from bot.domain.store import Database, DatabaseError
+from bot.domain.values import (
+    AddRobot,
+    CancelTable,
+    Change,
+    ChatSettings,
+    GameStatus,
+    Join,
+    Leave,
+    LobbyCommand,
+    Occupant,
+    Person,
+    PlayerInfo,
+    Reason,
+    Refused,
+    RemoveRobot,
+    RobotLevel,
+    Rules,
+    Setting,
+    Source,
+    Stale,
+    Start,
+    Table,
+    TableRequest,
+)
+
+__all__ = [
+    "AddRobot",
+    "CancelTable",
+    "Change",
+    "ChatSettings",
+    "Database",
+    "DatabaseError",
+    "GameStatus",
+    "Join",
+    "Leave",
+    "LobbyCommand",
+    "Occupant",
+    "Person",
+    "PlayerInfo",
+    "Reason",
+    "Refused",
+    "RemoveRobot",
+    "RobotLevel",
+    "Rules",
+    "Setting",
+    "Source",
+    "Stale",
+    "Start",
+    "Table",
+    "TableRequest",
+]

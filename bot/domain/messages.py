@@ -1,0 +1,137 @@
+"""What the Telegram messages of a table must show, and their bookkeeping.
+
+The publisher asks here what to draw (``table_drawing``, ``hands_drawing``) and
+records what it sent (message ids, announced hands, digests). Bookkeeping never
+bumps the game version: it is not game state.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from bot.domain.models import Chat, Event, Game, HandMessage, Player
+from bot.domain.people import player_info
+from bot.domain.store import Database
+from bot.domain.tables import pending_starts, row_to_table
+from bot.domain.values import (
+    GameStatus,
+    HandMessageInfo,
+    HandsDrawing,
+    HandSummary,
+    LoggedEvent,
+    MatchEnd,
+    PlayerInfo,
+    TableDrawing,
+)
+
+
+def _hand_overs(s: Session, game_id: int) -> list[HandSummary]:
+    q = select(Event).where(Event.game_id == game_id, Event.kind == "hand_over")
+    return [HandSummary.from_json(json.loads(e.data)) for e in s.exec(q.order_by(col(Event.id)))]
+
+
+def _language(s: Session, game: Game) -> str:
+    from bot.i18n import language_for
+
+    if game.private:
+        p = s.get(Player, game.creator_id)
+        return language_for(p.language_code if p else None)
+    c = s.get(Chat, game.chat_id)
+    return c.language if c is not None and c.language else "pt"
+
+
+def table_drawing(db: Database, game_id: int) -> TableDrawing | None:
+    """The public message of a table: its state, language, closings and end still unsent."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None:
+            return None
+        table = row_to_table(s, game)
+        closings: tuple[HandSummary, ...] = ()
+        if table.status in (GameStatus.PLAYING, GameStatus.OVER):
+            closings = tuple(h for h in _hand_overs(s, game_id) if h.hand >= game.announced_hands)
+        ending = None
+        if table.status == GameStatus.OVER and not game.announced_end:
+            q = select(Event).where(Event.game_id == game_id, Event.kind == "match_over")
+            e = s.exec(q).first()
+            if e is not None:
+                d = json.loads(e.data)
+                ending = MatchEnd(d["winner"], (d["score"][0], d["score"][1]))
+        missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
+        return TableDrawing(table, _language(s, game), tuple(missing), closings, ending)
+
+
+def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
+    """The private hand messages of a started table: seated people, their messages, closings."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.snapshot is None:
+            return None
+        table = row_to_table(s, game)
+        hand_number = table.match().hand_number
+        rows = {
+            h.seat: HandMessageInfo(h.chat_id, h.message_id, h.hand_number, h.digest)
+            for h in s.exec(select(HandMessage).where(HandMessage.game_id == game_id))
+        }
+        people: dict[int, PlayerInfo] = {}
+        for i, x in enumerate(table.seats):
+            if x is not None and x.user is not None:
+                p = s.get(Player, x.user)
+                if p is not None:
+                    people[i] = player_info(p)
+        needed = table.status == GameStatus.OVER or any(
+            r.hand_number != hand_number for r in rows.values()
+        )
+        ended = {h.hand: h for h in _hand_overs(s, game_id)} if needed else {}
+        return HandsDrawing(table, people, rows, ended)
+
+
+def mark_table(db: Database, game_id: int, **values: Any) -> None:
+    """Record the table message's bookkeeping: ``table_message_id``, ``announced_hands``,
+    ``announced_end``."""
+    allowed = {"table_message_id", "announced_hands", "announced_end"}
+    if not set(values) <= allowed:
+        raise ValueError(f"not bookkeeping: {sorted(set(values) - allowed)}")
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None:
+            return
+        for k, v in values.items():
+            setattr(game, k, v)
+        s.add(game)
+        s.commit()
+
+
+def save_hand_message(db: Database, game_id: int, seat: int, message: HandMessageInfo) -> None:
+    """Record which message shows a seat's hand, for which hand, with which content."""
+    with db.session() as s:
+        row = s.exec(
+            select(HandMessage).where(HandMessage.game_id == game_id, HandMessage.seat == seat)
+        ).first()
+        if row is None:
+            row = HandMessage(game_id=game_id, seat=seat, chat_id=0, message_id=0, hand_number=0)
+        row.chat_id, row.message_id = message.chat_id, message.message_id
+        row.hand_number, row.digest = message.hand_number, message.digest
+        s.add(row)
+        s.commit()
+
+
+def count_events(db: Database, kind: str) -> int:
+    """How many events of a kind the log holds (figures of ``truco bot-bench``)."""
+    with db.session() as s:
+        return len(s.exec(select(Event.id).where(Event.kind == kind)).all())
+
+
+def events_of(db: Database, game_id: int, kind: str | None = None) -> list[LoggedEvent]:
+    """A game's event log in order (``kind``: only those)."""
+    with db.session() as s:
+        q = select(Event).where(Event.game_id == game_id)
+        if kind:
+            q = q.where(Event.kind == kind)
+        return [
+            LoggedEvent(e.kind, e.version, e.seat, e.user_id, json.loads(e.data))
+            for e in s.exec(q.order_by(col(Event.id)))
+        ]

@@ -1,0 +1,168 @@
+"""People and chats on the database: who met the bot, their deck, chat settings, ranking."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlalchemy import case, func
+from sqlmodel import Session, col, select
+
+from bot.domain.models import Chat, Player, Result
+from bot.domain.store import Database
+from bot.domain.values import ChatSettings, Person, PlayerInfo, RankingRow, Setting
+from engine import TableOptions, get_ruleset
+from engine.cards import DeckStyle
+
+T = TypeVar("T")
+VARIANTS = ("paulista", "mineiro", "trem-bao")
+TARGETS = (12, 15, 18, 24, 30, 6, 9)
+TIMERS = (60, 90, 120, 30, 45)
+HOUSE_LADDER = "4-6-10-12"
+"""The mineiro house ladder ``/config`` offers besides the variant's."""
+
+
+def player_info(p: Player) -> PlayerInfo:
+    """The ``PlayerInfo`` value of a player row."""
+    deck = DeckStyle.SPANISH if p.deck == "spanish" else DeckStyle.TRADITIONAL
+    return PlayerInfo(p.id, p.name, p.language_code, deck, p.started)
+
+
+def _settings(c: Chat) -> ChatSettings:
+    return ChatSettings(
+        id=c.id,
+        variant=c.variant,
+        players=c.players,
+        target=c.target,
+        timer=c.timer,
+        covered_cards=c.covered_cards,
+        ladder=c.ladder,
+        language=c.language,
+    )
+
+
+def _chat(s: Session, chat_id: int, kind: str = "group", title: str = "") -> Chat:
+    c = s.get(Chat, chat_id)
+    if c is None:
+        c = Chat(id=chat_id, kind=kind, title=title)
+        s.add(c)
+        s.flush()
+    return c
+
+
+def meet(db: Database, person: Person, *, started: bool = False) -> PlayerInfo:
+    """Create or refresh a person's row (``started``: they opened a private chat with us)."""
+    with db.session() as s:
+        p = s.get(Player, person.id)
+        if p is None:
+            p = Player(id=person.id, name=person.name)
+        p.name, p.username = person.name, person.username
+        if person.language_code:
+            p.language_code = person.language_code
+        if started:
+            p.started = True
+        s.add(p)
+        s.commit()
+        return player_info(p)
+
+
+def player(db: Database, user_id: int) -> PlayerInfo | None:
+    """A person the bot met, if any."""
+    with db.session() as s:
+        p = s.get(Player, user_id)
+        return player_info(p) if p is not None else None
+
+
+def set_started(db: Database, user_id: int, started: bool) -> None:
+    """Remember whether the bot may write to a person privately."""
+    with db.session() as s:
+        p = s.get(Player, user_id)
+        if p is not None and p.started != started:
+            p.started = started
+            s.add(p)
+            s.commit()
+
+
+def set_deck(db: Database, user_id: int, style: DeckStyle) -> None:
+    """Store how a person wants their cards labelled (R11)."""
+    with db.session() as s:
+        p = s.get(Player, user_id)
+        if p is not None:
+            p.deck = style.name.lower()
+            s.add(p)
+            s.commit()
+
+
+def tutorial_step(db: Database, user_id: int) -> int | None:
+    """The next step of the tutorial a person must play, if they are in it."""
+    with db.session() as s:
+        p = s.get(Player, user_id)
+        return p.tutorial_step if p is not None else None
+
+
+def set_tutorial_step(db: Database, user_id: int, index: int | None) -> None:
+    """Move a person's tutorial to step ``index``."""
+    with db.session() as s:
+        p = s.get(Player, user_id)
+        if p is not None:
+            p.tutorial_step = index
+            s.add(p)
+            s.commit()
+
+
+def chat_settings(db: Database, chat_id: int, kind: str = "group", title: str = "") -> ChatSettings:
+    """A chat's settings, created with the defaults when new."""
+    with db.session() as s:
+        c = _chat(s, chat_id, kind, title)
+        s.commit()
+        return _settings(c)
+
+
+def chat_language(db: Database, chat_id: int) -> str:
+    """The language of a group (``/config``), Portuguese by default."""
+    with db.session() as s:
+        c = s.get(Chat, chat_id)
+        return c.language if c is not None and c.language else "pt"
+
+
+def _cycle(values: tuple[T, ...], current: T) -> T:
+    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+
+
+def change_setting(db: Database, chat_id: int, setting: Setting) -> ChatSettings:
+    """Move one ``/config`` setting to its next value (``ValueError`` if the result is invalid)."""
+    with db.session() as s:  # no await inside: an open write would lock SQLite for all
+        c = _chat(s, chat_id)
+        if setting is Setting.VARIANT:
+            c.variant = _cycle(VARIANTS, c.variant)
+        elif setting is Setting.PLAYERS:
+            c.players = 4 if c.players == 2 else 2
+        elif setting is Setting.TARGET:
+            c.target = _cycle(TARGETS, c.target)
+        elif setting is Setting.TIMER:
+            c.timer = _cycle(TIMERS, c.timer)
+        elif setting is Setting.COVERED:
+            c.covered_cards = not c.covered_cards
+        elif setting is Setting.LADDER:
+            c.ladder = None if c.ladder else HOUSE_LADDER
+        else:
+            c.language = None if c.language == "en" else "en"
+        TableOptions(c.players, c.target, c.covered_cards, None, c.timer).validated(
+            get_ruleset(c.variant)
+        )
+        s.add(c)
+        s.commit()
+        return _settings(c)
+
+
+def ranking(db: Database, chat_id: int, limit: int = 10) -> list[RankingRow]:
+    """Wins and matches of the chat's players, best first."""
+    with db.session() as s:
+        wins = func.sum(case((col(Result.won), 1), else_=0))
+        q = (
+            select(Result.user_id, func.max(Result.name), func.count(), wins)
+            .where(Result.chat_id == chat_id)
+            .group_by(Result.user_id)
+        )
+        rows = [RankingRow(name, int(w or 0), int(n)) for _, name, n, w in s.exec(q)]
+    rows.sort(key=lambda r: (-r.wins, -(r.wins / r.played if r.played else 0), r.name))
+    return rows[:limit]

@@ -1,0 +1,640 @@
+"""Tables on the database: lobby, start, actions, timeouts, rematch, cancel.
+
+Every change loads the game row, works on an engine ``Match`` rebuilt from the
+snapshot, and saves with ``UPDATE ... WHERE version = expected``: of two changes
+made for the same version only one is stored, whatever process made them. The
+seats and the events describing the change are written in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
+
+from bot.domain.models import Event, Game, Player, Result, SeatRow, utcnow
+from bot.domain.store import Database
+from bot.domain.values import (
+    ACTIVE,
+    DEFAULT_LEVEL,
+    AddRobot,
+    CancelTable,
+    Change,
+    ChatSettings,
+    GameStatus,
+    HandSummary,
+    Join,
+    Leave,
+    LobbyCommand,
+    Occupant,
+    Person,
+    Reason,
+    Refused,
+    RemoveRobot,
+    RobotLevel,
+    Rules,
+    Source,
+    Stale,
+    Start,
+    Table,
+    TableRequest,
+    TimeoutNote,
+    seat_of,
+)
+from bot.numbers import NumberRefused, is_digits, parse_number
+from engine import HandKind, Match, Phase, TableOptions, get_ruleset
+from engine.actions import Act, Action
+from engine.rulesets import MAX_TARGET, MIN_TARGET
+
+ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
+
+
+# --------------------------------------------------------------- rows ↔ values
+
+
+def dump_options(o: TableOptions) -> str:
+    """JSON for ``games.options``."""
+    return json.dumps(
+        {
+            "players": o.players,
+            "target": o.target,
+            "covered_cards": o.covered_cards,
+            "ladder": list(o.ladder) if o.ladder else None,
+            "timer": o.timer,
+        }
+    )
+
+
+def load_options(text: str) -> TableOptions:
+    """The table options stored in ``games.options``."""
+    o = json.loads(text)
+    ladder = tuple(o["ladder"]) if o.get("ladder") else None
+    return TableOptions(o["players"], o["target"], o["covered_cards"], ladder, o["timer"])
+
+
+def _seats(s: Session, game: Game, players: int) -> list[Occupant | None]:
+    seats: list[Occupant | None] = [None] * players
+    for row in s.exec(select(SeatRow).where(SeatRow.game_id == game.id)):
+        level = RobotLevel(row.robot) if row.robot else None
+        seats[row.seat] = Occupant(name=row.name, user=row.user_id, robot=level)
+    return seats
+
+
+def _store_seats(s: Session, game_id: int, seats: Sequence[Occupant | None]) -> None:
+    s.execute(delete(SeatRow).where(col(SeatRow.game_id) == game_id))
+    for i, x in enumerate(seats):
+        if x is not None:
+            s.add(SeatRow(game_id=game_id, seat=i, user_id=x.user, robot=x.robot, name=x.name))
+
+
+def row_to_table(s: Session, game: Game) -> Table:
+    """The ``Table`` value of a game row (its seats read in the same session)."""
+    options = load_options(game.options)
+    return Table(
+        id=game.id or 0,
+        chat_id=game.chat_id,
+        thread_id=game.thread_id,
+        private=game.private,
+        creator_id=game.creator_id,
+        status=GameStatus(game.status),
+        variant=game.variant,
+        options=options,
+        seats=tuple(_seats(s, game, options.players)),
+        version=game.version,
+        seed=game.seed,
+        deadline_at=game.deadline_at,
+        note=TimeoutNote.from_json(game.note) if game.note else None,
+        table_message_id=game.table_message_id,
+        snapshot=game.snapshot,
+    )
+
+
+def _match(game: Game) -> Match:
+    if game.snapshot is None:
+        raise Refused(Reason.NOT_STARTED)
+    return Match.from_json(json.loads(game.snapshot))
+
+
+def _change(game: Game, m: Match | None, seats: Sequence[Occupant | None]) -> Change:
+    robot = None
+    if m is not None and game.status == GameStatus.PLAYING:
+        robot = next((st for st in m.to_act() if (x := seats[st]) and x.robot), None)
+    seat = seats[robot] if robot is not None else None
+    return Change(
+        game_id=game.id or 0,
+        chat_id=game.chat_id,
+        thread_id=game.thread_id,
+        private=game.private,
+        status=GameStatus(game.status),
+        version=game.version,
+        deadline_at=game.deadline_at,
+        robot_seat=robot,
+        robot_level=seat.robot if seat is not None else None,
+    )
+
+
+def change_of(table: Table) -> Change:
+    """The ``Change`` describing a table's current state (for rescheduling)."""
+    robot = None
+    if table.status == GameStatus.PLAYING and table.started:
+        m = table.match()
+        robot = next((st for st in m.to_act() if (x := table.seats[st]) and x.robot), None)
+    seat = table.seats[robot] if robot is not None else None
+    return Change(
+        game_id=table.id,
+        chat_id=table.chat_id,
+        thread_id=table.thread_id,
+        private=table.private,
+        status=table.status,
+        version=table.version,
+        deadline_at=table.deadline_at,
+        robot_seat=robot,
+        robot_level=seat.robot if seat is not None else None,
+    )
+
+
+def _event(
+    s: Session,
+    game: Game,
+    version: int,
+    kind: str,
+    seat: int | None = None,
+    user_id: int | None = None,
+    **data: Any,
+) -> None:
+    s.add(
+        Event(
+            game_id=game.id or 0,
+            version=version,
+            kind=kind,
+            seat=seat,
+            user_id=user_id,
+            data=json.dumps(data, ensure_ascii=False),
+        )
+    )
+
+
+def _save(s: Session, game: Game, expected: int, **values: Any) -> int:
+    """Store a change if the game is still at ``expected``; raise ``Stale`` otherwise."""
+    values["version"] = expected + 1
+    values["updated_at"] = utcnow()
+    stmt = update(Game).where(col(Game.id) == game.id, col(Game.version) == expected)
+    if s.execute(stmt.values(**values)).rowcount != 1:  # type: ignore[attr-defined]
+        s.rollback()
+        raise Stale()
+    for k, v in values.items():
+        setattr(game, k, v)
+    return expected + 1
+
+
+def _active_game(s: Session, chat_id: int, thread_id: int | None) -> Game | None:
+    q = select(Game).where(Game.chat_id == chat_id, col(Game.status).in_(ACTIVE))
+    q = (
+        q.where(Game.thread_id == thread_id)
+        if thread_id
+        else q.where(col(Game.thread_id).is_(None))
+    )
+    return s.exec(q.order_by(col(Game.id).desc())).first()
+
+
+def deadline_for(m: Match, rules: Rules) -> float | None:
+    """When the pending decision times out (R10); ``None`` when nobody must act."""
+    if not m.to_act():
+        return None
+    seconds = rules.decision_seconds or m.options.timer_for(m.ruleset)
+    return rules.clock() + seconds
+
+
+def hand_summary(m: Match) -> HandSummary:
+    """Public facts of the hand that just ended (no covered card is named)."""
+    last = m.hand_log[-1][1].act if m.hand_log else None
+    return HandSummary(
+        hand=m.hand_number,
+        winner=m.hand_winner,
+        points=(m.points[0], m.points[1]),
+        score=(m.score[0], m.score[1]),
+        stake=m.stake,
+        ran=last in (Act.RUN, Act.RUN11),
+        iron=m.kind == HandKind.IRON,
+        rounds=tuple(m.rounds),
+        last=tuple((st, None if cov else c) for st, c, cov in (m.past[-1] if m.past else ())),
+    )
+
+
+# ----------------------------------------------------------------------- reads
+
+
+def load(db: Database, game_id: int) -> Table | None:
+    """A table by id."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        return row_to_table(s, game) if game is not None else None
+
+
+def active_table(db: Database, chat_id: int, thread_id: int | None) -> Table | None:
+    """The lobby or match of a chat (or forum topic), if any."""
+    with db.session() as s:
+        game = _active_game(s, chat_id, thread_id)
+        return row_to_table(s, game) if game is not None else None
+
+
+def playing_tables_of(db: Database, user_id: int) -> list[Table]:
+    """The running matches a person sits at, most recently changed first."""
+    with db.session() as s:
+        q = (
+            select(Game)
+            .join(SeatRow, col(SeatRow.game_id) == col(Game.id))
+            .where(SeatRow.user_id == user_id, Game.status == GameStatus.PLAYING)
+            .order_by(col(Game.updated_at).desc())
+        )
+        return [row_to_table(s, g) for g in s.exec(q)]
+
+
+def turn_of(db: Database, user_id: int) -> tuple[Table, int] | None:
+    """The person's most relevant running table: one where they must act, else the newest."""
+    best: tuple[Table, int] | None = None
+    for table in playing_tables_of(db, user_id):
+        seat = table.seat_of(user_id)
+        if seat is None:
+            continue
+        if seat in table.match().to_act():
+            return table, seat
+        best = best or (table, seat)
+    return best
+
+
+def to_resume(db: Database) -> list[Table]:
+    """Every lobby and match not finished, plus finished ones whose closing is unsent."""
+    with db.session() as s:
+        q = select(Game).where(
+            col(Game.status).in_(ACTIVE)
+            | ((Game.status == GameStatus.OVER) & (col(Game.announced_end).is_(False)))
+        )
+        return [row_to_table(s, g) for g in s.exec(q)]
+
+
+# ----------------------------------------------------------------------- lobby
+
+
+def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
+    """``/truco [variant] [1x1|2x2] [pontos]`` on top of the chat's defaults."""
+    variant = chat.variant
+    players = chat.players
+    target = chat.target
+    for raw in args:
+        word = raw.strip().lower()
+        if word in ("1x1", "1×1", "2", "1v1"):
+            players = 2
+        elif word in ("2x2", "2×2", "4", "2v2"):
+            players = 4
+        elif is_digits(word):
+            try:
+                target = parse_number(word, MIN_TARGET, MAX_TARGET)
+            except NumberRefused:
+                raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+        elif word.isnumeric():  # ², ٣, ５: a number, but not written with 0-9
+            raise Refused(Reason.BAD_NUMBER, arg=raw)
+        else:
+            try:
+                variant = get_ruleset(word).name
+            except ValueError:
+                raise Refused(Reason.BAD_ARG, arg=raw) from None
+    if not MIN_TARGET <= target <= MAX_TARGET:
+        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET)
+    rs = get_ruleset(variant)
+    ladder = None
+    if chat.ladder and rs.name == "mineiro":
+        ladder = tuple(int(x) for x in chat.ladder.split("-"))
+    opts = TableOptions(players, target, chat.covered_cards, ladder, chat.timer).validated(rs)
+    return TableRequest(rs.name, opts)
+
+
+def robot(level: RobotLevel, seat: int) -> Occupant:
+    """A robot of a level for a seat."""
+    return Occupant(name=ROBOT_NAMES[seat % len(ROBOT_NAMES)], robot=level)
+
+
+def open_table(
+    db: Database,
+    chat_id: int,
+    thread_id: int | None,
+    creator: Person,
+    request: TableRequest,
+    *,
+    private: bool = False,
+    seats: Sequence[Occupant | None] | None = None,
+) -> Table:
+    """A new lobby with the creator seated (or ``seats``); ``Refused`` if a table is open."""
+    with db.session() as s:
+        if _active_game(s, chat_id, thread_id) is not None:
+            raise Refused(Reason.TABLE_EXISTS)
+        if seats is None:
+            seats = [Occupant(name=creator.name, user=creator.id)]
+            seats += [None] * (request.options.players - 1)
+        game = Game(
+            chat_id=chat_id,
+            thread_id=thread_id,
+            private=private,
+            creator_id=creator.id,
+            variant=request.variant,
+            options=dump_options(request.options),
+            seed=0,
+        )
+        s.add(game)
+        s.flush()
+        _store_seats(s, game.id or 0, seats)
+        _event(s, game, 0, "open", 0, creator.id, variant=request.variant)
+        s.commit()
+        return row_to_table(s, game)
+
+
+def lobby(
+    db: Database,
+    game_id: int,
+    user: Person,
+    command: LobbyCommand,
+    *,
+    authorised: bool,
+    rules: Rules,
+) -> Change:
+    """Join, leave, add or remove a robot, start or cancel a lobby."""
+    if isinstance(command, Start):
+        if not authorised:
+            raise Refused(Reason.ONLY_CREATOR)
+        return start(db, game_id, rules)
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None:
+            raise Refused(Reason.NO_GAME)
+        if game.status != GameStatus.LOBBY:
+            raise Refused(Reason.NOT_LOBBY)
+        seats = _seats(s, game, load_options(game.options).players)
+        mine = seat_of(seats, user.id)
+        free = next((i for i, x in enumerate(seats) if x is None), None)
+        expected = game.version
+        match command:
+            case Join():
+                if mine is not None:
+                    raise Refused(Reason.ALREADY_SEATED)
+                if free is None:
+                    raise Refused(Reason.TABLE_FULL)
+                seats[free] = Occupant(name=user.name, user=user.id)
+                _save(s, game, expected)
+                _event(s, game, expected + 1, "join", free, user.id)
+            case Leave():
+                if mine is None:
+                    raise Refused(Reason.NOT_SEATED)
+                seats[mine] = None
+                if not any(x and x.user for x in seats):
+                    _save(s, game, expected, status=GameStatus.CANCELLED)
+                else:
+                    _save(s, game, expected)
+                _event(s, game, expected + 1, "leave", mine, user.id)
+            case AddRobot(level=level):
+                if free is None:
+                    raise Refused(Reason.TABLE_FULL)
+                seats[free] = robot(level, free)
+                _save(s, game, expected)
+                _event(s, game, expected + 1, "robot", free, user.id, level=level.value)
+            case RemoveRobot():
+                robots = [i for i, x in enumerate(seats) if x and x.robot]
+                if not robots:
+                    raise Refused(Reason.NO_ROBOT)
+                seats[robots[-1]] = None
+                _save(s, game, expected)
+                _event(s, game, expected + 1, "unrobot", robots[-1], user.id)
+            case CancelTable():
+                if not authorised:
+                    raise Refused(Reason.ONLY_CREATOR)
+                _save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
+                _event(s, game, expected + 1, "cancel", None, user.id)
+        _store_seats(s, game_id, seats)
+        s.commit()
+        return _change(game, None, seats)
+
+
+def pending_starts(s: Session, seats: Sequence[Occupant | None]) -> list[str]:
+    """Names of seated people who never opened a private chat with the bot."""
+    names = []
+    for x in seats:
+        if x is not None and x.user is not None:
+            p = s.get(Player, x.user)
+            if p is None or not p.started:
+                names.append(x.name)
+    return names
+
+
+def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) -> Change:
+    """Fill empty seats with robots and deal the first hand (``match``: a given deal)."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None:
+            raise Refused(Reason.NO_GAME)
+        if game.status != GameStatus.LOBBY:
+            raise Refused(Reason.NOT_LOBBY)
+        options = load_options(game.options)
+        seats = _seats(s, game, options.players)
+        missing = pending_starts(s, seats)
+        if missing:
+            raise Refused(Reason.MUST_START, names=", ".join(missing))
+        full = [x or robot(DEFAULT_LEVEL, i) for i, x in enumerate(seats)]
+        if match is None:
+            seed = rules.seed if rules.seed is not None else secrets.randbelow(2**31)
+            match = Match(game.variant, options, seed)
+        expected = game.version
+        _save(
+            s,
+            game,
+            expected,
+            status=GameStatus.PLAYING,
+            seed=match.seed,
+            snapshot=json.dumps(match.to_json()),
+            deadline_at=deadline_for(match, rules),
+        )
+        _store_seats(s, game_id, full)
+        _event(s, game, expected + 1, "start", seed=match.seed, seats=[x.name for x in full])
+        _event(s, game, expected + 1, "deal", hand=match.hand_number)
+        s.commit()
+        return _change(game, match, full)
+
+
+def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
+    """A new match with the same seats (Revanche), if the presser played and no table is open."""
+    with db.session() as s:
+        old = s.get(Game, game_id)
+        if old is None or old.status != GameStatus.OVER:
+            raise Refused(Reason.NO_GAME)
+        options = load_options(old.options)
+        seats = _seats(s, old, options.players)
+        if seat_of(seats, user_id) is None:
+            raise Refused(Reason.NOT_SEATED)
+        if _active_game(s, old.chat_id, old.thread_id) is not None:
+            raise Refused(Reason.TABLE_EXISTS)
+        match = _match(old).rematch()
+        if rules.seed is not None:
+            match = Match(old.variant, options, rules.seed + old.id if old.id else 0)
+        game = Game(
+            chat_id=old.chat_id,
+            thread_id=old.thread_id,
+            private=old.private,
+            creator_id=user_id,
+            variant=old.variant,
+            options=old.options,
+            seed=match.seed,
+            rematch_of=old.id,
+        )
+        s.add(game)
+        s.flush()
+        _store_seats(s, game.id or 0, seats)
+        _event(s, game, 0, "open", None, user_id, rematch_of=old.id)
+        s.commit()
+        new_id = game.id or 0
+    return start(db, new_id, rules, match)
+
+
+def cancel(db: Database, game_id: int, user_id: int, *, authorised: bool) -> Change:
+    """Cancel a lobby or a match (creator or admin)."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.status not in ACTIVE:
+            raise Refused(Reason.NO_GAME)
+        if not authorised:
+            raise Refused(Reason.ONLY_CREATOR)
+        expected = game.version
+        _save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
+        _event(s, game, expected + 1, "cancel", None, user_id)
+        s.commit()
+        return _change(game, None, _seats(s, game, load_options(game.options).players))
+
+
+# --------------------------------------------------------------------- actions
+
+
+def _store_move(
+    s: Session,
+    game: Game,
+    expected: int,
+    m: Match,
+    seats: Sequence[Occupant | None],
+    rules: Rules,
+    note: TimeoutNote | None = None,
+) -> Change:
+    """Close the hand or match if it ended, then commit the new state with its deadline."""
+    status = _finish(s, game, m, seats, expected + 1)
+    values: dict[str, Any] = {"note": note.to_json()} if note is not None else {}
+    _save(
+        s,
+        game,
+        expected,
+        snapshot=json.dumps(m.to_json()),
+        status=status,
+        deadline_at=deadline_for(m, rules) if status == GameStatus.PLAYING else None,
+        **values,
+    )
+    s.commit()
+    return _change(game, m, seats)
+
+
+def _finish(
+    s: Session, game: Game, m: Match, seats: Sequence[Occupant | None], version: int
+) -> GameStatus:
+    """Record hand and match ends; deal the next hand. Returns the new status."""
+    if m.phase == Phase.HAND_OVER:
+        _event(s, game, version, "hand_over", **hand_summary(m).to_json())
+        m.deal()
+        _event(s, game, version, "deal", hand=m.hand_number)
+        return GameStatus.PLAYING
+    if m.phase == Phase.MATCH_OVER:
+        _event(s, game, version, "hand_over", **hand_summary(m).to_json())
+        _event(s, game, version, "match_over", winner=m.match_winner, score=list(m.score))
+        for i, x in enumerate(seats):
+            if x is not None and x.user is not None:
+                team = i & 1
+                s.add(
+                    Result(
+                        game_id=game.id or 0,
+                        chat_id=game.chat_id,
+                        user_id=x.user,
+                        name=x.name,
+                        team=team,
+                        won=m.match_winner == team,
+                        points_for=m.score[team],
+                        points_against=m.score[1 - team],
+                        variant=game.variant,
+                    )
+                )
+        return GameStatus.OVER
+    return GameStatus.PLAYING
+
+
+def act(
+    db: Database,
+    game_id: int,
+    expected: int,
+    seat: int | None,
+    action: Action,
+    rules: Rules,
+    *,
+    user_id: int | None = None,
+    source: Source = Source.BUTTON,
+) -> Change:
+    """Apply one seat's action, made for version ``expected``, and store it.
+
+    ``seat`` is the robot's seat for robots; for people it is found from ``user_id``.
+    """
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None:
+            raise Refused(Reason.NO_GAME)
+        if game.status != GameStatus.PLAYING:
+            over = game.status in (GameStatus.OVER, GameStatus.CANCELLED)
+            raise Refused(Reason.GAME_OVER if over else Reason.NOT_STARTED)
+        if game.version != expected:
+            raise Stale()
+        seats = _seats(s, game, load_options(game.options).players)
+        if user_id is not None:
+            seat = seat_of(seats, user_id)
+        if seat is None:
+            raise Refused(Reason.NOT_SEATED)
+        m = _match(game)
+        if seat not in m.to_act():
+            raise Refused(Reason.NOT_YOUR_TURN)
+        if action not in m.legal_actions(seat):
+            raise Refused(Reason.ILLEGAL)
+        m.apply(seat, action)
+        version = expected + 1
+        _event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
+        return _store_move(s, game, expected, m, seats, rules)
+
+
+def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change | None:
+    """Apply the default action (R10) of every seat that let its deadline pass.
+
+    ``None`` when the game moved on in the meantime or its deadline is still ahead.
+    """
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.status != GameStatus.PLAYING or game.version != expected:
+            return None
+        if game.deadline_at is None or game.deadline_at > rules.clock() + 0.05:
+            return None
+        seats = _seats(s, game, load_options(game.options).players)
+        m = _match(game)
+        version = expected + 1
+        hand = m.hand_number
+        done: list[tuple[int, Action]] = []
+        for seat in m.to_act():
+            if seat not in m.to_act():
+                continue  # a partner's default already settled it
+            action = m.default_action(seat)
+            if action is None:
+                continue
+            m.apply(seat, action)
+            done.append((seat, m.log[-1][1]))  # blind plays are logged with the card shown
+            _event(s, game, version, Source.TIMEOUT, seat, None, action=str(action), hand=hand)
+        note = TimeoutNote(hand, tuple(done))
+        return _store_move(s, game, expected, m, seats, rules, note=note)

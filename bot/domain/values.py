@@ -1,0 +1,413 @@
+"""The domain's plain values: what the adapter sends in and what it gets back.
+
+Nothing here touches the database or Telegram. Handlers build commands
+(``Join``, ``AddRobot``...), the domain answers with ``Change``, ``Table`` and the
+other frozen values below; the pictures (``bot.telegram.render``) draw only these.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import Match, TableOptions, View
+from engine.actions import Action
+from engine.cards import Card, DeckStyle
+
+Clock = Callable[[], float]
+"""Unix time now; injected so tests move deadlines without waiting."""
+
+
+class GameStatus(StrEnum):
+    """Where a table is in its life."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    CANCELLED = "cancelled"
+
+    @property
+    def active(self) -> bool:
+        """A lobby or a running match (at most one per chat or forum topic)."""
+        return self in (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+class RobotLevel(StrEnum):
+    """How well a robot plays: the levels of ``engine.robots.LEVELS``, typed."""
+
+    FACIL = "facil"
+    MEDIO = "medio"
+    DIFICIL = "dificil"
+
+
+DEFAULT_LEVEL = RobotLevel.MEDIO
+"""The level of the robots that fill empty seats at the start."""
+
+
+class Reason(StrEnum):
+    """Why the domain refused a request (the adapter words it)."""
+
+    STALE = "stale"
+    NO_GAME = "no_game"
+    NOT_LOBBY = "not_lobby"
+    NOT_STARTED = "not_started"
+    GAME_OVER = "game_over"
+    ALREADY_SEATED = "already_seated"
+    TABLE_FULL = "table_full"
+    NOT_SEATED = "not_seated"
+    NO_ROBOT = "no_robot"
+    ONLY_CREATOR = "only_creator"
+    MUST_START = "must_start"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL = "illegal"
+    BAD_BUTTON = "bad_button"
+    TABLE_EXISTS = "table_exists"
+    BAD_ARG = "bad_arg"
+    BAD_TARGET = "bad_target"
+    BAD_NUMBER = "bad_number"
+    BAD_LINK = "bad_link"
+    ADMIN_ONLY = "admin_only"
+    UNKNOWN = "unknown"
+
+
+class Refused(Exception):
+    """A request the rules of the table do not allow; ``params`` fill the message."""
+
+    def __init__(self, reason: Reason, **params: Any) -> None:
+        """Refuse for ``reason``."""
+        super().__init__(reason)
+        self.reason = reason
+        self.params = params
+
+
+class Stale(Refused):
+    """The button was made for an older version of the game."""
+
+    def __init__(self) -> None:
+        """The button's version is gone."""
+        super().__init__(Reason.STALE)
+
+
+# ------------------------------------------------------------------ commands
+
+
+@dataclass(frozen=True)
+class Join:
+    """Sit in the first free seat."""
+
+
+@dataclass(frozen=True)
+class Leave:
+    """Stand up (the last person leaving cancels the lobby)."""
+
+
+@dataclass(frozen=True)
+class AddRobot:
+    """Seat a robot of ``level`` in the first free seat."""
+
+    level: RobotLevel
+
+
+@dataclass(frozen=True)
+class RemoveRobot:
+    """Take the last seated robot away."""
+
+
+@dataclass(frozen=True)
+class Start:
+    """Fill the free seats with robots and deal (creator or admin)."""
+
+
+@dataclass(frozen=True)
+class CancelTable:
+    """Close the lobby (creator or admin)."""
+
+
+LobbyCommand = Join | Leave | AddRobot | RemoveRobot | Start | CancelTable
+
+
+class Setting(StrEnum):
+    """A chat setting ``/config`` cycles through its values."""
+
+    VARIANT = "variant"
+    PLAYERS = "players"
+    TARGET = "target"
+    TIMER = "timer"
+    COVERED = "covered"
+    LADDER = "ladder"
+    LANGUAGE = "language"
+
+
+class Source(StrEnum):
+    """Where an action came from (kept in the event log)."""
+
+    BUTTON = "button"
+    INLINE = "inline"
+    ROBOT = "robot"
+    TIMEOUT = "timeout"
+
+
+# -------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Bot-wide knobs that change how a table runs (from ``Config``), and the clock."""
+
+    decision_seconds: float | None = None
+    seed: int | None = None
+    clock: Clock = time.time
+
+
+@dataclass(frozen=True)
+class Person:
+    """A Telegram user as the adapter saw them in an update."""
+
+    id: int
+    name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """What the domain knows about a person."""
+
+    id: int
+    name: str
+    language_code: str | None
+    deck: DeckStyle
+    started: bool
+    """Whether the person opened a private chat with the bot (so it may write to them)."""
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """A chat's table defaults (``/config``)."""
+
+    id: int
+    variant: str = "paulista"
+    players: int = 2
+    target: int = 12
+    timer: int = 60
+    covered_cards: bool = True
+    ladder: str | None = None
+    """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
+    language: str | None = None
+    """``None`` means Portuguese."""
+
+
+@dataclass(frozen=True)
+class Occupant:
+    """Who sits in a seat: a person (``user``) or a robot (``robot`` level)."""
+
+    name: str
+    user: int | None = None
+    robot: RobotLevel | None = None
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """What ``/truco`` asked for, after parsing its arguments."""
+
+    variant: str
+    options: TableOptions
+
+
+@dataclass(frozen=True)
+class TimeoutNote:
+    """Who ran out of time in a hand and what was played for them (R10)."""
+
+    hand: int
+    items: tuple[tuple[int, Action], ...]
+
+    def to_json(self) -> str:
+        """The stored form."""
+        return json.dumps({"hand": self.hand, "items": [[s, str(a)] for s, a in self.items]})
+
+    @classmethod
+    def from_json(cls, text: str) -> TimeoutNote:
+        """Read the stored form."""
+        data = json.loads(text)
+        return cls(data["hand"], tuple((s, Action.parse(a)) for s, a in data["items"]))
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """Public facts of a finished hand (no covered card is named)."""
+
+    hand: int
+    winner: int | None
+    points: tuple[int, int]
+    score: tuple[int, int]
+    stake: int
+    ran: bool
+    iron: bool
+    rounds: tuple[int | None, ...]
+    last: tuple[tuple[int, Card | None], ...]
+    """The last round's plays; ``None`` for a covered card."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (a ``hand_over`` event)."""
+        return {
+            "hand": self.hand,
+            "winner": self.winner,
+            "points": list(self.points),
+            "score": list(self.score),
+            "stake": self.stake,
+            "ran": self.ran,
+            "iron": self.iron,
+            "rounds": list(self.rounds),
+            "last": [[s, c.code if c else None] for s, c in self.last],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> HandSummary:
+        """Read the stored form."""
+        return cls(
+            hand=d["hand"],
+            winner=d["winner"],
+            points=(d["points"][0], d["points"][1]),
+            score=(d["score"][0], d["score"][1]),
+            stake=d["stake"],
+            ran=d.get("ran", False),
+            iron=d.get("iron", False),
+            rounds=tuple(d.get("rounds", ())),
+            last=tuple((s, Card.parse(c) if c else None) for s, c in d.get("last", ())),
+        )
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """How a match ended."""
+
+    winner: int
+    score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table as the adapter sees it: its settings, seats and state, no database row."""
+
+    id: int
+    chat_id: int
+    thread_id: int | None
+    private: bool
+    creator_id: int
+    status: GameStatus
+    variant: str
+    options: TableOptions
+    seats: tuple[Occupant | None, ...]
+    version: int
+    seed: int
+    deadline_at: float | None
+    note: TimeoutNote | None
+    table_message_id: int | None
+    snapshot: str | None = field(default=None, repr=False)
+
+    def match(self) -> Match:
+        """A fresh engine match from the stored snapshot (``Refused`` before the start)."""
+        if self.snapshot is None:
+            raise Refused(Reason.NOT_STARTED)
+        return Match.from_json(json.loads(self.snapshot))
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see of the match."""
+        return self.match().view(seat)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a person, if seated."""
+        return seat_of(self.seats, user_id)
+
+    @property
+    def started(self) -> bool:
+        """Whether the match was dealt."""
+        return self.snapshot is not None
+
+
+def seat_of(seats: Sequence[Occupant | None], user_id: int) -> int | None:
+    """The seat of a person in ``seats``, if seated."""
+    for i, s in enumerate(seats):
+        if s is not None and s.user == user_id:
+            return i
+    return None
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a stored change means for the messages and the timers."""
+
+    game_id: int
+    chat_id: int
+    thread_id: int | None
+    private: bool
+    status: GameStatus
+    version: int
+    deadline_at: float | None = None
+    robot_seat: int | None = None
+    """A robot that must act now."""
+    robot_level: RobotLevel | None = None
+
+
+@dataclass(frozen=True)
+class TableDrawing:
+    """Everything the public table message needs: state, language, closings to post."""
+
+    table: Table
+    language: str
+    missing: tuple[str, ...]
+    """Lobby: seated people who never opened a private chat with the bot."""
+    closings: tuple[HandSummary, ...]
+    """Finished hands whose closing line is not posted yet."""
+    ending: MatchEnd | None
+    """The match's end, when not announced yet."""
+
+
+@dataclass(frozen=True)
+class HandMessageInfo:
+    """The private message that shows one seat's hand."""
+
+    chat_id: int
+    message_id: int
+    hand_number: int
+    digest: str
+
+
+@dataclass(frozen=True)
+class HandsDrawing:
+    """Everything the private hand messages of a table need."""
+
+    table: Table
+    people: dict[int, PlayerInfo]
+    """Seated people by seat."""
+    messages: dict[int, HandMessageInfo]
+    """Their current hand messages by seat."""
+    ended: dict[int, HandSummary]
+    """How finished hands ended, by hand number (only when a message needs closing)."""
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """One line of ``/ranking``."""
+
+    name: str
+    wins: int
+    played: int
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One entry of a game's append-only event log."""
+
+    kind: str
+    version: int
+    seat: int | None
+    user_id: int | None
+    data: dict[str, Any]

@@ -1,0 +1,251 @@
+"""Every callback_data, inline result id and deep link the bot makes: short, untrusted, strict.
+
+One prefix letter per kind of button; this module alone knows them, builds the
+handlers' patterns (``pattern``) and refuses to encode anything over Telegram's
+64 bytes. Parsing turns UI codes into the domain's typed commands, so nothing
+past the handlers ever sees ``j`` or ``r1``.
+
+- ``g<game>:<version>:<action>`` a move: one letter plus a card code or slot
+  (``p4C`` play, ``c4C`` cover, ``b0`` blind, ``t`` truco, ``a`` accept, ``r`` run,
+  ``R`` raise, ``o`` play the mão de onze/dez, ``x`` run from it); also the id of
+  an inline result.
+- ``l<game>:<op>`` a lobby button; ``v<game>`` Revanche; ``k<key>`` a ``/config``
+  setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move.
+- ``/start g<game>`` the deep link back to a table.
+
+Nothing decoded here is trusted: the domain checks the game, the version and the
+presser against the database. Numbers go through ``bot.numbers.parse_number``: an
+id too large for the database raises ``NumberRefused`` (a ``ValueError``): no such game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.domain.values import (
+    AddRobot,
+    CancelTable,
+    Join,
+    Leave,
+    LobbyCommand,
+    RemoveRobot,
+    RobotLevel,
+    Setting,
+    Start,
+)
+from bot.numbers import parse_number
+from engine import actions as A
+from engine.actions import Act, Action
+from engine.cards import Card, DeckStyle
+
+MAX_BYTES = 64
+"""Telegram's limit for callback_data and inline result ids."""
+
+
+class Prefix(StrEnum):
+    """The first letter of each kind of callback_data."""
+
+    MOVE = "g"
+    LOBBY = "l"
+    REMATCH = "v"
+    CONFIG = "k"
+    DECK = "d"
+    TUTORIAL = "u"
+
+
+def pattern(prefix: Prefix) -> str:
+    """The ``CallbackQueryHandler`` pattern of one kind of button."""
+    return f"^{re.escape(prefix)}"
+
+
+def _checked(data: str) -> str:
+    if len(data.encode()) > MAX_BYTES:
+        raise ValueError(f"callback_data over {MAX_BYTES} bytes: {data!r}")
+    return data
+
+
+# ----------------------------------------------------------------------- moves
+
+_SIMPLE = {A.TRUCO: "t", A.ACCEPT: "a", A.RUN: "r", A.RAISE: "R", A.PLAY11: "o", A.RUN11: "x"}
+_SIMPLE_BACK = {v: k for k, v in _SIMPLE.items()}
+# ids are checked by parse_number (an id past the database's range names no game)
+_MOVE = re.compile(r"g([0-9]{1,20}):([0-9]{1,20}):([A-Za-z0-9]{1,3})")
+
+
+def action_code(action: Action) -> str:
+    """The short code of an action (``p4C``, ``t``, ``b2``...)."""
+    if action.act is Act.PLAY and action.card is not None:
+        return "p" + action.card.code
+    if action.act is Act.COVER and action.card is not None:
+        return "c" + action.card.code
+    if action.act is Act.BLIND and action.slot is not None:
+        return f"b{action.slot}"
+    return _SIMPLE[action]
+
+
+def parse_action_code(code: str) -> Action:
+    """The action of a short code; ``ValueError`` for anything else."""
+    if code in _SIMPLE_BACK:
+        return _SIMPLE_BACK[code]
+    head, rest = code[:1], code[1:]
+    if head in ("p", "c"):
+        card = Card.parse(rest)
+        return (A.PLAY if head == "p" else A.COVER)[card]
+    if head == "b" and rest in ("0", "1", "2"):
+        return A.BLIND[int(rest)]
+    raise ValueError(f"código de ação inválido: {code!r}")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A decoded move: which game, at which version, what action."""
+
+    game_id: int
+    version: int
+    action: Action
+
+    def encode(self) -> str:
+        """The callback_data / inline result id of this move."""
+        return _checked(f"{Prefix.MOVE}{self.game_id}:{self.version}:{action_code(self.action)}")
+
+
+def parse_move(data: str) -> Move:
+    """Decode ``g<game>:<version>:<code>``; ``ValueError`` for garbage."""
+    found = _MOVE.fullmatch(data or "")
+    if found is None:
+        raise ValueError("jogada ilegível")
+    return Move(parse_number(found[1]), parse_number(found[2]), parse_action_code(found[3]))
+
+
+# ----------------------------------------------------------------------- lobby
+
+LOBBY_CODES: dict[str, LobbyCommand] = {
+    "j": Join(),
+    "s": Leave(),
+    "go": Start(),
+    "x": CancelTable(),
+    "rm": RemoveRobot(),
+    "r1": AddRobot(RobotLevel.FACIL),
+    "r2": AddRobot(RobotLevel.MEDIO),
+    "r3": AddRobot(RobotLevel.DIFICIL),
+}
+_LOBBY_BACK = {command: code for code, command in LOBBY_CODES.items()}
+_LOBBY = re.compile(r"l([0-9]{1,20}):(" + "|".join(LOBBY_CODES) + ")")
+
+
+def lobby_data(game_id: int, command: LobbyCommand) -> str:
+    """callback_data of a lobby button."""
+    return _checked(f"{Prefix.LOBBY}{game_id}:{_LOBBY_BACK[command]}")
+
+
+def parse_lobby(data: str) -> tuple[int, LobbyCommand]:
+    """Decode a lobby button; ``ValueError`` for garbage."""
+    found = _LOBBY.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1]), LOBBY_CODES[found[2]]
+
+
+# -------------------------------------------------------------------- rematch
+
+_REMATCH = re.compile(r"v([0-9]{1,20})")
+
+
+def rematch_data(game_id: int) -> str:
+    """callback_data of the Revanche button."""
+    return _checked(f"{Prefix.REMATCH}{game_id}")
+
+
+def parse_rematch(data: str) -> int:
+    """Decode a Revanche button; ``ValueError`` for garbage."""
+    found = _REMATCH.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1])
+
+
+# ------------------------------------------------------------ /config, /baralho
+
+_CONFIG = {
+    Setting.VARIANT: "v",
+    Setting.PLAYERS: "p",
+    Setting.TARGET: "t",
+    Setting.TIMER: "T",
+    Setting.COVERED: "c",
+    Setting.LADDER: "l",
+    Setting.LANGUAGE: "L",
+}
+_CONFIG_BACK = {code: setting for setting, code in _CONFIG.items()}
+
+
+def config_data(setting: Setting) -> str:
+    """callback_data of a ``/config`` button."""
+    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}")
+
+
+def parse_config(data: str) -> Setting:
+    """Decode a ``/config`` button; ``ValueError`` for garbage."""
+    found = _CONFIG_BACK.get(data[1:]) if data[:1] == Prefix.CONFIG else None
+    if found is None:
+        raise ValueError("botão ilegível")
+    return found
+
+
+_DECK = {DeckStyle.TRADITIONAL: "t", DeckStyle.SPANISH: "s"}
+_DECK_BACK = {code: style for style, code in _DECK.items()}
+
+
+def deck_data(style: DeckStyle) -> str:
+    """callback_data of a ``/baralho`` button."""
+    return _checked(f"{Prefix.DECK}{_DECK[style]}")
+
+
+def parse_deck(data: str) -> DeckStyle:
+    """Decode a ``/baralho`` button; ``ValueError`` for garbage."""
+    found = _DECK_BACK.get(data[1:]) if data[:1] == Prefix.DECK else None
+    if found is None:
+        raise ValueError("botão ilegível")
+    return found
+
+
+# -------------------------------------------------------------------- tutorial
+
+_TUTORIAL = re.compile(r"u([0-9]{1,4}):([A-Za-z0-9]{1,3})")
+
+
+def tutorial_data(step: int, action: Action) -> str:
+    """callback_data of a tutorial move."""
+    return _checked(f"{Prefix.TUTORIAL}{step}:{action_code(action)}")
+
+
+def parse_tutorial(data: str) -> tuple[int, Action]:
+    """Decode a tutorial move; ``ValueError`` for garbage."""
+    found = _TUTORIAL.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1]), parse_action_code(found[2])
+
+
+# ------------------------------------------------------------------ deep links
+
+
+def start_parameter(game_id: int) -> str:
+    """The ``/start`` parameter that leads a person back to a table."""
+    return f"g{game_id}"
+
+
+def deep_link(bot_username: str, game_id: int) -> str:
+    """``https://t.me/<bot>?start=g<game>``."""
+    return f"https://t.me/{bot_username}?start={start_parameter(game_id)}"
+
+
+def parse_start(arg: str) -> int | None:
+    """The table of a ``/start g<game>`` parameter; ``None`` for any other parameter.
+
+    ``NumberRefused`` when it starts like a table link but its number is not one.
+    """
+    if not arg.startswith("g"):
+        return None
+    return parse_number(arg[1:], low=1)

@@ -1,0 +1,100 @@
+"""The informational commands: /start, /ajuda, /regras, /placar, /ranking."""
+
+from __future__ import annotations
+
+import html
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.domain import GameStatus, people, tables
+from bot.domain.values import Reason
+from bot.i18n import person_translations
+from bot.numbers import NumberRefused
+from bot.telegram.callbacks import parse_start
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import reply
+from bot.telegram.publish import schedule_hands, schedule_table
+from bot.telegram.render import (
+    help_text,
+    ranking_text,
+    reason_text,
+    rules_text,
+    table_text,
+    zone,
+)
+
+
+async def start(update: Update, context: BotContext) -> None:
+    """Greet in private, remember the person can be written to, resume a deep-linked table."""
+    person, chat = context.person, update.effective_chat
+    if person is None or chat is None:
+        return
+    if chat.type != ChatType.PRIVATE:
+        await help_command(update, context)
+        return
+    player = people.meet(context.db, person, started=True)
+    t = person_translations(player.language_code)
+    _ = t.gettext
+    await reply(
+        update,
+        context,
+        _(
+            "Olá, {name}! Aqui chegam as suas cartas quando você joga num grupo.\n"
+            "Jogue contra robôs agora com /truco (ou /truco 2x2), aprenda com /tutorial "
+            "e veja tudo em /ajuda."
+        ).format(name=html.escape(player.name)),
+    )
+    try:
+        game_id = parse_start(context.args[0] if context.args else "")
+    except NumberRefused as refused:
+        too_large = refused.reason == NumberRefused.TOO_LARGE
+        await reply(
+            update, context, reason_text(t, Reason.NO_GAME if too_large else Reason.BAD_LINK)
+        )
+        return
+    if game_id is None:
+        return
+    table = tables.load(context.db, game_id)
+    if table is None:
+        await reply(update, context, reason_text(t, Reason.NO_GAME))
+    elif table.status == GameStatus.LOBBY:
+        schedule_table(context.application, table.chat_id, table.thread_id, table.id)
+    elif table.status == GameStatus.PLAYING:
+        schedule_hands(context.application, table.chat_id, table.id)
+
+
+async def help_command(update: Update, context: BotContext) -> None:
+    """/ajuda: what the bot does and its commands."""
+    await reply(update, context, help_text(context.t))
+
+
+async def rules(update: Update, context: BotContext) -> None:
+    """/regras: a short summary of the chat's variant and a link to the rulebook."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    variant = people.chat_settings(context.db, chat.id, chat.type, chat.title or "").variant
+    await reply(update, context, rules_text(context.t, variant, context.config.rulebook_url))
+
+
+async def score(update: Update, context: BotContext) -> None:
+    """/placar: the current table of this chat."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    table = tables.active_table(context.db, chat.id, context.thread_id)
+    if table is None or not table.started:
+        text = context.t.gettext("Nenhuma partida em andamento. Abra uma com /truco.")
+        await reply(update, context, text)
+        return
+    view = table.view(0)
+    await reply(update, context, table_text(context.t, table, view, zone(context.config.timezone)))
+
+
+async def ranking(update: Update, context: BotContext) -> None:
+    """/ranking: wins and matches per player in this chat."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    await reply(update, context, ranking_text(context.t, people.ranking(context.db, chat.id)))

@@ -1,0 +1,91 @@
+"""Settings: /config for a group's table defaults, /baralho for a person's card labels."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from bot.domain import people, tables
+from bot.domain.values import Reason
+from bot.i18n import person_translations, translations
+from bot.telegram.callbacks import parse_config, parse_deck
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import is_admin, reply
+from bot.telegram.publish import schedule_hands
+from bot.telegram.render import card_label, config_view, deck_keyboard, reason_text
+from engine.cards import Card
+
+log = logging.getLogger(__name__)
+
+
+async def config_command(update: Update, context: BotContext) -> None:
+    """/config: the group's table defaults, changed with buttons by admins."""
+    person, chat = context.person, update.effective_chat
+    if person is None or chat is None:
+        return
+    t = context.t
+    if chat.type != ChatType.PRIVATE and not await is_admin(context, chat.id, person.id):
+        await reply(update, context, reason_text(t, Reason.ADMIN_ONLY))
+        return
+    settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
+    text, markup = config_view(t, settings)
+    await reply(update, context, text, reply_markup=markup)
+
+
+async def on_config(update: Update, context: BotContext) -> None:
+    """A /config button: change one setting (admins only)."""
+    q, person = update.callback_query, context.person
+    if q is None or q.message is None or person is None:
+        return
+    chat_id = q.message.chat.id
+    t = context.t
+    if not await is_admin(context, chat_id, person.id):
+        await q.answer(reason_text(t, Reason.ADMIN_ONLY), show_alert=True)
+        return
+    try:
+        setting = parse_config(q.data or "")
+    except ValueError:
+        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
+        return
+    settings = people.change_setting(context.db, chat_id, setting)
+    if chat_id < 0:  # the language may be the setting that changed
+        t = translations(settings.language or "pt")
+    await q.answer(t.gettext("Configuração salva."))
+    text, markup = config_view(t, settings)
+    try:
+        await q.edit_message_text(text, reply_markup=markup)
+    except TelegramError as exc:
+        log.info("config edit failed: %s", exc)
+
+
+async def deck_command(update: Update, context: BotContext) -> None:
+    """/baralho: choose traditional (3♣) or Spanish (3 de bastos) card labels (R11)."""
+    person = context.person
+    if person is None:
+        return
+    player = people.meet(context.db, person)
+    t = person_translations(player.language_code)
+    text = t.gettext("Como você quer ver as cartas?")
+    await reply(update, context, text, reply_markup=deck_keyboard(t))
+
+
+async def on_deck(update: Update, context: BotContext) -> None:
+    """A /baralho button: store the person's deck style and redraw their hands."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    player = people.meet(context.db, person)
+    t = person_translations(player.language_code)
+    try:
+        style = parse_deck(q.data or "")
+    except ValueError:
+        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
+        return
+    people.set_deck(context.db, person.id, style)
+    label = card_label(Card.parse("3C"), style)
+    await q.answer(t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label))
+    for table in tables.playing_tables_of(context.db, person.id):
+        schedule_hands(context.application, table.chat_id, table.id)

@@ -1,0 +1,130 @@
+"""Opening and closing tables: /truco, the lobby buttons, Revanche, /cancelar."""
+
+from __future__ import annotations
+
+import html
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.domain import CancelTable, Join, Refused, Start, people, tables
+from bot.domain.values import Reason
+from bot.i18n import translations
+from bot.numbers import NumberRefused
+from bot.telegram.callbacks import deep_link, parse_lobby, parse_rematch
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import greet_later, greet_privately, is_admin, reply
+from bot.telegram.publish import refresh, schedule_table
+from bot.telegram.render import cancelled_text, reason_text
+
+
+async def new_table(update: Update, context: BotContext) -> None:
+    """/truco: open a lobby in a group, or start a game against robots in private."""
+    person, chat = context.person, update.effective_chat
+    if person is None or chat is None:
+        return
+    private = chat.type == ChatType.PRIVATE
+    player = people.meet(context.db, person, started=private)
+    try:
+        settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
+        request = tables.parse_request(context.args or [], settings)
+        table = tables.open_table(
+            context.db, chat.id, context.thread_id, person, request, private=private
+        )
+        if private:
+            refresh(context.application, tables.start(context.db, table.id, context.rules))
+            return
+    except Refused as r:
+        # the argument is shown back inside HTML: escaped, and short enough for one line
+        params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
+        await reply(update, context, reason_text(context.t, r.reason, params))
+        return
+    except ValueError as exc:
+        await reply(update, context, html.escape(str(exc)))
+        return
+    schedule_table(context.application, table.chat_id, table.thread_id, table.id)
+    if not player.started:
+        greet_later(context, player, table)
+
+
+async def cancel_command(update: Update, context: BotContext) -> None:
+    """/cancelar: end the table of this chat (creator or admin)."""
+    person, chat = context.person, update.effective_chat
+    if person is None or chat is None:
+        return
+    t = context.t
+    table = tables.active_table(context.db, chat.id, context.thread_id)
+    if table is None:
+        await reply(update, context, t.gettext("Não há mesa aberta aqui."))
+        return
+    ok = table.creator_id == person.id or await is_admin(context, chat.id, person.id)
+    try:
+        change = tables.cancel(context.db, table.id, person.id, authorised=ok)
+    except Refused as r:
+        await reply(update, context, reason_text(t, r.reason, r.params))
+        return
+    refresh(context.application, change)
+    if chat.type == ChatType.PRIVATE:
+        await reply(update, context, cancelled_text(t))
+
+
+async def on_lobby(update: Update, context: BotContext) -> None:
+    """A lobby button: Entrar, Sair, + Robô, − Robô, Começar, Cancelar."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    try:
+        game_id, command = parse_lobby(q.data or "")
+    except NumberRefused:
+        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+        return
+    except ValueError:
+        await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
+        return
+    table = tables.load(context.db, game_id)
+    if table is None:
+        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+        return
+    t = translations(people.chat_language(context.db, table.chat_id))
+    player = people.meet(context.db, person)
+    authorised = person.id == table.creator_id
+    if isinstance(command, Start | CancelTable) and not authorised:
+        authorised = await is_admin(context, table.chat_id, person.id)
+    if isinstance(command, Start) and not player.started and table.seat_of(person.id) is not None:
+        await greet_privately(context, player)
+    try:
+        change = tables.lobby(
+            context.db, game_id, person, command, authorised=authorised, rules=context.rules
+        )
+    except Refused as r:
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+        if r.reason == Reason.MUST_START:
+            schedule_table(context.application, table.chat_id, table.thread_id, game_id)
+        return
+    if isinstance(command, Join) and not player.started:
+        # the deep link at once; a greeting that gets through makes it moot
+        await q.answer(url=deep_link(context.bot.username, game_id))
+        greet_later(context, player, table)
+    else:
+        await q.answer()
+    refresh(context.application, change)
+
+
+async def on_rematch(update: Update, context: BotContext) -> None:
+    """Revanche: the same seats start a new match."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    try:
+        change = tables.rematch(context.db, parse_rematch(q.data or ""), person.id, context.rules)
+    except NumberRefused:
+        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+        return
+    except ValueError:
+        await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
+        return
+    except Refused as r:
+        await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
+        return
+    await q.answer()
+    refresh(context.application, change)

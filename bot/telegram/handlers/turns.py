@@ -1,0 +1,49 @@
+"""Job callbacks that move a game without a person pressing: deadlines (R10) and robots."""
+
+from __future__ import annotations
+
+import logging
+from typing import cast
+
+from bot.domain import Refused, Source, tables
+from bot.domain.values import GameStatus, RobotLevel
+from bot.telegram.context import BotContext
+from bot.telegram.publish import refresh
+
+log = logging.getLogger(__name__)
+
+
+async def on_deadline(context: BotContext) -> None:
+    """Time is up: apply the default action of whoever had to decide (R10)."""
+    assert context.job is not None
+    game_id, version = cast(tuple[int, int], context.job.data)
+    change = tables.time_out(context.db, game_id, version, context.rules)
+    if change is not None:
+        refresh(context.application, change)
+
+
+async def on_robot(context: BotContext) -> None:
+    """A robot's turn: it decides from its seat's view and acts like a person would."""
+    assert context.job is not None
+    game_id, version, seat = cast(tuple[int, int, int], context.job.data)
+    table = tables.load(context.db, game_id)
+    if table is None or table.status != GameStatus.PLAYING or table.version != version:
+        return
+    who = table.seats[seat]
+    level = who.robot if who is not None and who.robot else RobotLevel.MEDIO
+    m = table.match()
+    view = m.view(seat)
+    seed = table.seed * 1_000_003 + version
+    rt = context.runtime
+    try:
+        action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)
+    except Exception:  # a robot bug must not stall the table: play the R10 default instead
+        log.exception("robot %s failed in game %s", level, game_id)
+        action = m.default_action(seat) or view.legal[0]
+    try:
+        change = tables.act(
+            context.db, game_id, version, seat, action, context.rules, source=Source.ROBOT
+        )
+    except Refused:
+        return  # someone else moved first; the newer state scheduled its own turn
+    refresh(context.application, change)

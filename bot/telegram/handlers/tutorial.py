@@ -1,0 +1,44 @@
+"""/tutorial: the guided lesson in private, one button at a time."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from bot.domain import people
+from bot.telegram import lesson
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import reply
+
+log = logging.getLogger(__name__)
+
+
+async def tutorial_command(update: Update, context: BotContext) -> None:
+    """/tutorial: a guided hand in private, checked by the engine."""
+    person, chat = context.person, update.effective_chat
+    if chat is None or person is None:
+        return
+    if chat.type != ChatType.PRIVATE:
+        text = context.t.gettext("O tutorial é no privado: me chame lá com /tutorial.")
+        await reply(update, context, text)
+        return
+    people.meet(context.db, person, started=True)
+    text, markup = lesson.begin(context.db, person.id)
+    await reply(update, context, text, reply_markup=markup)
+
+
+async def on_tutorial(update: Update, context: BotContext) -> None:
+    """A tutorial button: right move → explanation and the next prompt; wrong → a hint."""
+    q = update.callback_query
+    if q is None:
+        return
+    answer = lesson.press(context.db, q.from_user.id, q.data or "")
+    await q.answer(answer.alert or None, show_alert=bool(answer.alert))
+    if answer.text is not None:
+        try:
+            await q.edit_message_text(answer.text, reply_markup=answer.markup)
+        except TelegramError as exc:
+            log.info("tutorial edit failed: %s", exc)

@@ -1,0 +1,114 @@
+"""Each person's private hand message: their view and exactly their legal buttons.
+
+The message of a hand that is over is closed: its buttons and turn line give way
+to how the hand ended. One redraw job per game (``JobKind.HANDS``) is enough: it
+draws whatever the database holds when it runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import cast
+
+from telegram import InlineKeyboardMarkup
+from telegram.error import Forbidden, TelegramError
+
+from bot.domain import messages, people
+from bot.domain.values import GameStatus, HandMessageInfo
+from bot.i18n import person_translations
+from bot.telegram.context import BotContext, TrucoApp, runtime_of
+from bot.telegram.jobs import JobKind
+from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
+from bot.telegram.render import cancelled_text, hand_closed_text, hand_keyboard, hand_text, zone
+
+log = logging.getLogger(__name__)
+
+
+def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -> None:
+    """Ask for a game's private hand messages to be redrawn; one pending redraw is enough."""
+    rt = runtime_of(app)
+    key = f"{chat_id}:{game_id}"
+    if rt.jobs.pending(JobKind.HANDS, key) is None:
+        rt.jobs.run_once(app.job_queue, JobKind.HANDS, key, wait, game_id, chat_id)
+
+
+async def flush_hands(context: BotContext) -> None:
+    """Job: draw the newest state of a game's private hand messages."""
+    assert context.job is not None
+    await update_hands(context.application, cast(int, context.job.data))
+
+
+async def update_hands(app: TrucoApp, game_id: int) -> None:
+    """Send or edit each person's hand message so it shows their view and legal buttons.
+
+    A call that fails for a passing reason is retried later.
+    """
+    rt = runtime_of(app)
+    tz = zone(rt.config.timezone)
+    async with rt.lock(("hands", game_id)):
+        drawing = messages.hands_drawing(rt.db, game_id)
+        if drawing is None:
+            return
+        table = drawing.table
+        m = table.match()
+        over = table.status == GameStatus.OVER
+        cancelled = table.status == GameStatus.CANCELLED
+        failed = False
+        for seat, player in drawing.people.items():
+            if not player.started:
+                continue
+            t = person_translations(player.language_code)
+            view = m.view(seat)
+            markup: InlineKeyboardMarkup | None
+            if cancelled:
+                text, markup = cancelled_text(t), None
+            elif over and view.hand_number in drawing.ended:
+                closing = drawing.ended[view.hand_number]
+                text = hand_closed_text(t, closing, table.seats, player.deck, view.match_winner)
+                markup = None
+            else:
+                text = hand_text(t, table, view, tz, player.deck)
+                markup = hand_keyboard(t, table, view, player.deck)
+            fingerprint = digest(text, markup)
+            row = drawing.messages.get(seat)
+            if row is not None and row.hand_number == view.hand_number:
+                if row.digest == fingerprint:
+                    continue
+                outcome = await edit(app, row.chat_id, row.message_id, text, markup)
+                if outcome == Edited.DONE:
+                    shown = HandMessageInfo(
+                        player.id, row.message_id, view.hand_number, fingerprint
+                    )
+                    messages.save_hand_message(rt.db, game_id, seat, shown)
+                    continue
+                if outcome == Edited.FAILED:
+                    failed = True
+                    continue
+            elif row is not None:
+                data = drawing.ended.get(row.hand_number)
+                if data is None:  # no record of how it ended: at least take the buttons off
+                    with contextlib.suppress(TelegramError):
+                        await app.bot.edit_message_reply_markup(
+                            row.chat_id, row.message_id, reply_markup=None
+                        )
+                else:
+                    closed = hand_closed_text(t, data, table.seats, player.deck)
+                    if await edit(app, row.chat_id, row.message_id, closed, None) == Edited.FAILED:
+                        failed = True
+                        continue
+            if cancelled:
+                continue
+            try:
+                sent = await app.bot.send_message(player.id, text, reply_markup=markup)
+            except Forbidden:
+                people.set_started(rt.db, player.id, False)
+                continue
+            except TelegramError as exc:
+                log.warning("hand message to %s failed: %s", player.id, exc)
+                failed = True
+                continue
+            shown = HandMessageInfo(player.id, sent.message_id, view.hand_number, fingerprint)
+            messages.save_hand_message(rt.db, game_id, seat, shown)
+    if failed:  # a pending redraw comes sooner and does the same
+        schedule_hands(app, table.chat_id, game_id, RETRY_SECONDS)
