@@ -141,7 +141,7 @@ def test_every_page_of_the_issue_is_built(site: Path) -> None:
     expected = [
         "como-jogar", "tutorial", "cartas", "truco", "cangou", "carta-coberta", "mao-de-onze",
         "mao-de-ferro", "variantes", "regras-da-casa", "tempo", "glossario", "telegram", "robos",
-        "desenvolvedores",
+        "desenvolvedores", "sinais",
     ]  # fmt: skip
     assert (site / "index.html").exists()
     for name in expected:
@@ -321,6 +321,8 @@ def test_table_options_match_the_defaults(site: Path) -> None:
     assert int(value(rows["covered_cards"], "default")) == int(d.covered_cards)
     assert int(value(rows["timer"], "default")) == d.timer
     assert value(rows["ladder"], "default") == "-".join(map(str, RULESETS["mineiro"].ladder))
+    assert int(value(rows["sinais"], "default")) == int(d.sinais)
+    assert int(value(rows["catch_percent"], "default")) == d.catch_percent
 
 
 def test_timeout_example_is_the_engine_default_action(site: Path) -> None:
@@ -422,3 +424,40 @@ def test_a_tutorial_step_that_is_not_legal_breaks_the_build(tmp_path) -> None:
     result = build_site(tmp_path / "site", TRUCO_TUTORIAL_SCRIPT=str(bad))
     assert result.returncode != 0
     assert "cover_not_allowed" in result.stderr
+
+
+# ------------------------------------------------------------------ sinais (R12)
+
+
+def test_sinais_table_is_the_engines(site: Path) -> None:
+    from engine.sinais import SINAIS
+
+    (table,) = tables(site, "sinais", "sinais")
+    rows = body_rows(table)
+    assert [r.attrs["data-sinal"] for r in rows] == [info.code for info in SINAIS]
+    fixed = RULESETS["mineiro"].manilhas
+    assert fixed is not None
+    for row, info in zip(rows, SINAIS, strict=True):
+        assert value(row, "emoji") == info.emoji
+        assert value(row, "name") == info.name and value(row, "face") == info.face
+        named = value(row, "fixed").split()
+        # the cards shown for mineiro/Trem Bão are exactly the ones the signal names
+        for variant in ("mineiro", "trem-bao"):
+            deck = RULESETS[variant].deck
+            expected = [c.code for c in deck if info.matches(c, fixed)]
+            assert set(expected) <= set(named) and set(named) <= {
+                c.code for c in RULESETS["mineiro"].deck
+            }
+        if info.manilha is not None:
+            assert value(row, "paulista") == info.manilha.code
+
+
+def test_sinais_page_states_the_default_catch_chance(site: Path) -> None:
+    p = page(site, "sinais")
+    (each,) = p.find_all("span", data_truco="catch")
+    (escape,) = p.find_all("span", data_truco="escape")
+    chance = TableOptions().catch_percent
+    assert int(each.attrs["data-value"] or 0) == chance
+    assert float(escape.attrs["data-value"] or 0) == pytest.approx(
+        (1 - chance / 100) ** 2, abs=1e-4
+    )

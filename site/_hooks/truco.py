@@ -11,6 +11,9 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.table_options() }}            the table options (house rules)
     {{ truco.timeout_example() }}          what the engine plays when time runs out
     {{ truco.robots() }}                   the robots' strength, from results/arena.json
+    {{ truco.sinais() }}                   the table of signals (R12) and what each names
+    {{ truco.sinais_figures() }}           what signals are worth to the robots (results/sinais.json)
+    {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
     {{ truco.tutorial() }}                 the tutorial player with its replayed trace
                                            (TRUCO_TUTORIAL_SCRIPT replaces the script: tests)
     {{ truco.cards("4C 7H AS 7D") }}       cards drawn by the site
@@ -41,10 +44,13 @@ from engine import RULESETS, Card, Match, Rank, Ruleset, Suit, TableOptions  # n
 from engine import actions as A  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
 from engine.rulesets import MAX_TARGET, MIN_TARGET  # noqa: E402
+from engine.sinais import SINAIS, SinalInfo  # noqa: E402
 from engine.tutorial import RANK_NAMES, SUIT_NAMES, build_trace  # noqa: E402
 
 ARENA_RESULTS = "results/arena.json"
 """Where ``truco arena`` leaves its results (``TRUCO_ARENA_RESULTS`` overrides it)."""
+SINAIS_RESULTS = "results/sinais.json"
+"""Arena runs with and without signals (``TRUCO_SINAIS_RESULTS`` overrides it)."""
 
 MACRO = re.compile(r"\{\{\s*truco\.(\w+)\(([^)]*)\)\s*\}\}")
 
@@ -446,6 +452,16 @@ def table_options() -> str:
         )
         + _td(_ladder_code(mineiro.ladder), "default", _ladder_code(mineiro.ladder))
         + "</tr>",
+        '<tr data-option="sinais">'
+        + _td('<a href="../sinais/">Sinais</a> entre parceiros (só no 2×2)')
+        + _td("ligados ou desligados", "range", "on off")
+        + _td("ligados" if d.sinais else "desligados", "default", int(d.sinais))
+        + "</tr>",
+        '<tr data-option="catch_percent">'
+        + _td("Chance de cada adversário ver um sinal")
+        + _td("de 0 a 100%", "range", "0-100")
+        + _td(f"{d.catch_percent}%", "default", d.catch_percent)
+        + "</tr>",
     ]
     return _table({"truco": "options"}, ["Opção", "Valores", "Padrão"], rows)
 
@@ -474,6 +490,8 @@ SIDE_NAMES = {
     "robot:facil": "robô fácil",
     "robot:medio": "robô médio",
     "robot:dificil": "robô difícil",
+    "robot:medio:sem-sinais": "robô médio sem sinais",
+    "robot:dificil:sem-sinais": "robô difícil sem sinais",
     "random": "aleatório",
 }
 
@@ -524,15 +542,15 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
     return f'<tr data-run="{n}">' + "".join(cells) + "</tr>"
 
 
-def robots() -> str:
-    """The robots' measured strength, read from what ``truco arena --save`` wrote (if it did)."""
-    path = _arena_path()
+def _runs_table(path: Path, kind: str, title: str, caption: str) -> str:
+    """The arena runs saved at ``path`` as a table, with the command that redoes each row."""
     if not path.exists():
+        rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         return (
-            '\n<div class="admonition info" data-truco="robots" data-measured="0">'
-            '<p class="admonition-title">Força dos robôs: ainda não medido</p>'
+            f'\n<div class="admonition info" data-truco="{kind}" data-measured="0">'
+            f'<p class="admonition-title">{title}: ainda não medido</p>'
             "<p>A tabela aparece aqui quando houver medições de <code>truco arena --save "
-            f"{ARENA_RESULTS}</code> no repositório.</p></div>\n"
+            f"{html.escape(str(rel))}</code> no repositório.</p></div>\n"
         )
     try:
         runs = json.loads(path.read_text(encoding="utf-8"))
@@ -549,13 +567,84 @@ def robots() -> str:
         "Decisão em ms, mediana · p95 (A / B)",
         "Medido em",
     ]
-    caption = "Partidas espelhadas: cada distribuição jogada duas vezes, com os lados trocados"
-    table = _table({"truco": "robots", "measured": "1"}, head, rows, caption)
+    table = _table({"truco": kind, "measured": "1"}, head, rows, caption)
     commands = "".join(
         f'<li data-run="{n}"><code>{html.escape(str(run.get("command", "")))}</code></li>'
         for n, run in enumerate(runs)
     )
-    return f'{table}\n<p>Para refazer cada linha:</p>\n<ol data-truco="robots-commands">{commands}</ol>\n'
+    return f'{table}\n<p>Para refazer cada linha:</p>\n<ol data-truco="{kind}-commands">{commands}</ol>\n'
+
+
+def robots() -> str:
+    """The robots' measured strength, read from what ``truco arena --save`` wrote (if it did)."""
+    caption = "Partidas espelhadas: cada distribuição jogada duas vezes, com os lados trocados"
+    return _runs_table(_arena_path(), "robots", "Força dos robôs", caption)
+
+
+# ------------------------------------------------------------------ sinais
+
+
+def _sinal_cards(info: SinalInfo, rs: Ruleset) -> tuple[str, str]:
+    """What a signal names in a variant, as HTML and as card codes (``data-value``)."""
+    if info.manilha is not None:
+        if rs.manilhas is None:
+            return f"a manilha de {SUIT_NAMES[info.manilha]} (muda com a vira)", info.manilha.code
+        card = next(c for c in rs.manilhas if c.suit == info.manilha)
+        return card_html(card), card.code
+    if info.rank is not None:
+        label = f"um {RANK_NAMES[info.rank]} que não seja manilha"
+        if rs.manilhas is None:
+            return label, info.rank.code
+        commons = [c for c in rs.deck if c.rank == info.rank and c not in rs.manilhas]
+        return label, " ".join(c.code for c in commons)
+    return "nenhuma das cartas acima", ""
+
+
+def sinais() -> str:
+    """The table of signals (R12): emoji, name, face, and what each names per variant."""
+    paulista, fixed = _ruleset("paulista"), _ruleset("mineiro")
+    rows = []
+    for info in SINAIS:
+        p_html, p_codes = _sinal_cards(info, paulista)
+        f_html, f_codes = _sinal_cards(info, fixed)
+        rows.append(
+            f'<tr data-sinal="{info.code}">'
+            + _td(
+                f'<span class="sinal-emoji" aria-hidden="true">{info.emoji}</span>',
+                "emoji",
+                info.emoji,
+            )
+            + _td(f"<strong>{html.escape(info.name)}</strong>", "name", info.name)
+            + _td(html.escape(info.face), "face", info.face)
+            + _td(p_html, "paulista", p_codes)
+            + _td(f_html, "fixed", f_codes)
+            + "</tr>"
+        )
+    head = ["", "Sinal", "A cara", "No paulista", "No mineiro e no Trem Bão"]
+    caption = "Quem mostra a cara diz ter essa carta (ou mente)"
+    return _table({"truco": "sinais"}, head, rows, caption)
+
+
+def catch_chance(kind: str) -> str:
+    """The table default chance of catching a signal, inline: ``each`` opponent's, or the
+    chance that ``escape``s both opponents."""
+    p = TableOptions().catch_percent
+    if kind == "each":
+        return f'<span data-truco="catch" data-value="{p}">{p}%</span>'
+    if kind == "escape":
+        miss = (100 - p) / 100
+        return (
+            f'<span data-truco="escape" data-value="{miss * miss:.4f}">{100 - p}% × {100 - p}% ≈ '
+            f"{round(100 * miss * miss)}%</span>"
+        )
+    raise ValueError(f"catch_chance: use each ou escape, não {kind!r}")
+
+
+def sinais_figures() -> str:
+    """Arena runs of robots using signals against the same robots ignoring them."""
+    path = Path(os.environ.get("TRUCO_SINAIS_RESULTS") or ROOT / SINAIS_RESULTS)
+    caption = "Mesa com sinais; o lado B não faz nem lê sinais. Partidas espelhadas"
+    return _runs_table(path, "sinais-figures", "Ganho dos sinais", caption)
 
 
 # ------------------------------------------------------------------ tutorial
@@ -608,6 +697,9 @@ MACROS: dict[str, Callable[..., str]] = {
         timeout_example,
         robots,
         tutorial,
+        sinais,
+        sinais_figures,
+        catch_chance,
         cards,
         deck_toggle,
         include,
