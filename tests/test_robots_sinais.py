@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import cycle
 
 import pytest
@@ -12,6 +13,7 @@ from engine.robots import Deaf, get_robot, robot_signal
 from engine.robots.search import Dificil
 from engine.robots.sinais import Clues, bluff_scale, choose_signal, sinal_of
 from engine.sinais import Sinal, truthful
+from engine.tools.arena import Setup, Side, arena
 from engine.tools.terminal import play
 
 
@@ -114,3 +116,16 @@ def test_the_terminal_game_sends_and_shows_signals() -> None:
         play("paulista", 4, 12, 5, "medio", lambda _: next(answers), off.append, sinais=False) == 0
     )
     assert "[z] sinal" not in "\n".join(off) and "sinal" not in "\n".join(off).lower()
+
+
+def test_arena_sides_and_tables_with_and_without_sinais() -> None:
+    deaf = Side.parse("robot:médio:sem-sinais")
+    assert deaf.spec == "robot:medio:sem-sinais" and not deaf.sinais
+    assert Side.parse("robot:medio").sinais
+    with pytest.raises(ValueError):
+        Side.parse("robot:medio:surdo")
+    setup = Setup((Side.parse("robot:medio"), deaf), "paulista", 4, 6, 1, None, 5.0)
+    run = arena(setup, 2, progress=False)
+    assert run["errors"] == [] and run["matches"] == 2 and "sinais" not in run
+    off = arena(replace(setup, sinais=False), 2, progress=False)
+    assert off["sinais"] is False and off["errors"] == []
