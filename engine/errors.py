@@ -23,26 +23,20 @@ class ErrorCode(StrEnum):
     """Not part of the scenario format: scenarios carry no signals (R12)."""
 
 
-MESSAGES: dict[ErrorCode, str] = {
-    ErrorCode.NOT_YOUR_TURN: "Não é a sua vez.",
-    ErrorCode.CARD_NOT_IN_HAND: "Essa carta não está na sua mão.",
-    ErrorCode.CALL_PENDING: "Tem um pedido de truco esperando resposta.",
-    ErrorCode.NO_CALL_PENDING: "Não há pedido para você responder.",
-    ErrorCode.RAISE_NOT_ALLOWED: "Não dá para aumentar agora.",
-    ErrorCode.TRUCO_NOT_ALLOWED: "Não tem truco nesta mão.",
-    ErrorCode.COVER_NOT_ALLOWED: "Não dá para jogar coberta agora.",
-    ErrorCode.DECISION_PENDING: "Primeiro decidam se jogam a mão.",
-    ErrorCode.NO_DECISION_PENDING: "Não há decisão de mão de onze agora.",
-    ErrorCode.HAND_OVER: "A mão já acabou.",
-    ErrorCode.INVALID_SCENARIO: "Cenário inválido.",
-    ErrorCode.SIGNAL_NOT_ALLOWED: "Não dá para fazer sinal agora.",
-}
-
-
 class IllegalAction(Exception):
-    """An action the rules do not allow now; ``code`` says why."""
+    """An action (or a scenario) the rules do not allow now: codes and parameters, no words.
 
-    def __init__(self, code: ErrorCode, message: str | None = None) -> None:
+    ``code`` is the stable scenario-format reason; ``reason`` a finer, stable detail
+    (``"own_call"``, ``"ladder_spent"``...) or ``None``; ``params`` the facts a text
+    needs (``seat``, ``card``...). ``engine.words`` turns them into a sentence in the
+    reader's language: ``words.get(lang).refusal(exc)``.
+    """
+
+    def __init__(self, code: ErrorCode, reason: str | None = None, **params: object) -> None:
+        """A refusal with ``code``, an optional ``reason`` and the ``params`` its text uses."""
         self.code = code
-        self.message = message or MESSAGES[code]
-        super().__init__(f"{code}: {self.message}")
+        self.reason = reason
+        self.params: dict[str, object] = params
+        detail = f" ({reason})" if reason else ""
+        facts = f" {params}" if params else ""
+        super().__init__(f"{code}{detail}{facts}")

@@ -245,28 +245,28 @@ class Match:
         rs = m.ruleset
         invalid = ErrorCode.INVALID_SCENARIO
         if len(hands) != m.players:
-            raise IllegalAction(invalid, f"são {m.players} mãos, uma por jogador")
+            raise IllegalAction(invalid, "hands_count", players=m.players)
         seen: set[Card] = set()
         deck = set(rs.deck)
         for seat, hand in enumerate(hands):
             if len(hand) != 3:
-                raise IllegalAction(invalid, f"o jogador {seat} precisa de 3 cartas")
+                raise IllegalAction(invalid, "three_cards", seat=seat)
             for c in hand:
                 if c not in deck:
-                    raise IllegalAction(invalid, f"{c.code} não faz parte do baralho {rs.title}")
+                    raise IllegalAction(invalid, "not_in_deck", card=c.code, variant=rs.name)
                 if c in seen:
-                    raise IllegalAction(invalid, f"{c.code} aparece duas vezes")
+                    raise IllegalAction(invalid, "duplicate", card=c.code)
                 seen.add(c)
         if rs.uses_vira:
             if vira is None:
-                raise IllegalAction(invalid, "falta a vira")
+                raise IllegalAction(invalid, "no_vira")
             if vira in seen:
-                raise IllegalAction(invalid, f"a vira {vira.code} também está numa mão")
+                raise IllegalAction(invalid, "vira_in_hand", card=vira.code)
         elif vira is not None:
-            raise IllegalAction(invalid, f"{rs.title} não tem vira")
+            raise IllegalAction(invalid, "no_vira_in_variant", variant=rs.name)
         for s in score:
             if not 0 <= s < m.options.target:
-                raise IllegalAction(invalid, "placar fora da partida")
+                raise IllegalAction(invalid, "score_out")
         m._start_hand(tuple(tuple(h) for h in hands), vira)
         return m
 
@@ -327,7 +327,7 @@ class Match:
     def deal(self) -> None:
         """Chance step: rotate the dealer and deal the next hand from the seed."""
         if self.phase != Phase.HAND_OVER:
-            raise IllegalAction(ErrorCode.HAND_OVER, "a mão ainda não acabou")
+            raise IllegalAction(ErrorCode.HAND_OVER, "hand_not_over")
         self.hand_number += 1
         self.dealer = (self.dealer + 1) % self.players
         self._deal_from_seed()
@@ -507,7 +507,7 @@ class Match:
         if phase >= Phase.HAND_OVER:
             raise IllegalAction(ErrorCode.HAND_OVER)
         if not 0 <= seat < self.players:
-            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"não há jogador {seat}")
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "no_such_seat", seat=seat)
         if act == Act.SIGNAL:
             self._signal(seat, action)
             return
@@ -531,11 +531,11 @@ class Match:
             if act != Act.ACCEPT and act != Act.RUN and act != Act.RAISE:
                 raise IllegalAction(ErrorCode.CALL_PENDING)
             if seat & 1 == self.call_team:
-                raise IllegalAction(ErrorCode.NO_CALL_PENDING, "o pedido é do seu time")
+                raise IllegalAction(ErrorCode.NO_CALL_PENDING, "own_call")
             if self.ran >> seat & 1:
-                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "você já correu; falta o parceiro")
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_ran")
             if act == Act.RAISE and self.call + 1 >= len(self.ladder):
-                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "depois do doze não há aumento")
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
             self._record(seat, action)
             if act == Act.RUN:
                 self._run(seat, self.ruleset.run_value(self.ladder, self.call))
@@ -562,11 +562,9 @@ class Match:
             if seat != self.turn:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
             if self.level + 1 >= len(self.ladder):
-                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "depois do doze não há aumento")
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
             if self.raise_team == seat & 1:
-                raise IllegalAction(
-                    ErrorCode.RAISE_NOT_ALLOWED, "seu time pediu por último: agora só o outro"
-                )
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "called_last")
             self._record(seat, action)
             self.call = self.level + 1
             self.call_team = seat & 1
@@ -579,13 +577,11 @@ class Match:
         covered = False
         if act == Act.BLIND:
             if self.kind != HandKind.IRON:
-                raise IllegalAction(
-                    ErrorCode.CARD_NOT_IN_HAND, "só se joga às cegas na mão de ferro"
-                )
+                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "blind_only_in_iron")
             slot = action.slot
             card = self.dealt[seat][slot] if slot is not None and 0 <= slot < 3 else None
             if card is None or card not in hand:
-                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "essa posição já foi jogada")
+                raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "slot_played")
             action = A.PLAY[card]  # the log keeps the card, which is revealed when played
         else:
             card = action.card
@@ -594,7 +590,7 @@ class Match:
                     raise IllegalAction(ErrorCode.COVER_NOT_ALLOWED)
                 covered = True
             elif act != Act.PLAY:
-                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"ação desconhecida: {act}")
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "unknown_action", act=str(act))
             if card is None or card not in hand:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND)
         self._record(seat, action)
@@ -611,15 +607,15 @@ class Match:
         """Record a signal: it changes no turn, only who signalled this round (R12)."""
         code = ErrorCode.SIGNAL_NOT_ALLOWED
         if action.sinal is None:
-            raise IllegalAction(code, "escolha qual sinal fazer")
+            raise IllegalAction(code, "no_sinal")
         if not self.options.sinais_on:
-            raise IllegalAction(code, "esta mesa joga sem sinais")
+            raise IllegalAction(code, "sinais_off")
         if self.kind == HandKind.IRON:
-            raise IllegalAction(code, "na mão de ferro ninguém sabe as cartas")
+            raise IllegalAction(code, "iron_hand")
         if self.signalled >> seat & 1:
-            raise IllegalAction(code, "um sinal por vaza")
+            raise IllegalAction(code, "one_per_round")
         if not self.can_signal(seat):
-            raise IllegalAction(code, "sinal só na sua vez ou quando seu time responde")
+            raise IllegalAction(code, "not_now")
         self._record(seat, action)
         self.signalled |= 1 << seat
 

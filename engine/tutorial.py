@@ -25,84 +25,30 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Act, Action
-from engine.cards import Card, Rank, Suit
+from engine import words
+from engine.actions import Action
 from engine.errors import IllegalAction
-from engine.match import Match
 from engine.tools.scenario import load_match, matches_expect, outcome, parse_action
 from engine.view import View
 
 TRACE_VERSION = 1
-
-RANK_NAMES = {
-    Rank.FOUR: "quatro",
-    Rank.FIVE: "cinco",
-    Rank.SIX: "seis",
-    Rank.SEVEN: "sete",
-    Rank.QUEEN: "dama",
-    Rank.JACK: "valete",
-    Rank.KING: "rei",
-    Rank.ACE: "ás",
-    Rank.TWO: "dois",
-    Rank.THREE: "três",
-}
-SUIT_NAMES = {
-    Suit.CLUBS: "paus",
-    Suit.HEARTS: "copas",
-    Suit.SPADES: "espadas",
-    Suit.DIAMONDS: "ouros",
-}
+PT = words.get("pt")
+"""The lesson is written in pt-BR; its narration is worded by ``engine.words``."""
 
 
 class TutorialError(ValueError):
     """The tutorial script is malformed or one of its steps is not legal any more."""
 
 
-def card_name(card: Card, article: bool = False) -> str:
-    """The card in words with its label: ``rei de copas (K♥)``, or ``o rei de copas (K♥)``."""
-    name = f"{RANK_NAMES[card.rank]} de {SUIT_NAMES[card.suit]} ({card.label})"
-    if not article:
-        return name
-    return ("a " if card.rank is Rank.QUEEN else "o ") + name
-
-
 def seat_name(seat: int, learner: int, players: int) -> str:
     """How the lesson calls a seat: ``Você``, ``Parceiro`` or ``Adversário``."""
-    if seat == learner:
-        return "Você"
-    if players == 4 and seat == (learner + 2) % 4:
-        return "Parceiro"
-    if players == 4:
-        return "Adversário da direita" if seat == (learner + 1) % 4 else "Adversário da esquerda"
-    return "Adversário"
+    return PT.seat(seat, learner, players)
 
 
-def narrate(before: Match, seat: int, action: Action, learner: int) -> str:
-    """One pt-BR line telling what ``seat`` did, from the match just before the action."""
+def narrate(before: View, seat: int, action: Action, learner: int) -> str:
+    """One pt-BR line telling what ``seat`` did, from a view just before the action."""
     who = seat_name(seat, learner, before.players)
-    names = before.ruleset.call_names
-    special = "mão de dez" if before.ruleset.special_hand == "mao_de_dez" else "mão de onze"
-    act = action.act
-    if act in (Act.PLAY, Act.COVER) and action.card is not None:
-        if act is Act.COVER:
-            hidden = seat != learner
-            return f"{who}: " + (
-                "joga uma carta coberta." if hidden else f"cobre {card_name(action.card, True)}."
-            )
-        return f"{who}: joga {card_name(action.card, True)}."
-    if act is Act.TRUCO:
-        return f"{who}: {names[before.level + 1].capitalize()}!"
-    if act is Act.RAISE:
-        return f"{who}: aceita e aumenta — {names[before.call + 1].capitalize()}!"
-    if act is Act.ACCEPT:
-        return f"{who}: Desce! ({names[before.call]} aceito)"
-    if act is Act.RUN:
-        return f"{who}: Corro!"
-    if act is Act.PLAY11:
-        return f"{who}: vamos jogar a {special}."
-    if act is Act.RUN11:
-        return f"{who}: corre da {special}."
-    return f"{who}: {action}."
+    return PT.narrate(who, action, before, own=seat == learner)
 
 
 @dataclass(frozen=True)
@@ -207,7 +153,7 @@ def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
     try:
         m = load_match(raw)
     except IllegalAction as exc:
-        raise TutorialError(f"{where}: {exc.message}") from None
+        raise TutorialError(f"{where}: {PT.refusal(exc)}") from None
     if not 0 <= learner < m.players:
         raise TutorialError(f"{where}: o aluno não está sentado na mesa")
     start = m.view(learner)
@@ -219,10 +165,12 @@ def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
         at = f"{where}, passo {i + 1}"
         try:
             seat, action = parse_action(item)
-            before = m.copy()
+            before = m.view(learner)
             m.apply(seat, action)
         except IllegalAction as exc:
-            raise TutorialError(f"{at} ({item!r}) não é legal: {exc.code}: {exc.message}") from None
+            raise TutorialError(
+                f"{at} ({item!r}) não é legal: {exc.code}: {PT.refusal(exc)}"
+            ) from None
         prompt = _text(item, "prompt", at) if seat == learner else None
         if seat != learner and "prompt" in item:
             raise TutorialError(f"{at}: só os passos do aluno têm prompt")

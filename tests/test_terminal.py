@@ -51,7 +51,7 @@ def test_the_robot_partner_runs_when_you_run(variant: str) -> None:
 
     def read(_: str) -> str:
         options = next(line for line in reversed(out) if line.startswith("[1]"))
-        for word in ("Corro", "Correr da mão"):
+        for word in ("Corro", "Correr"):
             if f"] {word}" in options:
                 return options.split(f"] {word}")[0].rsplit("[", 1)[1]
         return "1"

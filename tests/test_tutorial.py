@@ -7,12 +7,11 @@ import json
 
 import pytest
 
-from engine import Act, Action, HandKind, Phase
+from engine import Act, Action, HandKind, Phase, words
 from engine.tools.scenario import replay
 from engine.tutorial import (
     TutorialError,
     build_trace,
-    card_name,
     from_data,
     load_script,
     read_script,
@@ -106,8 +105,9 @@ def test_narration_names_the_call_of_each_step() -> None:
 def test_card_name_in_portuguese() -> None:
     from engine import Card
 
-    assert card_name(Card.parse("QS"), True) == "a dama de espadas (Q♠)"
-    assert card_name(Card.parse("AD")) == "ás de ouros (A♦)"
+    pt = words.get("pt")  # the lesson names cards through the engine's words
+    assert pt.card_name(Card.parse("QS"), article=True, label=True) == "a dama de espadas (Q♠)"
+    assert pt.card_name(Card.parse("AD"), label=True) == "ás de ouros (A♦)"
 
 
 def test_a_step_that_stops_being_legal_raises(script: dict) -> None:

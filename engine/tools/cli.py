@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -30,10 +31,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal against robots."""
+    from engine import words
     from engine.tools.terminal import play
 
+    tag = args.lang or os.environ.get("LANGUAGE") or os.environ.get("LANG")
+    lang = words.language_for(tag)
     return play(
-        args.variant, args.players, args.target, args.seed, args.robot, sinais=not args.sem_sinais
+        args.variant,
+        args.players,
+        args.target,
+        args.seed,
+        args.robot,
+        sinais=not args.sem_sinais,
+        lang=lang,
     )
 
 
@@ -58,6 +68,7 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--robot", default="medio", help="nível dos robôs: facil, medio, dificil")
     p.add_argument("--sem-sinais", action="store_true", help="2x2 sem sinais entre parceiros")
+    p.add_argument("--lang", default=None, help="idioma: pt, en (padrão: o do sistema, senão pt)")
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("bench", help="mede a velocidade do motor (JSON)")

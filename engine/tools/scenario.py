@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import actions as A
+from engine import words
 from engine.actions import SIMPLE, Act, Action
 from engine.cards import Card
 from engine.errors import ErrorCode, IllegalAction
@@ -12,23 +13,23 @@ from engine.match import Match, Phase
 from engine.rulesets import TableOptions, get_ruleset
 
 
-def _invalid(message: str) -> IllegalAction:
-    return IllegalAction(ErrorCode.INVALID_SCENARIO, message)
+def _invalid(reason: str, **params: object) -> IllegalAction:
+    return IllegalAction(ErrorCode.INVALID_SCENARIO, reason, **params)
 
 
 def load_match(data: Any) -> Match:
     """The match at the start of the scenario's hand; ``IllegalAction(invalid_scenario)`` if bad."""
     if not isinstance(data, dict):
-        raise _invalid("o cenário deve ser um objeto JSON")
+        raise _invalid("not_object")
     try:
         ruleset = get_ruleset(str(data["variant"]))
         players = data.get("players", 2)
         raw = data.get("options") or {}
         if not isinstance(raw, dict):
-            raise _invalid("options deve ser um objeto")
+            raise _invalid("options_not_object")
         unknown = set(raw) - {"target", "covered_cards", "ladder"}
         if unknown:
-            raise _invalid(f"opção desconhecida: {sorted(unknown)[0]}")
+            raise _invalid("unknown_option", option=sorted(unknown)[0])
         options = TableOptions(
             players=players,
             target=raw.get("target", ruleset.default_target),
@@ -39,14 +40,14 @@ def load_match(data: Any) -> Match:
         vira = Card.parse(data["vira"]) if data.get("vira") is not None else None
         score = data.get("score", [0, 0])
         if len(score) != 2 or not all(isinstance(s, int) for s in score):
-            raise _invalid("score deve ter dois inteiros")
+            raise _invalid("score_pair")
         dealer = data.get("dealer", 0)
         if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise _invalid("dealer fora da mesa")
+            raise _invalid("dealer_out")
     except KeyError as exc:
-        raise _invalid(f"falta o campo {exc.args[0]}") from None
+        raise _invalid("missing_field", field=exc.args[0]) from None
     except (ValueError, TypeError) as exc:
-        raise _invalid(str(exc)) from None
+        raise _invalid("bad_value", text=str(exc)) from None
     return Match.from_hand(
         ruleset, options, score=(score[0], score[1]), dealer=dealer, hands=hands, vira=vira
     )
@@ -55,22 +56,22 @@ def load_match(data: Any) -> Match:
 def parse_action(raw: Any) -> tuple[int, Action]:
     """One scenario action as (seat, Action); ``IllegalAction(invalid_scenario)`` if malformed."""
     if not isinstance(raw, dict) or not isinstance(raw.get("seat"), int):
-        raise _invalid("cada ação precisa de seat e act")
+        raise _invalid("action_fields")
     try:
         act = Act[str(raw.get("act", "")).upper()]
     except KeyError:
         act = None
     # sinais are not part of the scenario format: a scenario has no seed for the catch
     if act is None or act == Act.SIGNAL:
-        raise _invalid(f"ação desconhecida: {raw.get('act')!r}")
+        raise _invalid("unknown_action", act=str(raw.get("act")))
     if act in (Act.PLAY, Act.COVER):
         try:
             card = Card.parse(str(raw["card"]))
         except (KeyError, ValueError):
-            raise _invalid(f"{act.code} precisa de uma carta válida") from None
+            raise _invalid("needs_card", act=act.code) from None
         return raw["seat"], (A.PLAY if act == Act.PLAY else A.COVER)[card]
     if act == Act.BLIND:
-        raise _invalid("no cenário, a mão de ferro usa play com a carta")
+        raise _invalid("blind_in_scenario")
     return raw["seat"], SIMPLE[act]
 
 
@@ -100,22 +101,26 @@ def outcome(m: Match | None, error: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
+def _error(index: int | None, exc: IllegalAction) -> dict[str, Any]:
+    """The ``error`` object of the format: where, the stable code, a pt-BR message."""
+    return {"index": index, "code": str(exc.code), "message": words.get("pt").refusal(exc)}
+
+
 def replay(data: Any) -> dict[str, Any]:
     """Replay one scenario object and return its outcome (errors are reported, not raised)."""
     try:
         m = load_match(data)
     except IllegalAction as exc:
-        return outcome(None, {"index": None, "code": str(exc.code), "message": exc.message})
+        return outcome(None, _error(None, exc))
     actions = data.get("actions", [])
     if not isinstance(actions, list):
-        err = {"index": None, "code": "invalid_scenario", "message": "actions deve ser uma lista"}
-        return outcome(m, err)
+        return outcome(m, _error(None, _invalid("actions_not_list")))
     for i, raw in enumerate(actions):
         try:
             seat, action = parse_action(raw)
             m.apply(seat, action)
         except IllegalAction as exc:
-            return outcome(m, {"index": i, "code": str(exc.code), "message": exc.message})
+            return outcome(m, _error(i, exc))
     return outcome(m, None)
 
 

@@ -1,175 +1,187 @@
-"""``truco play``: a small terminal game against robots, to try the engine with no Telegram."""
+"""``truco play``: a small terminal game against robots, to try the engine with no Telegram.
+
+Everything shown comes from the human's ``View`` and is worded by ``engine.words``
+(``--lang en`` plays in English).
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
+from engine import words
 from engine.actions import Act, Action
 from engine.match import HandKind, Match, Phase
 from engine.robots import get_robot, robot_signal
 from engine.robots.partners import follows_partner
 from engine.rulesets import TableOptions, get_ruleset
-from engine.sinais import Sinal
+from engine.sinais import SINAIS, Sinal
 from engine.view import View
 
 HUMAN = 0
+QUIT = ("s", "sair", "q", "quit")
+"""Answers that leave the game, in any language."""
 
 
-def seat_name(seat: int, players: int) -> str:
-    """How the terminal names a seat: you, your partner or a robot."""
-    if seat == HUMAN:
-        return "Você"
-    if players == 4 and seat == 2:
-        return "Parceiro"
-    return f"Robô {seat}"
+def describe(w: words.Words, before: View, seat: int, action: Action) -> str:
+    """One line telling the table what a seat did (``before``: a view it was legal in)."""
+    who = w.seat(seat, HUMAN, before.players)
+    return f"{who} {w.did(action, before, public=seat != HUMAN)}"
 
 
-def call_word(v: View, step: int | None) -> str:
-    """What a player shouts for ladder step ``step`` (truco, seis, nove, doze)."""
-    return v.ruleset.call_names[step or 0].capitalize() + "!"
-
-
-def sinal_label(sinal: Sinal) -> str:
+def sinal_label(w: words.Words, sinal: Sinal) -> str:
     """A signal as the terminal lists it: emoji, name and the face that makes it."""
-    info = sinal.info
-    return f"{info.emoji} {info.name} ({info.face})"
+    return f"{SINAIS[sinal].emoji} {w.sinal(sinal)} ({w.sinal_face(sinal)})"
 
 
-def describe(v: View, seat: int, action: Action) -> str:
-    """One line telling the table what a seat did, from a view taken just after it
-    (a signal only as the human saw it, R12)."""
-    who = seat_name(seat, v.players)
-    act = action.act
-    if act == Act.SIGNAL:
-        seen = v.history[-1][1].sinal
-        if seen is None:
-            return f"{who} fez um sinal"
-        if seat == HUMAN:
-            return f"Você fez o sinal de {seen.info.name} {seen.info.emoji}"
-        if seat & 1 == HUMAN & 1:
-            return f"{who} fez sinal: {seen.info.emoji} {seen.info.name}!"
-        return f"Você viu {who} {seen.info.face}: {seen.info.name}! {seen.info.emoji}"
-    if act == Act.PLAY and action.card is not None:
-        return f"{who} jogou {action.card.label}"
-    if act == Act.COVER:
-        return f"{who} jogou uma carta coberta"
-    if act == Act.TRUCO:
-        return f"{who}: {call_word(v, v.pending_step)}"
-    if act == Act.ACCEPT:
-        return f"{who}: Desce!"
-    if act == Act.RUN:
-        return f"{who} correu"
-    if act == Act.RAISE:
-        return f"{who} aumentou: {call_word(v, v.pending_step)}"
-    if act == Act.PLAY11:
-        return f"{who} topou jogar a mão"
-    if act == Act.BLIND and action.slot is not None:
-        return f"{who} jogou a {action.slot + 1}ª carta às cegas"
-    return f"{who} correu da mão"
+def describe_signal(w: words.Words, after: View, seat: int) -> str:
+    """A signal just made, as the human saw it (R12): its content only if they may know it."""
+    who = w.seat(seat, HUMAN, after.players)
+    seen = after.history[-1][1].sinal
+    if seen is None:
+        return f"{who} {w.gettext('fez um sinal')}"
+    name, emoji = w.sinal(seen), SINAIS[seen].emoji
+    if seat == HUMAN:
+        return w.gettext("Você fez o sinal de {name} {emoji}").format(name=name, emoji=emoji)
+    if seat & 1 == HUMAN & 1:
+        return w.gettext("{who} fez sinal: {emoji} {name}!").format(who=who, name=name, emoji=emoji)
+    return w.gettext("Você viu {who} {face}: {name}! {emoji}").format(
+        who=w.seat(seat, HUMAN, after.players).lower(),
+        face=w.sinal_face(seen),
+        name=name,
+        emoji=emoji,
+    )
 
 
-def option_label(v: View, action: Action) -> str:
-    """The label of one choice offered to the human."""
-    act = action.act
-    if act == Act.PLAY and action.card is not None:
-        return action.card.label
-    if act == Act.COVER and action.card is not None:
-        return f"{action.card.label} coberta"
-    if act == Act.BLIND and action.slot is not None:
-        return f"{action.slot + 1}ª carta"
-    if act == Act.TRUCO or act == Act.RAISE:
-        return call_word(v, v.next_step)
-    return {
-        Act.ACCEPT: "Desce!",
-        Act.RUN: "Corro",
-        Act.PLAY11: "Jogar a mão",
-        Act.RUN11: "Correr da mão",
-    }[act]
+def _vira(w: words.Words, v: View) -> str:
+    vira = v.vira.label if v.vira is not None else "?"
+    return w.gettext("Vira: {vira} · manilha: {rank}").format(
+        vira=vira, rank=v.manilhas[0].rank.code
+    )
 
 
-def render(v: View) -> str:
+def render(w: words.Words, v: View) -> str:
     """The table as the human sees it (from the human's view only)."""
-    lines = [f"Placar: nós {v.score[0]} × {v.score[1]} eles · mão vale {v.stake}"]
+    _ = w.gettext
+    lines = [
+        _("Placar: nós {us} × {them} eles · mão vale {stake}").format(
+            us=v.score[0], them=v.score[1], stake=v.stake
+        )
+    ]
     if v.vira is not None:
-        lines.append(f"Vira: {v.vira.label} · manilha: {v.manilhas[0].rank.code}")
+        lines.append(_vira(w, v))
     if v.kind == HandKind.SPECIAL:
-        special = v.ruleset.special_hand.replace("_", " ").replace("mao", "mão")
-        lines.append(f"É {special}!")
+        lines.append(_("É {hand}!").format(hand=w.special_hand(v.ruleset)))
     elif v.kind == HandKind.IRON:
-        lines.append("Mão de ferro: todo mundo joga às cegas.")
+        lines.append(_("Mão de ferro: todo mundo joga às cegas."))
     if v.rounds:
-        marks = {0: "nós", 1: "eles", None: "cangou"}
-        lines.append("Vazas: " + ", ".join(marks[r] for r in v.rounds))
+        marks = ", ".join(w.tie() if r is None else w.team(r, HUMAN) for r in v.rounds)
+        lines.append(_("Vazas: {rounds}").format(rounds=marks))
     if v.table:
         played = ", ".join(
-            f"{seat_name(s, v.players)}: {c.label if c is not None else '🂠'}" for s, c, _ in v.table
+            f"{w.seat(s, HUMAN, v.players)}: {w.card(c) if c is not None else words.COVERED}"
+            for s, c, _cov in v.table
         )
-        lines.append(f"Mesa: {played}")
+        lines.append(_("Mesa: {plays}").format(plays=played))
     if v.hand:
-        lines.append("Sua mão: " + "  ".join(c.label for c in v.hand))
+        lines.append(_("Sua mão: {cards}").format(cards="  ".join(w.card(c) for c in v.hand)))
     if v.partner_hand is not None:
-        lines.append("Mão do parceiro: " + "  ".join(c.label for c in v.partner_hand))
-    if v.pending_value is not None:
-        lines.append(f"Pedido na mesa: vale {v.pending_value}")
+        cards = "  ".join(w.card(c) for c in v.partner_hand)
+        lines.append(_("Mão do parceiro: {cards}").format(cards=cards))
+    if v.pending_step is not None and v.call_seat is not None:
+        lines.append(
+            _("{call} de {who}: aceitar vale {accept}, correr dá {run}").format(
+                call=w.shout(v.pending_step),
+                who=w.seat(v.call_seat, HUMAN, v.players),
+                accept=v.accept_value,
+                run=v.run_value,
+            )
+        )
     for s, sinal in v.signals:
-        seen = "Sinal do" if s & 1 == v.team else "Você viu o sinal do"
-        lines.append(f"{seen} {seat_name(s, v.players)}: {sinal.info.emoji} {sinal.info.name}")
+        text = (
+            _("Sinal do {who}: {emoji} {name}")
+            if s & 1 == v.team
+            else _("Você viu o sinal do {who}: {emoji} {name}")
+        )
+        lines.append(
+            text.format(
+                who=w.seat(s, HUMAN, v.players).lower(),
+                emoji=SINAIS[sinal].emoji,
+                name=w.sinal(sinal),
+            )
+        )
     return "\n".join(lines)
 
 
-def announce_hand(v: View, write: Callable[[str], None]) -> None:
+def announce_hand(w: words.Words, v: View, write: Callable[[str], None]) -> None:
     """Print who deals, the vira and the human's cards at the start of a hand."""
-    write(f"--- Mão {v.hand_number + 1} · dá as cartas: {seat_name(v.dealer, v.players)} ---")
+    dealer = w.seat(v.dealer, HUMAN, v.players)
+    write(
+        w.gettext("--- Mão {n} · dá as cartas: {who} ---").format(n=v.hand_number + 1, who=dealer)
+    )
     if v.vira is not None:
-        write(f"Vira: {v.vira.label} · manilha: {v.manilhas[0].rank.code}")
+        write(_vira(w, v))
     if v.hand:
-        write("Suas cartas: " + "  ".join(c.label for c in v.hand))
+        write(w.gettext("Suas cartas: {cards}").format(cards="  ".join(w.card(c) for c in v.hand)))
 
 
-def ask(v: View, read: Callable[[str], str], write: Callable[[str], None]) -> Action | None:
+def ask(
+    w: words.Words, v: View, read: Callable[[str], str], write: Callable[[str], None]
+) -> Action | None:
     """Ask the human for one legal action of their view (or a signal, R12); ``None`` when
     they quit."""
     legal = v.legal
     signals = v.legal_signals
-    write(render(v))
-    extra = "  [z] sinal" if signals else ""
-    write(
-        "  ".join(f"[{i}] {option_label(v, a)}" for i, a in enumerate(legal, 1))
-        + extra
-        + "  [s] sair"
-    )
+    write(render(w, v))
+    options = "  ".join(f"[{i}] {w.button(a, v)}" for i, a in enumerate(legal, 1))
+    extra = f"  {w.gettext('[z] sinal')}" if signals else ""
+    write(f"{options}{extra}  {w.gettext('[s] sair')}")
     while True:
         try:
             answer = read("> ").strip().lower()
         except EOFError:
             return None
-        if answer in ("s", "sair", "q"):
+        if answer in QUIT:
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
         if answer == "z" and signals:
-            return ask_signal(signals, read, write)
-        write(f"Escolha um número de 1 a {len(legal)} (ou s para sair).")
+            return ask_signal(w, signals, read, write)
+        write(w.gettext("Escolha um número de 1 a {n} (ou s para sair).").format(n=len(legal)))
 
 
 def ask_signal(
-    signals: tuple[Action, ...], read: Callable[[str], str], write: Callable[[str], None]
+    w: words.Words,
+    signals: tuple[Action, ...],
+    read: Callable[[str], str],
+    write: Callable[[str], None],
 ) -> Action | None:
     """Ask which signal to send to the partner; ``None`` when they quit."""
-    write("Que sinal fazer para o parceiro? (pode ser blefe; os adversários podem ver)")
-    labels = [sinal_label(a.sinal) for a in signals if a.sinal is not None]
+    write(w.gettext("Que sinal fazer para o parceiro? (pode ser blefe; os adversários podem ver)"))
+    labels = [sinal_label(w, a.sinal) for a in signals if a.sinal is not None]
     write("  ".join(f"[{i}] {label}" for i, label in enumerate(labels, 1)))
     while True:
         try:
             answer = read("sinal> ").strip().lower()
         except EOFError:
             return None
-        if answer in ("s", "sair", "q"):
+        if answer in QUIT:
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(signals):
             return signals[int(answer) - 1]
-        write(f"Escolha um sinal de 1 a {len(signals)} (ou s para sair).")
+        write(w.gettext("Escolha um sinal de 1 a {n} (ou s para sair).").format(n=len(signals)))
+
+
+def hand_over(w: words.Words, v: View) -> str:
+    """Who took the hand just ended, and the score."""
+    if v.hand_winner is None:
+        return w.gettext("Ninguém marcou nesta mão.")
+    text = (
+        w.gettext("Nós levamos {points} (placar {us} × {them}).")
+        if v.hand_winner == HUMAN & 1
+        else w.gettext("Eles levaram {points} (placar {us} × {them}).")
+    )
+    return text.format(points=v.points[v.hand_winner], us=v.score[0], them=v.score[1])
 
 
 def play(
@@ -181,38 +193,51 @@ def play(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     sinais: bool = True,
+    lang: str = words.SOURCE,
 ) -> int:
-    """Play one match in the terminal; return the exit status."""
+    """Play one match in the terminal in ``lang``; return the exit status."""
+    w = words.get(lang)
     ruleset = get_ruleset(variant)
     options = TableOptions(players=players, target=target, sinais=sinais).validated(ruleset)
     seed = random.randrange(2**31) if seed is None else seed
     robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}
     m = Match(ruleset, options, seed)
-    write(f"{ruleset.title} · {players // 2}×{players // 2} · até {target} pontos (semente {seed})")
+    size = f"{players // 2}×{players // 2}"
+    write(
+        w.gettext("{variant} · {size} · até {target} pontos (semente {seed})").format(
+            variant=w.variant(ruleset), size=size, target=target, seed=seed
+        )
+    )
     if options.sinais_on:
         chance = options.catch_percent
-        write(f"Com sinais: [z] faz um sinal ao parceiro; cada adversário vê com {chance}%.")
-    announce_hand(m.view(HUMAN), write)
+        write(
+            w.gettext(
+                "Com sinais: [z] faz um sinal ao parceiro; cada adversário vê com {chance}%."
+            ).format(chance=chance)
+        )
+    announce_hand(w, m.view(HUMAN), write)
     while True:
         if m.phase == Phase.HAND_OVER or m.phase == Phase.MATCH_OVER:
-            if m.hand_winner is None:
-                write("Ninguém marcou nesta mão.")
-            else:
-                who = "Nós levamos" if m.hand_winner == 0 else "Eles levaram"
-                write(f"{who} {m.stake} (placar {m.score[0]} × {m.score[1]}).")
-            if m.phase == Phase.MATCH_OVER:
-                result = "Ganhamos" if m.match_winner == 0 else "Perdemos"
-                write(f"{result}! {m.score[0]} × {m.score[1]}")
+            v = m.view(HUMAN)
+            write(hand_over(w, v))
+            if v.match_winner is not None:
+                result = (
+                    w.gettext("Ganhamos!")
+                    if v.match_winner == HUMAN & 1
+                    else w.gettext("Perdemos!")
+                )
+                write(f"{result} {v.score[0]} × {v.score[1]}")
                 return 0
             m.deal()
-            announce_hand(m.view(HUMAN), write)
+            announce_hand(w, m.view(HUMAN), write)
             continue
         seats = m.to_act()
         seat = HUMAN if HUMAN in seats else seats[0]
+        before = m.view(HUMAN)
         if seat == HUMAN:
-            action = ask(m.view(HUMAN), read, write)
+            action = ask(w, before, read, write)
             if action is None:
-                write("Até a próxima!")
+                write(w.gettext("Até a próxima!"))
                 return 0
         else:
             # beside the human the robot partner follows their run (R6); HUMAN is asked first
@@ -221,8 +246,12 @@ def play(
             sign = robot_signal(robots[seat], view) if action is None else None
             if sign is not None:
                 m.apply(seat, sign)
-                write(describe(m.view(HUMAN), seat, sign))
+                write(describe_signal(w, m.view(HUMAN), seat))
                 view = m.view(seat)
+                before = m.view(HUMAN)
             action = action or robots[seat].choose(view)
         m.apply(seat, action)
-        write(describe(m.view(HUMAN), seat, action))
+        if action.act == Act.SIGNAL:
+            write(describe_signal(w, m.view(HUMAN), seat))
+        else:
+            write(describe(w, before, seat, action))

@@ -40,12 +40,21 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the hook runs from mkdocs, maybe outside the venv's editable path
     sys.path.insert(0, str(ROOT))
 
-from engine import RULESETS, Card, Match, Rank, Ruleset, Suit, TableOptions  # noqa: E402
+from engine import (  # noqa: E402
+    RULESETS,
+    Card,
+    Match,
+    Rank,
+    Ruleset,
+    Suit,
+    TableOptions,
+    words,
+)
 from engine import actions as A  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
 from engine.rulesets import MAX_TARGET, MIN_TARGET  # noqa: E402
 from engine.sinais import SINAIS, SinalInfo  # noqa: E402
-from engine.tutorial import RANK_NAMES, SUIT_NAMES, build_trace  # noqa: E402
+from engine.tutorial import build_trace  # noqa: E402
 
 ARENA_RESULTS = "results/arena.json"
 """Where ``truco arena`` leaves its results (``TRUCO_ARENA_RESULTS`` overrides it)."""
@@ -54,15 +63,9 @@ SINAIS_RESULTS = "results/sinais.json"
 
 MACRO = re.compile(r"\{\{\s*truco\.(\w+)\(([^)]*)\)\s*\}\}")
 
-MANILHA_NAMES = {
-    Suit.CLUBS: "zap",
-    Suit.HEARTS: "copas",
-    Suit.SPADES: "espadilha",
-    Suit.DIAMONDS: "pica-fumo",
-}
-SPANISH_FACES = {Rank.QUEEN: "sota", Rank.JACK: "caballo", Rank.KING: "rey"}
-SPECIAL_HAND_NAMES = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez"}
-TEAM_NAMES = ("Nós", "Eles")
+PT = words.get("pt")
+"""The site is pt-BR: every name of a card, call or hand comes from the engine's words."""
+TEAM_NAMES = (PT.team(0, 0).capitalize(), PT.team(1, 0).capitalize())
 
 # ------------------------------------------------------------------ cards
 
@@ -71,10 +74,8 @@ def card_html(card: Card, extra_class: str = "") -> str:
     """One card drawn by the site, in both deck styles (CSS shows the chosen one)."""
     rank, suit = card.rank, card.suit
     esp_suit = SPANISH_SUITS[suit]
-    trad_name = f"{RANK_NAMES[rank]} de {SUIT_NAMES[suit]}"
-    esp_name = card.label_in(DeckStyle.SPANISH)
-    if rank in SPANISH_FACES:
-        esp_name += f" ({SPANISH_FACES[rank]})"
+    trad_name = PT.card_name(card)
+    esp_name = PT.card_name(card, DeckStyle.SPANISH)
     cls = f"carta carta--{suit.code.lower()}" + (f" {extra_class}" if extra_class else "")
     return (
         f'<span class="{cls}" data-card="{card.code}" role="img" '
@@ -176,7 +177,7 @@ def card_order(variant: str) -> str:
     rows = []
     manilhas = set(rs.manilhas_for(None))
     for i, group in enumerate(rs.card_order(None), start=1):
-        kind = MANILHA_NAMES[group[0].suit] if group[0] in manilhas else "comum"
+        kind = PT.manilha(group[0].suit) if group[0] in manilhas else "comum"
         rows.append(
             f'<tr data-group="{i}">'
             + _td(str(i), "forca", i)
@@ -208,7 +209,7 @@ def ladder(variant: str) -> str:
             run = rs.run_value(lad, step)
             rows.append(
                 f'<tr data-step="{step}">'
-                + _td(rs.call_names[step].capitalize())
+                + _td(PT.call(step, rs).capitalize())
                 + _td(str(value), "accept", value)
                 + _td(str(run), "run", run)
                 + "</tr>"
@@ -264,7 +265,7 @@ def play_cangou_case(rounds: tuple[str, ...]) -> Match:
 
 
 def _team(result: int | None) -> str:
-    return "cangou" if result is None else TEAM_NAMES[result]
+    return PT.tie() if result is None else TEAM_NAMES[result]
 
 
 def cangou() -> str:
@@ -288,7 +289,7 @@ def cangou() -> str:
         )
     head = ["1ª vaza", "2ª vaza", "3ª vaza", "A mão fica com"]
     vira = Card.parse(CANGOU_VIRA)
-    manilha = RANK_NAMES[RULESETS["paulista"].manilhas_for(vira)[0].rank]
+    manilha = PT.rank(RULESETS["paulista"].manilhas_for(vira)[0].rank)
     caption = (
         f"Cada linha foi jogada pelo motor do jogo: paulista 1×1, vira {vira.label} "
         f"(manilhas: os {manilha}, que não aparecem aqui); em cada vaza, Nós × Eles"
@@ -308,7 +309,7 @@ def special_hands() -> str:
         rows.append(
             f'<tr data-variant="{rs.name}">'
             + _td(rs.title)
-            + _td(SPECIAL_HAND_NAMES[rs.special_hand], "name", rs.special_hand)
+            + _td(PT.special_hand(rs), "name", rs.special_hand)
             + _td(f"{threshold} pontos", "threshold", threshold)
             + _td(str(rs.special_hand_value), "play", rs.special_hand_value)
             + _td(str(rs.hand_value), "run", rs.hand_value)
@@ -381,7 +382,7 @@ def variants() -> str:
             "special",
             [
                 (
-                    f"{SPECIAL_HAND_NAMES[rs.special_hand]} (vale {rs.special_hand_value})",
+                    f"{PT.special_hand(rs)} (vale {rs.special_hand_value})",
                     rs.special_hand_value,
                 )
                 for rs in all_rs
@@ -588,11 +589,11 @@ def _sinal_cards(info: SinalInfo, rs: Ruleset) -> tuple[str, str]:
     """What a signal names in a variant, as HTML and as card codes (``data-value``)."""
     if info.manilha is not None:
         if rs.manilhas is None:
-            return f"a manilha de {SUIT_NAMES[info.manilha]} (muda com a vira)", info.manilha.code
+            return f"a manilha de {PT.suit(info.manilha)} (muda com a vira)", info.manilha.code
         card = next(c for c in rs.manilhas if c.suit == info.manilha)
         return card_html(card), card.code
     if info.rank is not None:
-        label = f"um {RANK_NAMES[info.rank]} que não seja manilha"
+        label = f"um {PT.rank(info.rank)} que não seja manilha"
         if rs.manilhas is None:
             return label, info.rank.code
         commons = [c for c in rs.deck if c.rank == info.rank and c not in rs.manilhas]
