@@ -179,10 +179,12 @@ ENGINE_SKIP = frozenset(
         "tools/cli",
         "tools/scenario",
         "tools/terminal",
+        "words/extract",
     ]
 )
 """Modules of ``engine/`` that stay out of the browser: the command-line tools and the
-tutorial (the page's own table module, ``engine/tools/web.py``, goes in)."""
+tutorial (the page's own table module, ``engine/tools/web.py``, goes in, and so do the
+catalogs of ``engine.words``, read from their ``.po`` files)."""
 
 OFFLINE_PAGES = {"jogar/": "Jogar agora", "marcador/": "Marcador"}
 """Pages that work offline after the first visit, each with its own service worker."""
@@ -280,7 +282,7 @@ def engine_files() -> list[Path]:
     engine = ROOT / "engine"
     for path in sorted(engine.rglob("*")):
         rel = path.relative_to(engine).as_posix()
-        if not path.is_file() or "__pycache__" in rel or path.suffix not in (".py", ".mo"):
+        if not path.is_file() or "__pycache__" in rel or path.suffix not in (".py", ".po"):
             continue
         if rel.removesuffix(".py") in ENGINE_SKIP:
             continue
