@@ -48,6 +48,7 @@ from bot.domain.values import (
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import HandKind, Match, Phase, TableOptions, get_ruleset
 from engine.actions import Act, Action
+from engine.robots.partners import follows_partner, waits_for_partner
 from engine.rulesets import MAX_TARGET, MIN_TARGET
 
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
@@ -119,42 +120,76 @@ def _match(game: Game) -> Match:
     return Match.from_json(json.loads(game.snapshot))
 
 
-def _change(game: Game, m: Match | None, seats: Sequence[Occupant | None]) -> Change:
-    robot = None
-    if m is not None and game.status == GameStatus.PLAYING:
-        robot = next((st for st in m.to_act() if (x := seats[st]) and x.robot), None)
+def robot_turn(
+    m: Match, seats: Sequence[Occupant | None], note: TimeoutNote | None, version: int
+) -> tuple[int, Action | None] | None:
+    """The robot that acts now, and the run it must make to follow its person (R6).
+
+    A robot beside a person holds its answer to a call (and the mão de onze/dez
+    decision) until the person has spoken; when the person ran, the robot runs too,
+    unless the person's run was their timeout (``note`` of this ``version``): then the
+    robot decides by itself. ``None`` when no robot may act now.
+    """
+    for seat in m.to_act():
+        x = seats[seat]
+        if x is None or not x.robot:
+            continue
+        view = m.view(seat)
+        partner = view.partner
+        mate = seats[partner] if partner is not None else None
+        person = mate is not None and mate.user is not None
+        if waits_for_partner(view, person):
+            continue
+        timed_out = (
+            note is not None
+            and note.version == version
+            and any(st == partner for st, _ in note.items)
+        )
+        return seat, None if timed_out else follows_partner(view, person)
+    return None
+
+
+def robot_turn_of(table: Table) -> tuple[int, Action | None] | None:
+    """``robot_turn`` of a stored table (``None`` unless it is being played)."""
+    if table.status != GameStatus.PLAYING or not table.started:
+        return None
+    return robot_turn(table.match(), table.seats, table.note, table.version)
+
+
+def _robot_change(
+    table_id: int,
+    row: Game | Table,
+    m: Match | None,
+    seats: Sequence[Occupant | None],
+    note: TimeoutNote | None,
+) -> Change:
+    turn = None
+    if m is not None and row.status == GameStatus.PLAYING:
+        turn = robot_turn(m, seats, note, row.version)
+    robot = turn[0] if turn is not None else None
     seat = seats[robot] if robot is not None else None
     return Change(
-        game_id=game.id or 0,
-        chat_id=game.chat_id,
-        thread_id=game.thread_id,
-        private=game.private,
-        status=GameStatus(game.status),
-        version=game.version,
-        deadline_at=game.deadline_at,
+        game_id=table_id,
+        chat_id=row.chat_id,
+        thread_id=row.thread_id,
+        private=row.private,
+        status=GameStatus(row.status),
+        version=row.version,
+        deadline_at=row.deadline_at,
         robot_seat=robot,
         robot_level=seat.robot if seat is not None else None,
     )
+
+
+def _change(game: Game, m: Match | None, seats: Sequence[Occupant | None]) -> Change:
+    note = TimeoutNote.from_json(game.note) if game.note else None
+    return _robot_change(game.id or 0, game, m, seats, note)
 
 
 def change_of(table: Table) -> Change:
     """The ``Change`` describing a table's current state (for rescheduling)."""
-    robot = None
-    if table.status == GameStatus.PLAYING and table.started:
-        m = table.match()
-        robot = next((st for st in m.to_act() if (x := table.seats[st]) and x.robot), None)
-    seat = table.seats[robot] if robot is not None else None
-    return Change(
-        game_id=table.id,
-        chat_id=table.chat_id,
-        thread_id=table.thread_id,
-        private=table.private,
-        status=table.status,
-        version=table.version,
-        deadline_at=table.deadline_at,
-        robot_seat=robot,
-        robot_level=seat.robot if seat is not None else None,
-    )
+    m = table.match() if table.status == GameStatus.PLAYING and table.started else None
+    return _robot_change(table.id, table, m, table.seats, table.note)
 
 
 def _event(
@@ -199,6 +234,13 @@ def _active_game(s: Session, chat_id: int, thread_id: int | None) -> Game | None
         else q.where(col(Game.thread_id).is_(None))
     )
     return s.exec(q.order_by(col(Game.id).desc())).first()
+
+
+def _beside_person(seats: Sequence[Occupant | None], seat: int, players: int) -> bool:
+    """Whether ``seat`` is a robot whose partner is a person."""
+    x = seats[seat]
+    mate = seats[(seat + 2) % 4] if players == 4 else None
+    return x is not None and bool(x.robot) and mate is not None and mate.user is not None
 
 
 def deadline_for(m: Match, rules: Rules) -> float | None:
@@ -630,11 +672,13 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
         for seat in m.to_act():
             if seat not in m.to_act():
                 continue  # a partner's default already settled it
+            if _beside_person(seats, seat, m.players):
+                continue  # a robot whose person let the time pass decides by itself (R6)
             action = m.default_action(seat)
             if action is None:
                 continue
             m.apply(seat, action)
             done.append((seat, m.log[-1][1]))  # blind plays are logged with the card shown
             _event(s, game, version, Source.TIMEOUT, seat, None, action=str(action), hand=hand)
-        note = TimeoutNote(hand, tuple(done))
+        note = TimeoutNote(hand, tuple(done), version)
         return _store_move(s, game, expected, m, seats, rules, note=note)

@@ -227,16 +227,20 @@ class TimeoutNote:
 
     hand: int
     items: tuple[tuple[int, Action], ...]
+    version: int = 0
+    """The game version the timeout produced (0 in notes stored before it was kept)."""
 
     def to_json(self) -> str:
         """The stored form."""
-        return json.dumps({"hand": self.hand, "items": [[s, str(a)] for s, a in self.items]})
+        items = [[s, str(a)] for s, a in self.items]
+        return json.dumps({"hand": self.hand, "items": items, "version": self.version})
 
     @classmethod
     def from_json(cls, text: str) -> TimeoutNote:
         """Read the stored form."""
         data = json.loads(text)
-        return cls(data["hand"], tuple((s, Action.parse(a)) for s, a in data["items"]))
+        items = tuple((s, Action.parse(a)) for s, a in data["items"])
+        return cls(data["hand"], items, data.get("version", 0))
 
 
 @dataclass(frozen=True)

@@ -600,17 +600,24 @@ def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
 
 def help_text(t: Translations) -> str:
     """/ajuda: what the bot does and its commands."""
-    return t.gettext(
-        "<b>Truco no Telegram</b>\n"
-        "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
-        "/placar — a partida em andamento\n"
-        "/ranking — quem mais ganhou aqui\n"
-        "/regras — resumo das regras\n"
-        "/baralho — cartas tradicionais ou espanholas\n"
-        "/config — opções do grupo (admins)\n"
-        "/cancelar — encerra a mesa\n"
-        "/tutorial — aprenda jogando (no privado)\n"
-        "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra suas jogadas."
+    return (
+        t.gettext(
+            "<b>Truco no Telegram</b>\n"
+            "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
+            "/placar — a partida em andamento\n"
+            "/ranking — quem mais ganhou aqui\n"
+            "/regras — resumo das regras\n"
+            "/baralho — cartas tradicionais ou espanholas\n"
+            "/config — opções do grupo (admins)\n"
+            "/cancelar — encerra a mesa\n"
+            "/tutorial — aprenda jogando (no privado)\n"
+            "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra suas jogadas."
+        )
+        + "\n"
+        + t.gettext(
+            "Com um robô de parceiro, você fala pelo time: ele espera sua resposta ao truco e à "
+            "mão de onze/dez, corre se você correr e só decide sozinho se o seu tempo acabar."
+        )
     )
 
 

@@ -29,14 +29,19 @@ async def on_robot(context: BotContext) -> None:
     table = tables.load(context.db, game_id)
     if table is None or table.status != GameStatus.PLAYING or table.version != version:
         return
+    turn = tables.robot_turn_of(table)
+    if turn is None or turn[0] != seat:
+        return  # it waits for its person partner now (R6), or the turn moved on
     who = table.seats[seat]
     level = who.robot if who is not None and who.robot else RobotLevel.MEDIO
     m = table.match()
     view = m.view(seat)
     seed = table.seed * 1_000_003 + version
     rt = context.runtime
+    action = turn[1]  # the run that follows its person's run, when they ran
     try:
-        action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)
+        if action is None:
+            action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)
     except Exception:  # a robot bug must not stall the table: play the R10 default instead
         log.exception("robot %s failed in game %s", level, game_id)
         action = m.default_action(seat) or view.legal[0]
