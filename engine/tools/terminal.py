@@ -91,7 +91,7 @@ def render(w: words.Words, v: View) -> str:
     if v.pending_step is not None and v.call_seat is not None:
         lines.append(
             _("{call} de {who}: aceitar vale {accept}, correr dá {run}").format(
-                call=w.shout(v.pending_step),
+                call=w.shout(v.pending_step, v.ruleset),
                 who=w.seat(v.call_seat, HUMAN, v.players),
                 accept=v.accept_value,
                 run=v.run_value,

@@ -20,11 +20,12 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engine import words
 from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, Card, DeckStyle
 from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
-from engine.robots import get_robot, normalize_level
+from engine.robots import LEVELS, get_robot, normalize_level
 from engine.robots.partners import follows_partner, waits_for_partner
 from engine.rulesets import MAX_TARGET, MIN_TARGET, RULESETS, TableOptions, get_ruleset
 from engine.view import SeenPlay, View
@@ -33,9 +34,9 @@ PERSON = 0
 """The person's seat."""
 SNAPSHOT_VERSION = 1
 
-RANK_NAMES = ("quatro", "cinco", "seis", "sete", "dama", "valete", "rei", "ás", "dois", "três")
-SUIT_NAMES = ("ouros", "espadas", "copas", "paus")
-LEVEL_NAMES = {"facil": "fácil", "medio": "médio", "dificil": "difícil"}
+PT = words.get("pt")
+"""The page is pt-BR; names of cards, calls, hands and levels come from ``engine.words``."""
+LEVEL_NAMES = {level: PT.level(level) for level in LEVELS}
 
 
 @dataclass(frozen=True)
@@ -99,12 +100,12 @@ def card_json(card: Card, manilhas: tuple[Card, ...] = ()) -> dict[str, Any]:
     """A card as the page draws it, in both deck styles (R11)."""
     return {
         "code": card.code,
-        "name": f"{RANK_NAMES[card.rank]} de {SUIT_NAMES[card.suit]}",
+        "name": PT.card_name(card),
         "trad": card.rank.code,
         "naipe": card.suit.symbol,
         "esp": SPANISH_RANKS[card.rank],
         "naipe_esp": SPANISH_SUITS[card.suit],
-        "esp_name": card.label_in(DeckStyle.SPANISH),
+        "esp_name": PT.card(card, DeckStyle.SPANISH),
         "manilha": card in manilhas,
     }
 
@@ -127,13 +128,12 @@ def team_name(team: int) -> str:
 
 def special_name(variant: str) -> str:
     """``mão de onze`` or ``mão de dez`` (R7)."""
-    return "mão de dez" if get_ruleset(variant).special_hand == "mao_de_dez" else "mão de onze"
+    return PT.special_hand(get_ruleset(variant))
 
 
 def call_name(view: View, step: int | None) -> str:
     """``Truco!``, ``Seis!``, ``Nove!``, ``Doze!`` for a ladder step."""
-    names = view.ruleset.call_names
-    return names[min(step or 0, len(names) - 1)].capitalize() + "!"
+    return PT.shout(step, view.ruleset)
 
 
 def action_label(action: Action, view: View) -> str:
@@ -176,8 +176,7 @@ def speech_texts(view: View) -> dict[int, str]:
             continue  # a signal is a face, not a word
         if act is Act.TRUCO or act is Act.RAISE:
             step += 1
-            names = view.ruleset.call_names
-            text = names[min(step, len(names) - 1)].capitalize() + "!"
+            text = PT.shout(step, view.ruleset)
             said[seat] = text if act is Act.TRUCO else f"Desce! {text}"
         elif act is Act.ACCEPT:
             said[seat] = "Desce!"
@@ -194,7 +193,7 @@ def describe(seat: int, action: Action, players: int, step: int, variant: str) -
     """One line of the hand's log."""
     who = seat_name(seat, players)
     act = action.act
-    names = get_ruleset(variant).call_names
+    rs = get_ruleset(variant)
     if act is Act.PLAY and action.card is not None:
         return f"{who}: {action.card.label}"
     if act is Act.COVER:
@@ -202,9 +201,9 @@ def describe(seat: int, action: Action, players: int, step: int, variant: str) -
             return f"{who}: {action.card.label} coberta"
         return f"{who}: carta coberta"
     if act is Act.TRUCO:
-        return f"{who}: {names[min(step, 3)]}!"
+        return f"{who}: {PT.call(step, rs)}!"
     if act is Act.RAISE:
-        return f"{who}: desce, e {names[min(step, 3)]}!"
+        return f"{who}: desce, e {PT.call(step, rs)}!"
     if act is Act.ACCEPT:
         return f"{who}: desce!"
     if act is Act.RUN:
