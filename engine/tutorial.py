@@ -1,43 +1,143 @@
-"""The tutorial hand: a scripted lesson replayed by the engine, for the site and the bot.
+"""The tutorial lessons: short scripted hands replayed by the engine, for the site and the bot.
 
-The script (``engine/data/tutorial.json``) is a list of hands in the scenario format
-(shared/rules/scenario-format.md); each action also carries a pt-BR ``explain`` and,
-when the learner's seat acts, a ``prompt`` telling what to do. ``load_script`` replays
-every hand with the engine and fails with ``TutorialError`` as soon as a step stops
-being legal, so the lesson can never teach a move the rules refuse.
+The script (``engine/data/tutorial.json``) is a list of lessons; each lesson is a list of
+hands in the scenario format (shared/rules/scenario-format.md), and each action also carries
+a pt-BR ``explain`` and, when the learner's seat acts, a ``prompt`` telling what to do.
+``load_lessons`` replays every hand with the engine and fails with ``TutorialError`` as soon
+as a step stops being legal, or when the hands of a lesson do not follow each other as in a
+real match (the score carries over, the deal passes to the next seat, R3), so a lesson can
+never teach a move the rules refuse.
 
-    tutorial = load_script()
-    for hand in tutorial.hands:
-        hand.intro, hand.start             # text shown at the deal, learner's View before any move
-        for step in hand.steps:
-            step.prompt, step.action       # what the learner must do (None for the other seats)
-            step.explanation, step.view    # why, and the learner's View after the step
+    course = load_lessons()
+    for lesson in course.lessons:
+        lesson.id, lesson.title, lesson.summary
+        for hand in lesson.hands:
+            hand.intro, hand.start             # text shown at the deal, learner's View before any move
+            for step in hand.steps:
+                step.prompt, step.action       # what the learner must do (None for the other seats)
+                step.explanation, step.view    # why, and the learner's View after the step
 
-``build_trace()`` is the same lesson as plain JSON (the site's player reads it).
+Texts name cards with tokens so that they follow the learner's deck style (R11):
+``{KH}`` is the card's label (``K♥`` or ``12 de copas``), ``{o KH}`` and ``{nome KH}`` its
+name with or without the article (``o rei de copas (K♥)`` or ``o 12 de copas``), and a rank
+alone, ``{K}``, ``{um K}``, ``{o K}``, ``{os K}``, names the rank (``os reis`` or ``os 12``);
+a capital (``{Um K}``, ``{O KH}``) starts a sentence.
+Every text is a ``Words``: a ``str`` in the traditional style that also knows its Spanish form.
+
+``build_trace()`` is the same course as plain JSON (the site's player reads it).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engine import actions as A
 from engine import words
-from engine.actions import Action
+from engine.actions import Act, Action
+from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank
 from engine.errors import IllegalAction
+from engine.match import HandKind, Match, Phase
 from engine.tools.scenario import load_match, matches_expect, outcome, parse_action
 from engine.view import View
 
-TRACE_VERSION = 1
+TRACE_VERSION = 2
 PT = words.get("pt")
-"""The lesson is written in pt-BR; its narration is worded by ``engine.words``."""
+"""The lessons are written in pt-BR; card names, seats and narration are ``engine.words``'."""
+
+_FACE_PLURALS = {Rank.QUEEN: "damas", Rank.JACK: "valetes", Rank.KING: "reis", Rank.ACE: "ases"}
+"""Plurals of the ranks spelled out (``engine.words`` names single ranks only)."""
+STYLE_KEYS = {DeckStyle.TRADITIONAL: "tradicional", DeckStyle.SPANISH: "espanhol"}
+"""How the site names the deck styles (``html[data-baralho]``) and keys the trace's texts."""
 
 
 class TutorialError(ValueError):
     """The tutorial script is malformed or one of its steps is not legal any more."""
+
+
+# ------------------------------------------------------------------ card words
+
+
+def card_name(card: Card, article: bool = False, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
+    """A card in a lesson: ``o rei de copas (K♥)``; Spanish ``o 12 de copas (rey)``."""
+    return PT.card_name(card, style, article=article, label=True)
+
+
+def rank_words(rank: Rank, form: str, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
+    """A rank alone: ``rei`` / ``um rei`` / ``o rei`` / ``os reis`` (Spanish: ``12``, ``os 12``)."""
+    face = rank in _FACE_PLURALS
+    if style == DeckStyle.SPANISH or not face:
+        word = SPANISH_RANKS[rank] if style == DeckStyle.SPANISH else rank.code
+        plural = word
+        female = False
+    else:
+        word, plural = PT.rank(rank), _FACE_PLURALS[rank]
+        female = rank is Rank.QUEEN
+    if form == "um":
+        return ("uma " if female else "um ") + word
+    if form == "o":
+        return ("a " if female else "o ") + word
+    if form == "os":
+        return ("as " if female else "os ") + plural
+    return word
+
+
+_TOKEN = re.compile(r"\{(?:(o|O|um|Um|os|Os|nome) )?([4567QJKA23])([CHSD])?\}")
+
+
+def render(template: str, style: DeckStyle) -> str:
+    """A lesson text with its card tokens written in ``style`` (see the module docstring)."""
+
+    def one(m: re.Match[str]) -> str:
+        words = written(m)
+        return words[:1].upper() + words[1:] if m.group(1) and m.group(1)[0].isupper() else words
+
+    def written(m: re.Match[str]) -> str:
+        form, rank_code, suit_code = (m.group(1) or "").lower(), m.group(2), m.group(3)
+        if suit_code is None:
+            if form == "nome":
+                raise TutorialError(f"{m.group(0)}: 'nome' precisa de uma carta, com naipe")
+            return rank_words(Card.parse(rank_code + "C").rank, form, style)
+        card = Card.parse(rank_code + suit_code)
+        if form == "":
+            return PT.card(card, style)
+        if form in ("o", "nome"):
+            return card_name(card, form == "o", style)
+        raise TutorialError(f"{m.group(0)}: uma carta só aceita 'o' ou 'nome'")
+
+    return _TOKEN.sub(one, template)
+
+
+class Words(str):
+    """A lesson text: the ``str`` itself is the traditional deck's; ``in_style`` gives the other."""
+
+    styles: dict[DeckStyle, str]
+
+    def __new__(cls, template: str) -> Words:
+        return cls.written({style: render(template, style) for style in STYLE_KEYS})
+
+    @classmethod
+    def written(cls, styles: Mapping[DeckStyle, str]) -> Words:
+        """A text already written in every deck style."""
+        self = super().__new__(cls, styles[DeckStyle.TRADITIONAL])
+        self.styles = dict(styles)
+        return self
+
+    def in_style(self, style: DeckStyle) -> str:
+        """The text with its cards named in ``style``."""
+        return self.styles[style]
+
+    def to_json(self) -> dict[str, str]:
+        """Both styles, keyed as the site names them (``tradicional``, ``espanhol``)."""
+        return {key: self.in_style(style) for style, key in STYLE_KEYS.items()}
+
+
+# ------------------------------------------------------------------ narration
 
 
 def seat_name(seat: int, learner: int, players: int) -> str:
@@ -45,10 +145,16 @@ def seat_name(seat: int, learner: int, players: int) -> str:
     return PT.seat(seat, learner, players)
 
 
-def narrate(before: View, seat: int, action: Action, learner: int) -> str:
-    """One pt-BR line telling what ``seat`` did, from a view just before the action."""
+def narrate(before: View, seat: int, action: Action, learner: int) -> Words:
+    """One pt-BR line telling what ``seat`` did, from the learner's view just before it."""
     who = seat_name(seat, learner, before.players)
-    return PT.narrate(who, action, before, own=seat == learner)
+    own = seat == learner
+    return Words.written(
+        {style: PT.narrate(who, action, before, style, own=own) for style in STYLE_KEYS}
+    )
+
+
+# ------------------------------------------------------------------ the lesson values
 
 
 @dataclass(frozen=True)
@@ -57,12 +163,12 @@ class Step:
 
     seat: int
     action: Action
-    """The action taken; on the learner's steps, the one the learner must choose."""
-    prompt: str | None
+    """The action taken, as the acting seat chooses it (in the iron hand: a blind position)."""
+    prompt: Words | None
     """What the learner is asked to do; ``None`` when another seat acts."""
-    explanation: str
+    explanation: Words
     """Why the move is made and what it changed (pt-BR)."""
-    narration: str
+    narration: Words
     """One line telling what happened, e.g. ``Adversário: Seis!``."""
     view: View
     """The learner's view just after the step."""
@@ -79,10 +185,10 @@ class Step:
 
 @dataclass(frozen=True)
 class TutorialHand:
-    """One hand of the lesson."""
+    """One hand of a lesson."""
 
-    title: str
-    intro: str
+    title: Words
+    intro: Words
     """Shown at the deal: the situation, the vira and the manilhas."""
     scenario: Mapping[str, Any]
     """The hand in the scenario format (``truco replay`` accepts it as is)."""
@@ -92,12 +198,41 @@ class TutorialHand:
     result: Mapping[str, Any]
     """The replay outcome (scenario-format output) after the last step."""
 
+    def to_json(self) -> dict[str, Any]:
+        """The hand as JSON-ready data (texts in both deck styles, views as ``View.to_json``)."""
+        return {
+            "title": self.title.to_json(),
+            "intro": self.intro.to_json(),
+            "variant": self.scenario["variant"],
+            "players": self.start.players,
+            "seat_names": [
+                seat_name(s, self.start.seat, self.start.players) for s in range(self.start.players)
+            ],
+            "start": self.start.to_json(),
+            "steps": [
+                {
+                    "seat": s.seat,
+                    "action": str(s.action),
+                    "prompt": s.prompt.to_json() if s.prompt is not None else None,
+                    "explanation": s.explanation.to_json(),
+                    "narration": s.narration.to_json(),
+                    "view": s.view.to_json(),
+                }
+                for s in self.steps
+            ],
+            "result": dict(self.result),
+        }
+
 
 @dataclass(frozen=True)
 class Tutorial:
-    """The whole lesson, replayed and checked by the engine."""
+    """One lesson: a few hands that follow each other as in a real match, checked by the engine."""
 
-    title: str
+    id: str
+    """Short ASCII name, stable: the site and the bot remember progress by it."""
+    title: Words
+    summary: Words
+    """One line saying what the lesson teaches (the lesson menu shows it)."""
     seat: int
     """The learner's seat in every hand."""
     hands: tuple[TutorialHand, ...]
@@ -109,45 +244,59 @@ class Tutorial:
                 yield i, step
 
     def to_json(self) -> dict[str, Any]:
-        """The lesson as JSON-ready data (views as ``View.to_json``)."""
+        """The lesson as JSON-ready data."""
         return {
-            "version": TRACE_VERSION,
-            "title": self.title,
+            "id": self.id,
+            "title": self.title.to_json(),
+            "summary": self.summary.to_json(),
             "seat": self.seat,
-            "hands": [
-                {
-                    "title": h.title,
-                    "intro": h.intro,
-                    "variant": h.scenario["variant"],
-                    "players": h.start.players,
-                    "start": h.start.to_json(),
-                    "steps": [
-                        {
-                            "seat": s.seat,
-                            "action": str(s.action),
-                            "prompt": s.prompt,
-                            "explanation": s.explanation,
-                            "narration": s.narration,
-                            "view": s.view.to_json(),
-                        }
-                        for s in h.steps
-                    ],
-                    "result": dict(h.result),
-                }
-                for h in self.hands
-            ],
+            "hands": [h.to_json() for h in self.hands],
         }
 
 
-def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
+@dataclass(frozen=True)
+class Course:
+    """Every lesson, in the order the menu offers them (the first one is the basics)."""
+
+    title: Words
+    seat: int
+    lessons: tuple[Tutorial, ...]
+
+    def lesson(self, lesson_id: str) -> Tutorial:
+        """The lesson named ``lesson_id``; ``KeyError`` if there is none."""
+        for lesson in self.lessons:
+            if lesson.id == lesson_id:
+                return lesson
+        raise KeyError(lesson_id)
+
+    def to_json(self) -> dict[str, Any]:
+        """The course as JSON-ready data for the site's player."""
+        return {
+            "version": TRACE_VERSION,
+            "title": self.title.to_json(),
+            "seat": self.seat,
+            "lessons": [lesson.to_json() for lesson in self.lessons],
+        }
+
+
+# ------------------------------------------------------------------ replay
+
+
+def _text(raw: Mapping[str, Any], key: str, where: str) -> Words:
     value = raw.get(key)
     if not isinstance(value, str) or not value.strip():
         raise TutorialError(f"{where}: falta o texto {key!r}")
-    return value
+    return Words(value)
 
 
-def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
-    where = f"mão {number}"
+def _as_chosen(m: Match, seat: int, action: Action) -> Action:
+    """The action as the seat picks it: in the iron hand a card is chosen by its position."""
+    if m.kind == HandKind.IRON and action.act is Act.PLAY and action.card in m.dealt[seat]:
+        return A.BLIND[m.dealt[seat].index(action.card)]
+    return action
+
+
+def _replay_hand(raw: Any, learner: int, where: str, previous: TutorialHand | None) -> TutorialHand:
     if not isinstance(raw, dict):
         raise TutorialError(f"{where}: deve ser um objeto")
     try:
@@ -157,6 +306,8 @@ def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
     if not 0 <= learner < m.players:
         raise TutorialError(f"{where}: o aluno não está sentado na mesa")
     start = m.view(learner)
+    if previous is not None:
+        _follows(previous, start, where)
     actions = raw.get("actions")
     if not isinstance(actions, list) or not actions:
         raise TutorialError(f"{where}: falta a lista de ações")
@@ -166,7 +317,8 @@ def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
         try:
             seat, action = parse_action(item)
             before = m.view(learner)
-            m.apply(seat, action)
+            chosen = _as_chosen(m, seat, action)
+            m.apply(seat, chosen)
         except IllegalAction as exc:
             raise TutorialError(
                 f"{at} ({item!r}) não é legal: {exc.code}: {PT.refusal(exc)}"
@@ -177,13 +329,15 @@ def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
         steps.append(
             Step(
                 seat=seat,
-                action=action,
+                action=chosen,
                 prompt=prompt,
                 explanation=_text(item, "explain", at),
-                narration=narrate(before, seat, action, learner),
+                narration=narrate(before, seat, chosen, learner),
                 view=m.view(learner),
             )
         )
+    if m.phase < Phase.HAND_OVER:
+        raise TutorialError(f"{where}: a mão não termina com o último passo")
     result = outcome(m, None)
     expect = raw.get("expect")
     if expect is not None and not matches_expect(result, expect):
@@ -195,6 +349,48 @@ def _replay_hand(raw: Any, learner: int, number: int) -> TutorialHand:
         start=start,
         steps=tuple(steps),
         result=result,
+    )
+
+
+def _follows(previous: TutorialHand, now: View, where: str) -> None:
+    """A lesson is one match: the score carries over and the deal passes on (R3)."""
+    before = previous.steps[-1].view
+    if previous.result["match_winner"] is not None:
+        raise TutorialError(f"{where}: a partida já acabou na mão anterior")
+    if (now.variant, now.players, now.target) != (before.variant, before.players, before.target):
+        raise TutorialError(f"{where}: muda de variante, de mesa ou de alvo no meio da lição")
+    if now.score != before.score:
+        raise TutorialError(
+            f"{where}: placar {list(now.score)}, mas a mão anterior deixou {list(before.score)}"
+        )
+    if now.dealer != (before.dealer + 1) % now.players:
+        raise TutorialError(
+            f"{where}: quem dá as cartas deve ser a cadeira "
+            f"{(before.dealer + 1) % now.players}, a seguinte à da mão anterior"
+        )
+
+
+def _lesson(raw: Any, learner: int, number: int) -> Tutorial:
+    where = f"lição {number}"
+    if not isinstance(raw, dict):
+        raise TutorialError(f"{where}: deve ser um objeto")
+    lesson_id = raw.get("id")
+    if not isinstance(lesson_id, str) or not re.fullmatch(r"[a-z0-9-]{1,20}", lesson_id):
+        raise TutorialError(f"{where}: id deve ser curto, em minúsculas ASCII")
+    where = f"lição {lesson_id!r}"
+    hands = raw.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise TutorialError(f"{where}: precisa de pelo menos uma mão")
+    replayed: list[TutorialHand] = []
+    for i, h in enumerate(hands):
+        previous = replayed[-1] if replayed else None
+        replayed.append(_replay_hand(h, learner, f"{where}, mão {i + 1}", previous))
+    return Tutorial(
+        id=lesson_id,
+        title=_text(raw, "title", where),
+        summary=_text(raw, "summary", where),
+        seat=learner,
+        hands=tuple(replayed),
     )
 
 
@@ -213,26 +409,35 @@ def read_script(path: str | Path | None = None) -> dict[str, Any]:
     return data
 
 
-def load_script(path: str | Path | None = None) -> Tutorial:
-    """The lesson, replayed by the engine; ``TutorialError`` if any step is not legal."""
-    return from_data(read_script(path))
-
-
-def from_data(data: Mapping[str, Any]) -> Tutorial:
-    """The lesson from an already parsed script (see ``load_script``)."""
+def from_data(data: Mapping[str, Any]) -> Course:
+    """The course from an already parsed script (see ``load_lessons``)."""
     learner = data.get("seat", 0)
     if not isinstance(learner, int):
         raise TutorialError("seat deve ser um inteiro")
-    hands = data.get("hands")
-    if not isinstance(hands, list) or not hands:
-        raise TutorialError("o roteiro precisa de pelo menos uma mão")
-    return Tutorial(
+    lessons = data.get("lessons")
+    if not isinstance(lessons, list) or not lessons:
+        raise TutorialError("o roteiro precisa de pelo menos uma lição")
+    course = Course(
         title=_text(data, "title", "roteiro"),
         seat=learner,
-        hands=tuple(_replay_hand(h, learner, i + 1) for i, h in enumerate(hands)),
+        lessons=tuple(_lesson(raw, learner, i + 1) for i, raw in enumerate(lessons)),
     )
+    ids = [lesson.id for lesson in course.lessons]
+    if len(set(ids)) != len(ids):
+        raise TutorialError("duas lições com o mesmo id")
+    return course
+
+
+def load_lessons(path: str | Path | None = None) -> Course:
+    """Every lesson, replayed by the engine; ``TutorialError`` if any step is not legal."""
+    return from_data(read_script(path))
+
+
+def load_script(path: str | Path | None = None) -> Tutorial:
+    """The first lesson (the basics), replayed by the engine."""
+    return load_lessons(path).lessons[0]
 
 
 def build_trace(path: str | Path | None = None) -> dict[str, Any]:
-    """The replayed lesson as JSON-ready data for the site's player."""
-    return load_script(path).to_json()
+    """The replayed course as JSON-ready data for the site's player."""
+    return load_lessons(path).to_json()

@@ -1,4 +1,4 @@
-"""The tutorial script: replayed by the engine, covers every lesson of issue 5, breaks when illegal."""
+"""The tutorial lessons: replayed by the engine, each lesson one real match, broken when illegal."""
 
 from __future__ import annotations
 
@@ -7,12 +7,16 @@ import json
 
 import pytest
 
-from engine import Act, Action, HandKind, Phase, words
-from engine.tools.scenario import replay
+from engine import Act, Action, HandKind, Match, Phase
+from engine.cards import Card, DeckStyle
+from engine.tools.scenario import load_match, parse_action, replay
 from engine.tutorial import (
     TutorialError,
+    Words,
     build_trace,
+    card_name,
     from_data,
+    load_lessons,
     load_script,
     read_script,
 )
@@ -23,118 +27,216 @@ def script() -> dict:
     return read_script()
 
 
+def scenario_hands(script: dict):
+    for lesson in script["lessons"]:
+        for hand in lesson["hands"]:
+            yield lesson["id"], hand
+
+
 def test_every_hand_is_a_scenario_that_truco_replay_accepts(script: dict) -> None:
-    for hand in script["hands"]:
+    for lesson_id, hand in scenario_hands(script):
         result = replay(hand)
-        assert result["error"] is None, result
-        assert result["finished"] is True
+        assert result["error"] is None, (lesson_id, result)
+        assert result["finished"] is True, lesson_id
         for key, value in hand["expect"].items():
-            assert result[key] == value, (hand["name"], key)
+            assert result[key] == value, (lesson_id, hand["name"], key)
 
 
-def test_load_script_replays_each_step_and_gives_the_learner_view() -> None:
-    tutorial = load_script()
-    assert tutorial.seat == 0
-    steps = list(tutorial.steps())
-    assert len(steps) >= 20
-    for _, step in steps:
-        assert step.view.seat == tutorial.seat
-        assert step.explanation
-        assert step.yours == (step.seat == tutorial.seat)
-        assert step.expects(step.action)
-        assert not step.expects(Action(Act.RUN11))
-    # the view after a card is played no longer holds it
-    first = tutorial.hands[0]
+def test_each_lesson_replays_as_one_match_with_the_deal_passing_on(script: dict) -> None:
+    """R3: the hands of a lesson follow each other: the next seat deals, the score carries over.
+
+    The whole lesson is played on ONE engine match: after each hand the match's own rotation
+    (dealer + 1) and score must be exactly where the next hand of the lesson starts.
+    """
+    for lesson in script["lessons"]:
+        m: Match | None = None
+        for number, hand in enumerate(lesson["hands"]):
+            start = load_match(hand)
+            if m is not None:
+                assert m.match_winner is None, (lesson["id"], number)
+                assert start.dealer == (m.dealer + 1) % m.players, (lesson["id"], number)
+                assert start.score == m.score, (lesson["id"], number)
+                assert (start.ruleset, start.options) == (m.ruleset, m.options), lesson["id"]
+                # the learner is mão exactly when the seat before them dealt
+                assert start.leader == (m.dealer + 2) % m.players
+            m = start
+            for raw in hand["actions"]:
+                seat, action = parse_action(raw)
+                if m.kind == HandKind.IRON and action.card is not None:
+                    action = Action(Act.BLIND, None, m.dealt[seat].index(action.card))
+                m.apply(seat, action)
+            assert m.phase >= Phase.HAND_OVER, (lesson["id"], number)
+
+
+def test_a_lesson_whose_dealer_does_not_rotate_is_refused(script: dict) -> None:
+    broken = copy.deepcopy(script)
+    basics = broken["lessons"][0]
+    basics["hands"][1]["dealer"] = basics["hands"][0]["dealer"]  # the same seat deals twice
+    with pytest.raises(TutorialError, match="quem dá as cartas"):
+        from_data(broken)
+
+
+def test_a_lesson_whose_score_does_not_carry_over_is_refused(script: dict) -> None:
+    broken = copy.deepcopy(script)
+    broken["lessons"][0]["hands"][1]["score"] = [3, 0]
+    with pytest.raises(TutorialError, match="placar"):
+        from_data(broken)
+
+
+def test_load_lessons_replays_each_step_and_gives_the_learner_view() -> None:
+    course = load_lessons()
+    assert course.lessons[0].id == "basico"
+    assert load_script().id == "basico"
+    for lesson in course.lessons:
+        assert lesson.seat == course.seat == 0
+        assert lesson.title and lesson.summary
+        for _, step in lesson.steps():
+            assert step.view.seat == lesson.seat
+            assert step.explanation
+            assert step.yours == (step.seat == lesson.seat)
+            assert step.expects(step.action)
+            assert not step.expects(Action(Act.RUN11))
+    first = course.lessons[0].hands[0]
     assert set(first.start.hand) - set(first.steps[0].view.hand) == {first.steps[0].action.card}
 
 
-def test_the_lesson_covers_every_topic_of_the_issue() -> None:
-    tutorial = load_script()
-    acts_by_learner = {s.action.act for _, s in tutorial.steps() if s.yours}
-    all_acts = {s.action.act for _, s in tutorial.steps()}
-    # calling truco, accepting, raising, covering, the mão de onze decision: the learner does them
-    assert {Act.PLAY, Act.TRUCO, Act.ACCEPT, Act.RAISE, Act.COVER, Act.PLAY11} <= acts_by_learner
-    assert Act.RUN in all_acts  # and sees someone run
-    views = [s.view for _, s in tutorial.steps()]
+def test_the_basics_cover_what_a_first_lesson_must() -> None:
+    basics = load_script()
+    acts_by_learner = {s.action.act for _, s in basics.steps() if s.yours}
+    all_acts = {s.action.act for _, s in basics.steps()}
+    assert {Act.PLAY, Act.TRUCO, Act.ACCEPT, Act.COVER, Act.PLAY11} <= acts_by_learner
+    assert {Act.RAISE, Act.RUN} <= all_acts  # and sees a raise and someone run
+    views = [s.view for _, s in basics.steps()]
     assert any(None in v.rounds for v in views), "a cangou"
     assert any(v.rounds and v.rounds[0] == 0 for v in views), "a round won"
-    assert all(h.start.vira is not None and len(h.start.manilhas) == 4 for h in tutorial.hands)
-    assert any(h.start.kind == HandKind.SPECIAL for h in tutorial.hands), "a mão de onze"
-    assert tutorial.hands[-1].steps[-1].view.phase == Phase.MATCH_OVER
+    assert all(h.start.vira is not None and len(h.start.manilhas) == 4 for h in basics.hands)
+    assert any(h.start.kind == HandKind.SPECIAL for h in basics.hands), "a mão de onze"
+    assert basics.hands[-1].steps[-1].view.phase == Phase.MATCH_OVER
+    # the learner both deals and leads, as the deal passes on
+    assert {h.start.dealer for h in basics.hands} == {0, 1}
 
 
 def test_learner_steps_are_legal_choices_in_the_view_before_them() -> None:
-    tutorial = load_script()
-    for hand in tutorial.hands:
-        before = hand.start
-        for step in hand.steps:
-            if step.yours:
-                assert step.action in before.legal
-            before = step.view
+    for lesson in load_lessons().lessons:
+        for hand in lesson.hands:
+            before = hand.start
+            for step in hand.steps:
+                if step.yours:
+                    assert step.action in before.legal, (lesson.id, step.prompt)
+                before = step.view
+
+
+def test_no_risky_raise_is_taught() -> None:
+    """A learner asked to raise or call past truco holds a card nobody left can beat."""
+    for lesson in load_lessons().lessons:
+        for hand in lesson.hands:
+            before = hand.start
+            m = load_match(hand.scenario)
+            for step in hand.steps:
+                calling_more = step.action.act is Act.RAISE or (
+                    step.action.act is Act.TRUCO and before.stake > m.ruleset.hand_value
+                )
+                if step.yours and calling_more:
+                    strength = m.strength
+                    best_left = max(strength[c] for c in before.hand)
+                    unseen = [
+                        c
+                        for seat, h in enumerate(m.dealt)
+                        if seat & 1 != lesson.seat & 1
+                        for c in h
+                    ]
+                    played = {c for t in (*before.past, before.table) for _s, c, _cov in t if c}
+                    threats = [c for c in unseen if c not in played and strength[c] > best_left]
+                    assert not threats, (lesson.id, str(step.prompt))
+                before = step.view
 
 
 def test_covered_card_is_hidden_from_the_opponent_but_not_the_learner() -> None:
-    tutorial = load_script()
-    cover = next(s for _, s in tutorial.steps() if s.action.act == Act.COVER)
+    basics = load_script()
+    cover = next(s for _, s in basics.steps() if s.action.act == Act.COVER)
     assert cover.view.table[-1] == (0, cover.action.card, True)
-    assert "coberta" not in cover.narration or cover.action.card is not None
 
 
-def test_build_trace_is_json_with_views_and_texts() -> None:
+def test_build_trace_is_json_with_views_and_texts_in_both_deck_styles() -> None:
     trace = build_trace()
-    text = json.dumps(trace, ensure_ascii=False)
-    again = json.loads(text)
-    assert again["version"] == 1
-    step = again["hands"][0]["steps"][0]
+    again = json.loads(json.dumps(trace, ensure_ascii=False))
+    assert again["version"] == 2
+    basics = again["lessons"][0]
+    assert basics["id"] == "basico"
+    step = basics["hands"][0]["steps"][0]
     assert step["action"] == "play KH"
-    assert step["prompt"] and step["explanation"] and step["narration"]
+    assert (
+        step["prompt"]["tradicional"] == "Saia com o rei de copas (K♥) e guarde o zap para depois."
+    )
+    assert step["prompt"]["espanhol"] == "Saia com o 12 de copas (rey) e guarde o zap para depois."
+    assert step["narration"]["espanhol"] == "Você: joga o 12 de copas (rey)."
     assert step["view"]["hand"] == ["6C", "4S"]
-    assert again["hands"][0]["start"]["vira"] == "5D"
-    assert again["hands"][-1]["result"]["match_winner"] == 0
+    assert basics["hands"][0]["start"]["vira"] == "5D"
+    assert basics["hands"][-1]["result"]["match_winner"] == 0
+    assert basics["hands"][0]["seat_names"] == ["Você", "Adversário"]
+    # no traditional label is left in a Spanish text, no token is left unwritten
+    for lesson in again["lessons"]:
+        for hand in lesson["hands"]:
+            texts = [hand["intro"], hand["title"]]
+            for s in hand["steps"]:
+                texts += [s["explanation"], s["narration"]] + ([s["prompt"]] if s["prompt"] else [])
+            for text in texts:
+                assert not any(sym in text["espanhol"] for sym in "♣♥♠♦"), text["espanhol"]
+                assert "{" not in text["tradicional"] + text["espanhol"], text
+
+
+def test_words_name_cards_in_both_styles() -> None:
+    w = Words("{O KH} e {um Q}, {os A}; {nome QS} ou {7D}.")
+    assert w == "O rei de copas (K♥) e uma dama, os ases; dama de espadas (Q♠) ou 7♦."
+    assert (
+        w.in_style(DeckStyle.SPANISH)
+        == "O 12 de copas (rey) e um 10, os 1; 10 de espadas (sota) ou 7 de oros."
+    )
+    with pytest.raises(TutorialError):
+        Words("{nome K}")
 
 
 def test_narration_names_the_call_of_each_step() -> None:
     lines = [s.narration for _, s in load_script().steps()]
-    assert "Você: Truco!" in lines
-    assert "Adversário: Seis!" in lines
-    assert "Você: aceita e aumenta — Nove!" in lines
+    assert "Adversário: Truco!" in lines
+    assert "Você: Seis!" in lines
+    assert "Adversário: aceita e aumenta — Nove!" in lines
     assert "Adversário: Corro!" in lines
     assert "Você: joga o rei de copas (K♥)." in lines
 
 
 def test_card_name_in_portuguese() -> None:
-    from engine import Card
-
-    pt = words.get("pt")  # the lesson names cards through the engine's words
-    assert pt.card_name(Card.parse("QS"), article=True, label=True) == "a dama de espadas (Q♠)"
-    assert pt.card_name(Card.parse("AD"), label=True) == "ás de ouros (A♦)"
+    assert card_name(Card.parse("QS"), True) == "a dama de espadas (Q♠)"
+    assert card_name(Card.parse("AD")) == "ás de ouros (A♦)"
+    assert card_name(Card.parse("JS"), True, DeckStyle.SPANISH) == "o 11 de espadas (caballo)"
+    assert card_name(Card.parse("AD"), True, DeckStyle.SPANISH) == "o 1 de oros"
 
 
 def test_a_step_that_stops_being_legal_raises(script: dict) -> None:
     broken = copy.deepcopy(script)
     # round 1 cannot be covered (R5): the lesson must refuse to build
-    broken["hands"][0]["actions"][0]["act"] = "cover"
+    broken["lessons"][0]["hands"][0]["actions"][0]["act"] = "cover"
     with pytest.raises(TutorialError, match="cover_not_allowed"):
         from_data(broken)
 
 
 def test_a_card_not_in_hand_raises(script: dict) -> None:
     broken = copy.deepcopy(script)
-    broken["hands"][1]["actions"][2]["card"] = "KH"
+    broken["lessons"][0]["hands"][1]["actions"][3]["card"] = "QH"
     with pytest.raises(TutorialError, match="card_not_in_hand"):
         from_data(broken)
 
 
 def test_a_changed_outcome_raises(script: dict) -> None:
     broken = copy.deepcopy(script)
-    broken["hands"][0]["expect"]["points"] = [3, 0]
+    broken["lessons"][0]["hands"][0]["expect"]["points"] = [3, 0]
     with pytest.raises(TutorialError, match="difere do esperado"):
         from_data(broken)
 
 
 def test_learner_step_without_prompt_raises(script: dict) -> None:
     broken = copy.deepcopy(script)
-    del broken["hands"][0]["actions"][0]["prompt"]
+    del broken["lessons"][0]["hands"][0]["actions"][0]["prompt"]
     with pytest.raises(TutorialError, match="prompt"):
         from_data(broken)
 

@@ -280,7 +280,7 @@ class Words:
         """A card in words: ``rei de copas``, Spanish ``12 de copas (rey)``.
 
         ``article`` puts the definite article in front (``o rei de copas``) and
-        ``label`` the traditional label after it (``rei de copas (K♥)``).
+        ``label`` the traditional label after it (``rei de copas (K♥)``; traditional style only).
         """
         if style == DeckStyle.SPANISH:
             name = self.card(card, style)
@@ -296,7 +296,8 @@ class Words:
             name = (
                 self.pgettext("article", "a") if feminine else self.pgettext("article", "o")
             ) + (" " + name)
-        if label:
+        if label and style == DeckStyle.TRADITIONAL:
+            # a Spanish-deck player never sees the traditional label (R11)
             name += f" ({self.card(card)})"
         return name
 
