@@ -19,7 +19,7 @@ import pytest
 
 from engine import RULESETS, Card, Match, Rank, Suit, TableOptions
 from engine.match import hand_outcome
-from engine.rulesets import MAX_TARGET, MIN_TARGET
+from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
 from engine.tools.scenario import replay
 from engine.tutorial import build_trace
 
@@ -267,19 +267,24 @@ def test_cangou_rows_are_what_the_engine_decides(site: Path) -> None:
 
 
 def test_special_hands_match_the_rulesets(site: Path) -> None:
-    for name in ("mao-de-onze", "mao-de-ferro"):
-        (table,) = tables(site, name, "special")
-        rows = {r.attrs["data-variant"]: r for r in body_rows(table)}
-        assert set(rows) == set(RULESETS)
-        for rs in RULESETS.values():
-            row = rows[rs.name]
-            threshold = rs.threshold(rs.default_target)
-            assert int(value(row, "threshold")) == threshold
-            assert int(value(row, "play")) == rs.special_hand_value
-            assert int(value(row, "run")) == rs.hand_value
-            assert int(value(row, "iron")) == threshold
-            assert int(value(row, "iron_value")) == rs.hand_value
-            assert value(row, "name") == rs.special_hand
+    (table,) = tables(site, "mao-de-onze", "special")
+    rows = {r.attrs["data-variant"]: r for r in body_rows(table)}
+    assert set(rows) == set(RULESETS)
+    for rs in RULESETS.values():
+        row = rows[rs.name]
+        threshold = rs.threshold(rs.default_target)
+        assert int(value(row, "threshold")) == threshold
+        assert int(value(row, "play")) == rs.special_hand_value
+        assert int(value(row, "run")) == rs.hand_value
+        assert value(row, "name") == rs.special_hand
+    # the iron hand page has its own table, not a copy of the mão de onze one
+    assert not list(page(site, "mao-de-ferro").find_all("table", data_truco="special"))
+    (iron,) = tables(site, "mao-de-ferro", "iron")
+    rows = {r.attrs["data-variant"]: r for r in body_rows(iron)}
+    for rs in RULESETS.values():
+        threshold = rs.threshold(rs.default_target)
+        assert int(value(rows[rs.name], "iron")) == threshold
+        assert int(value(rows[rs.name], "iron_value")) == rs.hand_value
     # and the engine really plays it that way: run11 gives the other team the plain hand value
     for rs in RULESETS.values():
         threshold = rs.threshold(rs.default_target)
@@ -320,6 +325,8 @@ def test_table_options_match_the_defaults(site: Path) -> None:
     assert int(value(rows["players"], "default")) == d.players
     assert int(value(rows["covered_cards"], "default")) == int(d.covered_cards)
     assert int(value(rows["timer"], "default")) == d.timer
+    assert value(rows["timer"], "range") == f"{MIN_TIMER}-{MAX_TIMER}"
+    assert f"de {MIN_TIMER} a {MAX_TIMER} segundos" in field(rows["timer"], "range").text
     assert value(rows["ladder"], "default") == "-".join(map(str, RULESETS["mineiro"].ladder))
     assert int(value(rows["sinais"], "default")) == int(d.sinais)
     assert int(value(rows["catch_percent"], "default")) == d.catch_percent
@@ -342,8 +349,9 @@ def test_tutorial_trace_is_the_engine_replay(site: Path) -> None:
     (container,) = root.find_all("div", data_tutorial=None)
     trace = json.loads(container.attrs["data-tutorial-trace"] or "")
     expected = build_trace()
-    for hand in trace["hands"]:
-        hand.pop("call_names")
+    for lesson in trace["lessons"]:
+        for hand in lesson["hands"]:
+            assert hand.pop("call_names") == list(RULESETS[hand["variant"]].call_names)
     assert trace == expected
 
 
@@ -360,7 +368,7 @@ def test_robots_page_without_results_says_not_measured(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     (box,) = page(out, "robos").find_all(data_truco="robots")
     assert box.attrs["data-measured"] == "0"
-    assert "ainda não medido" in box.text
+    assert "ainda sem medições" in box.text
 
 
 def arena_run(a: str, b: str, rate: float, wilson: list[float], p95: float) -> dict:
@@ -397,14 +405,19 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     assert len(rows) == len(runs)
     for row, run in zip(rows, runs, strict=True):
         assert value(row, "sides").split() == run["sides"]
-        assert int(value(row, "matches")) == run["matches"]
-        assert int(value(row, "players")) == run["players"]
-        for name, side in zip("ab", run["results"], strict=True):
-            shown = [float(x) for x in value(row, f"win_{name}").split()]
-            assert shown == [side["win_rate"], *side["wilson95"]]
-    commands = next(page(out, "robos").find_all("ol", data_truco="robots-commands"))
-    assert [li.text for li in commands.find_all("li")] == [run["command"] for run in runs]
+        assert int(row.attrs["data-matches"] or "") == run["matches"]
+        assert int(row.attrs["data-players"] or "") == run["players"]
+        shown = [float(x) for x in value(row, "win_a").split()]
+        side = run["results"][0]
+        assert shown == [side["win_rate"], *side["wilson95"]]
     assert "61,3%" in rows[0].text and "robô difícil × robô médio" in rows[0].text
+    assert "29/11/2026" in rows[0].text
+    # learners get no milliseconds; the developers' page has the times and the commands
+    assert "ms" not in table.text and "p95" not in table.text
+    (dev,) = page(out, "desenvolvedores").find_all("table", data_truco="robots-dev")
+    dev_rows = body_rows(dev)
+    assert [field(r, "command").text for r in dev_rows] == [run["command"] for run in runs]
+    assert value(dev_rows[0], "ms").split() == ["53.0", "212.0", "0.75", "3.0"]
 
 
 def test_robots_table_refuses_a_file_it_cannot_read(tmp_path) -> None:
@@ -418,7 +431,7 @@ def test_robots_table_refuses_a_file_it_cannot_read(tmp_path) -> None:
 def test_a_tutorial_step_that_is_not_legal_breaks_the_build(tmp_path) -> None:
     """The real hook, fed a broken script, must stop the build (the script is swapped by env)."""
     script = json.loads((ROOT / "engine" / "data" / "tutorial.json").read_text(encoding="utf-8"))
-    script["hands"][0]["actions"][0]["act"] = "cover"  # no covered card in round 1 (R5)
+    script["lessons"][0]["hands"][0]["actions"][0]["act"] = "cover"  # no covered card in round 1
     bad = tmp_path / "tutorial.json"
     bad.write_text(json.dumps(script), encoding="utf-8")
     result = build_site(tmp_path / "site", TRUCO_TUTORIAL_SCRIPT=str(bad))
@@ -461,3 +474,48 @@ def test_sinais_page_states_the_default_catch_chance(site: Path) -> None:
     assert float(escape.attrs["data-value"] or 0) == pytest.approx(
         (1 - chance / 100) ** 2, abs=1e-4
     )
+
+
+# ------------------------------------------------------------------ address, 404, search
+
+
+def test_site_url_is_the_public_address_and_configurable(site: Path, tmp_path) -> None:
+    """Canonical links and the sitemap name the public address, never 127.0.0.1; TRUCO_SITE_URL sets it."""
+    from bot.config import DEFAULT_RULEBOOK_URL
+
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "127.0.0.1" not in sitemap and "localhost" not in sitemap
+    assert f"<loc>{DEFAULT_RULEBOOK_URL}cangou/</loc>" in sitemap
+    canonical = next(
+        n for n in page(site, "cangou").find_all("link") if n.attrs.get("rel") == "canonical"
+    )
+    assert canonical.attrs["href"] == DEFAULT_RULEBOOK_URL + "cangou/"
+    out = tmp_path / "elsewhere"
+    result = build_site(out, TRUCO_SITE_URL="https://truco.example.org/livro/")
+    assert result.returncode == 0, result.stderr
+    assert "<loc>https://truco.example.org/livro/cangou/</loc>" in (out / "sitemap.xml").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_404_page_is_portuguese_with_ways_back(site: Path) -> None:
+    root = parse(site / "404.html")
+    (title,) = root.find_all("h1", data_truco="404")
+    assert title.text == "Página não encontrada"
+    text = (site / "404.html").read_text(encoding="utf-8")
+    assert "Not found" not in text
+    links = [
+        n.attrs.get("href")
+        for n in root.find_all("a")
+        if "md-button" in (n.attrs.get("class") or "")
+    ]
+    assert "/regras/" in links and "/regras/tutorial/" in links
+
+
+def test_search_folds_accents_and_ranks_developers_last(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    boosts = {d["location"]: d.get("boost", 1) for d in index["docs"]}
+    assert boosts["desenvolvedores/"] < 1
+    assert all(b == 1 for loc, b in boosts.items() if not loc.startswith("desenvolvedores/"))
+    worker_pt = (site / "assets/javascripts/lunr/min/lunr.pt.min.js").read_text(encoding="utf-8")
+    assert worker_pt.count('registerFunction(dobra, "trucoDobra")') == 1

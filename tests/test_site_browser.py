@@ -1,8 +1,10 @@
 """The built site in a real browser: Debian's chromium driven by Playwright, served on 127.0.0.1.
 
-Clicks through every step of the tutorial (reaching it by Material's instant navigation), checks
-the deck toggle is remembered, the dark/light toggle, a rules page on a phone, that no console
-error happens and that no request leaves 127.0.0.1. Screenshots go to artifacts/.
+Clicks through every lesson of the tutorial on a phone (and the basics on a desktop, reached by
+Material's instant navigation), checks that progress survives a reload, that searches typed
+without accents find the right page first, that no page scrolls sideways at 390 px, that the 404
+page is Portuguese, that the Spanish deck style is applied everywhere, the dark/light toggle,
+that no console error happens and that no request leaves 127.0.0.1. Screenshots go to artifacts/.
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ from browser import shot as save_shot
 
 from engine.tutorial import build_trace
 
+PAGES = [
+    "", "como-jogar/", "roda/", "tutorial/", "dicas/", "perguntas/", "cartas/", "truco/",
+    "cangou/", "carta-coberta/", "mao-de-onze/", "mao-de-ferro/", "variantes/",
+    "regras-da-casa/", "tempo/", "glossario/", "outros-trucos/", "telegram/", "robos/",
+    "desenvolvedores/", "sinais/", "jogar/",
+]  # fmt: skip
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.browser
@@ -28,8 +37,21 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site; an unknown address gets the site's 404.html, as a host would."""
+
     def log_message(self, format: str, *args: object) -> None:  # keep test output clean
         pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.exists():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
 
 @pytest.fixture(scope="module")
@@ -94,13 +116,59 @@ def step_attr(page) -> str:
     return page.get_attribute("[data-tutorial]", "data-tutorial-passo") or ""
 
 
-def play_learner_step(page, action: str) -> None:
+def say(text: dict, style: str = "tradicional") -> str:
+    return text[style]
+
+
+def play_learner_step(page, action: str, tap: bool = False) -> None:
+    press = page.tap if tap else page.click
     if action.startswith("cover "):
-        page.click('[data-tutorial] [data-acao="cobrir"]')
-    page.click(f'[data-tutorial] [data-acao="{action}"]')
+        press('[data-tutorial] .tut [data-acao="cobrir"]')
+        action = action  # the card buttons now cover
+    press(f'[data-tutorial] .tut [data-acao="{action}"]')
 
 
-def test_tutorial_click_through_every_step(browser, base_url) -> None:
+def play_lesson(
+    page, lesson: dict, *, tap: bool = False, check_height: bool = False
+) -> list[float]:
+    """Click through every step of one lesson from its start; returns the box heights seen."""
+    press = page.tap if tap else page.click
+    heights = []
+    for h, hand in enumerate(lesson["hands"]):
+        assert say(hand["title"]) in page.inner_text("[data-tutorial] .tut__mesa")
+        for f, step in enumerate(hand["steps"]):
+            assert step_attr(page) == f"{h}.{f}"
+            heights.append(
+                page.evaluate("document.querySelector('[data-tutorial] .tut').offsetHeight")
+            )
+            if step["prompt"]:
+                assert say(step["prompt"]) in page.inner_text("[data-tutorial-pedido]")
+                play_learner_step(page, step["action"], tap)
+            else:
+                assert not page.query_selector("[data-tutorial-pedido]")
+                press("[data-tutorial] [data-tutorial-seguir]")
+            assert step_attr(page) == f"{h}.{f + 1}"
+            text = page.inner_text("[data-tutorial] .tut__texto")
+            assert say(step["explanation"]) in text
+            assert say(step["narration"]) in text
+            score = step["view"]["score"]
+            assert f"Nós {score[0]} × {score[1]} Eles" in page.inner_text(
+                "[data-tutorial] .tut__topo"
+            )
+        if h < len(lesson["hands"]) - 1:
+            press("[data-tutorial] [data-tutorial-seguir]")
+    heights.append(page.evaluate("document.querySelector('[data-tutorial] .tut').offsetHeight"))
+    assert page.get_attribute("[data-tutorial]", "data-tutorial-fim") == ""
+    assert "Lição concluída" in page.inner_text("[data-tutorial] .tut__texto")
+    return heights
+
+
+def open_lesson(page, lesson_id: str, tap: bool = False) -> None:
+    (page.tap if tap else page.click)(f'[data-tutorial] [data-tutorial-escolher="{lesson_id}"]')
+    assert page.get_attribute("[data-tutorial]", "data-tutorial-licao") == lesson_id
+
+
+def test_tutorial_basics_click_through_on_a_desktop(browser, base_url) -> None:
     watch = Watch(base_url)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     watch.attach(context)
@@ -109,59 +177,196 @@ def test_tutorial_click_through_every_step(browser, base_url) -> None:
     # instant navigation: the player must start on a page swapped in by Material, not loaded
     page.evaluate("window.__sameDocument = true")
     page.click('.md-nav a[href$="tutorial/"]')
-    page.wait_for_selector("[data-tutorial][data-tutorial-pronto] .tut__mao")
+    page.wait_for_selector("[data-tutorial][data-tutorial-pronto] [data-tutorial-menu]")
     assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
     assert page.url.endswith("/tutorial/")
+    course = build_trace()
+    menu = page.inner_text("[data-tutorial-menu]")
+    for lesson in course["lessons"]:
+        assert say(lesson["title"]) in menu
+    basics = course["lessons"][0]
+    open_lesson(page, basics["id"])
     assert step_attr(page) == "0.0"
-    trace = build_trace()
 
     # a wrong move is refused with a hint and does not advance
-    first = trace["hands"][0]["steps"][0]
-    wrong = next(a for a in trace["hands"][0]["start"]["legal"] if a != first["action"])
+    first = basics["hands"][0]["steps"][0]
+    wrong = next(a for a in basics["hands"][0]["start"]["legal"] if a != first["action"])
     play_learner_step(page, wrong)
     assert step_attr(page) == "0.0"
     assert page.is_visible("[data-tutorial] [role=alert]")
     assert page.is_visible(f'[data-tutorial] .tut--dica[data-acao="{first["action"]}"]')
+    # the instruction and the refusal do not look alike
+    colors = page.evaluate(
+        "[...document.querySelectorAll('.tut__pedido, .tut__erro')].map(e => getComputedStyle(e).borderLeftColor)"
+    )
+    assert len(set(colors)) == 2
+    # a disabled Voltar looks disabled
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('[data-tutorial-voltar]')).opacity")
+        < "0.5"
+    )
 
-    clicks = 0
-    for h, hand in enumerate(trace["hands"]):
-        assert hand["title"] in page.inner_text("[data-tutorial] .tut__topo")
-        for f, step in enumerate(hand["steps"]):
-            assert step_attr(page) == f"{h}.{f}"
-            if step["prompt"]:
-                assert step["prompt"] in page.inner_text("[data-tutorial-pedido]")
-                play_learner_step(page, step["action"])
-            else:
-                page.click("[data-tutorial] [data-tutorial-seguir]")
-            clicks += 1
-            assert step_attr(page) == f"{h}.{f + 1}"
-            text = page.inner_text("[data-tutorial] .tut__texto")
-            assert step["explanation"] in text
-            assert step["narration"] in text
-            score = step["view"]["score"]
-            assert f"Nós {score[0]} × {score[1]} Eles" in page.inner_text(
-                "[data-tutorial] .tut__topo"
-            )
-            if (h, f) == (2, 2):
-                shot(page, "tutorial-carta-coberta")
-        if h < len(trace["hands"]) - 1:
-            page.click("[data-tutorial] [data-tutorial-seguir]")
-    assert clicks == sum(len(hand["steps"]) for hand in trace["hands"])
-    assert page.get_attribute("[data-tutorial]", "data-tutorial-fim") == ""
-    assert "Fim do treino" in page.inner_text("[data-tutorial] .tut__texto")
+    play_lesson(page, basics)
     shot(page, "tutorial-fim")
-
-    # back, then restart
-    last = trace["hands"][-1]
+    # back, then restart, then the menu marks the lesson done
+    last = basics["hands"][-1]
     page.click("[data-tutorial] [data-tutorial-voltar]")
-    assert step_attr(page) == f"{len(trace['hands']) - 1}.{len(last['steps']) - 1}"
+    assert step_attr(page) == f"{len(basics['hands']) - 1}.{len(last['steps']) - 1}"
     page.click("[data-tutorial] [data-tutorial-recomecar]")
     assert step_attr(page) == "0.0"
+    page.click("[data-tutorial] [data-tutorial-menu-abrir]")
+    assert "concluída" in page.inner_text(f'[data-tutorial-escolher="{basics["id"]}"]')
     watch.check()
     context.close()
 
 
-def test_deck_style_toggle_is_remembered(browser, base_url) -> None:
+def phone(browser, watch: Watch):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    watch.attach(context)
+    return context, watch.page(context)
+
+
+def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
+    browser, base_url
+) -> None:
+    watch = Watch(base_url)
+    context, page = phone(browser, watch)
+    page.goto(base_url + "/tutorial/")
+    page.wait_for_selector("[data-tutorial][data-tutorial-pronto] [data-tutorial-menu]")
+    width = page.evaluate("window.innerWidth")
+    course = build_trace()
+    for n, lesson in enumerate(course["lessons"]):
+        open_lesson(page, lesson["id"], tap=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for box in page.query_selector_all("[data-tutorial] .tut__mao button"):
+            b = box.bounding_box()
+            assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= width
+            assert b["height"] >= 40  # a finger-sized target
+        if n == 0:
+            # leave mid-lesson and come back: the same step, then finish it
+            page.tap(f'[data-tutorial] [data-acao="{lesson["hands"][0]["steps"][0]["action"]}"]')
+            page.reload()
+            page.wait_for_selector("[data-tutorial][data-tutorial-pronto] .tut__mao")
+            assert page.get_attribute("[data-tutorial]", "data-tutorial-licao") == lesson["id"]
+            assert step_attr(page) == "0.1"
+            page.tap("[data-tutorial] [data-tutorial-recomecar]")
+        heights = play_lesson(page, lesson, tap=True)
+        # the box keeps one height for the whole lesson: nothing jumps under the learner's finger
+        assert max(heights) - min(heights) <= 2, (lesson["id"], heights)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        if n == 0:
+            shot(page, "tutorial-celular")
+        page.tap("[data-tutorial] [data-tutorial-menu-abrir]")
+    page.reload()
+    page.wait_for_selector("[data-tutorial] [data-tutorial-menu]")
+    for lesson in course["lessons"]:
+        assert "concluída" in page.inner_text(f'[data-tutorial-escolher="{lesson["id"]}"]')
+    watch.check()
+    context.close()
+
+
+def test_no_page_scrolls_sideways_on_a_phone_and_every_table_fits_or_scrolls(
+    browser, base_url
+) -> None:
+    watch = Watch(base_url)
+    context, page = phone(browser, watch)
+    for name in PAGES:
+        page.goto(base_url + "/" + name)
+        report = page.evaluate(
+            """() => ({
+              page: document.documentElement.scrollWidth, width: innerWidth,
+              tables: [...document.querySelectorAll('.md-content table')].map(t => {
+                const box = t.closest('.md-typeset__scrollwrap');
+                return {
+                  fits: !!box && t.getBoundingClientRect().width <= box.clientWidth + 1,
+                  scrolls: !!box && getComputedStyle(t.parentElement).overflowX === 'auto',
+                  right: t.closest('.md-typeset__table').getBoundingClientRect().right,
+                };
+              }),
+            })"""
+        )
+        assert report["page"] <= report["width"], name
+        for table in report["tables"]:
+            assert table["fits"] or table["scrolls"], (name, table)
+        if name in ("mao-de-onze/", "mao-de-ferro/", "cangou/", "robos/", "variantes/"):
+            assert all(t["fits"] for t in report["tables"]), (name, report["tables"])
+    shot(page, "desenvolvedores-celular")
+    watch.check()
+    context.close()
+
+
+def search(page, text: str) -> list[str]:
+    """Type in Material's search box as a person would; the result addresses, best first."""
+    page.fill("input.md-search__input", "")
+    page.type("input.md-search__input", text, delay=20)
+    page.wait_for_function(
+        """(q) => { const m = document.querySelector('.md-search-result__meta');
+                    return document.querySelector('.md-search__input').value === q && m &&
+                           /encontrad/.test(m.textContent) }""",
+        arg=text,
+    )
+    page.wait_for_timeout(150)  # the list renders right after the count
+    return page.eval_on_selector_all(
+        ".md-search-result__item > a", "els => els.map(e => new URL(e.href).pathname)"
+    )
+
+
+def test_searches_typed_without_accents_find_the_right_page_first(browser, base_url) -> None:
+    watch = Watch(base_url)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    watch.attach(context)
+    page = watch.page(context)
+    page.goto(base_url + "/")
+    page.keyboard.press("/")
+    expected = {
+        "mao de onze": "/mao-de-onze/",
+        "mão de onze": "/mao-de-onze/",
+        "mao de ferro": "/mao-de-ferro/",
+        "mao": "/mao-de-onze/",
+        "tres": "/",
+        "cangou": "/cangou/",
+    }
+    for query, first in expected.items():
+        found = search(page, query)
+        assert found and found[0] == first, (query, found[:4])
+        # the best page does not say "Ausente: mao" for a word it has with an accent
+        missing = page.eval_on_selector_all(
+            ".md-search-result__list > li:first-child del", "els => els.map(e => e.textContent)"
+        )
+        assert not {"mao", "tres"} & set(missing), (query, missing)
+    # "desce" finds the rules, not only the Telegram page; developers are never first
+    found = search(page, "desce")
+    assert "/truco/" in found and found[0] != "/desenvolvedores/"
+    for query in ("replay", "mao de onze", "mao de ferro"):
+        assert search(page, query)[0] != "/desenvolvedores/" or query == "replay"
+    shot(page, "busca-sem-acento")
+    watch.check()
+    context.close()
+
+
+def test_404_page_is_portuguese_with_a_way_back(browser, base_url) -> None:
+    watch = Watch(base_url)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    watch.attach(context)
+    page = watch.page(context)
+    response = page.goto(base_url + "/regra-que-nao-existe/")
+    assert response is not None and response.status == 404
+    assert page.inner_text("h1") == "Página não encontrada"
+    assert "Not found" not in page.content()
+    page.click("text=Voltar ao início")
+    page.wait_for_selector("h1:has-text('livro de regras')")
+    assert page.url == base_url + "/"
+    watch.errors = [e for e in watch.errors if "404" not in e]  # the browser logs the 404 itself
+    watch.check()
+    context.close()
+
+
+def test_deck_style_toggle_is_remembered_and_applied_everywhere(browser, base_url) -> None:
     watch = Watch(base_url)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     watch.attach(context)
@@ -174,12 +379,40 @@ def test_deck_style_toggle_is_remembered(browser, base_url) -> None:
     assert page.is_visible('[data-card="QH"] .carta__esp')
     assert not page.is_visible('[data-card="QH"] .carta__trad')
     assert page.inner_text('table[data-truco="order"] [data-card="KC"] .carta__esp').strip() == "12"
+    # the vira table: the vira and the common cards follow the style too
+    row = page.inner_text('table[data-truco="vira"] tr[data-vira="J"]')
+    assert row.split()[0] == "11" and "Q" not in row and "K" not in row
     shot(page, "cartas-espanhol")
     page.reload()
     assert page.get_attribute("html", "data-baralho") == "espanhol"
+    # no traditional suit symbol is visible on any page (but the style switch's own label)
+    visible_symbols = """() => {
+      const found = [];
+      const walk = document.createTreeWalker(document.querySelector('.md-content'), NodeFilter.SHOW_TEXT);
+      while (walk.nextNode()) {
+        const n = walk.currentNode, el = n.parentElement;
+        if (/[♣♥♠♦]/.test(n.textContent) && el.offsetParent !== null && !el.closest('[data-baralho-escolha]'))
+          found.push(n.textContent.trim());
+      }
+      return found;
+    }"""
+    for name in PAGES:
+        page.goto(base_url + "/" + name)
+        assert page.evaluate(visible_symbols) == [], name
+    # the tutorial's texts name the cards as the Spanish deck does
+    basics = build_trace()["lessons"][0]
+    page.goto(base_url + "/tutorial/")
+    open_lesson(page, basics["id"])
+    assert say(basics["hands"][0]["steps"][0]["prompt"], "espanhol") in page.inner_text(
+        "[data-tutorial-pedido]"
+    )
+    assert page.evaluate(visible_symbols) == []
     # the header button switches back, on any page
     page.click("[data-baralho-alternar]")
     assert page.get_attribute("html", "data-baralho") == "tradicional"
+    assert say(basics["hands"][0]["steps"][0]["prompt"]) in page.inner_text(
+        "[data-tutorial-pedido]"
+    )
     page.goto(base_url + "/")
     assert page.get_attribute("html", "data-baralho") == "tradicional"
     watch.check()
@@ -196,37 +429,5 @@ def test_dark_light_toggle(browser, base_url) -> None:
     page.click('label[title="Mudar para o modo escuro"]')
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
     shot(page, "truco-escuro")
-    watch.check()
-    context.close()
-
-
-def test_rules_page_and_tutorial_on_a_phone(browser, base_url) -> None:
-    watch = Watch(base_url)
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-    )
-    watch.attach(context)
-    page = watch.page(context)
-    page.goto(base_url + "/cangou/")
-    width = page.evaluate("window.innerWidth")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    assert page.is_visible('label.md-header__button[for="__drawer"]')  # the mobile menu button
-    assert page.is_visible('table[data-truco="cangou"]')
-    shot(page, "cangou-celular")
-
-    page.goto(base_url + "/tutorial/")
-    page.wait_for_selector("[data-tutorial][data-tutorial-pronto] .tut__mao")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    for box in page.query_selector_all("[data-tutorial] .tut__mao button"):
-        b = box.bounding_box()
-        assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= width
-        assert b["height"] >= 40  # a finger-sized target
-    first = build_trace()["hands"][0]["steps"][0]["action"]
-    page.tap(f'[data-tutorial] [data-acao="{first}"]')
-    assert step_attr(page) == "0.1"
-    shot(page, "tutorial-celular")
     watch.check()
     context.close()

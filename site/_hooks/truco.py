@@ -6,7 +6,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.card_order("mineiro") }}      fixed-manilha variants: the deck, strongest first
     {{ truco.ladder("paulista") }}         truco ladder, accept and run values (every house ladder)
     {{ truco.cangou() }}                   tie outcomes, each played out by the engine
-    {{ truco.special_hands() }}            mão de onze / mão de dez and the iron hand
+    {{ truco.special_hands() }}            mão de onze / mão de dez
     {{ truco.variants() }}                 the three variants side by side
     {{ truco.table_options() }}            the table options (house rules)
     {{ truco.timeout_example() }}          what the engine plays when time runs out
@@ -14,9 +14,13 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.sinais() }}                   the table of signals (R12) and what each names
     {{ truco.sinais_figures() }}           what signals are worth to the robots (results/sinais.json)
     {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
+    {{ truco.robots_dev() }}               the same runs' decision times and commands (developers)
+    {{ truco.iron_hand() }}                the iron hand per variant
     {{ truco.tutorial() }}                 the tutorial player with its replayed trace
                                            (TRUCO_TUTORIAL_SCRIPT replaces the script: tests)
     {{ truco.cards("4C 7H AS 7D") }}       cards drawn by the site
+    {{ truco.label("4C") }}                a card's label in running text, in the chosen style
+    {{ truco.suit("C") }}                  a suit's name and symbol, in the chosen style
     {{ truco.deck_toggle() }}              traditional / Spanish deck switch
     {{ truco.include("docs-dev/arena-protocol.md") }}   a developer document, if it exists
 
@@ -52,7 +56,7 @@ from engine import (  # noqa: E402
 )
 from engine import actions as A  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
-from engine.rulesets import MAX_TARGET, MIN_TARGET  # noqa: E402
+from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER  # noqa: E402
 from engine.sinais import SINAIS, SinalInfo  # noqa: E402
 from engine.tutorial import build_trace  # noqa: E402
 
@@ -84,6 +88,41 @@ def card_html(card: Card, extra_class: str = "") -> str:
         f'<span class="carta__esp">{SPANISH_RANKS[rank]}<span class="naipe-esp naipe-esp--{esp_suit}">'
         f"</span></span></span>"
     )
+
+
+def rank_html(rank: Rank) -> str:
+    """A rank as the chosen deck style writes it: ``K`` or ``12`` (CSS shows one)."""
+    return (
+        f'<span class="nome__trad">{rank.code}</span>'
+        f'<span class="nome__esp">{SPANISH_RANKS[rank]}</span>'
+    )
+
+
+def label_html(card: Card) -> str:
+    """A card's short label in running text, in both styles: ``K♥`` or ``12 de copas``."""
+    return (
+        f'<span class="nome__trad">{card.label}</span>'
+        f'<span class="nome__esp">{html.escape(card.label_in(DeckStyle.SPANISH))}</span>'
+    )
+
+
+def label(codes: str) -> str:
+    """Inline card labels in running text: ``{{ truco.label("4C") }}`` → ``4♣`` / ``4 de bastos``."""
+    return " ".join(label_html(c) for c in parse_cards(codes))
+
+
+def suit_html(suit: Suit) -> str:
+    """A suit in words with its symbol, in both styles: ``♣ paus`` or ``bastos``."""
+    esp = SPANISH_SUITS[suit]
+    return (
+        f'<span class="nome__trad">{suit.symbol} {SUIT_NAMES[suit]}</span>'
+        f'<span class="nome__esp"><span class="naipe-esp naipe-esp--{esp}"></span> {esp}</span>'
+    )
+
+
+def suit(code: str) -> str:
+    """A suit for running text or tables: ``{{ truco.suit("C") }}``."""
+    return suit_html(next(s for s in Suit if s.code == code.strip().upper()))
 
 
 def cards_html(cards: Iterable[Card]) -> str:
@@ -152,10 +191,10 @@ def vira_table() -> str:
         common_codes = " ".join(r.code for r in common)
         rows.append(
             f'<tr data-vira="{rank.code}">'
-            + _td(f"<strong>{rank.code}</strong>", "vira", rank.code)
+            + _td(f"<strong>{rank_html(rank)}</strong>", "vira", rank.code)
             + _td(cards_html(manilhas), "manilhas", " ".join(c.code for c in manilhas))
             + _td(
-                '<span class="ordem">' + " › ".join(r.code for r in common) + "</span>",
+                '<span class="ordem">' + " › ".join(rank_html(r) for r in common) + "</span>",
                 "comuns",
                 common_codes,
             )
@@ -163,8 +202,8 @@ def vira_table() -> str:
         )
     head = [
         "Vira",
-        "Manilhas (zap › copas › espadilha › pica-fumo)",
-        "Cartas comuns, da mais forte para a mais fraca",
+        "Manilhas, da mais forte (zap) à mais fraca",
+        "Cartas comuns, da mais forte à mais fraca",
     ]
     return _table({"truco": "vira", "variant": rs.name}, head, rows)
 
@@ -291,8 +330,8 @@ def cangou() -> str:
     vira = Card.parse(CANGOU_VIRA)
     manilha = PT.rank(RULESETS["paulista"].manilhas_for(vira)[0].rank)
     caption = (
-        f"Cada linha foi jogada pelo motor do jogo: paulista 1×1, vira {vira.label} "
-        f"(manilhas: os {manilha}, que não aparecem aqui); em cada vaza, Nós × Eles"
+        f"Paulista, um contra um, vira {label_html(vira)} (as manilhas são os {manilha}, que não "
+        "aparecem aqui). Em cada vaza, a carta de Nós e depois a de Eles."
     )
     return _table({"truco": "cangou"}, head, rows, caption)
 
@@ -301,11 +340,10 @@ def cangou() -> str:
 
 
 def special_hands() -> str:
-    """Mão de onze / mão de dez and the iron hand, per variant."""
+    """Mão de onze / mão de dez, per variant: when it happens and what playing or running pays."""
     rows = []
     for rs in RULESETS.values():
-        target = rs.default_target
-        threshold = rs.threshold(target)
+        threshold = rs.threshold(rs.default_target)
         rows.append(
             f'<tr data-variant="{rs.name}">'
             + _td(rs.title)
@@ -313,20 +351,30 @@ def special_hands() -> str:
             + _td(f"{threshold} pontos", "threshold", threshold)
             + _td(str(rs.special_hand_value), "play", rs.special_hand_value)
             + _td(str(rs.hand_value), "run", rs.hand_value)
+            + "</tr>"
+        )
+    head = ["Variante", "Mão", "Quando", "Jogou", "Correu"]
+    caption = (
+        "Partida a 12 pontos, com só um dos times no placar indicado. Jogou: quanto a mão vale "
+        "para quem vencer. Correu: quanto o outro time marca."
+    )
+    return _table({"truco": "special"}, head, rows, caption)
+
+
+def iron_hand() -> str:
+    """The iron hand, per variant: the score that brings it and what it is worth."""
+    rows = []
+    for rs in RULESETS.values():
+        threshold = rs.threshold(rs.default_target)
+        rows.append(
+            f'<tr data-variant="{rs.name}">'
+            + _td(rs.title)
             + _td(f"{threshold} × {threshold}", "iron", threshold)
             + _td(str(rs.hand_value), "iron_value", rs.hand_value)
             + "</tr>"
         )
-    head = [
-        "Variante",
-        "Mão especial",
-        "Quando (partida a 12)",
-        "Jogou: vale",
-        "Correu: o outro lado marca",
-        "Mão de ferro",
-        "Mão de ferro vale",
-    ]
-    return _table({"truco": "special"}, head, rows)
+    head = ["Variante", "Placar", "A mão vale"]
+    return _table({"truco": "iron"}, head, rows, "Partida a 12 pontos")
 
 
 # ------------------------------------------------------------------ variants
@@ -441,17 +489,8 @@ def table_options() -> str:
         + "</tr>",
         '<tr data-option="timer">'
         + _td("Tempo por decisão (menos no Trem Bão)")
-        + _td("em segundos", "range", "")
+        + _td(f"de {MIN_TIMER} a {MAX_TIMER} segundos", "range", f"{MIN_TIMER}-{MAX_TIMER}")
         + _td(f"{d.timer} s", "default", d.timer)
-        + "</tr>",
-        '<tr data-option="ladder">'
-        + _td("Escada do truco mineiro")
-        + _td(
-            " ou ".join(_ladder_code(lo) for lo in mineiro.ladder_options),
-            "range",
-            " ".join(_ladder_code(lo) for lo in mineiro.ladder_options),
-        )
-        + _td(_ladder_code(mineiro.ladder), "default", _ladder_code(mineiro.ladder))
         + "</tr>",
         '<tr data-option="sinais">'
         + _td('<a href="../sinais/">Sinais</a> entre parceiros (só no 2×2)')
@@ -462,6 +501,15 @@ def table_options() -> str:
         + _td("Chance de cada adversário ver um sinal")
         + _td("de 0 a 100%", "range", "0-100")
         + _td(f"{d.catch_percent}%", "default", d.catch_percent)
+        + "</tr>",
+        '<tr data-option="ladder">'
+        + _td("Escada do truco mineiro")
+        + _td(
+            " ou ".join(_ladder_code(lo) for lo in mineiro.ladder_options),
+            "range",
+            " ".join(_ladder_code(lo) for lo in mineiro.ladder_options),
+        )
+        + _td(_ladder_code(mineiro.ladder), "default", _ladder_code(mineiro.ladder))
         + "</tr>",
     ]
     return _table({"truco": "options"}, ["Opção", "Valores", "Padrão"], rows)
@@ -506,80 +554,104 @@ def _pct(x: float) -> str:
 
 
 def _arena_row(n: int, run: Mapping[str, Any]) -> str:
-    """One measured run of ``truco arena`` (format: docs-dev/arena-protocol.md)."""
+    """One measured run of ``truco arena`` for learners (format: docs-dev/arena-protocol.md)."""
     a, b = run["results"]
     players = int(run["players"])
     rs = RULESETS.get(str(run["variant"]))
-    machine = run.get("machine") or {}
-    where = f"{machine.get('cpus', '?')} CPUs, Python {machine.get('python', '?')}"
+    table = "1×1" if players == 2 else "2×2"
+    variant = rs.title if rs else html.escape(str(run["variant"]))
+    low, high = a["wilson95"]
+    game = f"{variant}, {table}<br>{run['matches']} partidas, em {html.escape(_day(run))}"
     cells = [
         _td(f"{_side(a['side'])} × {_side(b['side'])}", "sides", " ".join(run["sides"])),
-        _td(rs.title if rs else html.escape(str(run["variant"])), "variant", run["variant"]),
-        _td("1×1" if players == 2 else "2×2", "players", players),
-        _td(str(run["matches"]), "matches", run["matches"]),
-    ]
-    for side, name in ((a, "a"), (b, "b")):
-        low, high = side["wilson95"]
-        cells.append(
-            _td(
-                f"<strong>{_pct(side['win_rate'])}</strong> ({_pct(low)}–{_pct(high)})",
-                f"win_{name}",
-                f"{side['win_rate']} {low} {high}",
-            )
-        )
-    times = " / ".join(
-        f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}".replace(".", ",")
-        for s in (a, b)
-    )
-    cells.append(
+        _td(game, "variant", run["variant"]),
         _td(
-            times,
-            "ms",
-            " ".join(f"{s['decision_ms']['p50']} {s['decision_ms']['p95']}" for s in (a, b)),
-        )
-    )
+            f"<strong>{_pct(a['win_rate'])}</strong><br>({_pct(low)} a {_pct(high)})",
+            "win_a",
+            f"{a['win_rate']} {low} {high}",
+        ),
+    ]
+    attrs = f' data-run="{n}" data-players="{players}" data-matches="{int(run["matches"])}"'
+    return f"<tr{attrs}>" + "".join(cells) + "</tr>"
+
+
+def _day(run: Mapping[str, Any]) -> str:
+    """``2026-11-29`` as a reader writes it: ``29/11/2026``."""
     day = str(run.get("date", ""))[:10]
-    cells.append(_td(f"{html.escape(day)}<br>{html.escape(where)}", "date", run.get("date", "")))
-    return f'<tr data-run="{n}">' + "".join(cells) + "</tr>"
+    parts = day.split("-")
+    return "/".join(reversed(parts)) if len(parts) == 3 else day
+
+
+def _runs(path: Path) -> list[Mapping[str, Any]] | None:
+    """The arena runs saved at ``path`` (``None`` when nothing was measured yet)."""
+    if not path.exists():
+        return None
+    try:
+        runs = json.loads(path.read_text(encoding="utf-8"))
+        for run in runs:  # every field the tables read, so a bad file fails here
+            for side in run["results"]:
+                side["side"], side["win_rate"], side["wilson95"], side["decision_ms"]["p95"]
+            run["players"], run["variant"], run["matches"], run["sides"]
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        raise ValueError(f"{path}: resultado da arena fora do formato esperado: {exc!r}") from None
+    return list(runs)
 
 
 def _runs_table(path: Path, kind: str, title: str, caption: str) -> str:
-    """The arena runs saved at ``path`` as a table, with the command that redoes each row."""
-    if not path.exists():
-        rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    """The arena runs saved at ``path`` as a learner's table: who played, how often, who won."""
+    runs = _runs(path)
+    if runs is None:
         return (
             f'\n<div class="admonition info" data-truco="{kind}" data-measured="0">'
-            f'<p class="admonition-title">{title}: ainda não medido</p>'
-            "<p>A tabela aparece aqui quando houver medições de <code>truco arena --save "
-            f"{html.escape(str(rel))}</code> no repositório.</p></div>\n"
+            f'<p class="admonition-title">{title}: ainda sem medições</p>'
+            "<p>Os resultados aparecem aqui assim que as partidas entre robôs forem medidas.</p>"
+            "</div>\n"
         )
     try:
-        runs = json.loads(path.read_text(encoding="utf-8"))
         rows = [_arena_row(n, run) for n, run in enumerate(runs)]
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"{path}: resultado da arena fora do formato esperado: {exc!r}") from None
-    head = [
-        "Lado A × lado B",
-        "Variante",
-        "Mesa",
-        "Partidas",
-        "A vence (IC 95%)",
-        "B vence (IC 95%)",
-        "Decisão em ms, mediana · p95 (A / B)",
-        "Medido em",
-    ]
-    table = _table({"truco": kind, "measured": "1"}, head, rows, caption)
-    commands = "".join(
-        f'<li data-run="{n}"><code>{html.escape(str(run.get("command", "")))}</code></li>'
-        for n, run in enumerate(runs)
-    )
-    return f'{table}\n<p>Para refazer cada linha:</p>\n<ol data-truco="{kind}-commands">{commands}</ol>\n'
+    head = ["Quem joga (A × B)", "Jogo", "A vence (margem)"]
+    return _table({"truco": kind, "measured": "1"}, head, rows, caption)
 
 
 def robots() -> str:
     """The robots' measured strength, read from what ``truco arena --save`` wrote (if it did)."""
-    caption = "Partidas espelhadas: cada distribuição jogada duas vezes, com os lados trocados"
+    caption = (
+        "Cada distribuição de cartas foi jogada duas vezes, com os lados trocados. A margem é o "
+        "intervalo de confiança de 95%."
+    )
     return _runs_table(_arena_path(), "robots", "Força dos robôs", caption)
+
+
+def robots_dev() -> str:
+    """For developers: each run's decision times, machine and the command that redoes it."""
+    runs = _runs(_arena_path())
+    if runs is None:
+        return '\n<p data-truco="robots-dev">Ainda não há medições em <code>results/arena.json</code>.</p>\n'
+    rows = []
+    for n, run in enumerate(runs):
+        a, b = run["results"]
+        machine = run.get("machine") or {}
+        where = f"{machine.get('cpus', '?')} CPUs, Python {machine.get('python', '?')}"
+        times = " / ".join(
+            f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}".replace(".", ",")
+            for s in (a, b)
+        )
+        rows.append(
+            f'<tr data-run="{n}">'
+            + _td(f"{_side(a['side'])} × {_side(b['side'])}")
+            + _td(
+                times,
+                "ms",
+                " ".join(f"{s['decision_ms']['p50']} {s['decision_ms']['p95']}" for s in (a, b)),
+            )
+            + _td(f"{html.escape(_day(run))}, {html.escape(where)}")
+            + _td(f"<code>{html.escape(str(run.get('command', '')))}</code>", "command")
+            + "</tr>"
+        )
+    head = ["A × B", "Decisão em ms: mediana · p95 (A / B)", "Medido em", "Comando"]
+    return _table({"truco": "robots-dev"}, head, rows)
 
 
 # ------------------------------------------------------------------ sinais
@@ -652,10 +724,11 @@ def sinais_figures() -> str:
 
 
 def tutorial() -> str:
-    """The tutorial player: an empty frame plus the lesson replayed by the engine as JSON."""
+    """The tutorial player: an empty frame plus every lesson replayed by the engine, as JSON."""
     trace = build_trace(os.environ.get("TRUCO_TUTORIAL_SCRIPT") or None)
-    for hand in trace["hands"]:
-        hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
+    for lesson in trace["lessons"]:
+        for hand in lesson["hands"]:
+            hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
     payload = html.escape(json.dumps(trace, ensure_ascii=False, separators=(",", ":")))
     # an attribute, not a <script type="application/json">: instant navigation re-runs scripts
     # of swapped pages as JavaScript, and the search index skips attributes
@@ -697,11 +770,15 @@ MACROS: dict[str, Callable[..., str]] = {
         table_options,
         timeout_example,
         robots,
-        tutorial,
+        robots_dev,
         sinais,
         sinais_figures,
         catch_chance,
+        iron_hand,
+        tutorial,
         cards,
+        label,
+        suit,
         deck_toggle,
         include,
     )

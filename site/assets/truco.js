@@ -30,6 +30,7 @@
     } catch (e) { /* private mode: the choice lasts for this page only */ }
     ROOT.setAttribute("data-baralho", style);
     syncDeckButtons();
+    refitAll(); /* lesson texts name cards in the chosen style */
   }
 
   function syncDeckButtons() {
@@ -92,9 +93,39 @@
 
   // ------------------------------------------------------------ tutorial player
 
+  var PROGRESS = "truco-tutorial";
+  var WRONG = "Esse lance é permitido, mas não é o que esta lição ensina agora: tente o lance marcado.";
+  var players = [];
+
+  function loadProgress() {
+    try {
+      var p = JSON.parse(localStorage.getItem(PROGRESS) || "{}");
+      if (p && typeof p === "object" && p.v === 2) return p;
+    } catch (e) { /* unreadable: start afresh */ }
+    return { v: 2, atual: null, passos: {}, feitas: {} };
+  }
+
+  function saveProgress(p) {
+    try {
+      localStorage.setItem(PROGRESS, JSON.stringify(p));
+    } catch (e) { /* private mode: progress lasts for this page only */ }
+  }
+
+  /* A lesson text in the chosen deck style: the trace carries both (engine.tutorial.Words). */
+  function say(text) {
+    if (text === null || text === undefined) return "";
+    if (typeof text === "string") return text;
+    return text[ROOT.getAttribute("data-baralho")] || text.tradicional;
+  }
+
+  function back(label) {
+    return '<span class="carta carta--verso" role="img" aria-label="' + esc(label || "carta virada") + '"><span></span></span>';
+  }
+
   function Player(el) {
     this.el = el;
-    this.trace = JSON.parse(el.getAttribute("data-tutorial-trace"));
+    this.course = JSON.parse(el.getAttribute("data-tutorial-trace"));
+    this.lesson = null;
     this.h = 0;
     this.f = 0;
     this.cover = false;
@@ -102,139 +133,278 @@
     el.setAttribute("data-tutorial-pronto", "");
     this.box = document.createElement("div");
     this.box.className = "tut";
+    this.measure = document.createElement("div");
+    this.measure.className = "tut tut--medida";
+    this.measure.setAttribute("aria-hidden", "true");
     el.appendChild(this.box);
+    el.appendChild(this.measure);
     el.addEventListener("click", this.onClick.bind(this));
-    this.render();
+    players.push(this);
+    var p = loadProgress();
+    var lesson = p.atual ? this.find(p.atual) : null;
+    if (lesson) {
+      var at = this.position(lesson, p.passos[lesson.id]);
+      this.open(lesson, at[0], at[1]);
+    } else {
+      this.showMenu();
+    }
   }
 
-  Player.prototype.hand = function () {
-    return this.trace.hands[this.h];
+  Player.prototype.find = function (id) {
+    var found = null;
+    this.course.lessons.forEach(function (l) { if (l.id === id) found = l; });
+    return found;
   };
 
-  Player.prototype.view = function () {
-    var hand = this.hand();
-    return this.f === 0 ? hand.start : hand.steps[this.f - 1].view;
+  /* A remembered "hand.step" if it still exists in this lesson, else the start. */
+  Player.prototype.position = function (lesson, text) {
+    var m = /^(\d+)\.(\d+)$/.exec(text || "");
+    if (!m) return [0, 0];
+    var h = +m[1], f = +m[2];
+    if (h >= lesson.hands.length || f > lesson.hands[h].steps.length) return [0, 0];
+    return [h, f];
   };
 
-  Player.prototype.next = function () {
-    return this.hand().steps[this.f] || null;
+  Player.prototype.remember = function () {
+    var p = loadProgress();
+    p.atual = this.lesson ? this.lesson.id : null;
+    if (this.lesson) {
+      p.passos[this.lesson.id] = this.h + "." + this.f;
+      if (this.finished()) p.feitas[this.lesson.id] = true;
+    }
+    saveProgress(p);
   };
 
-  Player.prototype.label = function (action, view) {
-    var names = this.hand().call_names;
-    var special = this.hand().variant === "mineiro" ? "mão de dez" : "mão de onze";
+  Player.prototype.finished = function () {
+    var L = this.lesson;
+    return !!L && this.h === L.hands.length - 1 && this.f === L.hands[this.h].steps.length;
+  };
+
+  Player.prototype.showMenu = function () {
+    this.lesson = null;
+    var p = loadProgress();
+    var html = '<div class="tut__topo"><span>' + esc(say(this.course.title)) + '</span><span>' +
+      Object.keys(p.feitas).filter(this.find, this).length + " de " + this.course.lessons.length +
+      ' lições concluídas</span></div><div class="tut__menu" data-tutorial-menu><p>Escolha uma lição. ' +
+      "Cada uma é uma mão curta (ou poucas mãos seguidas) em que você joga e o site explica cada lance. " +
+      'Se sair da página, o site guarda onde você parou.</p><ol class="tut__licoes">';
+    this.course.lessons.forEach(function (l) {
+      var state = "";
+      if (p.feitas[l.id]) state = '<span class="tut__estado tut__estado--feita">✓ concluída</span>';
+      else if (p.passos[l.id] && p.passos[l.id] !== "0.0") state = '<span class="tut__estado">em andamento</span>';
+      html += '<li><button type="button" class="tut__licao" data-tutorial-escolher="' + esc(l.id) + '">' +
+        '<span class="tut__licao-titulo">' + esc(say(l.title)) + "</span>" + state +
+        '<span class="tut__licao-resumo">' + esc(say(l.summary)) + "</span></button></li>";
+    });
+    html += "</ol></div>";
+    this.box.style.minHeight = "";
+    this.box.innerHTML = html;
+    this.el.setAttribute("data-tutorial-licao", "");
+    this.el.removeAttribute("data-tutorial-passo");
+    this.el.removeAttribute("data-tutorial-fim");
+    this.remember();
+  };
+
+  Player.prototype.open = function (lesson, h, f) {
+    this.lesson = lesson;
+    this.el.setAttribute("data-tutorial-licao", lesson.id);
+    this.go(h || 0, f || 0);
+    this.fit();
+  };
+
+  Player.prototype.label = function (hand, action, view) {
+    var names = hand.call_names;
+    var special = hand.variant === "mineiro" ? "mão de dez" : "mão de onze";
     if (action === "truco") return cap(names[view.ladder.indexOf(view.stake) + 1]) + "!";
     if (action === "raise") return "Aumentar: " + cap(names[view.ladder.indexOf(view.pending_value) + 1]) + "!";
     if (action === "accept") return "Desce!";
     if (action === "run") return "Corro";
     if (action === "play11") return "Jogar a " + special;
     if (action === "run11") return "Correr da " + special;
-    return action;
+    return null; /* actions the lessons never teach (sinais) get no button here */
   };
 
-  Player.prototype.seatName = function (seat) {
-    if (seat === this.trace.seat) return "Você";
-    return this.hand().players === 4 && seat === (this.trace.seat + 2) % 4 ? "Parceiro" : "Adversário";
-  };
-
-  Player.prototype.plays = function (table) {
-    var self = this;
+  Player.prototype.plays = function (hand, table) {
+    var me = this.lesson.seat;
     return table.map(function (p) {
-      var mine = p[0] === self.trace.seat;
-      var c = p[2] ? card(p[1], "carta--coberta" + (mine ? " carta--minha" : "")) : card(p[1]);
+      var mine = p[0] === me;
+      var c;
       if (p[2] && !mine) c = '<span class="carta carta--coberta" role="img" aria-label="carta coberta"><span></span></span>';
-      return '<div><div class="tut__rotulo">' + esc(self.seatName(p[0])) + "</div>" + c + "</div>";
+      else c = card(p[1], p[2] ? "carta--coberta carta--minha" : "");
+      return '<div class="tut__jogada"><div class="tut__rotulo">' + esc(hand.seat_names[p[0]]) + "</div>" + c + "</div>";
     }).join("");
   };
 
-  Player.prototype.render = function () {
-    var hand = this.hand(), view = this.view(), next = this.next(), me = this.trace.seat;
+  Player.prototype.marks = function (view, seat) {
+    var out = "";
+    if (seat === view.dealer) out += ' <span class="tut__marca">deu as cartas</span>';
+    if (seat === (view.dealer + 1) % view.players) out += ' <span class="tut__marca">sai primeiro</span>';
+    return out;
+  };
+
+  /* The whole box for step f of hand h: a pure function of the position, so it can be measured. */
+  Player.prototype.markup = function (h, f, cover, error) {
+    var L = this.lesson, hand = L.hands[h], me = L.seat;
+    var view = f === 0 ? hand.start : hand.steps[f - 1].view;
+    var next = hand.steps[f] || null;
     var mine = !!(next && next.prompt);
     var legal = mine ? view.legal : [];
-    var last = this.h === this.trace.hands.length - 1;
-    var html = '<div class="tut__topo"><span>Mão ' + (this.h + 1) + " de " + this.trace.hands.length + " · " +
-      esc(hand.title) + "</span><span>Placar: Nós " + view.score[0] + " × " + view.score[1] +
-      " Eles · a mão vale " + view.stake + "</span></div>";
+    var lastHand = h === L.hands.length - 1;
+    var self = this;
+    var total = 0, done = 0;
+    L.hands.forEach(function (x, i) {
+      total += x.steps.length;
+      if (i < h) done += x.steps.length;
+    });
+    done += f;
 
-    html += '<div class="tut__mesa">';
+    var html = '<div class="tut__topo"><span>' + esc(say(L.title)) + " · mão " + (h + 1) + " de " +
+      L.hands.length + "</span><span>Placar: Nós " + view.score[0] + " × " + view.score[1] +
+      " Eles · a mão vale " + view.stake + "</span></div>";
+    html += '<div class="tut__progresso" role="progressbar" aria-label="Progresso da lição" aria-valuemin="0" ' +
+      'aria-valuemax="' + total + '" aria-valuenow="' + done + '"><span style="width:' +
+      Math.round(100 * done / total) + '%"></span></div>';
+
+    html += '<div class="tut__mesa"><div class="tut__titulo">' + esc(say(hand.title)) + "</div>";
+    html += '<div class="tut__outros">';
     for (var s = 0; s < view.players; s++) {
       if (s === me) continue;
-      html += '<div><div class="tut__rotulo">' + esc(this.seatName(s)) + '</div><span class="cartas">' +
-        new Array(view.cards_left[s] + 1).join(card(null)) + "</span></div>";
-    }
-    html += '<div class="tut__centro">';
-    if (view.vira) {
-      html += '<div><div class="tut__rotulo">vira</div>' + card(view.vira) + "</div>";
-      html += '<div><div class="tut__rotulo">manilhas</div><span class="cartas">' +
-        view.manilhas.map(function (c) { return card(c); }).join("") + "</span></div>";
-    }
-    if (view.table.length) {
-      html += this.plays(view.table);
-    } else if (view.past.length && this.f > 0) {
-      html += '<div><div class="tut__rotulo">última vaza</div><div class="tut__centro">' +
-        this.plays(view.past[view.past.length - 1]) + "</div></div>";
+      var cards;
+      if (view.partner_hand && s === (me + 2) % 4) {
+        cards = view.partner_hand.map(function (c) { return card(c); }).join("");
+      } else {
+        cards = new Array(view.cards_left[s] + 1).join(back());
+      }
+      html += '<div class="tut__lugar"><div class="tut__rotulo">' + esc(hand.seat_names[s]) + this.marks(view, s) +
+        '</div><span class="cartas">' + cards + "</span></div>";
     }
     html += "</div>";
-    if (view.rounds.length) {
-      html += '<div class="tut__vazas" data-tutorial-vazas>' + view.rounds.map(function (r, i) {
-        return ORDINAL[i] + " vaza: " + (r === null ? "cangou" : TEAM[r]);
-      }).join(" · ") + "</div>";
-    }
-    if (view.pending_value !== null) {
-      html += '<div class="tut__rotulo">Pedido na mesa: vale ' + view.pending_value + " se aceito</div>";
-    }
 
-    html += '<div class="tut__rotulo">Sua mão</div><div class="tut__mao">';
-    var self = this;
-    var expected = mine ? next.action : "";
-    view.hand.forEach(function (c) {
-      var act = (self.cover ? "cover " : "play ") + c;
-      var ok = legal.indexOf(act) >= 0;
-      var cls = "carta carta--" + c[1].toLowerCase();
-      if (view.manilhas.indexOf(c) >= 0) cls += " tut__manilha";
-      if (self.cover && ok) cls += " tut--cobrindo";
-      if (self.error && (act === expected || "cover " + c === expected)) cls += " tut--dica";
-      html += '<button type="button" class="' + cls + '" data-acao="' + act + '" aria-label="' +
-        (self.cover ? "cobrir " : "jogar ") + cardName(c) + '"' + (ok ? "" : " disabled") + ">" + faces(c) + "</button>";
+    html += '<div class="tut__centro">';
+    if (view.vira) html += '<div class="tut__jogada"><div class="tut__rotulo">vira</div>' + card(view.vira) + "</div>";
+    if (view.manilhas.length) {
+      html += '<div class="tut__jogada"><div class="tut__rotulo">manilhas' + (view.vira ? "" : " (fixas)") +
+        '</div><span class="cartas">' + view.manilhas.map(function (c) { return card(c); }).join("") + "</span></div>";
+    }
+    if (view.table.length) {
+      html += this.plays(hand, view.table);
+    } else if (view.past.length && f > 0) {
+      html += '<div class="tut__jogada"><div class="tut__rotulo">última vaza</div><div class="tut__centro">' +
+        this.plays(hand, view.past[view.past.length - 1]) + "</div></div>";
+    }
+    html += "</div>";
+    var status = [];
+    view.rounds.forEach(function (r, i) {
+      status.push(ORDINAL[i] + " vaza: " + (r === null ? "cangou" : TEAM[r]));
     });
+    if (view.pending_value !== null) status.push("pedido na mesa: vale " + view.pending_value + " se aceito");
+    html += '<div class="tut__vazas" data-tutorial-vazas>' + (status.join(" · ") || "&nbsp;") + "</div>";
+
+    html += '<div class="tut__rotulo">Sua mão' + this.marks(view, me) + '</div><div class="tut__mao">';
+    var expected = mine ? next.action : "";
+    if (view.kind === "iron") {
+      var used = {};
+      view.history.forEach(function (e) {
+        var b = /^blind (\d)$/.exec(e[1]);
+        if (e[0] === me && b) used[b[1]] = true;
+      });
+      [0, 1, 2].forEach(function (slot) {
+        if (used[slot]) return;
+        var act = "blind " + slot;
+        var ok = legal.indexOf(act) >= 0;
+        var cls = "carta carta--verso tut__cega" + (error && act === expected ? " tut--dica" : "");
+        html += '<button type="button" class="' + cls + '" data-acao="' + act + '" aria-label="jogar a ' +
+          ORDINAL[slot] + ' carta, às cegas"' + (ok ? "" : " disabled") + "><span>" + ORDINAL[slot] + "</span></button>";
+      });
+    } else {
+      view.hand.forEach(function (c) {
+        var act = (cover ? "cover " : "play ") + c;
+        var ok = legal.indexOf(act) >= 0;
+        var cls = "carta carta--" + c[1].toLowerCase();
+        if (view.manilhas.indexOf(c) >= 0) cls += " tut__manilha";
+        if (cover && ok) cls += " tut--cobrindo";
+        if (error && (act === expected || "cover " + c === expected || "play " + c === expected)) cls += " tut--dica";
+        html += '<button type="button" class="' + cls + '" data-acao="' + act + '" aria-label="' +
+          (cover ? "cobrir " : "jogar ") + cardName(c) + (view.manilhas.indexOf(c) >= 0 ? " (manilha)" : "") + '"' +
+          (ok ? "" : " disabled") + ">" + faces(c) + "</button>";
+      });
+    }
     html += '</div><div class="tut__botoes">';
     legal.forEach(function (a) {
-      if (/^(play|cover) /.test(a)) return;
-      html += '<button type="button" class="md-button" data-acao="' + a + '">' + esc(self.label(a, view)) + "</button>";
+      var text = /^(play|cover|blind) /.test(a) ? null : self.label(hand, a, view);
+      if (text === null) return;
+      html += '<button type="button" class="md-button' + (error && a === expected ? " tut--dica" : "") +
+        '" data-acao="' + a + '">' + esc(text) + "</button>";
     });
     if (legal.some(function (a) { return a.indexOf("cover ") === 0; })) {
-      html += '<button type="button" class="md-button" data-acao="cobrir" aria-pressed="' + this.cover + '">' +
-        (this.cover ? "Jogar aberta" : "Jogar coberta") + "</button>";
+      html += '<button type="button" class="md-button' + (error && expected.indexOf("cover ") === 0 && !cover ? " tut--dica" : "") +
+        '" data-acao="cobrir" aria-pressed="' + cover + '">' + (cover ? "Jogar aberta" : "Jogar coberta") + "</button>";
     }
     html += "</div></div>";
 
     html += '<div class="tut__texto" aria-live="polite">';
-    if (this.f === 0) {
-      html += "<p>" + esc(hand.intro) + "</p>";
+    if (f === 0) {
+      html += "<p>" + esc(say(hand.intro)) + "</p>";
     } else {
-      var done = hand.steps[this.f - 1];
-      html += "<p><strong>" + esc(done.narration) + "</strong></p><p>" + esc(done.explanation) + "</p>";
+      var last = hand.steps[f - 1];
+      html += '<p class="tut__narracao"><strong>' + esc(say(last.narration)) + "</strong></p><p>" + esc(say(last.explanation)) + "</p>";
     }
-    if (mine) html += '<p class="tut__pedido" data-tutorial-pedido>' + esc(next.prompt) + "</p>";
-    if (this.error) html += '<p class="tut__erro" role="alert">' + esc(this.error) + "</p>";
+    if (mine) {
+      html += '<p class="tut__pedido" data-tutorial-pedido><span class="tut__selo">Sua vez</span> ' + esc(say(next.prompt)) + "</p>";
+    }
+    if (error) html += '<p class="tut__erro" role="alert"><span class="tut__selo">Ainda não</span> ' + esc(error) + "</p>";
     if (!next) {
       var pts = hand.result.points;
       var won = pts[0] ? "nós marcamos " + pts[0] : pts[1] ? "eles marcam " + pts[1] : "ninguém marcou";
-      html += "<p><strong>Fim da mão: " + won + ". Placar " +
-        view.score[0] + " × " + view.score[1] + ".</strong></p>";
-      if (last) html += "<p><strong>Fim do treino. Agora é com você: mande /truco para o bot!</strong></p>";
+      html += '<p class="tut__fim"><strong>Fim da mão: ' + won + ". Placar " + view.score[0] + " × " + view.score[1] + ".</strong></p>";
+      if (lastHand) {
+        html += '<p class="tut__fim"><strong>Lição concluída!</strong> ' + (this.nextLesson()
+          ? "Siga para a próxima ou escolha outra na lista."
+          : "Você passou por todas as lições. Agora é jogar de verdade: mande /truco para o bot.") + "</p>";
+      }
     }
     html += '</div><div class="tut__nav">';
-    var atStart = this.h === 0 && this.f === 0;
+    var atStart = h === 0 && f === 0;
     html += '<button type="button" class="md-button" data-tutorial-voltar' + (atStart ? " disabled" : "") + ">Voltar</button>";
     if (next && !mine) html += '<button type="button" class="md-button md-button--primary" data-tutorial-seguir>Continuar</button>';
-    if (!next && !last) html += '<button type="button" class="md-button md-button--primary" data-tutorial-seguir>Próxima mão</button>';
-    html += '<button type="button" class="md-button" data-tutorial-recomecar>Recomeçar</button></div>';
+    if (!next && !lastHand) html += '<button type="button" class="md-button md-button--primary" data-tutorial-seguir>Próxima mão</button>';
+    if (!next && lastHand && this.nextLesson()) {
+      html += '<button type="button" class="md-button md-button--primary" data-tutorial-escolher="' + esc(this.nextLesson().id) +
+        '">Próxima lição</button>';
+    }
+    html += '<button type="button" class="md-button" data-tutorial-recomecar>Recomeçar</button>' +
+      '<button type="button" class="md-button" data-tutorial-menu-abrir>Lições</button></div>';
+    return html;
+  };
 
-    this.box.innerHTML = html;
+  Player.prototype.nextLesson = function () {
+    var i = this.course.lessons.indexOf(this.lesson);
+    return this.course.lessons[i + 1] || null;
+  };
+
+  Player.prototype.render = function () {
+    if (!this.lesson) return this.showMenu();
+    this.box.innerHTML = this.markup(this.h, this.f, this.cover, this.error);
     this.el.setAttribute("data-tutorial-passo", this.h + "." + this.f);
-    if (!next && last) this.el.setAttribute("data-tutorial-fim", "");
+    if (this.finished()) this.el.setAttribute("data-tutorial-fim", "");
     else this.el.removeAttribute("data-tutorial-fim");
+  };
+
+  /* The box keeps the height of its tallest step, so nothing jumps while the learner plays. */
+  Player.prototype.fit = function () {
+    if (!this.lesson || !this.box.clientWidth) return;
+    var L = this.lesson, max = 0, m = this.measure;
+    m.style.width = this.box.getBoundingClientRect().width + "px";
+    for (var h = 0; h < L.hands.length; h++) {
+      for (var f = 0; f <= L.hands[h].steps.length; f++) {
+        var step = L.hands[h].steps[f];
+        var err = step && step.prompt ? WRONG : "";
+        m.innerHTML = this.markup(h, f, false, err);
+        max = Math.max(max, m.getBoundingClientRect().height);
+      }
+    }
+    m.innerHTML = "";
+    this.box.style.minHeight = Math.ceil(max) + "px";
   };
 
   Player.prototype.go = function (h, f) {
@@ -243,16 +413,28 @@
     this.cover = false;
     this.error = "";
     this.render();
+    this.remember();
   };
 
   Player.prototype.onClick = function (event) {
     var t = event.target.closest("button");
-    if (!t || !this.el.contains(t) || t.disabled) return;
-    var next = this.next();
+    if (!t || !this.box.contains(t) || t.disabled) return;
+    var pick = t.getAttribute("data-tutorial-escolher");
+    if (pick) {
+      var lesson = this.find(pick);
+      var p = loadProgress();
+      var at = p.feitas[pick] ? [0, 0] : this.position(lesson, p.passos[pick]);
+      this.open(lesson, at[0], at[1]);
+      this.box.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    if (t.hasAttribute("data-tutorial-menu-abrir")) return this.showMenu();
+    if (!this.lesson) return;
+    var next = this.lesson.hands[this.h].steps[this.f] || null;
     if (t.hasAttribute("data-tutorial-recomecar")) return this.go(0, 0);
     if (t.hasAttribute("data-tutorial-voltar")) {
       if (this.f > 0) return this.go(this.h, this.f - 1);
-      if (this.h > 0) return this.go(this.h - 1, this.trace.hands[this.h - 1].steps.length);
+      if (this.h > 0) return this.go(this.h - 1, this.lesson.hands[this.h - 1].steps.length);
       return;
     }
     if (t.hasAttribute("data-tutorial-seguir")) {
@@ -267,9 +449,20 @@
       return this.render();
     }
     if (act === next.action) return this.go(this.h, this.f + 1);
-    this.error = "Esse lance é permitido, mas não é o que este passo ensina. " + next.prompt;
+    this.error = WRONG;
     this.render();
   };
+
+  function refitAll() {
+    players = players.filter(function (p) { return p.el.isConnected; });
+    players.forEach(function (p) { p.render(); p.fit(); });
+  }
+
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(refitAll, 150);
+  });
 
   // ------------------------------------------------------------ boot
 
