@@ -101,8 +101,8 @@ def rank_html(rank: Rank) -> str:
 def label_html(card: Card) -> str:
     """A card's short label in running text, in both styles: ``K♥`` or ``12 de copas``."""
     return (
-        f'<span class="nome__trad">{card.label}</span>'
-        f'<span class="nome__esp">{html.escape(card.label_in(DeckStyle.SPANISH))}</span>'
+        f'<span class="nome__trad">{PT.card(card)}</span>'
+        f'<span class="nome__esp">{html.escape(PT.card(card, DeckStyle.SPANISH))}</span>'
     )
 
 
@@ -115,8 +115,9 @@ def suit_html(suit: Suit) -> str:
     """A suit in words with its symbol, in both styles: ``♣ paus`` or ``bastos``."""
     esp = SPANISH_SUITS[suit]
     return (
-        f'<span class="nome__trad">{suit.symbol} {SUIT_NAMES[suit]}</span>'
-        f'<span class="nome__esp"><span class="naipe-esp naipe-esp--{esp}"></span> {esp}</span>'
+        f'<span class="nome__trad">{suit.symbol} {PT.suit(suit)}</span>'
+        f'<span class="nome__esp"><span class="naipe-esp naipe-esp--{esp}"></span> '
+        f"{PT.suit(suit, DeckStyle.SPANISH)}</span>"
     )
 
 
