@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict engine bot
 
 unit: $(STAMP)
 	$(VENV)/bin/pytest -q

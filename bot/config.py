@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_DATABASE_URL = "sqlite:///./data/truco.db"
 DEFAULT_RULEBOOK_URL = "https://truco-telegram.github.io/regras/"
@@ -19,26 +21,19 @@ class ConfigError(ValueError):
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """``KEY=VALUE`` lines of a ``.env`` file (comments, blanks and ``export`` allowed)."""
-    values: dict[str, str] = {}
+    """``KEY=VALUE`` lines of a ``.env`` file, read by python-dotenv (quotes, ``export``,
+    comments and escapes as everywhere else); a missing file is empty."""
+    if not path.exists():
+        return {}
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return values
+        found = dotenv_values(path, encoding="utf-8", interpolate=False)
     except OSError as exc:
         raise ConfigError(f"não consegui ler {path}: {exc.strerror}") from None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        line = line.removeprefix("export ").strip()
-        key, sep, value = line.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"{path}:{number}: esperava CHAVE=valor")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key.strip()] = value
+    values: dict[str, str] = {}
+    for key, value in found.items():
+        if value is None:  # a line with a bare word: a typo, not a setting
+            raise ConfigError(f"{path}: esperava CHAVE=valor, não {key!r}")
+        values[key] = value
     return values
 
 

@@ -161,7 +161,7 @@ def ranking(db: Database, chat_id: int, limit: int = 10) -> list[RankingRow]:
         q = (
             select(Result.user_id, func.max(Result.name), func.count(), wins)
             .where(Result.chat_id == chat_id)
-            .group_by(Result.user_id)
+            .group_by(col(Result.user_id))
         )
         rows = [RankingRow(name, int(w or 0), int(n)) for _, name, n, w in s.exec(q)]
     rows.sort(key=lambda r: (-r.wins, -(r.wins / r.played if r.played else 0), r.name))

@@ -314,7 +314,7 @@ def to_resume(db: Database) -> list[Table]:
     with db.session() as s:
         q = select(Game).where(
             col(Game.status).in_(ACTIVE)
-            | ((Game.status == GameStatus.OVER) & (col(Game.announced_end).is_(False)))
+            | ((col(Game.status) == GameStatus.OVER) & (col(Game.announced_end).is_(False)))
         )
         return [row_to_table(s, g) for g in s.exec(q)]
 

@@ -82,7 +82,7 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
         if m.group("close"):
             if not stack:
                 raise ParseError(f"Unexpected end tag at byte offset {offset}")
-            open_tag, start, extra = stack.pop()
+            open_tag, start, closed = stack.pop()
             if open_tag != tag:
                 raise ParseError(
                     f'Unmatched end tag at byte offset {offset}, expected "</{open_tag}>", '
@@ -90,7 +90,7 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                 )
             if pos16 > start:
                 entities.append(
-                    {"type": TAG_TYPES[tag], "offset": start, "length": pos16 - start, **extra}
+                    {"type": TAG_TYPES[tag], "offset": start, "length": pos16 - start, **closed}
                 )
             continue
         attrs = {a: (b or c or d) for a, b, c, d in _ATTR.findall(m.group("attrs") or "")}

@@ -17,6 +17,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.web import SandboxWeb, populate
@@ -166,7 +167,7 @@ async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) ->
         print(f"Sandbox do Truco em {web.url}  (Ctrl-C para sair)", flush=True)
         if ready is not None:
             ready.set()
-        waiters = [asyncio.ensure_future(stop.wait())]
+        waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(stop.wait())]
         if proc is not None:
             waiters.append(asyncio.ensure_future(proc.wait()))
         while not stop.is_set() and (proc is None or proc.returncode is None):

@@ -7,7 +7,7 @@ Create Date: ${create_date}
 
 from alembic import op
 import sqlalchemy as sa
-import sqlmodel
+from sqlmodel.sql.sqltypes import AutoString
 ${imports if imports else ""}
 
 revision = ${repr(up_revision)}

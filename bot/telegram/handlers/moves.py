@@ -57,15 +57,15 @@ async def on_inline(update: Update, context: BotContext) -> None:
     t = person_translations(player.language_code)
     found = tables.turn_of(context.db, person.id)
     if found is None:
-        button = InlineQueryResultsButton(
+        nowhere = InlineQueryResultsButton(
             text=t.gettext("Você não está em nenhuma partida"), start_parameter="ajuda"
         )
-        await iq.answer([], cache_time=0, is_personal=True, button=button)
+        await iq.answer([], cache_time=0, is_personal=True, button=nowhere)
         return
     table, seat = found
     view = table.view(seat)
     results = inline_results(t, table, view, player.deck)
-    button = None
+    button: InlineQueryResultsButton | None = None
     if not results:
         cards = " ".join(card_label(c, player.deck) for c in view.hand)
         button = InlineQueryResultsButton(

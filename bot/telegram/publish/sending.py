@@ -54,9 +54,10 @@ async def send_to_group(
     budget = runtime_of(app).budget
     budget.spend(chat_id)
     try:
-        return await app.bot.send_message(
+        sent: Message = await app.bot.send_message(
             chat_id, text, reply_markup=markup, message_thread_id=thread_id
         )
+        return sent
     except Forbidden:
         log.info("chat %s does not accept messages", chat_id)
     except BadRequest as exc:

@@ -6,8 +6,8 @@ Create Date: 2026-11-29 11:03:48.780508
 """
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
+from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
 
 revision = "0001"
 down_revision = None
@@ -21,16 +21,16 @@ def upgrade() -> None:
     op.create_table(
         "chats",
         sa.Column("id", sa.BigInteger(), autoincrement=False, nullable=False),
-        sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("title", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("language", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("variant", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("kind", AutoString(), nullable=False),
+        sa.Column("title", AutoString(), nullable=False),
+        sa.Column("language", AutoString(), nullable=True),
+        sa.Column("variant", AutoString(), nullable=False),
         sa.Column("players", sa.Integer(), nullable=False),
         sa.Column("target", sa.Integer(), nullable=False),
         sa.Column("timer", sa.Integer(), nullable=False),
         sa.Column("covered_cards", sa.Boolean(), nullable=False),
-        sa.Column("ladder", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("ladder", AutoString(), nullable=True),
+        sa.Column("created_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_table(
@@ -38,11 +38,11 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
-        sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("kind", AutoString(), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=True),
         sa.Column("user_id", sa.BigInteger(), nullable=True),
         sa.Column("data", sa.Text(), nullable=False),
-        sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("created_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index(op.f("ix_events_game_id"), "events", ["game_id"], unique=False)
@@ -51,10 +51,10 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
         sa.Column("thread_id", sa.BigInteger(), nullable=True),
-        sa.Column("status", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("status", AutoString(), nullable=False),
         sa.Column("private", sa.Boolean(), nullable=False),
         sa.Column("creator_id", sa.BigInteger(), nullable=False),
-        sa.Column("variant", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("variant", AutoString(), nullable=False),
         sa.Column("options", sa.Text(), nullable=False),
         sa.Column("seats", sa.Text(), nullable=False),
         sa.Column("seed", sa.BigInteger(), nullable=False),
@@ -62,12 +62,12 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("deadline_at", sa.Float(), nullable=True),
         sa.Column("table_message_id", sa.BigInteger(), nullable=True),
-        sa.Column("note", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+        sa.Column("note", AutoString(), nullable=True),
         sa.Column("announced_hands", sa.Integer(), nullable=False),
         sa.Column("announced_end", sa.Boolean(), nullable=False),
         sa.Column("rematch_of", sa.Integer(), nullable=True),
-        sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
-        sa.Column("updated_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("created_at", UTCDateTime(), nullable=False),
+        sa.Column("updated_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index(op.f("ix_games_chat_id"), "games", ["chat_id"], unique=False)
@@ -80,7 +80,7 @@ def upgrade() -> None:
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=False),
         sa.Column("hand_number", sa.Integer(), nullable=False),
-        sa.Column("digest", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("digest", AutoString(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("game_id", "seat"),
     )
@@ -88,13 +88,13 @@ def upgrade() -> None:
     op.create_table(
         "players",
         sa.Column("id", sa.BigInteger(), autoincrement=False, nullable=False),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("username", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("language_code", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("deck", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("name", AutoString(), nullable=False),
+        sa.Column("username", AutoString(), nullable=True),
+        sa.Column("language_code", AutoString(), nullable=True),
+        sa.Column("deck", AutoString(), nullable=False),
         sa.Column("started", sa.Boolean(), nullable=False),
         sa.Column("tutorial_step", sa.Integer(), nullable=True),
-        sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("created_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_table(
@@ -103,13 +103,13 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
         sa.Column("user_id", sa.BigInteger(), nullable=False),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("name", AutoString(), nullable=False),
         sa.Column("team", sa.Integer(), nullable=False),
         sa.Column("won", sa.Boolean(), nullable=False),
         sa.Column("points_for", sa.Integer(), nullable=False),
         sa.Column("points_against", sa.Integer(), nullable=False),
-        sa.Column("variant", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("finished_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("variant", AutoString(), nullable=False),
+        sa.Column("finished_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index(op.f("ix_results_chat_id"), "results", ["chat_id"], unique=False)

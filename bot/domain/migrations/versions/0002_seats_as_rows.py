@@ -8,8 +8,8 @@ Create Date: 2026-12-01 09:40:00
 import json
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
+from sqlmodel.sql.sqltypes import AutoString
 
 revision = "0002"
 down_revision = "0001"
@@ -34,8 +34,8 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("seat", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("user_id", sa.BigInteger(), nullable=True),
-        sa.Column("robot", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column("robot", AutoString(), nullable=True),
+        sa.Column("name", AutoString(), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
         sa.PrimaryKeyConstraint("game_id", "seat"),
     )
