@@ -33,6 +33,7 @@ from bot import guards
 from bot.config import Config
 from bot.domain import Database, GameStatus, Rules, tables
 from bot.domain.store import polling_lock
+from bot.domain.values import Clock
 from bot.i18n import N_, translations
 from bot.lifecycle import DrainingJobQueue
 from bot.metrics import Metrics, received_at
@@ -162,8 +163,13 @@ async def on_shutdown(app: TrucoApp) -> None:
     runtime_of(app).thinkers.close()
 
 
-def build_application(config: Config, db: Database | None = None) -> TrucoApp:
-    """The bot's Application, wired to ``config.api_url`` and the database."""
+def build_application(
+    config: Config, db: Database | None = None, clock: Clock = time.time
+) -> TrucoApp:
+    """The bot's Application, wired to ``config.api_url`` and the database.
+
+    ``clock`` tells the time deadlines are set and checked by (tests move it).
+    """
     db = db or Database(config.database_url)
     metrics = Metrics()
     builder = (
@@ -187,7 +193,7 @@ def build_application(config: Config, db: Database | None = None) -> TrucoApp:
     rt = Runtime(
         config=config,
         db=db,
-        rules=Rules(decision_seconds=config.decision_seconds, seed=config.seed),
+        rules=Rules(decision_seconds=config.decision_seconds, seed=config.seed, clock=clock),
         budget=GroupBudget(limit=config.group_budget),
         metrics=metrics,
     )

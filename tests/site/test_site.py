@@ -7,10 +7,7 @@ read back from the HTML by their ``data-truco`` attributes and compared with the
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -22,8 +19,9 @@ from engine.match import hand_outcome
 from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
 from engine.tools.scenario import replay
 from engine.tutorial import build_trace
+from tests import ROOT
+from tests.site.helpers import build_site
 
-ROOT = Path(__file__).resolve().parents[1]
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
@@ -90,25 +88,6 @@ def parse(path: Path) -> Node:
     builder = TreeBuilder()
     builder.feed(path.read_text(encoding="utf-8"))
     return builder.root
-
-
-def build_site(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(out)],
-        cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    result = build_site(out)
-    assert result.returncode == 0, result.stderr
-    return out
 
 
 def page(site: Path, name: str) -> Node:

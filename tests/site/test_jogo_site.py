@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests import ROOT
 
 
 def load_hook():
@@ -59,16 +59,6 @@ def test_the_engine_zip_has_the_rules_robots_and_table_but_no_tools() -> None:
     assert {"engine/match.py", "engine/robots/heuristic.py", "engine/tools/web.py"} <= names
     assert not {n for n in names if re.search(r"(arena|cli|terminal|bench|scenario)\.py$", n)}
     assert not {n for n in names if "__pycache__" in n}
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    from test_site import build_site
-
-    out = tmp_path_factory.mktemp("jogo-build")
-    result = build_site(out)
-    assert result.returncode == 0, result.stderr
-    return out
 
 
 def test_the_built_page_carries_the_runtime_and_a_service_worker(site: Path) -> None:

@@ -6,11 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-from test_bot_harness import Harness, PrivacyWatch, button, buttons, harness, running, server
 
 from bot.sandbox.fakeapi import FakeTelegram
-
-__all__ = ["harness", "server"]  # fixtures
+from tests.bot.harness import Harness, PrivacyWatch, button, buttons, running
 
 
 async def open_lobby(h: Harness, text: str, people: list[str]) -> tuple[int, list[int], dict]:

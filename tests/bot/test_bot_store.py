@@ -9,8 +9,6 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
-from test_bot_buttons import moves, paulista_hand, press
-from test_bot_harness import Harness, button, database_url, harness, seat_match, server
 
 from bot.domain import (
     ChatSettings,
@@ -26,8 +24,16 @@ from bot.domain import (
     people,
     tables,
 )
-
-__all__ = ["harness", "server"]  # fixtures
+from tests.bot.harness import (
+    Harness,
+    button,
+    buttons,
+    database_url,
+    moves,
+    paulista_hand,
+    press,
+    seat_match,
+)
 
 
 def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
@@ -111,13 +117,13 @@ async def test_tutorial_walks_through_the_lesson(harness: Harness) -> None:
     lesson = load_script()
     steps = [st for _, st in lesson.steps() if st.yours]
     first = msg[-1]
-    wrong = [b for b in button_list(first) if not b["callback_data"].endswith(code(steps[0]))]
+    wrong = [b for b in buttons(first) if not b["callback_data"].endswith(code(steps[0]))]
     if wrong:
         answer = await s.user_presses(ana, ana, first["message_id"], wrong[0]["callback_data"])
         assert answer["show_alert"] and answer["text"].startswith("Quase!")
     for step in steps:
         current = s.message(ana, first["message_id"])
-        right = [b for b in button_list(current) if b["callback_data"].endswith(":" + code(step))]
+        right = [b for b in buttons(current) if b["callback_data"].endswith(":" + code(step))]
         assert right, (step.prompt, current["text"])
         answer = await s.user_presses(ana, ana, first["message_id"], right[0]["callback_data"])
         assert not answer["show_alert"], answer
@@ -127,11 +133,6 @@ async def test_tutorial_walks_through_the_lesson(harness: Harness) -> None:
     await harness.wait(lambda: "Fim do tutorial" in s.message(ana, first["message_id"])["text"], 5)
     stale = await s.user_presses(ana, ana, first["message_id"], right[0]["callback_data"])
     assert stale["show_alert"]
-
-
-def button_list(msg: dict) -> list[dict]:
-    markup = msg.get("reply_markup") or {}
-    return [b for row in markup.get("inline_keyboard", []) for b in row]
 
 
 def code(step) -> str:

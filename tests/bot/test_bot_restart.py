@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
-
-from test_bot_harness import TOKEN, buttons, database_url, running, server
 
 from bot.domain import Database, GameStatus, messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
-
-__all__ = ["server"]  # fixture
+from tests.bot.harness import (
+    TOKEN,
+    FakeClock,
+    bot_messages,
+    database_url,
+    press_first,
+    running,
+    start_bot,
+)
 
 ENV = {"TRUCO_ROBOT_DELAY": "0", "TRUCO_SEED": "7", "TRUCO_DECISION_SECONDS": "1.5"}
 
@@ -39,22 +41,6 @@ def moves_log(url: str) -> list[tuple[int, str]]:
     ]
 
 
-async def press_first(h_server: FakeTelegram, bots: callable, user: int) -> bool:
-    """Press the first move button of the person's newest hand message, if any."""
-    for m in reversed(bots(user)):
-        moves = [b for b in buttons(m) if b.get("callback_data", "").startswith("g")]
-        if moves:
-            answer = await h_server.user_presses(
-                user, user, m["message_id"], moves[0]["callback_data"]
-            )
-            return not answer["show_alert"]
-    return False
-
-
-def bot_messages(server: FakeTelegram, chat: int) -> list[dict]:
-    return [m for m in server.messages(chat) if m["from"]["is_bot"] and not m["deleted"]]
-
-
 async def play(server: FakeTelegram, ana: int, presses: int | None, timeout: float = 60) -> int:
     """Ana presses her first button ``presses`` times (None: until the match ends)."""
     done = 0
@@ -66,38 +52,13 @@ async def play(server: FakeTelegram, ana: int, presses: int | None, timeout: flo
         if loop.time() > end:
             raise AssertionError("the match did not move")
         try:
-            if await press_first(server, lambda u: bot_messages(server, u), ana):
+            if await press_first(server, ana):
                 done += 1
                 continue
         except (TimeoutError, LookupError):
             pass
         await asyncio.sleep(0.02)
     return done
-
-
-def start_bot(
-    api_url: str, db_url: str, log: Path, *args: str, **settings: str
-) -> subprocess.Popen[bytes]:
-    """``truco bot [args]`` as a subprocess logging to ``log``; ``settings`` override ``ENV``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
-    env.update(ENV)
-    env.update(
-        {
-            "TELEGRAM_BOT_TOKEN": TOKEN,
-            "TELEGRAM_API_URL": api_url,
-            "DATABASE_URL": db_url,
-            "TRUCO_POLL_TIMEOUT": "1",
-        }
-    )
-    env.update(settings)
-    out = log.open("ab")
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "bot", *args],
-        env=env,
-        stdout=out,
-        stderr=out,
-        cwd=log.parent,
-    )
 
 
 async def test_kill_9_mid_match_resumes_with_the_same_result(
@@ -109,13 +70,22 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
     ref_server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await ref_server.start()
     try:
-        async with running(ref_server, ref_dir, **ENV) as h:
+        async with running(ref_server, ref_dir, clock=FakeClock(), **ENV) as h:
             ana = ref_server.add_user("Ana")
             await ref_server.user_sends(ana, ana, "/start")
             await ref_server.user_sends(ana, ana, "/truco")
             await play(ref_server, ana, 5)
             # Ana lets her clock run out once: the default action is played for her
-            await asyncio.sleep(2.0)
+            assert h.db is not None
+            db = h.db
+
+            def anas_clock_runs() -> bool:
+                table = tables.load(db, 1)
+                return table is not None and tables.change_of(table).robot_seat is None
+
+            await h.wait(anas_clock_runs)  # the robot has answered: Ana's turn, on the clock
+            h.advance(2.0)
+            await h.wait(lambda: messages.events_of(db, 1, "timeout"))
             await play(ref_server, ana, None)
             reference_url = h.db_url
     finally:
@@ -125,7 +95,7 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
     url = database_url(tmp_path)
     log = tmp_path / "bot.log"
     ana = server.add_user("Ana")
-    bot = start_bot(server.api_url, url, log)
+    bot = start_bot(server.api_url, url, log, **ENV)
     try:
         await server.user_sends(ana, ana, "/start")
         await server.wait_for(lambda: bot_messages(server, ana), timeout=20)
@@ -137,7 +107,7 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
         bot.wait(timeout=10)
         # down for longer than the deadline: the restarted bot must apply it, once
         await asyncio.sleep(2.0)
-        bot = start_bot(server.api_url, url, log)
+        bot = start_bot(server.api_url, url, log, **ENV)
         await play(server, ana, None)
     finally:
         bot.kill()

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from enginetools import act, deal
-
 from engine import Phase
 from engine import actions as A
 from engine.robots.partners import follows_partner, waits_for_partner
+from tests.engine.helpers import act, deal
 
 HANDS = "4C 5D 6H|7C 7D 7H|AS 2S 3S|KC KD KH"
 

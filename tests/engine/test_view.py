@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from enginetools import act, deal
 
 from engine import HandKind, Phase, TableOptions, get_ruleset
+from tests.engine.helpers import act, deal
 
 
 def test_the_view_carries_the_ruleset_and_the_options() -> None:

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from test_sandbox_echobot import build
 
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.web import GROUP_ID, PEOPLE, SandboxWeb, populate
+from tests import ROOT
+from tests.bot.echobot import build
+from tests.bot.harness import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
-ECHO = f"{sys.executable} {ROOT / 'tests' / 'test_sandbox_echobot.py'}"
+ECHO = f"{sys.executable} {ROOT / 'tests' / 'bot' / 'echobot.py'}"
 
 
 @pytest.fixture
@@ -179,13 +180,6 @@ async def test_static_page_is_served_without_cdn(sandbox):
 
 
 # ---------------------------------------------------------------------- the runner
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_runner(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:

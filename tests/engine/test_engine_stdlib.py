@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ast
 import sys
-from pathlib import Path
 
-ENGINE = Path(__file__).parent.parent / "engine"
+from tests import ROOT
+
+ENGINE = ROOT / "engine"
 
 
 def test_engine_imports_only_the_standard_library() -> None:

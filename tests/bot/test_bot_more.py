@@ -10,31 +10,40 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_bot_buttons import paulista_hand, press
-from test_bot_harness import Harness, button, harness, running, seat_match, server
 
 from bot.config import Config, ConfigError
 from bot.domain import messages
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.budget import GroupBudget
 from bot.telegram.publish.table import publish_game
-
-__all__ = ["harness", "server"]  # fixtures
+from tests import ROOT
+from tests.bot.harness import (
+    FakeClock,
+    Harness,
+    button,
+    paulista_hand,
+    press,
+    running,
+    seat_match,
+)
 
 
 async def test_deadline_plays_the_default_action_and_the_table_says_so(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(server, tmp_path, TRUCO_DECISION_SECONDS=0.6) as h:
+    # the table's own 60 s per decision, on a clock that moves only when told to
+    async with running(server, tmp_path, clock=FakeClock()) as h:
         ana, beto = server.add_user("Ana"), server.add_user("Beto")
         group = server.add_group("G", admins=[ana], members=[beto])
         gid = await seat_match(h, group, [ana, beto], paulista_hand())
         table = await h.wait(lambda: h.table(group))
         assert re.search(r"Vez de Ana · até \d\d:\d\d:\d\d", table["text"])
-        # Ana does nothing: her strongest card (3♣) is played for her (R10)
+        # Ana does nothing for a minute: her strongest card (3♣) is played for her (R10)
+        h.advance(60)
         await h.wait(lambda: "⏰ Tempo esgotado: Ana jogou 3♣" in h.table(group)["text"], 5)
-        # Beto calls truco... no: Beto's turn; he truco's and Ana lets the call expire: she runs
+        # Beto's turn now: he calls truco and Ana lets the call expire: she runs
         await press(h, beto, "Truco!")
+        h.advance(60)
         await h.wait(lambda: any("Ana correu" in m["text"] for m in h.bot_messages(group)), 5)
         assert h.db is not None
         kinds = [e.kind for e in messages.events_of(h.db, gid)]
@@ -95,7 +104,7 @@ def test_every_source_string_has_an_english_translation() -> None:
 
     from bot.i18n import translations
 
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     en = translations("en")
     found = {
         msg[2] if isinstance(msg[2], str) else msg[2][0]

@@ -1,7 +1,9 @@
-"""The bot against the fake Bot API over real HTTP: a harness shared by the bot tests.
+"""The bot against the fake Bot API over real HTTP: what the bot tests share.
 
-``Harness`` runs the real ``Application`` in-process (or ``truco bot`` as a
-subprocess, for the restart test) against ``bot.sandbox.fakeapi.FakeTelegram``.
+``Harness`` runs the real ``Application`` in-process against
+``bot.sandbox.fakeapi.FakeTelegram``; ``start_bot`` runs ``truco bot`` as a
+subprocess (restarts, logs, signals). The fixtures (``server``, ``harness``) are in
+``tests/bot/conftest.py``; these are the helpers the tests import.
 """
 
 from __future__ import annotations
@@ -11,17 +13,22 @@ import contextlib
 import os
 import random
 import re
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import text
 
 from bot.config import Config
 from bot.domain import Database
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.app import build_application, on_startup
+from bot.telegram.callbacks import Prefix
+from engine import Match, TableOptions
+from engine.cards import parse_cards
 
 TOKEN = "123456:TEST"
 JSON = dict[str, Any]
@@ -56,12 +63,93 @@ def button(message: JSON, label: str) -> JSON:
     raise AssertionError(f"no button {label!r} in {[b['text'] for b in buttons(message)]}")
 
 
+def bot_messages(server: FakeTelegram, chat_id: int) -> list[JSON]:
+    """Messages the bot sent in a chat (and did not delete)."""
+    return [m for m in server.messages(chat_id) if m["from"]["is_bot"] and not m.get("deleted")]
+
+
+def moves(msg: JSON) -> dict[str, str]:
+    """Move buttons of a hand message: label -> callback_data."""
+    return {
+        b["text"]: b["callback_data"]
+        for b in buttons(msg)
+        if b.get("callback_data", "").startswith(Prefix.MOVE)
+    }
+
+
+def paulista_hand(score: tuple[int, int] = (0, 0), players: int = 2, covered: bool = True) -> Match:
+    """A paulista hand with known cards; seat 0 leads (dealer is the last seat)."""
+    hands = [
+        parse_cards("3C KH 5D"),
+        parse_cards("2S QD 7C"),
+        parse_cards("AH JS 4D"),
+        parse_cards("6S 7H QC"),
+    ]
+    opts = TableOptions(players=players, covered_cards=covered)
+    return Match.from_hand(
+        "paulista",
+        opts,
+        score=score,
+        dealer=players - 1,
+        hands=hands[:players],
+        vira=parse_cards("5C")[0],
+    )
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_bot(
+    api_url: str, db_url: str, log: Path, *args: str, **settings: str
+) -> subprocess.Popen[bytes]:
+    """``truco bot [args]`` as a subprocess logging to ``log`` (robots without delay)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
+    env.update(
+        {
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_URL": api_url,
+            "DATABASE_URL": db_url,
+            "TRUCO_POLL_TIMEOUT": "1",
+            "TRUCO_ROBOT_DELAY": "0",
+        }
+    )
+    env.update(settings)
+    out = log.open("ab")
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "bot", *args],
+        env=env,
+        stdout=out,
+        stderr=out,
+        cwd=log.parent,
+    )
+
+
+class FakeClock:
+    """A clock for deadlines that moves only when a test says so."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        """Start at ``now`` (Unix time)."""
+        self.now = now
+
+    def __call__(self) -> float:
+        """The current (fake) time."""
+        return self.now
+
+
 class Harness:
     """A fake Telegram, the bot connected to it, and helpers to act as people."""
 
-    def __init__(self, server: FakeTelegram, db_url: str, **env: Any) -> None:
+    def __init__(
+        self, server: FakeTelegram, db_url: str, clock: FakeClock | None = None, **env: Any
+    ) -> None:
         self.server = server
         self.db_url = db_url
+        self.clock = clock
         self.env = env
         self.app: Any = None
         self.db: Database | None = None
@@ -82,7 +170,10 @@ class Harness:
     async def start(self) -> None:
         """Start the bot in this process."""
         self.db = Database(self.db_url)
-        self.app = build_application(self.config(), self.db)
+        if self.clock is None:
+            self.app = build_application(self.config(), self.db)
+        else:
+            self.app = build_application(self.config(), self.db, clock=self.clock)
         await self.app.initialize()
         await on_startup(self.app)
         await self.app.updater.start_polling(poll_interval=0, timeout=1)
@@ -98,13 +189,22 @@ class Harness:
         if self.db is not None:
             self.db.close()
 
+    def advance(self, seconds: float) -> None:
+        """Move the fake clock on, then reschedule every table's timers from its stored state
+        (as a restart does), so a deadline now past is applied at once."""
+        from bot.domain import tables
+        from bot.telegram.publish import schedule_timers
+
+        assert self.clock is not None and self.db is not None
+        self.clock.now += seconds
+        for table in tables.to_resume(self.db):
+            schedule_timers(self.app, tables.change_of(table))
+
     # ---------------------------------------------------------------- looking
 
     def bot_messages(self, chat_id: int) -> list[JSON]:
         """Messages the bot sent in a chat."""
-        return [
-            m for m in self.server.messages(chat_id) if m["from"]["is_bot"] and not m.get("deleted")
-        ]
+        return bot_messages(self.server, chat_id)
 
     def hand(self, user: int) -> JSON | None:
         """The person's newest hand message (the last bot message with move buttons)."""
@@ -199,6 +299,23 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
     return table.id
 
 
+async def press(h: Harness, user: int, label: str) -> JSON:
+    """Press the button with this label on the person's newest hand message."""
+    msg = await h.wait(lambda: h.hand(user) if label in moves(h.hand(user) or {}) else None)
+    answer: JSON = await h.server.user_presses(user, user, msg["message_id"], moves(msg)[label])
+    return answer
+
+
+async def press_first(server: FakeTelegram, user: int) -> bool:
+    """Press the first move button of the person's newest hand message, if any."""
+    for m in reversed(bot_messages(server, user)):
+        found = list(moves(m).values())
+        if found:
+            answer = await server.user_presses(user, user, m["message_id"], found[0])
+            return not answer["show_alert"]
+    return False
+
+
 class PrivacyWatch:
     """Checks every message the bot sends or edits: no card is shown before it is played.
 
@@ -261,42 +378,19 @@ class PrivacyWatch:
             return
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeTelegram]:
-    """A running fake Bot API server."""
-    s = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
-    await s.start(host="127.0.0.1", port=0)
-    yield s
-    await s.stop()
-
-
-@contextlib.asynccontextmanager
-async def running(server: FakeTelegram, tmp_path: Path, **env: Any) -> AsyncIterator[Harness]:
-    """The bot running against the fake server with extra configuration."""
-    h = Harness(server, database_url(tmp_path), **env)
-    await h.start()
-    try:
-        yield h
-    finally:
-        await h.stop()
-
-
-@pytest.fixture
-async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    """The bot running against the fake server, with robots that do not wait."""
-    async with running(server, tmp_path) as h:
-        yield h
-
-
 def strip_tags(html: str) -> str:
     """Visible text of an HTML message."""
     return re.sub(r"<[^>]+>", "", html)
 
 
-async def test_private_game_against_a_robot_runs_to_the_end(harness: Harness) -> None:
-    server = harness.server
-    ana = server.add_user("Ana")
-    await server.user_sends(ana, ana, "/start")
-    await server.user_sends(ana, ana, "/truco")
-    over = await harness.play_out([ana], ana)
-    assert re.search(r"\b(12 × \d+|\d+ × 12)\b", over["text"]), over["text"]
+@contextlib.asynccontextmanager
+async def running(
+    server: FakeTelegram, tmp_path: Path, clock: FakeClock | None = None, **env: Any
+) -> AsyncIterator[Harness]:
+    """The bot running against the fake server with extra configuration (and clock)."""
+    h = Harness(server, database_url(tmp_path), clock, **env)
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.stop()

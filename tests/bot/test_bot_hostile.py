@@ -8,12 +8,10 @@ import time
 from typing import Any
 
 import pytest
-from test_bot_harness import Harness, harness, server
 
 from bot.domain import tables
 from bot.sandbox.fakeapi import FakeTelegram
-
-__all__ = ["harness", "server"]  # fixtures
+from tests.bot.harness import Harness
 
 JSON = dict[str, Any]
 

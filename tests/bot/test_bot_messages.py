@@ -5,15 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_bot_harness import Harness, buttons, running, server
-
 from bot.domain import GameStatus, messages, tables
 from bot.i18n import translations
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.render import table_text, zone
-
-__all__ = ["server"]  # fixture
+from tests.bot.harness import Harness, buttons, running
 
 
 async def start_group_game(h: Harness, command: str) -> tuple[int, int, dict]:

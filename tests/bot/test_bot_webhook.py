@@ -9,7 +9,6 @@ from typing import Any
 
 import aiohttp
 import pytest
-from test_bot_harness import TOKEN, database_url
 
 from bot.config import Config, ConfigError
 from bot.domain.store import Database
@@ -17,6 +16,7 @@ from bot.metrics import Metrics
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.app import Runner, build_application
 from bot.webserver import BotServer
+from tests.bot.harness import TOKEN, database_url
 
 URL = "https://truco.example/telegram/hook"
 SECRET = "segredo-de-teste_123"

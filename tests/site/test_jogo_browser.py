@@ -9,53 +9,19 @@ leaves 127.0.0.1. Screenshots go to artifacts/.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import random
-import threading
-from collections.abc import Iterator
 
 import pytest
-from browser import launch, require_chromium, shot
 
 from engine import Match
 from engine.tools.web import Setup, Table
+from tests.browsers import shot
 
 pytestmark = pytest.mark.browser
-require_chromium()
-
 sync_api = pytest.importorskip("playwright.sync_api")
 
 GAME = "[data-jogo]"
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # keep test output clean
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory) -> Iterator[str]:
-    from test_site import build_site
-
-    out = tmp_path_factory.mktemp("jogo-site")
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out))
-    )
-    base = f"http://127.0.0.1:{server.server_port}"
-    result = build_site(out, TRUCO_SITE_URL=base + "/")
-    assert result.returncode == 0, result.stderr
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield base
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch()
 
 
 class Page:

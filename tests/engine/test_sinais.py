@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from enginetools import act, deal
 
 from engine import Act, Card, ErrorCode, HandKind, IllegalAction, Match, Phase, TableOptions
 from engine import actions as A
@@ -13,6 +12,7 @@ from engine.cards import parse_cards
 from engine.match import catch_roll
 from engine.sinais import SINAIS, Sinal, truthful
 from engine.tools.scenario import replay as replay_scenario
+from tests.engine.helpers import act, deal
 
 HANDS = "5C 5H 5S|3C 3H 6S|4D 4H 6D|2C 2H 7S"
 

@@ -11,10 +11,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from test_bot_harness import database_url
-from test_bot_restart import bot_messages, start_bot
 
 from bot.sandbox.fakeapi import FakeTelegram
+from tests.bot.harness import bot_messages, database_url, start_bot
 
 # shaped like a real BotFather token, so both the exact and the shape redaction count
 TOKEN = "987654321:AAHs3cr3t-S3CR3T_s3cr3tS3cr3tS3cr3t12"

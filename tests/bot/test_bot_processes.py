@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
-from test_bot_harness import TOKEN, database_url
 
 from bot.domain.store import AlreadyPolling, Database, polling_lock
+from tests.bot.harness import TOKEN, database_url
 
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 

@@ -4,45 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from test_bot_harness import Harness, buttons, harness, seat_match, server
-
 from bot.domain import messages
 from engine import Match, TableOptions
 from engine.cards import parse_cards
-
-__all__ = ["harness", "server"]  # fixtures
-
-
-def paulista_hand(score=(0, 0), players=2, covered=True) -> Match:
-    """A paulista hand with known cards; seat 0 leads (dealer is the last seat)."""
-    hands = [
-        parse_cards("3C KH 5D"),
-        parse_cards("2S QD 7C"),
-        parse_cards("AH JS 4D"),
-        parse_cards("6S 7H QC"),
-    ]
-    opts = TableOptions(players=players, covered_cards=covered)
-    return Match.from_hand(
-        "paulista",
-        opts,
-        score=score,
-        dealer=players - 1,
-        hands=hands[:players],
-        vira=parse_cards("5C")[0],
-    )
-
-
-def moves(msg) -> dict[str, str]:
-    """Move buttons of a hand message: label -> callback_data."""
-    return {
-        b["text"]: b["callback_data"] for b in buttons(msg) if b["callback_data"].startswith("g")
-    }
-
-
-async def press(h: Harness, user: int, label: str) -> dict:
-    """Press the button with this label on the person's newest hand message."""
-    msg = await h.wait(lambda: h.hand(user) if label in moves(h.hand(user) or {}) else None)
-    return await h.server.user_presses(user, user, msg["message_id"], moves(msg)[label])
+from tests.bot.harness import Harness, moves, paulista_hand, press, seat_match
 
 
 async def test_truco_ladder_answers_and_covered_cards(harness: Harness) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from enginetools import act, deal
 
 from engine import (
     Act,
@@ -22,6 +21,7 @@ from engine import (
 )
 from engine import actions as A
 from engine.cards import ALL_CARDS, DeckStyle, parse_cards
+from tests.engine.helpers import act, deal
 
 
 def refused(m: Match, step: str) -> ErrorCode:

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
-from test_bot_harness import TOKEN, Harness, database_url
 
 from bot.domain.models import Game
 from bot.domain.store import Database
 from bot.sandbox.fakeapi import FakeTelegram
+from tests import ROOT
+from tests.bot.harness import TOKEN, Harness, database_url
 
-DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+DEPLOY = ROOT / "deploy"
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 pytestmark = pytest.mark.skipif(
     not PG or not shutil.which("pg_dump") or not shutil.which("pg_restore"),

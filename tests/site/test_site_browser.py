@@ -9,17 +9,10 @@ that no console error happens and that no request leaves 127.0.0.1. Screenshots 
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from browser import launch, require_chromium
-from browser import shot as save_shot
 
 from engine.tutorial import build_trace
+from tests.browsers import shot as save_shot
 
 PAGES = [
     "", "como-jogar/", "roda/", "tutorial/", "dicas/", "perguntas/", "cartas/", "truco/",
@@ -28,49 +21,8 @@ PAGES = [
     "desenvolvedores/", "sinais/", "jogar/",
 ]  # fmt: skip
 
-ROOT = Path(__file__).resolve().parents[1]
-
 pytestmark = pytest.mark.browser
-require_chromium()
-
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site; an unknown address gets the site's 404.html, as a host would."""
-
-    def log_message(self, format: str, *args: object) -> None:  # keep test output clean
-        pass
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.exists():
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory) -> Iterator[str]:
-    from test_site import build_site
-
-    out = tmp_path_factory.mktemp("browser-site")
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out))
-    )
-    base = f"http://127.0.0.1:{server.server_port}"
-    # instant navigation follows the sitemap, whose addresses come from site_url
-    result = build_site(out, TRUCO_SITE_URL=base + "/")
-    assert result.returncode == 0, result.stderr
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield base
-    server.shutdown()
-    server.server_close()
 
 
 class Watch:
@@ -101,11 +53,6 @@ class Watch:
     def check(self) -> None:
         assert self.errors == []
         assert self.outside == []
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch()
 
 
 def shot(page, name: str) -> None:

@@ -10,33 +10,25 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import launch, require_chromium, shot
+
+from tests import ROOT
+from tests.bot.harness import free_port
+from tests.browsers import shot
 
 GROUP = -1_001_000_000_001
 PRIVATE_CHAT = ".chat-item:has(.bot-tag)"
 CARD = re.compile(r"(?:10|[2-7AJKQ])[♠♥♦♣]")
-ROOT = Path(__file__).resolve().parents[1]
-ECHO = f"{sys.executable} {ROOT / 'tests' / 'test_sandbox_echobot.py'}"
+ECHO = f"{sys.executable} {ROOT / 'tests' / 'bot' / 'echobot.py'}"
 
 pytestmark = pytest.mark.browser
-require_chromium()
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Sandbox:
@@ -74,12 +66,6 @@ class Sandbox:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
         return self.proc.wait(timeout=30)
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    """Headless chromium."""
-    yield from launch()
 
 
 def test_echo_bot_in_the_browser(tmp_path, browser):

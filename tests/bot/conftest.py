@@ -1,0 +1,27 @@
+"""The bot tests' fixtures: a running fake Bot API, and the bot connected to it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.fakeapi import FakeTelegram
+from tests.bot.harness import TOKEN, Harness, running
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegram]:
+    """A running fake Bot API server."""
+    s = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
+    await s.start(host="127.0.0.1", port=0)
+    yield s
+    await s.stop()
+
+
+@pytest.fixture
+async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    """The bot running against the fake server, with robots that do not wait."""
+    async with running(server, tmp_path) as h:
+        yield h

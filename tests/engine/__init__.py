@@ -1,0 +1,1 @@
+"""Tests of the rules core and the tools around it (``engine/``)."""

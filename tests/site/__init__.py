@@ -1,0 +1,1 @@
+"""Tests of the rulebook site and the "Jogar agora" page (``site/``)."""

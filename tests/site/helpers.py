@@ -1,0 +1,22 @@
+"""Building the site for the tests (into a temporary folder: the work tree never changes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests import ROOT
+
+
+def build_site(out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` into ``out`` with extra environment (the hooks read it)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
