@@ -5,10 +5,8 @@ from __future__ import annotations
 import random
 import re
 import string
-from pathlib import Path
 
 import pytest
-from enginetools import act, deal
 
 from engine import Act, ErrorCode, IllegalAction, Match, Phase, TableOptions, get_ruleset, words
 from engine import actions as A
@@ -16,6 +14,8 @@ from engine.cards import ALL_CARDS, Card, DeckStyle, parse_cards
 from engine.sinais import Sinal
 from engine.words import REFUSALS, extract
 from engine.words.catalog import PoError, read_po, translations
+from tests import ROOT
+from tests.engine.helpers import act, deal
 
 PT, EN = words.get("pt"), words.get("en")
 FIELDS = string.Formatter()
@@ -240,6 +240,6 @@ class TestRefusals:
 
 
 def test_the_catalogs_ship_with_the_package() -> None:
-    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "words/locale/*/LC_MESSAGES/*.po" in pyproject
     assert Act.SIGNAL in set(Act)
