@@ -108,6 +108,12 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
         # down for longer than the deadline: the restarted bot must apply it, once
         await asyncio.sleep(2.0)
         bot = start_bot(server.api_url, url, log, **ENV)
+        # Ana's old buttons still show: she waits for the overdue default, as in the reference
+        seen = Database(url, migrate=False)
+        try:
+            await server.wait_for(lambda: messages.events_of(seen, 1, "timeout"), timeout=30)
+        finally:
+            seen.close()
         await play(server, ana, None)
     finally:
         bot.kill()
