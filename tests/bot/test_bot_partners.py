@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from test_bot_buttons import moves, paulista_hand, press
-from test_bot_harness import Harness, harness, running, seat_match, server
-
 from bot.domain import tables
 from bot.domain.messages import events_of
-
-__all__ = ["harness", "server"]  # fixtures
+from tests.bot.harness import Harness, moves, paulista_hand, press, running, seat_match
 
 
 async def _beto_calls_truco(h: Harness, ana: int, beto: int) -> int:
