@@ -132,22 +132,15 @@ def ask(
     they quit."""
     legal = v.legal
     signals = v.legal_signals
+    again = w.gettext("Escolha um número de 1 a {n} (ou s para sair).").format(n=len(legal))
     write(render(w, v))
     options = "  ".join(f"[{i}] {w.button(a, v)}" for i, a in enumerate(legal, 1))
     extra = f"  {w.gettext('[z] sinal')}" if signals else ""
     write(f"{options}{extra}  {w.gettext('[s] sair')}")
-    while True:
-        try:
-            answer = read("> ").strip().lower()
-        except EOFError:
-            return None
-        if answer in QUIT:
-            return None
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        if answer == "z" and signals:
-            return ask_signal(w, signals, read, write)
-        write(w.gettext("Escolha um número de 1 a {n} (ou s para sair).").format(n=len(legal)))
+    picked = _pick(read, write, "> ", len(legal), "z" if signals else None, again)
+    if picked == "z":
+        return ask_signal(w, signals, read, write)
+    return legal[picked] if isinstance(picked, int) else None
 
 
 def ask_signal(
@@ -160,16 +153,32 @@ def ask_signal(
     write(w.gettext("Que sinal fazer para o parceiro? (pode ser blefe; os adversários podem ver)"))
     labels = [sinal_label(w, a.sinal) for a in signals if a.sinal is not None]
     write("  ".join(f"[{i}] {label}" for i, label in enumerate(labels, 1)))
+    again = w.gettext("Escolha um sinal de 1 a {n} (ou s para sair).").format(n=len(signals))
+    picked = _pick(read, write, "sinal> ", len(signals), None, again)
+    return signals[picked] if isinstance(picked, int) else None
+
+
+def _pick(
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+    prompt: str,
+    count: int,
+    key: str | None,
+    again: str,
+) -> int | str | None:
+    """Read until a choice: an index below ``count``, ``key`` itself, or ``None`` to quit."""
     while True:
         try:
-            answer = read("sinal> ").strip().lower()
+            answer = read(prompt).strip().lower()
         except EOFError:
             return None
         if answer in QUIT:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(signals):
-            return signals[int(answer) - 1]
-        write(w.gettext("Escolha um sinal de 1 a {n} (ou s para sair).").format(n=len(signals)))
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        if key is not None and answer == key:
+            return key
+        write(again)
 
 
 def hand_over(w: words.Words, v: View) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from itertools import cycle
@@ -61,3 +62,37 @@ def test_the_robot_partner_runs_when_you_run(variant: str) -> None:
     assert runs, "the scripted human never had a call to run from"
     for i in runs:
         assert out[i + 1].startswith("Parceiro correu"), out[i - 6 : i + 2]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_match_in_english(players: int) -> None:
+    out: list[str] = []
+    answers = cycle(["x", "1", "2"])
+    assert (
+        play("mineiro", players, 12, 4, "facil", lambda _: next(answers), out.append, lang="en")
+        == 0
+    )
+    text = "\n".join(out)
+    assert "We won!" in text or "We lost!" in text
+    assert "Choose a number" in text and "Mineiro truco" in text
+    # nothing Portuguese is left: no source text reached the English screen
+    for pt in ("Você", "jogou", "Placar", "Sua mão", "Ganhamos", "correu", "Vazas", "Desce"):
+        assert pt not in text.replace("(Desce!)", ""), pt
+
+
+def test_the_command_line_takes_the_language_from_lang_or_the_system() -> None:
+    def run(*args: str, env_lang: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine", "play", "--seed", "1", *args],
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env={**os.environ, "LANG": env_lang, "LANGUAGE": ""},
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    assert "See you next time!" in run(env_lang="en_US.UTF-8")
+    assert "Até a próxima!" in run(env_lang="C.UTF-8")
+    assert "Até a próxima!" in run("--lang", "pt", env_lang="en_US.UTF-8")
