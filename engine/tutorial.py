@@ -21,7 +21,8 @@ Texts name cards with tokens so that they follow the learner's deck style (R11):
 ``{KH}`` is the card's label (``K♥`` or ``12 de copas``), ``{o KH}`` and ``{nome KH}`` its
 name with or without the article (``o rei de copas (K♥)`` or ``o 12 de copas``), and a rank
 alone, ``{K}``, ``{um K}``, ``{o K}``, ``{os K}``, names the rank (``os reis`` or ``os 12``);
-a capital (``{Um K}``, ``{O KH}``) starts a sentence.
+``{do K}`` and ``{do KH}`` join ``de`` to the article (``da dama``, ``do 10``); a capital
+(``{Um K}``, ``{O KH}``) starts a sentence.
 Every text is a ``Words``: a ``str`` in the traditional style that also knows its Spanish form.
 
 ``build_trace()`` is the same course as plain JSON (the site's player reads it).
@@ -69,7 +70,7 @@ def card_name(card: Card, article: bool = False, style: DeckStyle = DeckStyle.TR
 
 
 def rank_words(rank: Rank, form: str, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
-    """A rank alone: ``rei`` / ``um rei`` / ``o rei`` / ``os reis`` (Spanish: ``12``, ``os 12``)."""
+    """A rank alone: ``rei`` / ``um rei`` / ``o rei`` / ``os reis`` / ``do rei`` (Spanish ``12``)."""
     face = rank in _FACE_PLURALS
     if style == DeckStyle.SPANISH or not face:
         word = SPANISH_RANKS[rank] if style == DeckStyle.SPANISH else rank.code
@@ -84,10 +85,12 @@ def rank_words(rank: Rank, form: str, style: DeckStyle = DeckStyle.TRADITIONAL) 
         return ("a " if female else "o ") + word
     if form == "os":
         return ("as " if female else "os ") + plural
+    if form == "do":
+        return ("da " if female else "do ") + word
     return word
 
 
-_TOKEN = re.compile(r"\{(?:(o|O|um|Um|os|Os|nome) )?([4567QJKA23])([CHSD])?\}")
+_TOKEN = re.compile(r"\{(?:(o|O|um|Um|os|Os|do|Do|nome) )?([4567QJKA23])([CHSD])?\}")
 
 
 def render(template: str, style: DeckStyle) -> str:
@@ -108,7 +111,9 @@ def render(template: str, style: DeckStyle) -> str:
             return PT.card(card, style)
         if form in ("o", "nome"):
             return card_name(card, form == "o", style)
-        raise TutorialError(f"{m.group(0)}: uma carta só aceita 'o' ou 'nome'")
+        if form == "do":  # de + o/a
+            return "d" + card_name(card, True, style)
+        raise TutorialError(f"{m.group(0)}: uma carta só aceita 'o', 'do' ou 'nome'")
 
     return _TOKEN.sub(one, template)
 

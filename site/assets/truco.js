@@ -266,16 +266,19 @@
       Math.round(100 * done / total) + '%"></span></div>';
 
     html += '<div class="tut__mesa"><div class="tut__titulo">' + esc(say(hand.title)) + "</div>";
-    html += '<div class="tut__outros">';
-    for (var s = 0; s < view.players; s++) {
-      if (s === me) continue;
+    html += '<div class="tut__outros tut__outros--' + view.players + '">';
+    /* seen from the learner's chair: left opponent, partner across, right opponent */
+    var around = view.players === 4 ? [(me + 3) % 4, (me + 2) % 4, (me + 1) % 4] : [(me + 1) % 2];
+    for (var i = 0; i < around.length; i++) {
+      var s = around[i];
       var cards;
       if (view.partner_hand && s === (me + 2) % 4) {
         cards = view.partner_hand.map(function (c) { return card(c); }).join("");
       } else {
         cards = new Array(view.cards_left[s] + 1).join(back());
       }
-      html += '<div class="tut__lugar"><div class="tut__rotulo">' + esc(hand.seat_names[s]) + this.marks(view, s) +
+      var where = view.players === 4 ? ["direita", "parceiro", "esquerda"][(s - me + 3) % 4] : "frente";
+      html += '<div class="tut__lugar tut__lugar--' + where + '"><div class="tut__rotulo">' + esc(hand.seat_names[s]) + this.marks(view, s) +
         '</div><span class="cartas">' + cards + "</span></div>";
     }
     html += "</div>";
