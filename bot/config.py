@@ -77,7 +77,6 @@ class Config:
     robot_budget_ms: int = 250
     group_budget: int = 20
     """At most this many calls per minute to one group."""
-    timezone: str = "America/Sao_Paulo"
     rulebook_url: str = DEFAULT_RULEBOOK_URL
     poll_timeout: int = 30
     webhook_url: str | None = None
@@ -150,7 +149,6 @@ class Config:
             seed=int(seed) if seed else None,
             robot_budget_ms=int(budget or 250),
             group_budget=int(group_budget or 20),
-            timezone=env.get("TRUCO_TIMEZONE", "").strip() or "America/Sao_Paulo",
             rulebook_url=(
                 env.get("TRUCO_RULEBOOK_URL", "").strip()
                 or env.get("TRUCO_SITE_URL", "").strip()

@@ -23,6 +23,7 @@ from bot.domain.values import (
     HandSummary,
     LoggedEvent,
     MatchEnd,
+    Ping,
     PlayerInfo,
     TableDrawing,
 )
@@ -73,7 +74,7 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         table = row_to_table(s, game)
         hand_number = table.match().hand_number
         rows = {
-            h.seat: HandMessageInfo(h.chat_id, h.message_id, h.hand_number, h.digest)
+            h.seat: _hand_message(h)
             for h in s.exec(select(HandMessage).where(HandMessage.game_id == game_id))
         }
         people: dict[int, PlayerInfo] = {}
@@ -87,6 +88,13 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         )
         ended = {h.hand: h for h in _hand_overs(s, game_id)} if needed else {}
         return HandsDrawing(table, people, rows, ended)
+
+
+def _hand_message(h: HandMessage) -> HandMessageInfo:
+    ping, sep, fingerprint = h.digest.partition(":")
+    if not sep or not ping.isdigit():  # stored before pings were kept
+        return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, h.digest)
+    return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, fingerprint, Ping(int(ping)))
 
 
 def mark_table(db: Database, game_id: int, **values: Any) -> None:
@@ -114,7 +122,10 @@ def save_hand_message(db: Database, game_id: int, seat: int, message: HandMessag
         if row is None:
             row = HandMessage(game_id=game_id, seat=seat, chat_id=0, message_id=0, hand_number=0)
         row.chat_id, row.message_id = message.chat_id, message.message_id
-        row.hand_number, row.digest = message.hand_number, message.digest
+        row.hand_number = message.hand_number
+        # the ping rides in the digest column ("<ping>:<digest>"): bookkeeping only, so no
+        # schema change while the production work reshapes the tables
+        row.digest = f"{int(message.ping)}:{message.digest}"
         s.add(row)
         s.commit()
 

@@ -243,6 +243,11 @@ def _beside_person(seats: Sequence[Occupant | None], seat: int, players: int) ->
     return x is not None and bool(x.robot) and mate is not None and mate.user is not None
 
 
+def decision_seconds(table: Table, rules: Rules) -> float:
+    """How long each decision of a table may take (R10)."""
+    return rules.decision_seconds or table.options.timer_for(get_ruleset(table.variant))
+
+
 def deadline_for(m: Match, rules: Rules) -> float | None:
     """When the pending decision times out (R10); ``None`` when nobody must act."""
     if not m.to_act():

@@ -11,7 +11,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Any
 
 from engine import Match, TableOptions, View
@@ -374,6 +374,16 @@ class TableDrawing:
     """The match's end, when not announced yet."""
 
 
+class Ping(IntEnum):
+    """Why a hand message was sent anew: Telegram notifies new messages, never edits."""
+
+    NONE = 0
+    TURN = 1
+    """Sent when the person's turn (play, answer, decide) began."""
+    WARNING = 2
+    """Sent again shortly before their time runs out."""
+
+
 @dataclass(frozen=True)
 class HandMessageInfo:
     """The private message that shows one seat's hand."""
@@ -382,6 +392,8 @@ class HandMessageInfo:
     message_id: int
     hand_number: int
     digest: str
+    ping: Ping = Ping.NONE
+    """How this message was last sent or edited: at a turn's start, as a warning, or neither."""
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,10 @@ through gettext (``t``) in HTML parse mode.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from datetime import datetime
 from html import escape
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import (
     InlineKeyboardButton,
@@ -56,17 +55,22 @@ COVERED = "🂠"
 Seats = Sequence[Occupant | None]
 
 
-def zone(name: str) -> ZoneInfo:
-    """The time zone for deadlines (UTC if the name is unknown)."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+WARNING_SECONDS = 10
+"""A person still to act this close to their deadline is warned once (a new message)."""
 
 
-def clock(ts: float, tz: ZoneInfo) -> str:
-    """A deadline as wall-clock time, ``14:32:05``."""
-    return datetime.fromtimestamp(ts, tz).strftime("%H:%M:%S")
+def warning_due(deadline_at: float | None, decision_seconds: float, now: float) -> bool:
+    """Whether the last warning is due: the time is nearly out, and it was long enough to
+    be worth a warning at all."""
+    if deadline_at is None or decision_seconds < 2 * WARNING_SECONDS:
+        return False
+    return deadline_at - now <= WARNING_SECONDS
+
+
+def countdown(t: Translations, seconds: float) -> str:
+    """How long there is to decide, ``⏱ 30 s``: a duration, since the chat shows when a
+    message was sent, and a clock time would be in someone else's time zone."""
+    return t.gettext("⏱ {n} s").format(n=max(0, math.ceil(seconds - 0.05)))
 
 
 def card_label(card: Card, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
@@ -262,7 +266,7 @@ def table_text(
     t: Translations,
     table: Table,
     view: View,
-    tz: ZoneInfo,
+    time_left: float | None,
     *,
     style: DeckStyle = DeckStyle.TRADITIONAL,
     own: int | None = None,
@@ -323,8 +327,9 @@ def table_text(
     if view.to_act:
         who = ", ".join(seat_name(seats[s], t) for s in view.to_act)
         line = _("👉 Vez de {who}").format(who=who)
-        if table.deadline_at and any((x := seats[s]) and not x.robot for s in view.to_act):
-            line += " · " + _("até {time}").format(time=clock(table.deadline_at, tz))
+        people = any((x := seats[s]) and not x.robot for s in view.to_act)
+        if table.deadline_at and time_left is not None and people:
+            line += " · " + countdown(t, time_left)
         lines.append(line)
     note = timeout_note(t, table, view, style)
     if note:
@@ -395,11 +400,18 @@ def action_label(action: Action, view: View, t: Translations, style: DeckStyle) 
     return _("Correr")
 
 
-def hand_text(t: Translations, table: Table, view: View, tz: ZoneInfo, style: DeckStyle) -> str:
+def hand_text(
+    t: Translations,
+    table: Table,
+    view: View,
+    time_left: float | None,
+    style: DeckStyle,
+    warning: bool = False,
+) -> str:
     """A player's private message: the table as they see it, their cards, their turn."""
     _ = t.gettext
     seats = table.seats
-    lines = [table_text(t, table, view, tz, style=style, own=view.seat), ""]
+    lines = [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
     if view.match_winner is not None:
         return "\n".join(lines).rstrip()
     if view.kind == HandKind.IRON:
@@ -420,8 +432,10 @@ def hand_text(t: Translations, table: Table, view: View, tz: ZoneInfo, style: De
         )
     if view.legal:
         line = _("👉 <b>É a sua vez!</b>")
-        if table.deadline_at:
-            line += " " + _("Até {time}.").format(time=clock(table.deadline_at, tz))
+        if table.deadline_at and time_left is not None:
+            line += " " + countdown(t, time_left)
+        if warning:
+            line = _("⏳ <b>Seu tempo está acabando!</b>") + " " + line
         lines.append(line)
     return "\n".join(lines)
 
@@ -554,14 +568,18 @@ def cancelled_text(t: Translations) -> str:
 
 
 def public_table(
-    t: Translations, table: Table, missing: Sequence[str], tz: ZoneInfo, bot_username: str
+    t: Translations,
+    table: Table,
+    missing: Sequence[str],
+    time_left: float | None,
+    bot_username: str,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for any status: lobby, match, end or cancellation."""
     if table.status == GameStatus.LOBBY:
         return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
     if table.status == GameStatus.CANCELLED:
         return cancelled_text(t), None
-    text = table_text(t, table, table.view(0), tz)
+    text = table_text(t, table, table.view(0), time_left)
     playing = table.status == GameStatus.PLAYING
     return text, table_keyboard(t, table, bot_username) if playing else None
 

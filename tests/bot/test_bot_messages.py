@@ -9,7 +9,7 @@ from bot.domain import GameStatus, messages, tables
 from bot.i18n import translations
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
-from bot.telegram.render import table_text, zone
+from bot.telegram.render import table_text
 from tests.bot.harness import Harness, buttons, running
 
 
@@ -68,7 +68,7 @@ def expected_table(h: Harness, game_id: int) -> tuple[int, str]:
     assert drawing is not None
     game = drawing.table
     t = translations(drawing.language)
-    html = table_text(t, game, game.view(0), zone(rt.config.timezone))
+    html = table_text(t, game, game.view(0), 60)
     return game.version, re.sub(r"<[^>]+>", "", html)
 
 

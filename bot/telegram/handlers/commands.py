@@ -21,7 +21,6 @@ from bot.telegram.render import (
     reason_text,
     rules_text,
     table_text,
-    zone,
 )
 
 
@@ -89,7 +88,11 @@ async def score(update: Update, context: BotContext) -> None:
         await reply(update, context, text)
         return
     view = table.view(0)
-    await reply(update, context, table_text(context.t, table, view, zone(context.config.timezone)))
+    await reply(
+        update,
+        context,
+        table_text(context.t, table, view, tables.decision_seconds(table, context.rules)),
+    )
 
 
 async def ranking(update: Update, context: BotContext) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bot.domain.values import Change, GameStatus
 from bot.telegram.context import TrucoApp
-from bot.telegram.publish.hands import schedule_hands
+from bot.telegram.publish.hands import schedule_hands, schedule_warning
 from bot.telegram.publish.table import schedule_table
 from bot.telegram.publish.timers import schedule_timers
 
@@ -32,3 +32,5 @@ def refresh(app: TrucoApp, change: Change) -> None:
     schedule_table(app, change.chat_id, change.thread_id, change.game_id)
     if change.status != GameStatus.LOBBY:
         schedule_hands(app, change.chat_id, change.game_id)
+    if change.status == GameStatus.PLAYING and change.deadline_at is not None:
+        schedule_warning(app, change.chat_id, change.game_id, change.deadline_at)

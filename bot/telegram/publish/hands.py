@@ -14,13 +14,20 @@ from typing import cast
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
-from bot.domain import messages, people
-from bot.domain.values import GameStatus, HandMessageInfo
+from bot.domain import messages, people, tables
+from bot.domain.values import GameStatus, HandMessageInfo, Ping
 from bot.i18n import person_translations
 from bot.telegram.context import BotContext, TrucoApp, runtime_of
 from bot.telegram.jobs import JobKind
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
-from bot.telegram.render import cancelled_text, hand_closed_text, hand_keyboard, hand_text, zone
+from bot.telegram.render import (
+    WARNING_SECONDS,
+    cancelled_text,
+    hand_closed_text,
+    hand_keyboard,
+    hand_text,
+    warning_due,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +52,6 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
     A call that fails for a passing reason is retried later.
     """
     rt = runtime_of(app)
-    tz = zone(rt.config.timezone)
     async with rt.lock(("hands", game_id)):
         drawing = messages.hands_drawing(rt.db, game_id)
         if drawing is None:
@@ -55,12 +61,16 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
         over = table.status == GameStatus.OVER
         cancelled = table.status == GameStatus.CANCELLED
         failed = False
+        now = rt.rules.clock()
+        seconds = tables.decision_seconds(table, rt.rules)
+        warn_time = warning_due(table.deadline_at, seconds, now)
         for seat, player in drawing.people.items():
             if not player.started:
                 continue
             t = person_translations(player.language_code)
             view = m.view(seat)
             markup: InlineKeyboardMarkup | None
+            ping = Ping.NONE
             if cancelled:
                 text, markup = cancelled_text(t), None
             elif over and view.hand_number in drawing.ended:
@@ -68,17 +78,30 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
                 text = hand_closed_text(t, closing, table.seats, player.deck, view.match_winner)
                 markup = None
             else:
-                text = hand_text(t, table, view, tz, player.deck)
+                warn = bool(view.legal) and warn_time
+                if warn and table.deadline_at is not None:
+                    left: float = table.deadline_at - now
+                else:
+                    left = seconds
+                text = hand_text(t, table, view, left, player.deck, warning=warn)
                 markup = hand_keyboard(t, table, view, player.deck)
+                if view.legal:
+                    ping = Ping.WARNING if warn else Ping.TURN
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
+            if row is not None and row.hand_number == view.hand_number and ping > row.ping:
+                # the person's turn began (or their time is nearly out): only a new message
+                # makes their phone ring, so the old one goes and the hand comes anew
+                with contextlib.suppress(TelegramError):
+                    await app.bot.delete_message(row.chat_id, row.message_id)
+                row = None
             if row is not None and row.hand_number == view.hand_number:
-                if row.digest == fingerprint:
+                if row.digest == fingerprint and row.ping == ping:
                     continue
                 outcome = await edit(app, row.chat_id, row.message_id, text, markup)
                 if outcome == Edited.DONE:
                     shown = HandMessageInfo(
-                        player.id, row.message_id, view.hand_number, fingerprint
+                        player.id, row.message_id, view.hand_number, fingerprint, ping
                     )
                     messages.save_hand_message(rt.db, game_id, seat, shown)
                     continue
@@ -108,7 +131,17 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
                 log.warning("hand message to %s failed: %s", player.id, exc)
                 failed = True
                 continue
-            shown = HandMessageInfo(player.id, sent.message_id, view.hand_number, fingerprint)
+            shown = HandMessageInfo(player.id, sent.message_id, view.hand_number, fingerprint, ping)
             messages.save_hand_message(rt.db, game_id, seat, shown)
     if failed:  # a pending redraw comes sooner and does the same
         schedule_hands(app, table.chat_id, game_id, RETRY_SECONDS)
+
+
+def schedule_warning(app: TrucoApp, chat_id: int, game_id: int, deadline_at: float) -> None:
+    """Redraw the hands when the time of whoever must act is nearly out (one warning)."""
+    rt = runtime_of(app)
+    key = f"{chat_id}:{game_id}:warning"
+    rt.jobs.cancel(JobKind.HANDS, key)
+    wait = deadline_at - WARNING_SECONDS - rt.rules.clock()
+    if wait > 0:
+        rt.jobs.run_once(app.job_queue, JobKind.HANDS, key, wait, game_id, chat_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from bot.domain import messages
+from bot.domain import messages, tables
 from bot.domain.values import GameStatus, Table
 from bot.i18n import Translations, translations
 from bot.telegram.context import BotContext, TrucoApp, runtime_of
@@ -21,7 +21,6 @@ from bot.telegram.render import (
     match_over_text,
     public_table,
     rematch_keyboard,
-    zone,
 )
 
 
@@ -86,7 +85,9 @@ async def _draw_table(app: TrucoApp, table: Table, missing: Sequence[str], t: Tr
     """Edit the table message in place (send it when there is none); ``Later`` to retry."""
     rt = runtime_of(app)
     username = app.bot.username if app.bot._bot_user else ""
-    text, markup = public_table(t, table, missing, zone(rt.config.timezone), username)
+    text, markup = public_table(
+        t, table, missing, tables.decision_seconds(table, rt.rules), username
+    )
     if table.table_message_id is not None:
         rt.budget.spend(table.chat_id)
         try:

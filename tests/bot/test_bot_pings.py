@@ -1,0 +1,55 @@
+"""Whose turn it is rings their phone: the hand comes anew at each turn, and once near the end."""
+
+from __future__ import annotations
+
+from bot.telegram.publish.hands import update_hands
+from tests.bot.harness import FakeClock, Harness, paulista_hand, press, running, seat_match
+
+
+def _sent(h: Harness, user: int) -> list[dict]:
+    """Every message the bot sent to a person's private chat, deleted ones too."""
+    return [m for m in h.server.messages(user) if m["from"]["is_bot"]]
+
+
+async def test_a_new_turn_sends_the_hand_anew_and_deletes_the_old(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await seat_match(harness, group, [ana, beto], paulista_hand())
+    first = await harness.wait(lambda: harness.hand(ana))
+    assert "⏱ 60 s" in first["text"]  # how long there is, not a clock time
+    beto_first = await harness.wait(
+        lambda: [m for m in _sent(harness, beto) if "Sua mão" in m["text"]]
+    )
+    await press(harness, ana, "3♣")
+    # Beto's turn: a new message (Telegram rings for it), the old one gone
+    turn = await harness.wait(lambda: harness.hand(beto))
+    assert turn["message_id"] != beto_first[0]["message_id"]
+    assert "É a sua vez" in turn["text"] and "⏱ 60 s" in turn["text"]
+    assert [
+        m.get("deleted")
+        for m in _sent(harness, beto)
+        if m["message_id"] == beto_first[0]["message_id"]
+    ] == [True]
+    # Ana's turn is over: her message is edited in place, no new one
+    await harness.wait(lambda: "É a sua vez" not in _sent(harness, ana)[-1]["text"])
+    assert len([m for m in _sent(harness, ana) if "Sua mão" in m["text"]]) == 1
+
+
+async def test_the_warning_comes_once_shortly_before_the_time_runs_out(server, tmp_path) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, beto = server.add_user("Ana"), server.add_user("Beto")
+        group = server.add_group("G", admins=[ana], members=[beto])
+        gid = await seat_match(h, group, [ana, beto], paulista_hand())
+        first = await h.wait(lambda: h.hand(ana))
+        assert "acabando" not in first["text"]
+        h.advance(22)  # 8 s left: inside the warning time
+        await update_hands(h.app, gid)
+        warned = h.hand(ana)
+        assert warned is not None and warned["message_id"] != first["message_id"]
+        assert "Seu tempo está acabando" in warned["text"]
+        assert "⏱ 8 s" in warned["text"]  # what is left, not the whole time
+        await update_hands(h.app, gid)
+        assert h.hand(ana)["message_id"] == warned["message_id"]  # once
+        assert sum("acabando" in m["text"] for m in _sent(h, ana)) == 1
+        assert all("acabando" not in m["text"] for m in _sent(h, beto))  # not Beto's turn
