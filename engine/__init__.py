@@ -5,7 +5,7 @@ Standard library only. The bot, the robots and the rulebook site stand on it.
 
 from engine.actions import Act, Action
 from engine.cards import Card, Rank, Suit
-from engine.errors import ErrorCode, IllegalAction
+from engine.errors import ErrorCode, IllegalAction, InvalidValue
 from engine.match import HandKind, HandResult, Match, Phase
 from engine.rulesets import RULESETS, Ruleset, TableOptions, get_ruleset
 from engine.sinais import SINAIS, Sinal
@@ -21,6 +21,7 @@ __all__ = [
     "HandKind",
     "HandResult",
     "IllegalAction",
+    "InvalidValue",
     "Match",
     "Phase",
     "Rank",

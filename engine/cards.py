@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from engine.errors import InvalidValue
+
 
 class Rank(IntEnum):
     """Card ranks in their natural truco order, weakest first (R1)."""
@@ -109,7 +111,7 @@ class Card(int):
         try:
             return _BY_CODE[code.strip().upper()]
         except (KeyError, AttributeError):
-            raise ValueError(f"carta desconhecida: {code!r}") from None
+            raise InvalidValue("carta desconhecida: {code!r}", code=code) from None
 
     def __repr__(self) -> str:
         return f"Card({CODES[self]})"

@@ -23,6 +23,22 @@ class ErrorCode(StrEnum):
     """Not part of the scenario format: scenarios carry no signals (R12)."""
 
 
+class InvalidValue(ValueError):
+    """A value the rules do not know (a variant, a card, a table option), with its facts.
+
+    ``text`` is a pt-BR source text with ``{fields}`` and ``params`` fill them: the
+    exception reads as that sentence in pt-BR, and ``engine.words`` translates it
+    (``words.get(lang).refusal(exc)``). A ``ValueError``, so callers that only need
+    "bad value" keep catching that.
+    """
+
+    def __init__(self, text: str, **params: object) -> None:
+        """The refusal ``text`` (pt-BR, ``str.format`` fields) with the ``params`` it names."""
+        self.text = text
+        self.params: dict[str, object] = params
+        super().__init__(text.format(**params))
+
+
 class IllegalAction(Exception):
     """An action (or a scenario) the rules do not allow now: codes and parameters, no words.
 

@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
+from engine.errors import InvalidValue
 from engine.sinais import DEFAULT_CATCH_PERCENT
 
 MIN_TARGET = 6
@@ -179,7 +180,9 @@ def get_ruleset(name: str) -> Ruleset:
         return _ALIASES[_normalize(name)]
     except KeyError:
         known = ", ".join(RULESETS)
-        raise ValueError(f"variante desconhecida: {name!r} (conhecidas: {known})") from None
+        raise InvalidValue(
+            "variante desconhecida: {name!r} (conhecidas: {known})", name=name, known=known
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -199,18 +202,26 @@ class TableOptions:
     """The chance, in percent, that each opponent catches a signal (R12)."""
 
     def validated(self, ruleset: Ruleset) -> TableOptions:
-        """These options if they suit ``ruleset``; ``ValueError`` with a pt-BR reason if not."""
+        """These options if they suit ``ruleset``; ``InvalidValue`` (a ``ValueError``) if not."""
         if self.players not in (2, 4):
-            raise ValueError("a mesa tem 2 ou 4 jogadores")
+            raise InvalidValue("a mesa tem 2 ou 4 jogadores")
         if not MIN_TARGET <= self.target <= MAX_TARGET:
-            raise ValueError(f"a partida vai de {MIN_TARGET} a {MAX_TARGET} pontos")
+            raise InvalidValue(
+                "a partida vai de {low} a {high} pontos", low=MIN_TARGET, high=MAX_TARGET
+            )
         if self.ladder is not None and tuple(self.ladder) not in ruleset.ladder_options:
-            allowed = " ou ".join("-".join(map(str, lad)) for lad in ruleset.ladder_options)
-            raise ValueError(f"escada do truco inválida para {ruleset.title}: use {allowed}")
+            allowed = ", ".join("-".join(map(str, lad)) for lad in ruleset.ladder_options)
+            raise InvalidValue(
+                "escada do truco inválida para {variant}: use {allowed}",
+                variant=ruleset.title,
+                allowed=allowed,
+            )
         if not MIN_TIMER <= self.timer <= MAX_TIMER:
-            raise ValueError(f"o tempo de jogada vai de {MIN_TIMER} a {MAX_TIMER} segundos")
+            raise InvalidValue(
+                "o tempo de jogada vai de {low} a {high} segundos", low=MIN_TIMER, high=MAX_TIMER
+            )
         if not 0 <= self.catch_percent <= 100:
-            raise ValueError("a chance de ver um sinal vai de 0 a 100%")
+            raise InvalidValue("a chance de ver um sinal vai de 0 a 100%")
         if self.ladder is not None:
             return replace(self, ladder=tuple(self.ladder))
         return self

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from engine.cards import Card, Rank, Suit
+from engine.errors import InvalidValue
 
 
 class Sinal(IntEnum):
@@ -48,7 +49,9 @@ class Sinal(IntEnum):
             return _BY_CODE[code.strip().lower()]
         except KeyError:
             known = ", ".join(s.code for s in Sinal)
-            raise ValueError(f"sinal desconhecido: {code!r} (conhecidos: {known})") from None
+            raise InvalidValue(
+                "sinal desconhecido: {code!r} (conhecidos: {known})", code=code, known=known
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from engine.errors import InvalidValue
 from engine.robots.base import RandomRobot, Robot, decision_rng
 from engine.robots.heuristic import Facil, Medio
 from engine.robots.search import DEFAULT_BUDGET_MS, Dificil
@@ -36,7 +37,9 @@ def normalize_level(level: str) -> str:
     """The ASCII level name for ``level`` (``Médio`` → ``medio``); ``ValueError`` if unknown."""
     name = _SPELLINGS.get(level.strip().lower())
     if name is None:
-        raise ValueError(f"nível de robô desconhecido: {level!r} (use fácil, médio ou difícil)")
+        raise InvalidValue(
+            "nível de robô desconhecido: {level!r} (use fácil, médio ou difícil)", level=level
+        )
     return name
 
 

@@ -29,7 +29,7 @@ from importlib.resources.abc import Traversable
 
 from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank, Suit
-from engine.errors import ErrorCode, IllegalAction
+from engine.errors import ErrorCode, IllegalAction, InvalidValue
 from engine.rulesets import PAULISTA, RULESETS, Ruleset
 from engine.sinais import SINAIS, Sinal
 from engine.view import View
@@ -491,13 +491,17 @@ class Words:
 
     # ------------------------------------------------------------ refusals
 
-    def refusal(self, exc: IllegalAction) -> str:
-        """An engine refusal in words, from its code, reason and parameters."""
-        text = REFUSALS.get((exc.code, exc.reason)) or REFUSALS[(exc.code, None)]
+    def refusal(self, exc: IllegalAction | InvalidValue) -> str:
+        """An engine refusal in words: an illegal action (code, reason, parameters) or an
+        unknown value (its pt-BR text and parameters)."""
         params = dict(exc.params)
         variant = params.get("variant")
-        if isinstance(variant, str) and variant in RULESETS:
-            params["variant"] = self.variant(RULESETS[variant])
+        for rs in RULESETS.values():
+            if variant in (rs.name, rs.title):
+                params["variant"] = self.variant(rs)
+        if isinstance(exc, InvalidValue):
+            return self.gettext(exc.text).format(**params)
+        text = REFUSALS.get((exc.code, exc.reason)) or REFUSALS[(exc.code, None)]
         try:
             return self.gettext(text).format(**params)
         except (KeyError, IndexError):  # a reason raised without its parameters

@@ -19,7 +19,8 @@ from engine.words.catalog import Entry, read_po
 
 ENGINE = Path(__file__).resolve().parent.parent
 LOCALE = Path(__file__).resolve().parent / "locale"
-CALLS = {"gettext": 1, "_": 1, "pgettext": 2, "ngettext": 2}
+CALLS = {"gettext": 1, "_": 1, "pgettext": 2, "ngettext": 2, "InvalidValue": 1}
+"""Calls whose literal arguments are source texts (``InvalidValue`` carries its own)."""
 
 
 @dataclass(frozen=True, order=True)

@@ -239,6 +239,33 @@ class TestRefusals:
         assert not hasattr(exc, "message")
 
 
+def test_unknown_values_read_pt_br_and_are_translated() -> None:
+    from engine import InvalidValue
+    from engine.robots import normalize_level
+
+    attempts = [
+        lambda: get_ruleset("buraco"),
+        lambda: Card.parse("8C"),
+        lambda: Sinal.parse("olho"),
+        lambda: normalize_level("mestre"),
+        lambda: TableOptions(players=3).validated(get_ruleset("paulista")),
+        lambda: TableOptions(target=40).validated(get_ruleset("paulista")),
+        lambda: TableOptions(timer=1).validated(get_ruleset("paulista")),
+        lambda: TableOptions(catch_percent=101).validated(get_ruleset("paulista")),
+        lambda: TableOptions(ladder=(3, 6, 9, 12)).validated(get_ruleset("mineiro")),
+    ]
+    texts = []
+    for attempt in attempts:
+        with pytest.raises(InvalidValue) as info:
+            attempt()
+        exc = info.value
+        assert str(exc) == PT.refusal(exc)  # the exception reads as its pt-BR text
+        assert EN.refusal(exc) != str(exc) and not re.search(r"[{}]", EN.refusal(exc))
+        texts.append(EN.refusal(exc))
+    assert texts[0] == "unknown variant: 'buraco' (known: paulista, mineiro, trem-bao)"
+    assert texts[-1] == "invalid truco ladder for Mineiro truco: use 4-8-10-12, 4-6-10-12"
+
+
 def test_the_catalogs_ship_with_the_package() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "words/locale/*/LC_MESSAGES/*.po" in pyproject
