@@ -10,7 +10,8 @@ past the handlers ever sees ``j`` or ``r1``.
   ``R`` raise, ``o`` play the mão de onze/dez, ``x`` run from it); also the id of
   an inline result.
 - ``l<game>:<op>`` a lobby button; ``v<game>`` Revanche; ``k<key>`` a ``/config``
-  setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move.
+  setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
+  ``uL<n>`` a lesson picked in the /tutorial menu.
 - ``/start g<game>`` the deep link back to a table.
 
 Nothing decoded here is trusted: the domain checks the game, the version and the
@@ -213,6 +214,18 @@ def parse_deck(data: str) -> DeckStyle:
 # -------------------------------------------------------------------- tutorial
 
 _TUTORIAL = re.compile(r"u([0-9]{1,4}):([A-Za-z0-9]{1,3})")
+_LESSON = re.compile(r"uL([0-9]{1,2})")
+
+
+def lesson_data(number: int) -> str:
+    """callback_data of a lesson picked in the /tutorial menu (``uL<n>``)."""
+    return _checked(f"{Prefix.TUTORIAL}L{number}")
+
+
+def parse_lesson(data: str) -> int | None:
+    """The lesson number of a menu button, or ``None`` when ``data`` is not one."""
+    found = _LESSON.fullmatch(data or "")
+    return parse_number(found[1]) if found else None
 
 
 def tutorial_data(step: int, action: Action) -> str:

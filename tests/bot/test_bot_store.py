@@ -113,10 +113,17 @@ async def test_tutorial_walks_through_the_lesson(harness: Harness) -> None:
     s = harness.server
     ana = s.add_user("Ana")
     await s.user_sends(ana, ana, "/tutorial")
-    msg = await harness.wait(lambda: [m for m in harness.bot_messages(ana) if "👉" in m["text"]])
+    menu = await harness.wait(
+        lambda: [m for m in harness.bot_messages(ana) if "Escolha uma lição" in m["text"]]
+    )
     lesson = load_script()
+    # the menu offers the site's lessons; the first is the basics
+    assert "Mão de ferro" in menu[-1]["text"] and "Trem Bão" in menu[-1]["text"]
+    pick = button(menu[-1], "1. " + lesson.title)
+    await s.user_presses(ana, ana, menu[-1]["message_id"], pick["callback_data"])
+    await harness.wait(lambda: "👉" in s.message(ana, menu[-1]["message_id"])["text"], 5)
     steps = [st for _, st in lesson.steps() if st.yours]
-    first = msg[-1]
+    first = s.message(ana, menu[-1]["message_id"])
     wrong = [b for b in buttons(first) if not b["callback_data"].endswith(code(steps[0]))]
     if wrong:
         answer = await s.user_presses(ana, ana, first["message_id"], wrong[0]["callback_data"])
@@ -130,9 +137,42 @@ async def test_tutorial_walks_through_the_lesson(harness: Harness) -> None:
         await harness.wait(
             lambda c=current: s.message(ana, first["message_id"])["text"] != c["text"], 5
         )
-    await harness.wait(lambda: "Fim do tutorial" in s.message(ana, first["message_id"])["text"], 5)
+    await harness.wait(lambda: "Lição concluída" in s.message(ana, first["message_id"])["text"], 5)
+    assert "Próxima:" in str(s.message(ana, first["message_id"]))
     stale = await s.user_presses(ana, ana, first["message_id"], right[0]["callback_data"])
     assert stale["show_alert"]
+
+
+async def test_tutorial_offers_every_lesson_of_the_site_and_each_plays_to_its_end(
+    harness: Harness,
+) -> None:
+    """The bot's lessons are the site's: the menu, then each lesson to "Lição concluída"."""
+    from engine.tutorial import load_lessons
+
+    s = harness.server
+    bia = s.add_user("Bia")
+    await s.user_sends(bia, bia, "/tutorial")
+    menu = await harness.wait(
+        lambda: [m for m in harness.bot_messages(bia) if "Escolha uma lição" in m["text"]]
+    )
+    mid = menu[-1]["message_id"]
+    course = load_lessons()
+    assert [b["text"] for b in buttons(menu[-1])] == [
+        f"{n}. {lesson.title}" for n, lesson in enumerate(course.lessons, start=1)
+    ]
+    for n, lesson in enumerate(course.lessons, start=1):
+        current = s.message(bia, mid)
+        pick = button(current, f"{n}. {lesson.title}" if n == 1 else f"Próxima: {lesson.title}")
+        await s.user_presses(bia, bia, mid, pick["callback_data"])
+        await harness.wait(lambda c=current: s.message(bia, mid)["text"] != c["text"], 5)
+        for step in [st for _, st in lesson.steps() if st.yours]:
+            current = s.message(bia, mid)
+            right = [b for b in buttons(current) if b["callback_data"].endswith(":" + code(step))]
+            assert right, (lesson.id, step.prompt, current["text"])
+            answer = await s.user_presses(bia, bia, mid, right[0]["callback_data"])
+            assert not answer["show_alert"], (lesson.id, answer)
+            await harness.wait(lambda c=current: s.message(bia, mid)["text"] != c["text"], 5)
+        assert "Lição concluída" in s.message(bia, mid)["text"], lesson.id
 
 
 def code(step) -> str:

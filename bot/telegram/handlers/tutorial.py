@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 async def tutorial_command(update: Update, context: BotContext) -> None:
-    """/tutorial: a guided hand in private, checked by the engine."""
+    """/tutorial: the lesson menu in private; each lesson is checked by the engine."""
     person, chat = context.person, update.effective_chat
     if chat is None or person is None:
         return
@@ -31,7 +31,7 @@ async def tutorial_command(update: Update, context: BotContext) -> None:
 
 
 async def on_tutorial(update: Update, context: BotContext) -> None:
-    """A tutorial button: right move → explanation and the next prompt; wrong → a hint."""
+    """A tutorial button: a lesson opens; right move → the next prompt; wrong → a hint."""
     q = update.callback_query
     if q is None:
         return
