@@ -59,6 +59,17 @@ def measure_copy(seed: int, rounds: int = 20000) -> float:
     return (time.perf_counter() - start) / rounds * 1e6
 
 
+def measure_view(seed: int, rounds: int = 5000) -> float:
+    """Microseconds to build one seat's view of a mid-hand 4-player state (robots read many)."""
+    m = Match("paulista", TableOptions(players=4), seed)
+    seat = m.to_act()[0]
+    m.apply(seat, m.legal_actions(seat)[0])
+    start = time.perf_counter()
+    for i in range(rounds):
+        m.view(i & 3)
+    return (time.perf_counter() - start) / rounds * 1e6
+
+
 def run(seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
     """All figures, with the date and the machine they were measured on."""
     return {
@@ -68,4 +79,5 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
         "players_2": measure_matches(2, seconds, seed),
         "players_4": measure_matches(4, seconds, seed),
         "state_copy_us": round(measure_copy(seed), 2),
+        "view_us": round(measure_view(seed), 2),
     }
