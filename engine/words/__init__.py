@@ -56,6 +56,19 @@ RANK_NAMES: Mapping[Rank, str] = {
     Rank.THREE: "três",
 }
 """Ranks in words (context ``rank``)."""
+RANK_PLURALS: Mapping[Rank, str] = {
+    Rank.FOUR: "quatros",
+    Rank.FIVE: "cincos",
+    Rank.SIX: "seis",
+    Rank.SEVEN: "setes",
+    Rank.QUEEN: "damas",
+    Rank.JACK: "valetes",
+    Rank.KING: "reis",
+    Rank.ACE: "ases",
+    Rank.TWO: "dois",
+    Rank.THREE: "três",
+}
+"""Ranks in the plural, ``os reis`` (context ``ranks``)."""
 SUIT_NAMES: Mapping[Suit, str] = {
     Suit.CLUBS: "paus",
     Suit.HEARTS: "copas",
@@ -152,6 +165,7 @@ def messages() -> set[tuple[str | None, str]]:
     found: set[tuple[str | None, str]] = set()
     tables: tuple[tuple[str | None, Iterable[str]], ...] = (
         ("rank", RANK_NAMES.values()),
+        ("ranks", RANK_PLURALS.values()),
         ("suit", SUIT_NAMES.values()),
         ("spanish suit", SPANISH_SUIT_NAMES.values()),
         ("spanish face", SPANISH_FACES.values()),
@@ -250,6 +264,10 @@ class Words:
     def rank(self, rank: Rank) -> str:
         """A rank in words: ``rei``, ``ás``."""
         return self.pgettext("rank", RANK_NAMES[rank])
+
+    def ranks(self, rank: Rank) -> str:
+        """A rank in the plural: ``reis``, ``ases``, ``três``."""
+        return self.pgettext("ranks", RANK_PLURALS[rank])
 
     def suit(self, suit: Suit, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
         """A suit in words in a deck style: ``copas``; Spanish ``bastos``, ``oros`` (R11)."""

@@ -133,6 +133,12 @@ class TestNames:
         assert EN.variant(get_ruleset("paulista")) == "Paulista truco"
         assert PT.ladder((4, 6, 10, 12)) == "4-6-10-12"
         assert PT.manilha(Card.parse("4C").suit) == "zap"
+        king = Card.parse("KC").rank
+        assert (PT.ranks(king), EN.ranks(king), EN.ranks(Card.parse("3C").rank)) == (
+            "reis",
+            "kings",
+            "threes",
+        )
         assert (EN.sinal(Sinal.NADA), PT.sinal_seen(Sinal.ZAP)) == ("nothing", "piscou")
 
     def test_seats_from_a_chair(self) -> None:
