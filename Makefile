@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit site bench arena clean
+.PHONY: run test lint typecheck unit site bench arena play-bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -39,6 +39,10 @@ bench: $(STAMP)
 # a quick strength check; the full table's commands are in results/arena.json
 arena: $(STAMP)
 	$(VENV)/bin/truco arena robot:medio random --matches 400 --jobs 2
+
+# the "Jogar agora" page in headless chromium: bytes, cold/warm start, robot time in the browser
+play-bench: $(STAMP)
+	$(PY) tests/bench_jogo.py
 
 clean:
 	rm -rf $(VENV) build

@@ -126,6 +126,7 @@
       this.boot().then(this.restore.bind(this, saved.snapshot));
     } else {
       this.renderSetup();
+      this.boot(); /* the engine loads while the person chooses the table */
     }
   }
 
@@ -146,8 +147,11 @@
     engine.progress = function (p) { if (self.el.isConnected) self.renderLoading(p); };
     return engine.ready.then(function (msg) {
       engine.progress = null;
+      var bar = self.el.querySelector(".jogo__carga");
+      if (bar) bar.parentNode.removeChild(bar);
       self.el.setAttribute("data-jogo-pronto", "");
       self.el.setAttribute("data-jogo-carga-ms", String(Math.round(performance.now() - engine.started)));
+      self.el.setAttribute("data-jogo-motor-ms", Math.round(msg.timings.pyodide) + " " + Math.round(msg.timings.engine));
       registerOffline();
       return msg;
     }, function (e) {
@@ -266,6 +270,7 @@
     save(SETUP, s);
     var self = this;
     this.boot().then(function () {
+      self.thinkMs = [];
       return self.send("new", { setup: s });
     });
   };

@@ -15,7 +15,8 @@ function post(message) {
 }
 
 /* Pyodide fetches its runtime with the global fetch: count the bytes for the progress bar and
- * keep a copy in the page's cache, so the service worker need not download them again. */
+ * keep a copy in the page's cache, so the service worker need not download them again. Pyodide
+ * gets the response itself (not a copy), so the browser can reuse its compiled WebAssembly. */
 function watchFetch(config, base) {
   var realFetch = self.fetch.bind(self);
   var total = 0;
@@ -26,27 +27,25 @@ function watchFetch(config, base) {
     var url = new URL(input instanceof Request ? input.url : String(input), base).href;
     return realFetch(input, init).then(function (response) {
       if (!response.ok || !response.body) return response;
-      var copy = response.clone();
-      store.then(function (cache) { if (cache) cache.put(url, copy).catch(function () {}); });
-      var reader = response.body.getReader();
-      var counted = new ReadableStream({
-        pull: function (controller) {
-          return reader.read().then(function (chunk) {
-            if (chunk.done) { controller.close(); return; }
-            done += chunk.value.byteLength;
-            post({ progress: { done: done, total: total, stage: "baixando" } });
-            controller.enqueue(chunk.value);
-          });
-        },
-        cancel: function (reason) { return reader.cancel(reason); }
-      });
-      return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+      var cached = response.clone();
+      store.then(function (cache) { if (cache) cache.put(url, cached).catch(function () {}); });
+      var reader = response.clone().body.getReader();
+      (function pump() {
+        reader.read().then(function (chunk) {
+          if (chunk.done) return;
+          done += chunk.value.byteLength;
+          post({ progress: { done: done, total: total, stage: "baixando" } });
+          pump();
+        }, function () {});
+      })();
+      return response;
     });
   };
 }
 
 function start(config, base) {
   var t0 = performance.now();
+  var timings = {};
   watchFetch(config, base);
   var pyodideURL = new URL(config.pyodide, base).href;
   importScripts(pyodideURL + "pyodide.js");
@@ -57,6 +56,7 @@ function start(config, base) {
     stderr: function (line) { console.warn(line); }
   }).then(function (pyodide) {
     py = pyodide;
+    timings.pyodide = performance.now() - t0;
     post({ progress: { done: 1, total: 1, stage: "regras" } });
     return fetch(new URL(config.engine, base).href);
   }).then(function (response) {
@@ -70,7 +70,8 @@ function start(config, base) {
       "from engine.tools import web\n"
     );
     Table = py.globals.get("web").Table;
-    return { ms: performance.now() - t0, choices: JSON.parse(py.runPython("web.choices()")) };
+    timings.engine = performance.now() - t0 - timings.pyodide;
+    return { ms: performance.now() - t0, timings: timings };
   });
 }
 
@@ -110,7 +111,7 @@ self.onmessage = function (event) {
   if (msg.op === "boot") {
     boot = boot || start(msg.config, msg.base);
     boot.then(function (info) {
-      post({ id: msg.id, ready: true, ms: info.ms, choices: info.choices });
+      post({ id: msg.id, ready: true, ms: info.ms, timings: info.timings });
     }, function (e) {
       post({ id: msg.id, error: "O motor não carregou: " + String(e && e.message || e) });
     });

@@ -1,0 +1,196 @@
+"""``make play-bench``: the "Jogar agora" page measured in headless chromium (prints JSON).
+
+Builds the site, serves it on 127.0.0.1 (no compression, like ``python -m http.server``) and
+counts the bytes the server sends. Then, in a fresh browser profile:
+
+- cold start: open the page with nothing cached, until the engine is ready (``data-jogo-pronto``),
+  then deal; the bytes sent, and what they would be gzip-compressed by a server that compresses;
+- warm start: open it again (service worker and caches in place): time and bytes;
+- robot decision time: whole matches against médio (and difícil) by clicking, with the robots'
+  pause at zero; the time each robot decision took inside the browser (Python in Pyodide) and the
+  time from the person's click until the page waits for them again (every robot move between).
+
+Not a test: it prints figures for the README (with the date and the machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import gzip
+import http.server
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import ClassVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import ARGS, CHROMIUM
+from test_site import build_site
+
+GAME = "[data-jogo]"
+
+
+class CountingHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site and adds every body byte it sends to ``sent``."""
+
+    sent: ClassVar[list[int]] = [0]
+    requests: ClassVar[list[str]] = []
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
+        data = source.read()
+        self.sent[0] += len(data)
+        self.requests.append(self.path)
+        outputfile.write(data)
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "n": len(values),
+        "median": round(statistics.median(values), 2),
+        "p95": round(percentile(values, 0.95), 2),
+        "max": round(max(values), 2),
+    }
+
+
+def gzip_size(site: Path, paths: list[str]) -> int:
+    total = 0
+    for p in paths:
+        f = site / p.lstrip("/").split("?")[0]
+        if f.is_dir():
+            f = f / "index.html"
+        if f.is_file():
+            total += len(gzip.compress(f.read_bytes(), 6))
+    return total
+
+
+def play(page, level: str, players: int, seed: int) -> tuple[list[float], list[float]]:
+    """One match by clicking; (robot decision ms, click-to-your-turn ms)."""
+    rng = random.Random(seed)
+    page.check(f'{GAME} input[name=players][value="{players}"]')
+    page.check(f'{GAME} input[name=level][value="{level}"]')
+    page.click("[data-jogo-comecar]")
+    page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]')
+    answers = []
+    wait_person = (
+        "!['robot', null].includes(document.querySelector('[data-jogo]')"
+        ".getAttribute('data-jogo-espera'))"
+    )
+    for _ in range(600):
+        page.wait_for_function(wait_person, timeout=60_000)
+        waiting = page.get_attribute(GAME, "data-jogo-espera")
+        if waiting == "match_over":
+            break
+        if waiting == "hand_over":
+            page.click("[data-jogo-proxima]")
+            page.wait_for_function(
+                "document.querySelector('[data-jogo]').getAttribute('data-jogo-espera') !== 'hand_over'"
+            )
+            continue
+        actions = page.eval_on_selector_all(
+            f"{GAME} button[data-acao]:not([disabled])",
+            "els => els.map(e => e.getAttribute('data-acao'))",
+        )
+        before = int(page.get_attribute(GAME, "data-jogo-passo") or 0)
+        start = time.perf_counter()
+        page.click(f'{GAME} button[data-acao="{rng.choice(actions)}"]')
+        page.wait_for_function(
+            f"+document.querySelector('[data-jogo]').getAttribute('data-jogo-passo') > {before}"
+        )
+        page.wait_for_function(wait_person, timeout=60_000)
+        answers.append((time.perf_counter() - start) * 1000)
+    robot = [float(x) for x in (page.get_attribute(GAME, "data-jogo-robo-ms") or "").split()]
+    page.click("[data-jogo-nova]")
+    return robot, answers
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3, help="partidas por nível e formato")
+    parser.add_argument("--levels", default="medio,dificil")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    out = Path(tempfile.mkdtemp(prefix="bench-site-"))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(CountingHandler, directory=str(out))
+    )
+    base = f"http://127.0.0.1:{server.server_port}"
+    result = build_site(out, TRUCO_SITE_URL=base + "/")
+    if result.returncode != 0:
+        print(result.stderr, file=sys.stderr)
+        return 1
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    figures: dict[str, object] = {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "load_average_at_start": [round(x, 1) for x in os.getloadavg()],
+    }
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        figures["chromium"] = browser.version
+        context = browser.new_context()
+        context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
+        page = context.new_page()
+
+        def open_page() -> dict[str, object]:
+            CountingHandler.sent[0] = 0
+            CountingHandler.requests.clear()
+            start = time.perf_counter()
+            page.goto(base + "/jogar/")
+            page.wait_for_selector(f"{GAME}[data-jogo-pronto]", timeout=120_000)
+            ready = time.perf_counter() - start
+            return {
+                "ready_s": round(ready, 2),
+                "engine_boot_ms": int(page.get_attribute(GAME, "data-jogo-carga-ms") or 0),
+                "pyodide_ms, engine_import_ms": page.get_attribute(GAME, "data-jogo-motor-ms"),
+                "bytes": CountingHandler.sent[0],
+                "requests": len(CountingHandler.requests),
+                "bytes_gzip": gzip_size(out, list(CountingHandler.requests)),
+            }
+
+        cold = open_page()
+        page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)")
+        page.wait_for_timeout(1000)  # let the service worker finish filling its cache
+        cold["bytes_with_service_worker"] = CountingHandler.sent[0]
+        figures["cold"] = cold
+        figures["warm"] = open_page()
+        robots: dict[str, object] = {}
+        for level in args.levels.split(",") if args.matches else ():
+            for players in (2, 4):
+                think: list[float] = []
+                answer: list[float] = []
+                for i in range(args.matches):
+                    t, a = play(page, level, players, seed=i)
+                    think += t
+                    answer += a
+                robots[f"{level} {players // 2}x{players // 2}"] = {
+                    "decision_ms": summary(think),
+                    "click_to_your_turn_ms": summary(answer),
+                }
+        figures["robots"] = robots
+        browser.close()
+    server.shutdown()
+    print(json.dumps(figures, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
