@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the hook runs from mkdocs, maybe outside the venv's editable path
     sys.path.insert(0, str(ROOT))
 
+from engine.tools import marcador as placar  # noqa: E402
 from engine.tools import web  # noqa: E402
 
 PYODIDE_VERSION = "0.29.5"
@@ -371,9 +372,10 @@ def mesa() -> str:
 
 
 def marcador() -> str:
-    """The marcador's frame (the page's script draws it and keeps the score on the phone)."""
+    """The marcador's frame; its numbers and words come from ``engine.tools.marcador``."""
+    payload = html.escape(json.dumps(placar.site_config(), separators=(",", ":")))
     return (
-        '\n<div class="marcador" data-marcador>'
+        f'\n<div class="marcador" data-marcador data-marcador-config="{payload}">'
         "<noscript><p>O marcador precisa de JavaScript.</p></noscript>"
         "</div>\n"
     )

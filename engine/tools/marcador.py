@@ -1,0 +1,226 @@
+"""The marcador: a scoreboard for a match played with a real deck (the site and ``/marcador``).
+
+Nobody's cards are known here; people say who took each hand and what it was worth, and the
+marcador keeps the score by the variant's rules: which values a hand may be worth right now
+(R2, R6), the mão de onze/dez and iron-hand warnings (R7, R8), the score capped at the target
+and the winner (R9). A ``Placar`` is an immutable value: ``add`` and ``undo`` return a new one,
+and ``to_json``/``from_json`` round-trip it (the bot stores it, the site sends its numbers to
+the page with ``site_config``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.match import HandKind
+from engine.rulesets import MAX_TARGET, MIN_TARGET, RULESETS, Ruleset, TableOptions, get_ruleset
+
+DEFAULT_NAMES = ("Nós", "Eles")
+MAX_NAME = 24
+"""Longest team name kept (longer ones are cut)."""
+
+
+def clean_name(name: str, default: str) -> str:
+    """A team name as shown: one line, trimmed, at most ``MAX_NAME`` characters."""
+    text = " ".join(str(name).split())[:MAX_NAME]
+    return text or default
+
+
+@dataclass(frozen=True)
+class Placar:
+    """The score of one match with a real deck, and every hand that made it."""
+
+    variant: str = "paulista"
+    target: int = 12
+    ladder: tuple[int, ...] | None = None
+    """A house-rule ladder (mineiro 4-6-10-12); ``None`` = the variant's."""
+    names: tuple[str, str] = DEFAULT_NAMES
+    hands: tuple[tuple[int, int], ...] = field(default=())
+    """Every hand scored so far: (team, points), oldest first."""
+
+    def __post_init__(self) -> None:
+        """Check the table options (``ValueError`` with a pt-BR reason)."""
+        rs = get_ruleset(self.variant)
+        TableOptions(target=self.target, ladder=self.ladder).validated(rs)
+        if rs.name != self.variant:
+            object.__setattr__(self, "variant", rs.name)
+        names = (
+            clean_name(self.names[0], DEFAULT_NAMES[0]),
+            clean_name(self.names[1], DEFAULT_NAMES[1]),
+        )
+        object.__setattr__(self, "names", names)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The variant's rules."""
+        return get_ruleset(self.variant)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of each team, never past the target (R9)."""
+        s = [0, 0]
+        for team, points in self.hands:
+            s[team] = min(self.target, s[team] + points)
+        return s[0], s[1]
+
+    @property
+    def winner(self) -> int | None:
+        """The team that reached the target, if any."""
+        s = self.score
+        for team in (0, 1):
+            if s[team] >= self.target:
+                return team
+        return None
+
+    @property
+    def threshold(self) -> int:
+        """From this score on a team plays the mão de onze/dez (R7)."""
+        return self.ruleset.threshold(self.target)
+
+    @property
+    def kind(self) -> HandKind:
+        """The kind of the next hand: normal, mão de onze/dez or iron hand."""
+        a, b = self.score
+        t = self.threshold
+        if a >= t and b >= t:
+            return HandKind.IRON
+        if a >= t or b >= t:
+            return HandKind.SPECIAL
+        return HandKind.NORMAL
+
+    def values(self) -> tuple[int, ...]:
+        """What the next hand may be worth, smallest first (the buttons of each team)."""
+        rs = self.ruleset
+        kind = self.kind
+        if self.winner is not None:
+            return ()
+        if kind == HandKind.IRON:
+            return (rs.hand_value,)
+        if kind == HandKind.SPECIAL:
+            # played: the special value to whoever wins; run: the plain value to the others
+            return tuple(sorted({rs.hand_value, rs.special_hand_value}))
+        ladder = self.ladder or rs.ladder
+        return (rs.hand_value, *ladder)
+
+    def add(self, team: int, points: int) -> Placar:
+        """The score after ``team`` took a hand worth ``points``; ``ValueError`` if it cannot."""
+        if team not in (0, 1):
+            raise ValueError("time inválido")
+        if self.winner is not None:
+            raise ValueError("a partida já acabou")
+        if points not in self.values():
+            allowed = ", ".join(map(str, self.values()))
+            raise ValueError(f"essa mão não pode valer {points} agora (vale {allowed})")
+        return replace(self, hands=(*self.hands, (team, points)))
+
+    def undo(self) -> Placar:
+        """The score before the last hand (the same score if nothing was marked)."""
+        return replace(self, hands=self.hands[:-1])
+
+    def renamed(self, team: int, name: str) -> Placar:
+        """The same score with a team renamed."""
+        names = list(self.names)
+        names[team] = name
+        return replace(self, names=(names[0], names[1]))
+
+    def restarted(self) -> Placar:
+        """A new match with the same table and names."""
+        return replace(self, hands=())
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready value (``from_json`` reads it back)."""
+        return {
+            "variant": self.variant,
+            "target": self.target,
+            "ladder": list(self.ladder) if self.ladder else None,
+            "names": list(self.names),
+            "hands": [list(h) for h in self.hands],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Placar:
+        """The placar of ``to_json``; ``ValueError`` if the data is not one."""
+        try:
+            placar = cls(
+                variant=str(data["variant"]),
+                target=int(data["target"]),
+                ladder=tuple(int(x) for x in data["ladder"]) if data.get("ladder") else None,
+                names=(str(data["names"][0]), str(data["names"][1])),
+            )
+            for team, points in data["hands"]:
+                placar = placar.add(int(team), int(points))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"marcador inválido: {exc}") from None
+        return placar
+
+
+def special_name(variant: str) -> str:
+    """``mão de onze`` or ``mão de dez``."""
+    return "mão de dez" if get_ruleset(variant).special_hand == "mao_de_dez" else "mão de onze"
+
+
+WARNINGS = {
+    "winner": "🏆 Vitória de {winner}!",
+    "iron": (
+        "Mão de ferro ({threshold} a {threshold}): todos jogam às cegas, sem truco; "
+        "quem ganhar a mão ganha a partida."
+    ),
+    "special": (
+        "{Special} para {team}: vejam as cartas do parceiro e decidam antes de jogar. "
+        "Jogando, a mão vale {special_value}; correndo, {hand_value} para {other}. Sem truco."
+    ),
+}
+"""The marcador's warnings as templates: the bot fills them here, the site's page in the
+browser (so both say the same words)."""
+
+
+def warning(p: Placar) -> str:
+    """The warning for the next hand: mão de onze/dez, iron hand, or the end of the match."""
+    rs = p.ruleset
+    if p.winner is not None:
+        return WARNINGS["winner"].format(winner=p.names[p.winner])
+    kind = p.kind
+    if kind == HandKind.IRON:
+        return WARNINGS["iron"].format(threshold=p.threshold)
+    if kind == HandKind.SPECIAL:
+        team = 0 if p.score[0] >= p.threshold else 1
+        return WARNINGS["special"].format(
+            Special=special_name(p.variant).capitalize(),
+            team=p.names[team],
+            other=p.names[1 - team],
+            special_value=rs.special_hand_value,
+            hand_value=rs.hand_value,
+        )
+    return ""
+
+
+def site_config() -> dict[str, Any]:
+    """What the site's marcador needs, from the rulesets: per variant and target, the values
+    of each kind of hand and the threshold, so the page does arithmetic and knows no rule."""
+    variants = []
+    for rs in RULESETS.values():
+        ladders = []
+        for ladder in rs.ladder_options:
+            base = Placar(rs.name, ladder=ladder if ladder != rs.ladder else None)
+            ladders.append({"ladder": list(ladder), "normal": list(base.values())})
+        variants.append(
+            {
+                "name": rs.name,
+                "title": rs.title,
+                "special": special_name(rs.name),
+                "hand_value": rs.hand_value,
+                "special_value": rs.special_hand_value,
+                "ladders": ladders,
+                "special_values": sorted({rs.hand_value, rs.special_hand_value}),
+                "iron_values": [rs.hand_value],
+                "thresholds": {str(t): rs.threshold(t) for t in range(MIN_TARGET, MAX_TARGET + 1)},
+            }
+        )
+    return {
+        "variants": variants,
+        "target": {"min": MIN_TARGET, "max": MAX_TARGET, "default": 12},
+        "names": list(DEFAULT_NAMES),
+        "max_name": MAX_NAME,
+        "warnings": WARNINGS,
+    }

@@ -1,0 +1,237 @@
+/* The marcador: the score of a match played with a real deck, kept on the phone.
+ *
+ * Every number comes from the engine at build time (engine/tools/marcador.py: site_config): the
+ * values a hand may be worth in each variant and kind of hand, the mão de onze/dez threshold for
+ * each target, and the warnings' words. This file only adds, caps at the target and undoes,
+ * exactly as Placar does in Python. Saved in localStorage after every press; the page works
+ * offline after the first visit (marcador/sw.js). */
+(function () {
+  "use strict";
+
+  var KEY = "truco-marcador";
+
+  function esc(text) {
+    return String(text).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; });
+  }
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+  }
+
+  function store(value) {
+    try { localStorage.setItem(KEY, JSON.stringify(value)); } catch (e) { /* private mode */ }
+  }
+
+  function Marcador(el) {
+    this.el = el;
+    this.config = JSON.parse(el.getAttribute("data-marcador-config"));
+    var saved = load();
+    this.p = this.valid(saved) ? saved : this.fresh("paulista", this.config.target["default"], null, this.config.names);
+    this.editing = false;
+    el.addEventListener("click", this.onClick.bind(this));
+    el.addEventListener("change", this.onChange.bind(this));
+    this.render();
+    registerOffline();
+  }
+
+  Marcador.prototype.fresh = function (variant, target, ladder, names) {
+    return { variant: variant, target: target, ladder: ladder, names: names.slice(), hands: [] };
+  };
+
+  Marcador.prototype.valid = function (p) {
+    return p && this.rules(p.variant) && Array.isArray(p.hands) && Array.isArray(p.names) &&
+      p.target >= this.config.target.min && p.target <= this.config.target.max;
+  };
+
+  Marcador.prototype.rules = function (variant) {
+    return this.config.variants.filter(function (v) { return v.name === variant; })[0];
+  };
+
+  Marcador.prototype.score = function () {
+    var s = [0, 0], target = this.p.target;
+    this.p.hands.forEach(function (h) { s[h[0]] = Math.min(target, s[h[0]] + h[1]); });
+    return s;
+  };
+
+  Marcador.prototype.winner = function () {
+    var s = this.score();
+    if (s[0] >= this.p.target) return 0;
+    if (s[1] >= this.p.target) return 1;
+    return null;
+  };
+
+  Marcador.prototype.kind = function () {
+    var s = this.score(), t = this.rules(this.p.variant).thresholds[String(this.p.target)];
+    if (s[0] >= t && s[1] >= t) return "iron";
+    if (s[0] >= t || s[1] >= t) return "special";
+    return "normal";
+  };
+
+  Marcador.prototype.values = function () {
+    var r = this.rules(this.p.variant);
+    if (this.winner() !== null) return [];
+    var kind = this.kind();
+    if (kind === "iron") return r.iron_values;
+    if (kind === "special") return r.special_values;
+    var want = this.p.ladder ? this.p.ladder.join("-") : r.ladders[0].ladder.join("-");
+    var ladder = r.ladders.filter(function (l) { return l.ladder.join("-") === want; })[0] || r.ladders[0];
+    return ladder.normal;
+  };
+
+  Marcador.prototype.warning = function () {
+    var w = this.config.warnings, r = this.rules(this.p.variant), s = this.score();
+    var winner = this.winner();
+    if (winner !== null) return fill(w.winner, { winner: esc(this.p.names[winner]) });
+    var t = r.thresholds[String(this.p.target)];
+    var kind = this.kind();
+    if (kind === "iron") return fill(w.iron, { threshold: t });
+    if (kind === "special") {
+      var team = s[0] >= t ? 0 : 1;
+      return fill(w.special, {
+        Special: r.special.charAt(0).toUpperCase() + r.special.slice(1),
+        team: esc(this.p.names[team]), other: esc(this.p.names[1 - team]),
+        special_value: r.special_value, hand_value: r.hand_value
+      });
+    }
+    return "";
+  };
+
+  Marcador.prototype.save = function () {
+    store(this.p);
+    this.render();
+  };
+
+  Marcador.prototype.onClick = function (event) {
+    var b = event.target.closest("button");
+    if (!b || !this.el.contains(b)) return;
+    if (b.hasAttribute("data-ponto")) {
+      var team = Number(b.getAttribute("data-time")), points = Number(b.getAttribute("data-ponto"));
+      if (this.values().indexOf(points) < 0) return;
+      this.p.hands.push([team, points]);
+      this.save();
+    } else if (b.hasAttribute("data-desfazer")) {
+      this.p.hands.pop();
+      this.save();
+    } else if (b.hasAttribute("data-nova-partida")) {
+      if (this.p.hands.length && this.winner() === null && !window.confirm("Zerar o placar e começar outra partida?")) return;
+      this.p.hands = [];
+      this.save();
+    } else if (b.hasAttribute("data-mesa")) {
+      this.editing = !this.editing;
+      this.render();
+    }
+  };
+
+  Marcador.prototype.onChange = function (event) {
+    var t = event.target;
+    if (t.hasAttribute("data-nome")) {
+      var team = Number(t.getAttribute("data-nome"));
+      var name = t.value.replace(/\s+/g, " ").trim().slice(0, this.config.max_name);
+      this.p.names[team] = name || this.config.names[team];
+      this.save();
+      return;
+    }
+    if (!t.closest("[data-marcador-mesa]")) return;
+    var form = this.el.querySelector("[data-marcador-mesa]");
+    var variant = form.querySelector('[name="variant"]:checked').value;
+    var target = parseInt(form.querySelector('[name="target"]').value, 10);
+    var ladderInput = form.querySelector('[name="ladder"]:checked');
+    var error = form.querySelector("[data-marcador-erro]");
+    if (!(target >= this.config.target.min && target <= this.config.target.max)) {
+      error.textContent = "A partida vai de " + this.config.target.min + " a " + this.config.target.max + " pontos.";
+      return;
+    }
+    var r = this.rules(variant);
+    var ladder = null;
+    if (t.name !== "variant" && ladderInput && r.ladders.length > 1) {
+      var chosen = ladderInput.value;
+      if (chosen !== r.ladders[0].ladder.join("-")) ladder = chosen.split("-").map(Number);
+    }
+    var same = variant === this.p.variant && target === this.p.target &&
+      String(ladder) === String(this.p.ladder);
+    if (same) return;
+    if (this.p.hands.length && !window.confirm("Mudar a mesa zera o placar. Continuar?")) {
+      this.render();
+      return;
+    }
+    this.p = this.fresh(variant, target, ladder, this.p.names);
+    this.save();
+  };
+
+  Marcador.prototype.settingsHtml = function () {
+    var p = this.p, c = this.config, r = this.rules(p.variant);
+    var out = '<form class="marcador__mesa" data-marcador-mesa onsubmit="return false"><fieldset><legend>Variante</legend>' +
+      c.variants.map(function (v) {
+        return '<label class="jogo__opcao"><input type="radio" name="variant" value="' + v.name + '"' +
+          (v.name === p.variant ? " checked" : "") + "> " + esc(v.title) + "</label>";
+      }).join("") + "</fieldset>";
+    if (r.ladders.length > 1) {
+      var current = p.ladder ? p.ladder.join("-") : r.ladders[0].ladder.join("-");
+      out += "<fieldset><legend>Escada do truco</legend>" + r.ladders.map(function (l) {
+        var code = l.ladder.join("-");
+        return '<label class="jogo__opcao"><input type="radio" name="ladder" value="' + code + '"' +
+          (code === current ? " checked" : "") + "> " + code + "</label>";
+      }).join("") + "</fieldset>";
+    }
+    out += '<fieldset><legend>Partida</legend><label class="jogo__opcao">até <input type="number" name="target" min="' +
+      c.target.min + '" max="' + c.target.max + '" value="' + p.target + '" inputmode="numeric"> pontos</label></fieldset>' +
+      '<p class="jogo__erro" role="alert" data-marcador-erro></p></form>';
+    return out;
+  };
+
+  Marcador.prototype.render = function () {
+    var p = this.p, self = this, s = this.score(), values = this.values(), r = this.rules(p.variant);
+    var winner = this.winner();
+    this.el.setAttribute("data-marcador-placar", s.join("-"));
+    this.el.setAttribute("data-marcador-tipo", winner !== null ? "fim" : this.kind());
+    var teams = [0, 1].map(function (team) {
+      var buttons = values.map(function (v) {
+        return '<button type="button" class="marcador__ponto" data-time="' + team + '" data-ponto="' + v + '">+' + v + "</button>";
+      }).join("");
+      return '<section class="marcador__time' + (winner === team ? " marcador__time--venceu" : "") + '" data-marcador-time="' + team + '">' +
+        '<input class="marcador__nome" data-nome="' + team + '" value="' + esc(p.names[team]) + '" maxlength="' +
+        self.config.max_name + '" aria-label="Nome do time ' + (team + 1) + '">' +
+        '<div class="marcador__pontos" data-pontos="' + team + '">' + s[team] + "</div>" +
+        '<div class="marcador__botoes">' + buttons + "</div></section>";
+    }).join("");
+    var warning = this.warning();
+    var log = p.hands.map(function (h, i) {
+      var partial = [0, 0];
+      for (var j = 0; j <= i; j++) partial[p.hands[j][0]] = Math.min(p.target, partial[p.hands[j][0]] + p.hands[j][1]);
+      return "<li>" + esc(p.names[h[0]]) + " +" + h[1] + " <small>(" + partial[0] + " × " + partial[1] + ")</small></li>";
+    }).reverse().join("");
+    this.el.innerHTML =
+      '<p class="marcador__regra">' + esc(r.title) + " · até " + p.target +
+      ' <button type="button" class="md-button marcador__mudar" data-mesa aria-expanded="' + this.editing + '">Mudar a mesa</button></p>' +
+      (this.editing ? this.settingsHtml() : "") +
+      '<div class="marcador__placar">' + teams + "</div>" +
+      (warning ? '<p class="marcador__aviso marcador__aviso--' + this.el.getAttribute("data-marcador-tipo") + '" role="status" data-marcador-aviso>' + warning + "</p>" : "") +
+      '<p class="marcador__acoes"><button type="button" class="md-button" data-desfazer' + (p.hands.length ? "" : " disabled") +
+      '>↶ Desfazer</button> <button type="button" class="md-button" data-nova-partida>Nova partida</button></p>' +
+      (log ? '<details class="marcador__log" open><summary>Mãos (' + p.hands.length + ')</summary><ol reversed>' + log + "</ol></details>" : "");
+  };
+
+  function registerOffline() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    var here = new URL(".", location.href).href;
+    navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
+  }
+
+  var current = null;
+
+  function attach() {
+    var el = document.querySelector("[data-marcador]");
+    if (!el) { current = null; return; }
+    if (current && current.el === el) return;
+    current = new Marcador(el);
+  }
+
+  if (typeof window.document$ !== "undefined") window.document$.subscribe(attach);
+  else document.addEventListener("DOMContentLoaded", attach);
+})();
