@@ -13,10 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine import words
 from engine.match import HandKind
 from engine.rulesets import MAX_TARGET, MIN_TARGET, RULESETS, Ruleset, TableOptions, get_ruleset
+from engine.words import Words
 
-DEFAULT_NAMES = ("Nós", "Eles")
+
+def _(text: str) -> str:
+    """Marks a text for the catalogs (``engine.words.extract``); it is worded when shown."""
+    return text
+
+
+DEFAULT_NAMES = (_("Nós"), _("Eles"))
+"""The teams' names until someone types theirs (worded by ``site_config``)."""
 MAX_NAME = 24
 """Longest team name kept (longer ones are cut)."""
 
@@ -155,18 +164,13 @@ class Placar:
         return placar
 
 
-def special_name(variant: str) -> str:
-    """``mão de onze`` or ``mão de dez``."""
-    return "mão de dez" if get_ruleset(variant).special_hand == "mao_de_dez" else "mão de onze"
-
-
 WARNINGS = {
-    "winner": "🏆 Vitória de {winner}!",
-    "iron": (
+    "winner": _("🏆 Vitória de {winner}!"),
+    "iron": _(
         "Mão de ferro ({threshold} a {threshold}): todos jogam às cegas, sem truco; "
         "quem ganhar a mão ganha a partida."
     ),
-    "special": (
+    "special": _(
         "{Special} para {team}: vejam as cartas do parceiro e decidam antes de jogar. "
         "Jogando, a mão vale {special_value}; correndo, {hand_value} para {other}. Sem truco."
     ),
@@ -175,18 +179,23 @@ WARNINGS = {
 browser (so both say the same words)."""
 
 
-def warning(p: Placar) -> str:
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def warning(p: Placar, w: Words | None = None) -> str:
     """The warning for the next hand: mão de onze/dez, iron hand, or the end of the match."""
+    w = w or words.get()
     rs = p.ruleset
     if p.winner is not None:
-        return WARNINGS["winner"].format(winner=p.names[p.winner])
+        return w.gettext(WARNINGS["winner"]).format(winner=p.names[p.winner])
     kind = p.kind
     if kind == HandKind.IRON:
-        return WARNINGS["iron"].format(threshold=p.threshold)
+        return w.gettext(WARNINGS["iron"]).format(threshold=p.threshold)
     if kind == HandKind.SPECIAL:
         team = 0 if p.score[0] >= p.threshold else 1
-        return WARNINGS["special"].format(
-            Special=special_name(p.variant).capitalize(),
+        return w.gettext(WARNINGS["special"]).format(
+            Special=_capital(w.special_hand(rs)),
             team=p.names[team],
             other=p.names[1 - team],
             special_value=rs.special_hand_value,
@@ -195,9 +204,11 @@ def warning(p: Placar) -> str:
     return ""
 
 
-def site_config() -> dict[str, Any]:
+def site_config(lang: str = words.SOURCE) -> dict[str, Any]:
     """What the site's marcador needs, from the rulesets: per variant and target, the values
-    of each kind of hand and the threshold, so the page does arithmetic and knows no rule."""
+    of each kind of hand and the threshold, so the page does arithmetic and knows no rule;
+    and its words (the warnings as templates, filled in the browser)."""
+    w = words.get(lang)
     variants = []
     for rs in RULESETS.values():
         ladders = []
@@ -207,8 +218,8 @@ def site_config() -> dict[str, Any]:
         variants.append(
             {
                 "name": rs.name,
-                "title": rs.title,
-                "special": special_name(rs.name),
+                "title": w.variant(rs),
+                "special": w.special_hand(rs),
                 "hand_value": rs.hand_value,
                 "special_value": rs.special_hand_value,
                 "ladders": ladders,
@@ -220,7 +231,7 @@ def site_config() -> dict[str, Any]:
     return {
         "variants": variants,
         "target": {"min": MIN_TARGET, "max": MAX_TARGET, "default": 12},
-        "names": list(DEFAULT_NAMES),
+        "names": [w.gettext(n) for n in DEFAULT_NAMES],
         "max_name": MAX_NAME,
-        "warnings": WARNINGS,
+        "warnings": {k: w.gettext(t) for k, t in WARNINGS.items()},
     }

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from engine import words
@@ -29,14 +29,11 @@ from engine.robots import LEVELS, get_robot, normalize_level
 from engine.robots.partners import follows_partner, waits_for_partner
 from engine.rulesets import MAX_TARGET, MIN_TARGET, RULESETS, TableOptions, get_ruleset
 from engine.view import SeenPlay, View
+from engine.words import Words
 
 PERSON = 0
 """The person's seat."""
 SNAPSHOT_VERSION = 1
-
-PT = words.get("pt")
-"""The page is pt-BR; names of cards, calls, hands and levels come from ``engine.words``."""
-LEVEL_NAMES = {level: PT.level(level) for level in LEVELS}
 
 
 @dataclass(frozen=True)
@@ -96,138 +93,60 @@ class Setup:
 # ------------------------------------------------------------------ words
 
 
-def card_json(card: Card, manilhas: tuple[Card, ...] = ()) -> dict[str, Any]:
-    """A card as the page draws it, in both deck styles (R11)."""
+def card_json(w: Words, card: Card, manilhas: tuple[Card, ...] = ()) -> dict[str, Any]:
+    """A card as the page draws it, in both deck styles (R11); the faces' CSS keys are ASCII."""
     return {
         "code": card.code,
-        "name": PT.card_name(card),
+        "name": w.card_name(card),
+        "esp_name": w.card_name(card, DeckStyle.SPANISH),
         "trad": card.rank.code,
         "naipe": card.suit.symbol,
         "esp": SPANISH_RANKS[card.rank],
         "naipe_esp": SPANISH_SUITS[card.suit],
-        "esp_name": PT.card(card, DeckStyle.SPANISH),
         "manilha": card in manilhas,
     }
 
 
-def seat_name(seat: int, players: int) -> str:
-    """How the page names a seat."""
-    if seat == PERSON:
-        return "Você"
-    if players == 4 and seat == 2:
-        return "Parceiro"
-    if players == 2:
-        return "Robô"
-    return "Robô da direita" if seat == 1 else "Robô da esquerda"
+def team_name(w: Words, team: int) -> str:
+    """``Nós`` (the person's team) or ``Eles``."""
+    name = w.team(team, PERSON)
+    return name[:1].upper() + name[1:]
 
 
-def team_name(team: int) -> str:
-    """The person's team is "Nós"."""
-    return "Nós" if team == 0 else "Eles"
+def _walk(v: View) -> list[tuple[int, Action, View]]:
+    """This hand's actions, each with the person's view as it was for the call's words.
 
-
-def special_name(variant: str) -> str:
-    """``mão de onze`` or ``mão de dez`` (R7)."""
-    return PT.special_hand(get_ruleset(variant))
-
-
-def call_name(view: View, step: int | None) -> str:
-    """``Truco!``, ``Seis!``, ``Nove!``, ``Doze!`` for a ladder step."""
-    return PT.shout(step, view.ruleset)
-
-
-def action_label(action: Action, view: View) -> str:
-    """The text of the button for one legal action."""
-    act = action.act
-    if act is Act.PLAY and action.card is not None:
-        return action.card.label
-    if act is Act.COVER and action.card is not None:
-        return f"{action.card.label} coberta"
-    if act is Act.BLIND:
-        return f"{(action.slot or 0) + 1}ª carta"
-    if act is Act.TRUCO or act is Act.RAISE:
-        return call_name(view, view.next_step)
-    if act is Act.ACCEPT:
-        return "Desce!"
-    if act is Act.RUN:
-        return "Corro"
-    if act is Act.PLAY11:
-        return "Vamos jogar"
-    if act is Act.RUN11:
-        return "Correr"
-    return str(action)
-
-
-def speech_texts(view: View) -> dict[int, str]:
-    """What each seat said in this hand and still shows (a card played clears it).
-
-    The hand's history is walked with the ladder step it reached, so each call is named
-    by what was asked (truco, seis, nove, doze) and each answer by what it did.
+    A view before a call knows which step it asks for (``next_step``) and, before an answer,
+    which step is answered (``pending_step``); that is all the words read from it.
     """
+    out = []
+    step = -1  # the ladder step last called in this hand
+    for seat, action in v.history:
+        at = replace(v, next_step=step + 1, pending_step=step if step >= 0 else None)
+        if action.act in (Act.TRUCO, Act.RAISE):
+            step += 1
+        out.append((seat, action, at))
+    return out
+
+
+def speech_texts(w: Words, v: View) -> dict[int, str]:
+    """What each seat said in this hand and still shows (a card played clears it)."""
     said: dict[int, str] = {}
-    step = -1  # ladder step of the call on the table
-    special = special_name(view.variant)
-    for seat, action in view.history:
+    for seat, action, at in _walk(v):
         act = action.act
         if act in (Act.PLAY, Act.COVER, Act.BLIND):
             said.pop(seat, None)
-            continue
-        if act is Act.SIGNAL:
-            continue  # a signal is a face, not a word
-        if act is Act.TRUCO or act is Act.RAISE:
-            step += 1
-            text = PT.shout(step, view.ruleset)
-            said[seat] = text if act is Act.TRUCO else f"Desce! {text}"
-        elif act is Act.ACCEPT:
-            said[seat] = "Desce!"
-        elif act is Act.RUN:
-            said[seat] = "Corro!"
-        elif act is Act.PLAY11:
-            said[seat] = f"Vamos jogar a {special}!"
-        elif act is Act.RUN11:
-            said[seat] = f"Corro da {special}."
+        elif act is not Act.SIGNAL:  # a signal is a face, not a word
+            said[seat] = w.button(action, at)
     return said
 
 
-def describe(seat: int, action: Action, players: int, step: int, variant: str) -> str:
-    """One line of the hand's log."""
-    who = seat_name(seat, players)
-    act = action.act
-    rs = get_ruleset(variant)
-    if act is Act.PLAY and action.card is not None:
-        return f"{who}: {action.card.label}"
-    if act is Act.COVER:
-        if action.card is not None:
-            return f"{who}: {action.card.label} coberta"
-        return f"{who}: carta coberta"
-    if act is Act.TRUCO:
-        return f"{who}: {PT.call(step, rs)}!"
-    if act is Act.RAISE:
-        return f"{who}: desce, e {PT.call(step, rs)}!"
-    if act is Act.ACCEPT:
-        return f"{who}: desce!"
-    if act is Act.RUN:
-        return f"{who} correu"
-    if act is Act.PLAY11:
-        return f"{who} topou jogar a {special_name(variant)}"
-    if act is Act.RUN11:
-        return f"{who} correu da {special_name(variant)}"
-    if act is Act.BLIND and action.slot is not None:
-        return f"{who}: {action.slot + 1}ª carta, às cegas"
-    if act is Act.SIGNAL:
-        return f"{who} fez um sinal"
-    return f"{who}: {action}"
-
-
-def hand_log(view: View) -> list[str]:
-    """The hand so far in words, from this seat's history (covered cards stay hidden)."""
-    lines = []
-    step = -1
-    for seat, action in view.history:
-        if action.act in (Act.TRUCO, Act.RAISE):
-            step += 1
-        lines.append(describe(seat, action, view.players, step, view.variant))
-    return lines
+def hand_log(w: Words, v: View) -> list[str]:
+    """The hand so far in words, from the person's history (others' covered cards hidden)."""
+    return [
+        w.narrate(w.seat(seat, PERSON, v.players), action, at, own=seat == PERSON)
+        for seat, action, at in _walk(v)
+    ]
 
 
 # ------------------------------------------------------------------ table
@@ -236,8 +155,9 @@ def hand_log(view: View) -> list[str]:
 class Table:
     """One match of the page: the person, the robots, and what to draw next."""
 
-    def __init__(self, setup: Setup, match: Match, robot_seed: int) -> None:
-        """A table around an existing match (use ``new`` or ``restore``)."""
+    def __init__(self, setup: Setup, match: Match, robot_seed: int, lang: str = "pt") -> None:
+        """A table around an existing match (use ``new`` or ``restore``); ``lang`` words it."""
+        self.words = words.get(lang)
         self.setup = setup
         self.match = match
         self.robot_seed = robot_seed
@@ -303,7 +223,7 @@ class Table:
 
     def act(self, action: str) -> str:
         """The person's action (``play 4C``, ``truco``...); a refused one changes nothing."""
-        refused = self.state(error="Essa jogada não vale agora.")
+        refused = self.state(error=self.words.gettext("Essa jogada não vale agora."))
         try:
             parsed = Action.parse(action)
         except ValueError:
@@ -363,17 +283,16 @@ class Table:
         """Everything the page draws, as JSON, from the person's view only."""
         v = self.match.view(PERSON)
         manilhas = v.manilhas
+        w = self.words
+        waiting = self.waiting()
 
         def card(c: Card | None) -> dict[str, Any] | None:
-            return card_json(c, manilhas) if c is not None else None
+            return card_json(w, c, manilhas) if c is not None else None
 
         def plays(t: tuple[SeenPlay, ...]) -> list[dict[str, Any]]:
             return [{"seat": s, "card": card(c), "covered": cov} for s, c, cov in t]
 
-        rs = get_ruleset(v.variant)
-        legal = [
-            {"action": str(a), "act": a.act.code, "label": action_label(a, v)} for a in v.legal
-        ]
+        legal = [{"action": str(a), "act": a.act.code, "label": w.button(a, v)} for a in v.legal]
         result = None
         if v.phase >= Phase.HAND_OVER:
             r = self.match.hand_result()
@@ -382,27 +301,34 @@ class Table:
                     "winner": r.winner,
                     "points": list(r.points),
                     "ran": r.ran,
-                    "text": hand_result_text(v, r.winner, r.points, r.ran),
+                    "text": hand_result_text(
+                        w, v, r.winner, r.points[r.winner] if r.winner is not None else 0, r.ran
+                    ),
                 }
         data: dict[str, Any] = {
             "variant": v.variant,
-            "title": rs.title,
+            "title": w.variant(v.ruleset),
             "players": v.players,
             "level": self.setup.level,
-            "level_name": LEVEL_NAMES[self.setup.level],
+            "level_name": w.level(self.setup.level),
             "target": v.target,
             "covered_cards": v.covered_cards,
             "ladder": list(v.ladder),
             "seats": [
-                {"seat": s, "name": seat_name(s, v.players), "team": s & 1, "robot": s != PERSON}
+                {
+                    "seat": s,
+                    "name": w.seat(s, PERSON, v.players),
+                    "team": s & 1,
+                    "robot": s != PERSON,
+                }
                 for s in range(v.players)
             ],
-            "teams": [team_name(0), team_name(1)],
+            "teams": [team_name(w, 0), team_name(w, 1)],
             "score": list(v.score),
             "hand_number": v.hand_number,
             "dealer": v.dealer,
             "kind": v.kind.name.lower(),
-            "kind_text": kind_text(v),
+            "kind_text": kind_text(w, v),
             "phase": v.phase.name.lower(),
             "vira": card(v.vira),
             "manilhas": [card(c) for c in manilhas],
@@ -420,79 +346,94 @@ class Table:
             "call_team": v.call_team,
             "turn": v.turn,
             "to_act": list(v.to_act),
-            "waiting": self.waiting(),
-            "status": status_text(v, self.waiting()),
+            "waiting": waiting,
+            "status": status_text(w, v, waiting),
             "legal": legal,
-            "speech": {str(s): t for s, t in speech_texts(v).items()},
-            "log": hand_log(v),
+            "speech": {str(s): t for s, t in speech_texts(w, v).items()},
+            "log": hand_log(w, v),
             "result": result,
             "match_winner": v.match_winner,
             "think_ms": self.think_ms[-1] if last is not None and self.think_ms else None,
             "error": error,
         }
-        if v.match_winner is not None:
-            data["status"] = "Vitória! Nós ganhamos." if v.match_winner == 0 else "Eles ganharam."
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def kind_text(v: View) -> str:
+def kind_text(w: Words, v: View) -> str:
     """The banner of a special hand (R7, R8), or an empty string."""
-    rs = get_ruleset(v.variant)
     if v.kind == HandKind.IRON:
-        return "Mão de ferro: todos jogam às cegas, sem truco."
+        return w.gettext("Mão de ferro: todos jogam às cegas, sem truco.")
     if v.kind == HandKind.SPECIAL:
-        name = special_name(v.variant).capitalize()
-        return f"{name}: vale {rs.special_hand_value}, sem truco."
+        name = w.special_hand(v.ruleset)
+        return w.gettext("{Hand}: vale {value}, sem truco.").format(
+            Hand=name[:1].upper() + name[1:], value=v.ruleset.special_hand_value
+        )
     return ""
 
 
-def status_text(v: View, waiting: str) -> str:
+def status_text(w: Words, v: View, waiting: str) -> str:
     """The line telling whose turn it is (and what is being decided)."""
+    if waiting == "match_over":
+        won = v.match_winner == v.team
+        return w.gettext("Vitória! Nós ganhamos.") if won else w.gettext("Eles ganharam.")
     if waiting == "hand_over":
-        return "Fim da mão."
+        return w.gettext("Fim da mão.")
     if v.phase == Phase.ANSWER and v.pending_value is not None:
-        caller = team_name(v.call_team or 0)
-        step = call_name(v, v.pending_step)
+        call = w.shout(v.pending_step, v.ruleset)
         if waiting == "you":
-            return f"{step} de {caller}: vale {v.pending_value} se aceitar. Sua resposta?"
-        return f"{step} — esperando a resposta."
+            return w.gettext("{call} Aceitando, a mão vale {value}. Sua resposta?").format(
+                call=call, value=v.pending_value
+            )
+        return w.gettext("{call} Esperando a resposta.").format(call=call)
     if v.phase == Phase.DECIDE:
-        special = special_name(v.variant)
+        hand = w.special_hand(v.ruleset)
         if waiting == "you":
-            return f"Jogar ou correr da {special}? Veja as cartas do parceiro."
-        return f"{team_name(v.call_team or 0)} decidem a {special}."
+            return w.gettext("Jogar ou correr da {hand}? Veja as cartas do parceiro.").format(
+                hand=hand
+            )
+        return w.gettext("Eles decidem a {hand}.").format(hand=hand)
     if waiting == "you":
-        return "Sua vez."
-    return f"Vez de {seat_name(v.turn, v.players)}."
+        return w.gettext("Sua vez.")
+    return w.gettext("Vez de: {who}.").format(who=w.seat(v.turn, PERSON, v.players))
 
 
-def hand_result_text(v: View, winner: int | None, points: tuple[int, int], ran: bool) -> str:
+def hand_result_text(w: Words, v: View, winner: int | None, points: int, ran: bool) -> str:
     """How the hand ended, in one sentence."""
     if winner is None:
-        return "Ninguém marcou: as três rodadas cangaram."
-    pts = points[winner]
-    plural = "ponto" if pts == 1 else "pontos"
+        return w.gettext("Ninguém marcou: as três vazas cangaram.")
+    ours = winner == v.team
     if ran:
-        who = "Eles correram" if winner == 0 else "Nós corremos"
-        return f"{who}: {pts} {plural} para {team_name(winner)}."
-    return f"{team_name(winner)} {'levamos' if winner == 0 else 'levaram'} a mão: {pts} {plural}."
+        text = (
+            w.ngettext(
+                "Eles correram: {n} ponto para nós.", "Eles correram: {n} pontos para nós.", points
+            )
+            if ours
+            else w.ngettext(
+                "Corremos: {n} ponto para eles.", "Corremos: {n} pontos para eles.", points
+            )
+        )
+    elif ours:
+        text = w.ngettext("Nós levamos a mão: {n} ponto.", "Nós levamos a mão: {n} pontos.", points)
+    else:
+        text = w.ngettext(
+            "Eles levaram a mão: {n} ponto.", "Eles levaram a mão: {n} pontos.", points
+        )
+    return text.format(n=points)
 
 
-def choices() -> str:
-    """The setup form's choices (variants, ladders, targets, levels), as JSON."""
-    return json.dumps(
-        {
-            "variants": [
-                {
-                    "name": rs.name,
-                    "title": rs.title,
-                    "ladders": [list(lad) for lad in rs.ladder_options],
-                    "special": special_name(rs.name),
-                }
-                for rs in RULESETS.values()
-            ],
-            "levels": [{"name": k, "title": t} for k, t in LEVEL_NAMES.items()],
-            "target": {"min": MIN_TARGET, "max": MAX_TARGET, "default": 12},
-        },
-        ensure_ascii=False,
-    )
+def choices(lang: str = "pt") -> dict[str, Any]:
+    """The setup form's choices (variants, ladders, targets, levels), in words."""
+    w = words.get(lang)
+    return {
+        "variants": [
+            {
+                "name": rs.name,
+                "title": w.variant(rs),
+                "ladders": [list(lad) for lad in rs.ladder_options],
+                "special": w.special_hand(rs),
+            }
+            for rs in RULESETS.values()
+        ],
+        "levels": [{"name": name, "title": w.level(name)} for name in LEVELS],
+        "target": {"min": MIN_TARGET, "max": MAX_TARGET, "default": 12},
+    }

@@ -345,7 +345,7 @@ class Bundle:
             "sizes": {name: len(data) for name, data in self.files.items()},
             "version": PYODIDE_VERSION,
             "cache": "truco-jogar-baixados",
-            "choices": json.loads(web.choices()),
+            "choices": web.choices(),
             "telegram": telegram_link(),
         }
 

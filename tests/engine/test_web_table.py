@@ -101,7 +101,7 @@ def test_robot_partner_waits_for_the_person_then_follows_their_run() -> None:
     st = state(table.act("run"))
     assert st["waiting"] == "robot" and table.robot_seat() == 2
     st = state(table.robot())
-    assert st["speech"]["2"] == "Corro!"
+    assert st["speech"]["2"] == "Corro"
     assert st["waiting"] in ("hand_over", "match_over")
     assert st["result"]["winner"] == 1 and st["result"]["ran"]
 
@@ -180,7 +180,7 @@ def test_setup_uses_the_table_options() -> None:
 
 
 def test_choices_list_every_variant_and_level() -> None:
-    c = json.loads(choices())
+    c = choices()
     assert [v["name"] for v in c["variants"]] == ["paulista", "mineiro", "trem-bao"]
     assert [lv["name"] for lv in c["levels"]] == ["facil", "medio", "dificil"]
     assert c["target"] == {"min": 6, "max": 30, "default": 12}
