@@ -189,9 +189,11 @@ catalogs of ``engine.words``, read from their ``.po`` files)."""
 
 OFFLINE_PAGES = {"jogar/": "Jogar agora", "marcador/": "Marcador"}
 """Pages that work offline after the first visit, each with its own service worker."""
-RULE_PAGE = re.compile(
-    r"^(cartas|truco|cangou|carta-coberta|mao-de-onze|mao-de-ferro|variantes|regras-da-casa|tempo|glossario|como-jogar)\.md$"
-)
+RULE_SECTION = "Regras"
+"""Pages of this nav section end with the "Jogar agora" button, and so do ``ALSO_RULES``."""
+ALSO_RULES = frozenset({"como-jogar.md", "dicas.md", "perguntas.md"})
+NOT_PLAYABLE = frozenset({"outros-trucos.md"})
+"""Rule pages about trucos the game does not play."""
 MACRO = re.compile(r"\{\{\s*jogo\.(\w+)\(\s*\)\s*\}\}")
 LOCAL_REF = re.compile(r'(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"')
 
@@ -394,7 +396,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         return MACROS[name]()
 
     markdown = MACRO.sub(expand, markdown)
-    if RULE_PAGE.match(page.file.src_uri):
+    section = getattr(page.parent, "title", None)
+    uri = page.file.src_uri
+    if (section == RULE_SECTION or uri in ALSO_RULES) and uri not in NOT_PLAYABLE:
         link = posixpath.relpath("jogar/index.md", posixpath.dirname(page.file.src_uri) or ".")
         markdown += (
             "\n\n---\n\n"
