@@ -154,3 +154,25 @@ class Result(SQLModel, table=True):
     points_against: int
     variant: str
     finished_at: datetime = Field(default_factory=utcnow)
+
+
+class Scoreboard(SQLModel, table=True):
+    """A ``/marcador`` message: the score of a match played with a real deck in a group."""
+
+    __tablename__ = "scoreboards"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    placar: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    """``engine.tools.marcador.Placar.to_json()``."""
+    presses: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    """Who pressed what, one entry per hand of the placar: ``[user_id, name]``."""
+    version: int = 0
+    """Bumped by every press; a press is stored only on the version it read (then retried)."""
+    drawn: int = 0
+    """The version the message shows."""
+    created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)

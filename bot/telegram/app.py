@@ -47,11 +47,12 @@ from bot.telegram.context import (
     TrucoApp,
     runtime_of,
 )
-from bot.telegram.handlers import commands, errors, moves, settings, turns, tutorial
+from bot.telegram.handlers import commands, errors, marcador, moves, settings, turns, tutorial
 from bot.telegram.handlers import tables as lobby
 from bot.telegram.jobs import JobKind
 from bot.telegram.publish import schedule_hands, schedule_table, schedule_timers
 from bot.telegram.publish.hands import flush_hands
+from bot.telegram.publish.marcador import flush_board
 from bot.telegram.publish.table import flush_table
 from bot.webserver import BotServer, webhook_path
 
@@ -60,6 +61,7 @@ log = logging.getLogger(__name__)
 COMMANDS = (
     ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
     ("placar", N_("A partida em andamento")),
+    ("marcador", N_("Placar para jogar com baralho de verdade")),
     ("ranking", N_("Quem mais ganhou aqui")),
     ("regras", N_("Resumo das regras")),
     ("baralho", N_("Cartas tradicionais ou espanholas")),
@@ -202,6 +204,7 @@ def build_application(
     rt.jobs.register(JobKind.HANDS, flush_hands)
     rt.jobs.register(JobKind.DEADLINE, turns.on_deadline)
     rt.jobs.register(JobKind.ROBOT, turns.on_robot)
+    rt.jobs.register(JobKind.MARCADOR, flush_board)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
     app.add_handler(CommandHandler("start", commands.start))
@@ -214,12 +217,14 @@ def build_application(
     app.add_handler(CommandHandler("cancelar", lobby.cancel_command))
     app.add_handler(CommandHandler("baralho", settings.deck_command))
     app.add_handler(CommandHandler("tutorial", tutorial.tutorial_command))
+    app.add_handler(CommandHandler("marcador", marcador.marcador_command))
     app.add_handler(CallbackQueryHandler(moves.on_move, pattern=pattern(Prefix.MOVE)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
     app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))
     app.add_handler(CallbackQueryHandler(tutorial.on_tutorial, pattern=pattern(Prefix.TUTORIAL)))
+    app.add_handler(CallbackQueryHandler(marcador.on_marcador, pattern=pattern(Prefix.MARCADOR)))
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
     app.add_handler(ChosenInlineResultHandler(moves.on_chosen))

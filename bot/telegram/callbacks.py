@@ -12,6 +12,8 @@ past the handlers ever sees ``j`` or ``r1``.
 - ``l<game>:<op>`` a lobby button; ``v<game>`` Revanche; ``k<key>`` a ``/config``
   setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
   ``uL<n>`` a lesson picked in the /tutorial menu.
+- ``m<board>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
+  ``n`` new match.
 - ``/start g<game>`` the deep link back to a table.
 
 Nothing decoded here is trusted: the domain checks the game, the version and the
@@ -25,6 +27,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.domain.marcador import Command, NewMatch, Press, Undo
 from bot.domain.values import (
     AddRobot,
     CancelTable,
@@ -54,6 +57,7 @@ class Prefix(StrEnum):
     CONFIG = "k"
     DECK = "d"
     TUTORIAL = "u"
+    MARCADOR = "m"
 
 
 def pattern(prefix: Prefix) -> str:
@@ -239,6 +243,33 @@ def parse_tutorial(data: str) -> tuple[int, Action]:
     if found is None:
         raise ValueError("botão ilegível")
     return parse_number(found[1]), parse_action_code(found[2])
+
+
+# -------------------------------------------------------------------- marcador
+
+_MARCADOR = re.compile(r"m([0-9]{1,20}):(u|n|([01])\.([0-9]{1,2}))")
+
+
+def marcador_data(board_id: int, command: Command) -> str:
+    """callback_data of a ``/marcador`` button."""
+    if isinstance(command, Press):
+        op = f"{command.team}.{command.points}"
+    else:
+        op = "u" if isinstance(command, Undo) else "n"
+    return _checked(f"{Prefix.MARCADOR}{board_id}:{op}")
+
+
+def parse_marcador(data: str) -> tuple[int, Command]:
+    """Decode a ``/marcador`` button; ``ValueError`` for garbage."""
+    found = _MARCADOR.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    board = parse_number(found[1])
+    if found[2] == "u":
+        return board, Undo()
+    if found[2] == "n":
+        return board, NewMatch()
+    return board, Press(int(found[3]), int(found[4]))
 
 
 # ------------------------------------------------------------------ deep links

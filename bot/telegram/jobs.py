@@ -36,6 +36,8 @@ class JobKind(StrEnum):
     """Play the default action of whoever let the clock run out (data: game, version)."""
     ROBOT = "robot"
     """A robot's turn (data: game, version, seat)."""
+    MARCADOR = "marcador"
+    """Redraw a ``/marcador`` message (data: the scoreboard id)."""
 
 
 class Jobs:

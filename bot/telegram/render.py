@@ -623,6 +623,7 @@ def help_text(t: Translations) -> str:
             "<b>Truco no Telegram</b>\n"
             "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
             "/placar — a partida em andamento\n"
+            "/marcador — placar para jogar com baralho de verdade\n"
             "/ranking — quem mais ganhou aqui\n"
             "/regras — resumo das regras\n"
             "/baralho — cartas tradicionais ou espanholas\n"

@@ -41,7 +41,16 @@ def database_url(tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path}/truco.db"
     db = Database(url, migrate=False)
     with db.engine.begin() as conn:
-        tables = ("results", "hand_messages", "events", "seats", "games", "players", "chats")
+        tables = (
+            "scoreboards",
+            "results",
+            "hand_messages",
+            "events",
+            "seats",
+            "games",
+            "players",
+            "chats",
+        )
         for table in tables:
             conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))

@@ -1,0 +1,80 @@
+"""/marcador: a scoreboard message for friends playing with a real deck at the same table."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot.domain import marcador, people
+from bot.domain.marcador import BoardRefused, NewMatch, Press, Undo
+from bot.i18n import Translations
+from bot.numbers import NumberRefused
+from bot.telegram.callbacks import parse_marcador
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import reply
+from bot.telegram.publish.marcador import schedule_board
+from engine.rulesets import MAX_TARGET, MIN_TARGET
+
+
+def refusal_text(t: Translations, refused: BoardRefused) -> str:
+    """A refused ``/marcador`` request or press in one line."""
+    _ = t.gettext
+    texts = {
+        "bad_arg": _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
+        "bad_target": _("A partida vai de {low} a {high} pontos."),
+        "no_board": _("Esse marcador não existe mais."),
+        "over": _("A partida acabou: toque em Nova partida."),
+        "value": _("A mão não pode valer isso agora."),
+        "empty": _("Não há mão para desfazer."),
+        "busy": _("Muita gente tocando ao mesmo tempo: tente de novo."),
+    }
+    text = texts.get(refused.reason, _("Botão inválido."))
+    return text.format(arg=str(refused), low=MIN_TARGET, high=MAX_TARGET)
+
+
+async def marcador_command(update: Update, context: BotContext) -> None:
+    """/marcador [variante] [pontos] [Time A x Time B]: post a scoreboard everyone can press."""
+    person, chat, msg = context.person, update.effective_chat, update.effective_message
+    if person is None or chat is None or msg is None:
+        return
+    t = context.t
+    settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
+    try:
+        placar = marcador.parse_request(list(context.args or []), settings)
+    except BoardRefused as refused:
+        await reply(update, context, refusal_text(t, refused))
+        return
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    board = marcador.open_board(context.db, chat.id, thread, person, placar)
+    schedule_board(context.application, chat.id, board.id, wait=0)
+
+
+async def on_marcador(update: Update, context: BotContext) -> None:
+    """A scoreboard button: anyone in the group marks a hand, undoes it or starts again."""
+    q, person = update.callback_query, context.person
+    if q is None or q.message is None or person is None:
+        return
+    t = context.t
+    try:
+        board_id, command = parse_marcador(q.data or "")
+    except (ValueError, NumberRefused):
+        await q.answer(t.gettext("Botão inválido."), show_alert=True)
+        return
+    found = marcador.load(context.db, board_id)
+    if found is None or found.chat_id != q.message.chat.id:
+        await q.answer(refusal_text(t, BoardRefused("no_board")), show_alert=True)
+        return
+    try:
+        board = marcador.press(context.db, board_id, person, command)
+    except BoardRefused as refused:
+        await q.answer(refusal_text(t, refused), show_alert=True)
+        return
+    p = board.placar
+    if isinstance(command, Press):
+        note = f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
+    elif isinstance(command, Undo):
+        note = t.gettext("Desfeito: {a} × {b}").format(a=p.score[0], b=p.score[1])
+    else:
+        assert isinstance(command, NewMatch)
+        note = t.gettext("Nova partida: 0 × 0")
+    await q.answer(note)
+    schedule_board(context.application, board.chat_id, board.id)

@@ -1,0 +1,139 @@
+"""The ``/marcador`` messages: drawn from the stored score, edited in place within the budget.
+
+Presses only store; one job per scoreboard (``JobKind.MARCADOR``) redraws the message with
+whatever the database holds when it runs, so a burst of presses costs one edit, and the
+group's flood budget decides when it may run.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import cast
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.domain import marcador
+from bot.domain.marcador import Board, NewMatch, Press, Undo
+from bot.i18n import Translations, translations
+from bot.telegram.callbacks import marcador_data
+from bot.telegram.context import BotContext, TrucoApp, runtime_of
+from bot.telegram.jobs import JobKind
+from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
+from engine import words
+from engine.tools.marcador import warning
+
+LOG_LINES = 6
+"""Hands listed under the score (the newest ones)."""
+
+
+def board_text(t: Translations, lang: str, board: Board) -> str:
+    """The scoreboard: variant and target, the score, the warning, the last hands and who."""
+    _ = t.gettext
+    p = board.placar
+    w = words.get(lang)
+    a, b = (html.escape(n) for n in p.names)
+    lines = [
+        _("📋 <b>Marcador</b> · {variant} · até {target}").format(
+            variant=w.variant(p.ruleset), target=p.target
+        ),
+        f"<b>{a}  {p.score[0]} × {p.score[1]}  {b}</b>",
+    ]
+    note = warning(p, w)
+    if note:
+        lines.append(html.escape(note))
+    if p.hands:
+        lines.append("")
+        partial = [0, 0]
+        shown = []
+        for (team, points), who in zip(p.hands, board.pressed_by, strict=True):
+            partial[team] = min(p.target, partial[team] + points)
+            # names and numbers only: nothing to translate
+            name = html.escape(p.names[team])
+            shown.append(f"{html.escape(who)}: {name} +{points} ({partial[0]} × {partial[1]})")
+        skipped = len(shown) - LOG_LINES
+        if skipped > 0:
+            lines.append(
+                t.ngettext("… e {n} mão antes", "… e {n} mãos antes", skipped).format(n=skipped)
+            )
+        lines.extend(shown[-LOG_LINES:])
+    else:
+        lines.append(_("Toque no valor da mão do lado de quem ganhou."))
+    return "\n".join(lines)
+
+
+def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
+    """One row of values per team (only what the next hand may be worth), undo, new match."""
+    _ = t.gettext
+    p = board.placar
+    rows = []
+    for team in (0, 1):
+        row = [
+            InlineKeyboardButton(
+                f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
+                callback_data=marcador_data(board.id, Press(team, v)),
+            )
+            for i, v in enumerate(p.values())
+        ]
+        if row:
+            rows.append(row)
+    last = [InlineKeyboardButton(_("↶ Desfazer"), callback_data=marcador_data(board.id, Undo()))]
+    if p.hands:
+        last.append(
+            InlineKeyboardButton(
+                _("Nova partida"), callback_data=marcador_data(board.id, NewMatch())
+            )
+        )
+    rows.append(last)
+    return InlineKeyboardMarkup(rows)
+
+
+def schedule_board(app: TrucoApp, chat_id: int, board_id: int, wait: float | None = None) -> None:
+    """Ask for a scoreboard to be redrawn soon; a redraw already waiting takes the newest score."""
+    rt = runtime_of(app)
+    key = f"{chat_id}:{board_id}"
+    if rt.jobs.pending(JobKind.MARCADOR, key) is not None:
+        return
+    when = rt.budget.wait(chat_id, 1) if wait is None else wait
+    rt.jobs.run_once(app.job_queue, JobKind.MARCADOR, key, when, board_id, chat_id)
+
+
+async def flush_board(context: BotContext) -> None:
+    """Job: draw the newest score of one scoreboard."""
+    assert context.job is not None
+    await publish_board(context.application, cast(int, context.job.data))
+
+
+async def publish_board(app: TrucoApp, board_id: int) -> None:
+    """Edit the scoreboard's message in place (or send it), unless it already shows the newest."""
+    rt = runtime_of(app)
+    async with rt.lock(("marcador", board_id)):
+        board = marcador.load(rt.db, board_id)
+        if board is None or (board.message_id is not None and board.drawn >= board.version):
+            return
+        wait = rt.budget.wait(board.chat_id, 1)
+        if wait > 0.01:
+            schedule_board(app, board.chat_id, board_id, wait)
+            return
+        from bot.domain import people  # the chat's language
+
+        lang = people.chat_language(rt.db, board.chat_id)
+        t = translations(lang)
+        text, markup = board_text(t, lang, board), board_keyboard(t, board)
+        try:
+            if board.message_id is not None:
+                rt.budget.spend(board.chat_id)
+                try:
+                    outcome = await edit(app, board.chat_id, board.message_id, text, markup)
+                finally:
+                    rt.budget.done(board.chat_id)
+                if outcome == Edited.FAILED:
+                    raise Later
+                if outcome == Edited.DONE:
+                    marcador.mark_drawn(rt.db, board_id, board.version)
+                    return
+            sent = await send_to_group(app, board.chat_id, board.thread_id, text, markup)
+            if sent is not None:
+                marcador.set_message(rt.db, board_id, sent.message_id)
+                marcador.mark_drawn(rt.db, board_id, board.version)
+        except Later:
+            schedule_board(app, board.chat_id, board_id, RETRY_SECONDS)
