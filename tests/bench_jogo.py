@@ -32,9 +32,9 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import ARGS, CHROMIUM
-from test_site import build_site
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests import browsers
+from tests.site.helpers import build_site
 
 GAME = "[data-jogo]"
 
@@ -144,7 +144,11 @@ def main() -> int:
         "load_average_at_start": [round(x, 1) for x in os.getloadavg()],
     }
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        found = browsers.find()
+        if found.missing is not None:
+            print(found.missing, file=sys.stderr)
+            return 1
+        browser = p.chromium.launch(executable_path=found.executable, args=browsers.ARGS)
         figures["chromium"] = browser.version
         context = browser.new_context()
         context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")

@@ -6,8 +6,8 @@ Create Date: 2026-12-01 10:30:00
 """
 
 import sqlalchemy as sa
-import sqlmodel
 from alembic import op
+from sqlmodel.sql.sqltypes import UTCDateTime
 
 revision = "0003"
 down_revision = "0002"
@@ -28,8 +28,8 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("drawn", sa.Integer(), nullable=False),
         sa.Column("created_by", sa.BigInteger(), nullable=False),
-        sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
-        sa.Column("updated_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("created_at", UTCDateTime(), nullable=False),
+        sa.Column("updated_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index(op.f("ix_scoreboards_chat_id"), "scoreboards", ["chat_id"], unique=False)

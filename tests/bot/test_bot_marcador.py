@@ -5,12 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from test_bot_harness import Harness, buttons, harness, running, server
-
 from bot.domain import Database, marcador
 from bot.sandbox.fakeapi import FakeTelegram
-
-__all__ = ["harness", "server"]  # fixtures
+from tests.bot.harness import Harness, buttons, running
 
 
 def board_message(h: Harness, group: int) -> dict | None:
