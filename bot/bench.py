@@ -7,10 +7,20 @@ match ends. As in production, the bot runs alone in this process; the fake
 Telegram and the simulated people run in a second process, so the bot's event
 loop is not shared with its load.
 
+With ``people=4`` each group seats four simulated people in a 2×2 match (one
+opens the table, three join, the opener starts); they press a random legal move,
+so calls and raises happen. ``pace="human"`` makes every person think 1–4 s
+before pressing; ``"flat"`` presses at once.
+
 Measured: the time from a button press entering Telegram's update queue to the
 bot's answerCallbackQuery reaching it (p50/p95/p99, taken in the fake's process:
-long polling, HTTP both ways and the bot's work), Bot API calls per hand, the
-peak calls per minute to one group, and the bot's event-loop lag.
+long polling, HTTP both ways and the bot's work), Bot API calls per hand (split
+into throttled ones — messages sent, edited or deleted, which Telegram's flood
+limits count — and the rest), group messages per hand and the peak per minute in
+one group, the time from a press to the group seeing a new or edited message,
+the time from a person's turn beginning (the press that made it theirs) to a new
+private message that notifies them (and how many turns came only as a silent
+edit), and the bot's event-loop lag.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import random
 import resource
 import tempfile
 import time
@@ -27,12 +38,15 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from bot.domain.values import AddRobot, RobotLevel, Start
+from bot.domain.values import AddRobot, Join, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import Prefix, parse_lobby
 
 TOKEN = "123456:BENCH"
 LEVELS = tuple(RobotLevel)
+PACES = ("flat", "human")
+THROTTLED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"})
+"""Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group)."""
 
 
 def _buttons(message: dict[str, Any], kinds: str) -> list[str]:
@@ -45,40 +59,106 @@ def _buttons(message: dict[str, Any], kinds: str) -> list[str]:
     ]
 
 
-class _Person:
-    """A simulated person: adds a robot, starts, presses the first move, asks for Revanche."""
+class _Watch:
+    """What the group and the people saw, and when (monotonic seconds, this process)."""
 
-    def __init__(self, server: FakeTelegram, user: int, group: int, level: RobotLevel) -> None:
+    def __init__(self) -> None:
+        self.pressed: dict[int, float] = {}
+        """Per group: the time of the latest answered press at its table."""
+        self.press_to_group: list[float] = []
+        self.turn_to_ping: list[float] = []
+        self.silent_turns = 0
+        self._waiting: dict[int, float] = {}
+        self._turns: dict[int, bool] = {}
+
+    def press(self, group: int, at: float) -> None:
+        """A press at a group's table was answered."""
+        self.pressed[group] = at
+        self._waiting.setdefault(group, at)
+
+    def group_event(self, group: int, at: float) -> None:
+        """A message or edit reached the group: it shows the presses before it."""
+        start = self._waiting.pop(group, None)
+        if start is not None:
+            self.press_to_group.append(at - start)
+
+    def private_event(self, group: int, user: int, new: bool, my_turn: bool, at: float) -> None:
+        """A person's hand message came (``new``) or was edited; ``my_turn``: with buttons."""
+        was = self._turns.get(user, False)
+        self._turns[user] = my_turn
+        if not my_turn or was:
+            return
+        if not new:
+            self.silent_turns += 1
+        elif group in self.pressed:
+            self.turn_to_ping.append(at - self.pressed[group])
+
+
+class _Person:
+    """A simulated person: sits down (or opens the table and starts it), presses moves, and
+    asks for Revanche."""
+
+    def __init__(
+        self,
+        server: FakeTelegram,
+        user: int,
+        group: int,
+        level: RobotLevel,
+        *,
+        opener: bool = True,
+        seated: list[int] | None = None,
+        pace: str = "flat",
+        rng: random.Random | None = None,
+    ) -> None:
         self.server, self.user, self.group = server, user, group
+        self.opener = opener
+        self.seated = seated  # 2×2: how many have joined the opener (shared by the table)
+        self.pace = pace
+        self.rng = rng or random.Random(user)
         self.robot = AddRobot(level)
-        self.robot_added = False
+        self.robot_added = seated is not None
+        self.joined = opener
         self.latest: tuple[int, int, str] | None = None  # chat, message id, callback_data
         self.changed = asyncio.Event()
+
+    def _wanted(self) -> AddRobot | Start | Join | None:
+        if not self.opener:
+            return None if self.joined else Join()
+        if self.seated is not None and self.seated[0] < 3:
+            return None  # the opener starts once the other three sat down
+        return Start() if self.robot_added else self.robot
 
     def on_event(self, event: dict[str, Any]) -> None:
         """A message or edit in one of this person's chats: remember the newest button."""
         msg = event["message"]
         if event["chat_id"] == self.user:
             moves = _buttons(msg, Prefix.MOVE)
+            if moves and self.seated is not None:
+                moves = [self.rng.choice(moves)]
         else:
+            wanted = self._wanted()
             lobby = _buttons(msg, Prefix.LOBBY)
-            wanted: AddRobot | Start = Start() if self.robot_added else self.robot
-            moves = [d for d in lobby if parse_lobby(d)[1] == wanted]
-            moves += _buttons(msg, Prefix.REMATCH)
+            moves = [d for d in lobby if wanted is not None and parse_lobby(d)[1] == wanted]
+            if self.opener:
+                moves += _buttons(msg, Prefix.REMATCH)
         if moves:
             self.latest = (event["chat_id"], msg["message_id"], moves[0])
             self.changed.set()
 
-    async def play(self, until: float, latencies: list[float]) -> None:
-        """Open a table and keep pressing until time is up."""
+    async def play(self, until: float, latencies: list[float], watch: _Watch) -> None:
+        """Open a table (or wait to join one) and keep pressing until time is up."""
         await self.server.user_sends(self.user, self.user, "/start")
-        await self.server.user_sends(self.user, self.group, "/truco paulista 1x1")
+        if self.opener:
+            variant = "/truco paulista 2x2" if self.seated is not None else "/truco paulista 1x1"
+            await self.server.user_sends(self.user, self.group, variant)
         while time.monotonic() < until:
             try:
                 await asyncio.wait_for(self.changed.wait(), max(0.01, until - time.monotonic()))
             except TimeoutError:
                 return
             self.changed.clear()
+            if self.pace == "human":
+                await asyncio.sleep(self.rng.uniform(1.0, 4.0))
             if self.latest is None:
                 continue
             chat, mid, data = self.latest
@@ -88,54 +168,101 @@ class _Person:
                 answer = await self.server.user_presses(self.user, chat, mid, data, 30)
             except (TimeoutError, LookupError):
                 continue
+            ok = not answer["show_alert"]
             if data.startswith(Prefix.MOVE):
                 latencies.append(time.perf_counter() - start)
-            elif (
-                data.startswith(Prefix.LOBBY)
-                and parse_lobby(data)[1] == self.robot
-                and not answer["show_alert"]
-            ):
-                self.robot_added = True
+                if ok:
+                    watch.press(self.group, time.monotonic())
+            elif data.startswith(Prefix.LOBBY) and ok:
+                command = parse_lobby(data)[1]
+                if command == self.robot:
+                    self.robot_added = True
+                elif command == Join() and self.seated is not None:
+                    self.joined = True
+                    self.seated[0] += 1
             elif data.startswith(Prefix.REMATCH):
                 self.robot_added = True  # Revanche seats the same robot
 
 
-async def _load(conn: Connection, tables: int, seconds: float, robots: str) -> None:
+async def _load(
+    conn: Connection, tables: int, seconds: float, robots: str, people: int, pace: str
+) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
     conn.send(server.api_url)
     await asyncio.to_thread(conn.recv)  # the bot is polling
-    people: dict[int, _Person] = {}
-    groups = []
+    persons: dict[int, list[_Person]] = {}
+    groups: dict[int, int] = {}  # chat -> its group (a group is its own)
+    rng = random.Random(12)
     for i in range(tables):
-        user = server.add_user(f"P{i}")
-        group = server.add_group(f"Mesa {i}", admins=[user])
-        groups.append(group)
         level = LEVELS[i % len(LEVELS)] if robots == "mix" else RobotLevel(robots)
-        people[user] = people[group] = _Person(server, user, group, level)
+        users = [server.add_user(f"P{i}.{k}") for k in range(people)]
+        group = server.add_group(f"Mesa {i}", admins=users[:1], members=users[1:])
+        seated = [0] if people == 4 else None
+        table = [
+            _Person(
+                server,
+                u,
+                group,
+                level,
+                opener=k == 0,
+                seated=seated,
+                pace=pace,
+                rng=random.Random(rng.randrange(1 << 30)),
+            )
+            for k, u in enumerate(users)
+        ]
+        groups[group] = group
+        persons.setdefault(group, []).extend(table)
+        for p in table:
+            persons[p.user] = [p]
+            groups[p.user] = group
+    watch = _Watch()
 
     def dispatch(event: dict[str, Any]) -> None:
-        if event["type"] in ("message", "edit") and event["chat_id"] in people:
-            people[event["chat_id"]].on_event(event)
+        if event["type"] not in ("message", "edit") or event["chat_id"] not in persons:
+            return
+        chat = event["chat_id"]
+        at = time.monotonic()
+        msg = event["message"]
+        if chat == groups[chat]:
+            if msg["from"]["is_bot"]:
+                watch.group_event(chat, at)
+        elif msg["from"]["is_bot"]:
+            mine = bool(_buttons(msg, Prefix.MOVE))
+            watch.private_event(groups[chat], chat, event["type"] == "message", mine, at)
+        for p in persons[chat]:
+            p.on_event(event)
 
     server.listeners.append(dispatch)
     latencies: list[float] = []
     until = time.monotonic() + seconds
-    await asyncio.gather(*(p.play(until, latencies) for p in set(people.values())))
+    everyone = {id(p): p for ps in persons.values() for p in ps}.values()
+    await asyncio.gather(*(p.play(until, latencies, watch) for p in everyone))
+    group_ids = [g for g, owner in groups.items() if g == owner]
+    group_calls = [c for c in server.calls if c.chat_id in set(group_ids)]
     conn.send(
         {
             "latencies": latencies,
             "api_calls": len(server.calls),
-            "peak": max((server.peak_calls_per_minute(g) for g in groups), default=0),
+            "throttled": sum(c.method in THROTTLED for c in server.calls),
+            "group_calls": sum(c.method in THROTTLED for c in group_calls),
+            "group_new": sum(c.method == "sendMessage" for c in group_calls),
+            "peak": max((server.peak_calls_per_minute(g) for g in group_ids), default=0),
+            "press_to_group": watch.press_to_group,
+            "turn_to_ping": watch.turn_to_ping,
+            "silent_turns": watch.silent_turns,
         }
     )
     await asyncio.to_thread(conn.recv)  # the bot has stopped
     await server.stop()
 
 
-def _load_process(conn: Connection, tables: int, seconds: float, robots: str) -> None:
+def _load_process(
+    conn: Connection, tables: int, seconds: float, robots: str, people: int, pace: str
+) -> None:
     """Entry point of the load process: fake Telegram plus simulated people."""
-    asyncio.run(_load(conn, tables, seconds, robots))
+    asyncio.run(_load(conn, tables, seconds, robots, people, pace))
 
 
 async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
@@ -153,14 +280,18 @@ def _pct(values: list[float], p: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1)
 
 
-async def _run(tables: int, seconds: float, robots: str, database_url: str) -> dict[str, Any]:
+async def _run(
+    tables: int, seconds: float, robots: str, database_url: str, people: int, pace: str
+) -> dict[str, Any]:
     from bot.config import Config
     from bot.domain import Database, messages
     from bot.telegram.app import build_application, on_startup
 
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
-        target=_load_process, args=(theirs, tables, seconds, robots), daemon=True
+        target=_load_process,
+        args=(theirs, tables, seconds, robots, people, pace),
+        daemon=True,
     )
     load.start()
     api_url = await asyncio.to_thread(ours.recv)
@@ -198,11 +329,19 @@ async def _run(tables: int, seconds: float, robots: str, database_url: str) -> d
     hands = messages.count_events(db, "hand_over")
     db.close()
     lat: list[float] = figures["latencies"]
+    seen: list[float] = figures["press_to_group"]
+    pings: list[float] = figures["turn_to_ping"]
+
+    def per_hand(n: int) -> float | None:
+        return round(n / hands, 1) if hands else None
+
     return {
         "database": make_url(database_url).get_backend_name(),
         "tables": tables,
         "seconds": seconds,
-        "robots": robots,
+        "people_per_table": people,
+        "pace": pace,
+        "robots": robots if people == 1 else None,
         "presses": len(lat),
         "press_to_answer_ms": {
             "p50": _pct(lat, 0.50),
@@ -212,8 +351,16 @@ async def _run(tables: int, seconds: float, robots: str, database_url: str) -> d
         "mean_ms": round(sum(lat) / len(lat) * 1000, 1) if lat else 0.0,
         "hands": hands,
         "api_calls": figures["api_calls"],
-        "api_calls_per_hand": round(figures["api_calls"] / hands, 1) if hands else None,
+        "api_calls_per_hand": per_hand(figures["api_calls"]),
+        "throttled_calls_per_hand": per_hand(figures["throttled"]),
+        "unthrottled_calls_per_hand": per_hand(figures["api_calls"] - figures["throttled"]),
+        "group_messages_per_hand": per_hand(figures["group_calls"]),
+        "new_group_messages_per_hand": per_hand(figures["group_new"]),
         "peak_calls_per_minute_one_group": figures["peak"],
+        "press_to_group_ms": {"p50": _pct(seen, 0.50), "p95": _pct(seen, 0.95)},
+        "turn_to_notification_ms": {"p50": _pct(pings, 0.50), "p95": _pct(pings, 0.95)},
+        "turns_notified": len(pings),
+        "turns_only_edited": figures["silent_turns"],
         "bot_loop_lag_ms": {"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)},
         "bot_cpu_seconds": round(used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime, 1),
     }
@@ -252,14 +399,20 @@ def run(
     seconds: float = 30.0,
     robots: str = "mix",
     *,
+    people: int = 1,
+    pace: str = "flat",
     database_url: str | None = None,
     reset: bool = False,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (``robots``: a level or ``mix``).
 
-    ``database_url`` defaults to ``DATABASE_URL``; without either, a new SQLite file.
+    ``people``: 1 (one person against a robot) or 4 (a 2×2 of people) per table;
+    ``pace``: ``flat`` or ``human``. ``database_url`` defaults to ``DATABASE_URL``;
+    without either, a new SQLite file.
     """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
+    if people not in (1, 4) or pace not in PACES:
+        raise ValueError("people: 1 or 4; pace: flat or human")
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
-    return asyncio.run(_run(tables, seconds, robots, url))
+    return asyncio.run(_run(tables, seconds, robots, url, people, pace))

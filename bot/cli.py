@@ -46,7 +46,14 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING)
     try:
-        figures = run(args.tables, args.seconds, args.robots, reset=args.reset)
+        figures = run(
+            args.tables,
+            args.seconds,
+            args.robots,
+            people=args.people,
+            pace=args.pace,
+            reset=args.reset,
+        )
     except (BenchError, DatabaseError) as exc:
         print(f"truco bot-bench: {exc}", file=sys.stderr)
         return 2
@@ -69,6 +76,19 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         choices=(*LEVELS, "mix"),
         default="mix",
         help="nível dos robôs (mix: fácil, médio e difícil alternados)",
+    )
+    p.add_argument(
+        "--people",
+        type=int,
+        choices=(1, 4),
+        default=1,
+        help="pessoas por mesa: 1 (contra um robô) ou 4 (2×2 só de pessoas)",
+    )
+    p.add_argument(
+        "--pace",
+        choices=("flat", "human"),
+        default="flat",
+        help="flat: toca assim que pode; human: pensa de 1 a 4 s antes de cada toque",
     )
     p.add_argument(
         "--reset",

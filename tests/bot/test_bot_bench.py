@@ -29,3 +29,13 @@ def test_the_bench_uses_database_url_and_refuses_one_with_games(tmp_path: Path) 
 def test_without_database_url_the_bench_makes_its_own_sqlite() -> None:
     url = prepare_database(None, reset=False)
     assert url.startswith("sqlite:///") and url.endswith("/bench.db")
+
+
+def test_four_people_at_a_table_are_measured_from_the_fake_telegram(tmp_path: Path) -> None:
+    from bot.bench import run
+
+    figures = run(1, 6.0, people=4, database_url=f"sqlite:///{tmp_path}/b.db")
+    assert figures["people_per_table"] == 4 and figures["presses"] > 0
+    # every turn that began rang a phone (a new message), none came only as an edit
+    assert figures["turns_notified"] > 0 and figures["turns_only_edited"] == 0
+    assert figures["press_to_group_ms"]["p50"] > 0
