@@ -128,8 +128,14 @@ def _cycle(values: tuple[T, ...], current: T) -> T:
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
 
 
-def change_setting(db: Database, chat_id: int, setting: Setting) -> ChatSettings:
-    """Move one ``/config`` setting to its next value (``ValueError`` if the result is invalid)."""
+def change_setting(
+    db: Database, chat_id: int, setting: Setting, languages: tuple[str, ...] = ("pt", "en")
+) -> ChatSettings:
+    """Move one ``/config`` setting to its next value (``ValueError`` if the result is invalid).
+
+    ``languages`` are the chat languages to cycle through, the default (stored as
+    ``None``) first.
+    """
     with db.session() as s:  # no await inside: an open write would lock SQLite for all
         c = _chat(s, chat_id)
         if setting is Setting.VARIANT:
@@ -145,7 +151,8 @@ def change_setting(db: Database, chat_id: int, setting: Setting) -> ChatSettings
         elif setting is Setting.LADDER:
             c.ladder = None if c.ladder else HOUSE_LADDER
         else:
-            c.language = None if c.language == "en" else "en"
+            following = _cycle(languages, c.language or languages[0])
+            c.language = None if following == languages[0] else following
         TableOptions(c.players, c.target, c.covered_cards, None, c.timer).validated(
             get_ruleset(c.variant)
         )

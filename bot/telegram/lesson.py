@@ -19,11 +19,15 @@ from bot.domain import Database, people
 from bot.domain.values import Reason
 from bot.i18n import language_for, translations
 from bot.telegram.callbacks import lesson_data, parse_lesson, parse_tutorial, tutorial_data
-from bot.telegram.render import action_label, card_label, reason_text
+from bot.telegram.render import reason_text
+from engine import words
 from engine.actions import Act
 from engine.cards import DeckStyle
 from engine.tutorial import Course, Step, Tutorial, TutorialHand, Words, load_lessons
 from engine.view import View
+
+PT = words.get("pt")
+"""The lessons are written in Portuguese: their cards and buttons are named in Portuguese too."""
 
 
 @dataclass(frozen=True)
@@ -93,14 +97,14 @@ def _before(index: int) -> tuple[TutorialHand, View]:
 def _view_lines(view: View, style: DeckStyle) -> list[str]:
     lines = []
     if view.vira is not None:
-        lines.append(f"Vira: {card_label(view.vira, style)}")
+        lines.append(f"Vira: {PT.card(view.vira, style)}")
     if view.partner_hand is not None:
-        lines.append("Parceiro: " + " ".join(card_label(c, style) for c in view.partner_hand))
+        lines.append("Parceiro: " + PT.cards(view.partner_hand, style))
     if view.table:
-        table = " · ".join(card_label(c, style) if c else "🂠" for _s, c, _cov in view.table)
+        table = " · ".join(PT.card(c, style) if c else "🂠" for _s, c, _cov in view.table)
         lines.append(f"Mesa: {table}")
     if view.hand:
-        lines.append("Sua mão: " + " ".join(card_label(c, style) for c in view.hand))
+        lines.append("Sua mão: " + PT.cards(view.hand, style))
     elif view.blind_slots:
         lines.append("Sua mão: 🂠 🂠 🂠 (às cegas)")
     lines.append(f"Placar: {view.score[0]} × {view.score[1]} · valendo {view.stake}")
@@ -170,9 +174,8 @@ def _screen(
     _hand, view = _before(index)
     lines += _view_lines(view, style)
     lines.append(f"👉 {html.escape(_say(step.prompt, style))}")
-    t = translations("pt")
     buttons = [
-        InlineKeyboardButton(action_label(a, view, t, style), callback_data=tutorial_data(index, a))
+        InlineKeyboardButton(PT.button(a, view, style), callback_data=tutorial_data(index, a))
         for a in view.legal
         if a.act is not Act.SIGNAL  # no lesson teaches signals
     ]

@@ -38,7 +38,7 @@ from bot.domain.values import (
     Start,
     Table,
 )
-from bot.i18n import Translations
+from bot.i18n import Translations, language_name, words_for
 from bot.telegram.callbacks import (
     Move,
     config_data,
@@ -48,7 +48,7 @@ from bot.telegram.callbacks import (
     rematch_data,
 )
 from engine import HandKind, Phase, View, get_ruleset
-from engine.actions import Act, Action
+from engine.actions import Act
 from engine.cards import Card, DeckStyle
 
 COVERED = "🂠"
@@ -71,11 +71,6 @@ def countdown(t: Translations, seconds: float) -> str:
     """How long there is to decide, ``⏱ 30 s``: a duration, since the chat shows when a
     message was sent, and a clock time would be in someone else's time zone."""
     return t.gettext("⏱ {n} s").format(n=max(0, math.ceil(seconds - 0.05)))
-
-
-def card_label(card: Card, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
-    """A card as a player wants to see it (R11)."""
-    return card.label_in(style)
 
 
 def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None = None) -> str:
@@ -120,69 +115,13 @@ def team_name(seats: Seats, team: int, t: Translations) -> str:
     return " & ".join(seat_name(s, t) for i, s in enumerate(seats) if i % 2 == team)
 
 
-def level_name(level: RobotLevel, t: Translations) -> str:
-    """A robot level in words."""
-    _ = t.gettext
-    names = {
-        RobotLevel.FACIL: _("fácil"),
-        RobotLevel.MEDIO: _("médio"),
-        RobotLevel.DIFICIL: _("difícil"),
-    }
-    return names[level]
-
-
-def call_name(view: View, step: int) -> str:
-    """``Truco!``, ``Seis!``, ``Nove!``, ``Doze!`` for a ladder step."""
-    names = get_ruleset(view.variant).call_names
-    return names[min(step, len(names) - 1)].capitalize() + "!"
-
-
-def next_call_step(view: View) -> int:
-    """The ladder step a truco call made now would ask for."""
-    if view.raise_team is None or view.stake not in view.ladder:
-        return 0
-    return view.ladder.index(view.stake) + 1
-
-
-def pending_step(view: View) -> int:
-    """The ladder step of the pending call."""
-    return view.ladder.index(view.pending_value) if view.pending_value in view.ladder else 0
-
-
-def special_name(view: View, t: Translations) -> str:
-    """``mão de onze`` or ``mão de dez``."""
-    _ = t.gettext
-    rs = get_ruleset(view.variant)
-    return _("mão de dez") if rs.special_hand == "mao_de_dez" else _("mão de onze")
-
-
-def describe(action: Action, view: View, t: Translations, style: DeckStyle, public: bool) -> str:
-    """An action in words (``jogou 3♣``, ``correu``); covered cards stay hidden when public."""
-    _ = t.gettext
-    act = action.act
-    if act is Act.PLAY and action.card is not None:
-        return _("jogou {card}").format(card=card_label(action.card, style))
-    if act is Act.COVER:
-        if public or action.card is None:
-            return _("jogou uma carta coberta")
-        return _("cobriu {card}").format(card=card_label(action.card, style))
-    if act is Act.BLIND:
-        return _("jogou a {n}ª carta às cegas").format(n=(action.slot or 0) + 1)
-    if act in (Act.RUN, Act.RUN11):
-        return _("correu")
-    if act is Act.ACCEPT:
-        return _("aceitou")
-    if act is Act.PLAY11:
-        return _("aceitou jogar a {hand}").format(hand=special_name(view, t))
-    return _("pediu {call}").format(call=call_name(view, next_call_step(view)))
-
-
 # ------------------------------------------------------------------- lobby
 
 
 def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
     """The lobby message: table options, seats by team, who still must open the bot."""
     _ = t.gettext
+    w = words_for(t)
     o = table.options
     seats = table.seats
     rs = get_ruleset(table.variant)
@@ -190,7 +129,7 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
     timer = rs.fixed_timer or o.timer
     lines = [
         _("🃏 <b>Mesa de {variant}</b> · {size} · {target} pontos · ⏱ {timer} s").format(
-            variant=rs.title, size=size, target=o.target, timer=timer
+            variant=w.variant(rs), size=size, target=o.target, timer=timer
         )
     ]
     if o.players == 4:
@@ -202,7 +141,7 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
     robots = [s for s in seats if s and s.robot]
     if robots:
         levels = ", ".join(
-            f"{escape(s.name)} ({level_name(s.robot, t)})" for s in robots if s.robot
+            f"{escape(s.name)} ({words_for(t).level(s.robot)})" for s in robots if s.robot
         )
         lines.append(_("Robôs: {levels}").format(levels=levels))
     if missing:
@@ -257,7 +196,7 @@ def _plays(
         if card is None or (covered and seat != own):
             shown = COVERED
         else:
-            shown = card_label(card, style) + (f" ({COVERED})" if covered else "")
+            shown = words_for(t).card(card, style) + (f" ({COVERED})" if covered else "")
         parts.append(f"{seat_name(seats[seat], t)} {shown}")
     return " · ".join(parts)
 
@@ -273,12 +212,13 @@ def table_text(
 ) -> str:
     """The public picture of the match (``own`` = the seat whose covered cards show)."""
     _ = t.gettext
+    w = words_for(t)
     seats = table.seats
-    rs = get_ruleset(view.variant)
+    rs = view.ruleset
     size = "2×2" if view.players == 4 else "1×1"
     lines = [
         _("🃏 <b>{variant}</b> · {size} · até {target}").format(
-            variant=rs.title, size=size, target=view.target
+            variant=w.variant(rs), size=size, target=view.target
         ),
         f"<b>{team_name(seats, 0, t)}</b>  {view.score[0]} × {view.score[1]}  <b>{team_name(seats, 1, t)}</b>",
     ]
@@ -289,19 +229,17 @@ def table_text(
     if view.vira is not None:
         manilha = view.manilhas[0].rank.code if view.manilhas else "?"
         hand += " · " + _("vira {vira} → manilha {rank}").format(
-            vira=card_label(view.vira, style), rank=manilha
+            vira=w.card(view.vira, style), rank=manilha
         )
     else:
-        hand += " · " + _("manilhas {cards}").format(
-            cards=" ".join(card_label(c, style) for c in view.manilhas)
-        )
+        hand += " · " + _("manilhas {cards}").format(cards=w.cards(view.manilhas, style))
     lines.append(hand)
     if view.kind == HandKind.IRON:
         lines.append(_("🔥 Mão de ferro: todos jogam às cegas, sem truco."))
     elif view.kind == HandKind.SPECIAL:
         lines.append(
             _("⚠️ {hand}: vale {value}, sem truco.").format(
-                hand=special_name(view, t).capitalize(),
+                hand=w.special_hand(view.ruleset).capitalize(),
                 value=rs.special_hand_value,
             )
         )
@@ -314,14 +252,14 @@ def table_text(
         lines.append(
             _("❗ {call} de {team}: vale {value} se aceitar").format(
                 team=team_name(seats, view.call_team, t),
-                call=call_name(view, pending_step(view)).upper(),
+                call=w.shout(view.pending_step, view.ruleset).upper(),
                 value=view.pending_value,
             )
         )
     if view.phase == Phase.DECIDE and view.call_team is not None:
         lines.append(
             _("🤔 {team}: jogar ou correr da {hand}?").format(
-                team=team_name(seats, view.call_team, t), hand=special_name(view, t)
+                team=team_name(seats, view.call_team, t), hand=w.special_hand(view.ruleset)
             )
         )
     if view.to_act:
@@ -357,7 +295,8 @@ def timeout_note(t: Translations, table: Table, view: View, style: DeckStyle) ->
     for seat, action in note.items:
         parts.append(
             _("{who} {what}").format(
-                who=seat_name(table.seats[seat], t), what=describe(action, view, t, style, True)
+                who=seat_name(table.seats[seat], t),
+                what=words_for(t).did(action, view, style, public=True),
             )
         )
     return _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
@@ -375,29 +314,6 @@ def table_keyboard(t: Translations, table: Table, bot_username: str) -> InlineKe
 
 
 # ------------------------------------------------------------- private hand
-
-
-def action_label(action: Action, view: View, t: Translations, style: DeckStyle) -> str:
-    """The button text of an action."""
-    _ = t.gettext
-    act = action.act
-    if act is Act.PLAY and action.card is not None:
-        return card_label(action.card, style)
-    if act is Act.COVER and action.card is not None:
-        return f"{COVERED} {card_label(action.card, style)}"
-    if act is Act.BLIND:
-        return _("{n}ª carta").format(n=(action.slot or 0) + 1)
-    if act is Act.TRUCO:
-        return call_name(view, next_call_step(view))
-    if act is Act.ACCEPT:
-        return _("Desce!")
-    if act is Act.RUN:
-        return _("Corro")
-    if act is Act.RAISE:
-        return call_name(view, pending_step(view) + 1)
-    if act is Act.PLAY11:
-        return _("Vamos jogar")
-    return _("Correr")
 
 
 def hand_text(
@@ -421,13 +337,13 @@ def hand_text(
             )
         )
     else:
-        cards = " ".join(card_label(c, style) for c in view.hand) or "—"
+        cards = words_for(t).cards(view.hand, style)
         lines.append(_("<b>Sua mão:</b> {cards}").format(cards=cards))
     if view.partner_hand is not None and view.partner is not None:
         lines.append(
             _("Mão de {name}: {cards}").format(
                 name=seat_name(seats[view.partner], t),
-                cards=" ".join(card_label(c, style) for c in view.partner_hand) or "—",
+                cards=words_for(t).cards(view.partner_hand, style),
             )
         )
     if view.legal:
@@ -451,7 +367,7 @@ def hand_keyboard(
         key = {Act.PLAY: "a", Act.BLIND: "a", Act.COVER: "b"}.get(action.act, "c")
         data = Move(table.id, table.version, action).encode()
         rows.setdefault(key, []).append(
-            InlineKeyboardButton(action_label(action, view, t, style), callback_data=data)
+            InlineKeyboardButton(words_for(t).button(action, view, style), callback_data=data)
         )
     return InlineKeyboardMarkup([rows[k] for k in sorted(rows)])
 
@@ -465,17 +381,18 @@ def inline_results(
     reveals nothing.
     """
     _ = t.gettext
-    cards = " ".join(card_label(c, style) for c in view.hand)
+    w = words_for(t)
+    cards = " ".join(w.card(c, style) for c in view.hand)
     if view.kind == HandKind.IRON:
         cards = " ".join(COVERED for _slot in view.blind_slots)
     summary = _("Sua mão: {cards} · valendo {n}").format(cards=cards or "—", n=view.stake)
     if view.partner_hand is not None:
         summary += " · " + _("parceiro: {cards}").format(
-            cards=" ".join(card_label(c, style) for c in view.partner_hand)
+            cards=" ".join(w.card(c, style) for c in view.partner_hand)
         )
     results = []
     for action in view.legal:
-        label = action_label(action, view, t, style)
+        label = w.button(action, view, style)
         if action.act in (Act.PLAY, Act.COVER, Act.BLIND):
             posted = _("🃏 Joguei.")
             title = _("Jogar {card}").format(card=label)
@@ -590,11 +507,12 @@ def public_table(
 def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
     """/regras: a short summary of a variant and the rulebook's address."""
     _ = t.gettext
+    w = words_for(t)
     rs = get_ruleset(variant)
     manilhas = (
         _("a carta seguinte à vira (4 depois do 3)")
         if rs.manilhas is None
-        else " ".join(c.label for c in rs.manilhas)
+        else w.cards(rs.manilhas)
     )
     return _(
         "<b>{title}</b>\n"
@@ -606,12 +524,12 @@ def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
         "• Ganha quem fizer 12 pontos.\n"
         "Livro de regras completo: {url}"
     ).format(
-        title=rs.title,
+        title=w.variant(rs),
         manilhas=manilhas,
         value=rs.hand_value,
-        ladder="-".join(map(str, rs.ladder)),
+        ladder=w.ladder(rs.ladder),
         special=rs.threshold(12),
-        hand=_("mão de dez") if rs.special_hand == "mao_de_dez" else _("mão de onze"),
+        hand=w.special_hand(rs),
         url=escape(rulebook_url),
     )
 
@@ -643,17 +561,18 @@ def help_text(t: Translations) -> str:
 def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboardMarkup]:
     """/config: the group's table defaults and a button per setting."""
     _ = t.gettext
+    w = words_for(t)
     rs = get_ruleset(chat.variant)
     yes_no = _("sim") if chat.covered_cards else _("não")
-    ladder = chat.ladder or "-".join(map(str, get_ruleset("mineiro").ladder))
-    lang = "English" if chat.language == "en" else "Português"
+    ladder = chat.ladder or w.ladder(get_ruleset("mineiro").ladder)
+    lang = language_name(chat.language or "pt")
     text = _(
         "<b>Configuração do grupo</b>\n"
         "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
         "Carta coberta: {covered}\nEscada do mineiro: {ladder}\nIdioma: {lang}\n"
         "Toque para mudar (só admins)."
     ).format(
-        variant=rs.title,
+        variant=w.variant(rs),
         size="2×2" if chat.players == 4 else "1×1",
         target=chat.target,
         timer=chat.timer,
@@ -680,17 +599,16 @@ def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboar
 def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:
     """/baralho: traditional (3♣) or Spanish (3 de bastos) labels."""
     sample = Card.parse("3C")
+    w = words_for(t)
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
-                    t.gettext("Tradicional ({card})").format(card=card_label(sample)),
+                    t.gettext("Tradicional ({card})").format(card=w.card(sample)),
                     callback_data=deck_data(DeckStyle.TRADITIONAL),
                 ),
                 InlineKeyboardButton(
-                    t.gettext("Espanhol ({card})").format(
-                        card=card_label(sample, DeckStyle.SPANISH)
-                    ),
+                    t.gettext("Espanhol ({card})").format(card=w.card(sample, DeckStyle.SPANISH)),
                     callback_data=deck_data(DeckStyle.SPANISH),
                 ),
             ]

@@ -9,12 +9,12 @@ from telegram.error import TelegramError
 
 from bot.domain import Refused, Source, people, tables
 from bot.domain.values import Reason
-from bot.i18n import person_translations
+from bot.i18n import person_translations, words_for
 from bot.numbers import NumberRefused
 from bot.telegram.callbacks import parse_move, start_parameter
 from bot.telegram.context import BotContext
 from bot.telegram.publish import refresh
-from bot.telegram.render import card_label, inline_results, reason_text
+from bot.telegram.render import inline_results, reason_text
 
 
 async def on_move(update: Update, context: BotContext) -> None:
@@ -67,9 +67,9 @@ async def on_inline(update: Update, context: BotContext) -> None:
     results = inline_results(t, table, view, player.deck)
     button: InlineQueryResultsButton | None = None
     if not results:
-        cards = " ".join(card_label(c, player.deck) for c in view.hand)
+        cards = words_for(t).cards(view.hand, player.deck)
         button = InlineQueryResultsButton(
-            text=t.gettext("Não é a sua vez · {cards}").format(cards=cards or "—"),
+            text=t.gettext("Não é a sua vez · {cards}").format(cards=cards),
             start_parameter=start_parameter(table.id),
         )
     await iq.answer(results, cache_time=0, is_personal=True, button=button)

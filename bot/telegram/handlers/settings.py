@@ -10,12 +10,12 @@ from telegram.error import TelegramError
 
 from bot.domain import people, tables
 from bot.domain.values import Reason
-from bot.i18n import person_translations, translations
+from bot.i18n import LANGUAGES, person_translations, translations, words_for
 from bot.telegram.callbacks import parse_config, parse_deck
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import is_admin, reply
 from bot.telegram.publish import schedule_hands
-from bot.telegram.render import card_label, config_view, deck_keyboard, reason_text
+from bot.telegram.render import config_view, deck_keyboard, reason_text
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ async def on_config(update: Update, context: BotContext) -> None:
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
-    settings = people.change_setting(context.db, chat_id, setting)
+    settings = people.change_setting(context.db, chat_id, setting, LANGUAGES)
     if chat_id < 0:  # the language may be the setting that changed
         t = translations(settings.language or "pt")
     await q.answer(t.gettext("Configuração salva."))
@@ -85,7 +85,7 @@ async def on_deck(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
     people.set_deck(context.db, person.id, style)
-    label = card_label(Card.parse("3C"), style)
+    label = words_for(t).card(Card.parse("3C"), style)
     await q.answer(t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label))
     for table in tables.playing_tables_of(context.db, person.id):
         schedule_hands(context.application, table.chat_id, table.id)
