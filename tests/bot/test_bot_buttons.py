@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.domain import messages
+from bot.domain import Reason, messages
+from bot.i18n import translations
+from bot.telegram.render import reason_text
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 from tests.bot.harness import Harness, moves, paulista_hand, press, seat_match
@@ -99,6 +101,11 @@ async def test_trem_bao_called_team_sees_partner_cards(harness: Harness) -> None
     }
 
 
+def said(reason: Reason) -> str:
+    """The alert a Portuguese speaker gets for a refusal."""
+    return reason_text(translations("pt"), reason)
+
+
 async def test_stale_forged_and_garbage_buttons_get_alerts(harness: Harness) -> None:
     s = harness.server
     ana, beto, eva = s.add_user("Ana"), s.add_user("Beto"), s.add_user("Eva")
@@ -109,29 +116,27 @@ async def test_stale_forged_and_garbage_buttons_get_alerts(harness: Harness) -> 
     assert data == f"g{gid}:1:p3C" and len(data.encode()) <= 64
     assert (await s.user_presses(ana, ana, first["message_id"], data))["show_alert"] is False
     again = await s.user_presses(ana, ana, first["message_id"], data)
-    assert again["show_alert"] and again["text"] == "Essa jogada já passou."
+    assert again["show_alert"] and again["text"] == said(Reason.STALE)
     cases = {
-        f"g{gid}:2:pKH": "Não é a sua vez.",  # Ana, but Beto's turn
-        f"g{gid}:2:p4C": "Não é a sua vez.",
-        f"g{gid}:99:p2S": "Essa jogada já passou.",
-        "g999999:1:t": "Essa mesa não existe mais.",
-        "g1:1:zz": "Botão inválido.",
-        "garbage": "Botão inválido.",
-        "l1:boom": "Botão inválido.",
-        "": "Botão inválido.",
-        "v12x": "Botão inválido.",
-        "u99:p3C": "Essa jogada já passou.",  # no such tutorial step for Ana
+        f"g{gid}:2:pKH": Reason.NOT_YOUR_TURN,  # Ana, but Beto's turn
+        f"g{gid}:2:p4C": Reason.NOT_YOUR_TURN,
+        f"g{gid}:99:p2S": Reason.STALE,
+        "g999999:1:t": Reason.NO_GAME,
+        "g1:1:zz": Reason.BAD_BUTTON,
+        "garbage": Reason.BAD_BUTTON,
+        "l1:boom": Reason.BAD_BUTTON,
+        "": Reason.BAD_BUTTON,
+        "v12x": Reason.BAD_BUTTON,
+        "u99:p3C": Reason.STALE,  # no such tutorial step for Ana
     }
-    for payload, text in cases.items():
+    for payload, reason in cases.items():
         answer = await s.user_presses(ana, ana, first["message_id"], payload)
-        assert answer == {"text": text, "show_alert": True, "url": None}, payload
+        assert answer == {"text": said(reason), "show_alert": True, "url": None}, payload
     # Beto may not play a card he does not hold; Eva is not at the table
-    assert (await s.user_presses(beto, ana, first["message_id"], f"g{gid}:2:p3S"))[
-        "text"
-    ] == "Essa jogada não vale agora."
-    assert (await s.user_presses(eva, ana, first["message_id"], f"g{gid}:2:p2S"))[
-        "text"
-    ] == "Você não está nessa mesa."
+    beto_plays = await s.user_presses(beto, ana, first["message_id"], f"g{gid}:2:p3S")
+    assert beto_plays["text"] == said(Reason.ILLEGAL)
+    eva_plays = await s.user_presses(eva, ana, first["message_id"], f"g{gid}:2:p2S")
+    assert eva_plays["text"] == said(Reason.NOT_SEATED)
     assert not s.errors or all(e.code != 500 for _, e in s.errors)
 
 
