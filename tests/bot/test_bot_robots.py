@@ -39,3 +39,10 @@ async def test_dificil_decides_in_a_worker_process_and_medio_inline() -> None:
     finally:
         thinkers.close()
     assert thinkers._pool is None
+
+
+def test_the_bots_robot_levels_are_the_engines() -> None:
+    from bot.domain import RobotLevel
+    from engine.robots import LEVELS
+
+    assert tuple(RobotLevel) == LEVELS
