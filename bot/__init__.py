@@ -1,6 +1,7 @@
 """The Telegram bot: a thin adapter that seats people and robots at engine matches.
 
-Everything a table is lives in the database (``bot.models``); handlers in
-``bot.handlers`` turn updates into engine actions through ``bot.service`` and
-``bot.publish`` turns the stored state into Telegram messages.
+``bot.domain`` is the only code that touches the database (tables, seats, players,
+chats, scoreboards, what each message must show); ``bot.telegram`` turns updates
+into domain commands and domain values into messages. ``docs-dev/ARCHITECTURE.md``
+draws the whole picture.
 """
