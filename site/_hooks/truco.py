@@ -5,6 +5,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.vira_table() }}              paulista: manilhas and card order for every vira
     {{ truco.card_order("mineiro") }}      fixed-manilha variants: the deck, strongest first
     {{ truco.ladder("paulista") }}         truco ladder, accept and run values (every house ladder)
+    {{ truco.ladders_summary() }}          every variant's standard ladder in one table (summary)
     {{ truco.cangou() }}                   tie outcomes, each played out by the engine
     {{ truco.special_hands() }}            mão de onze / mão de dez
     {{ truco.variants() }}                 the three variants side by side
@@ -16,6 +17,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
     {{ truco.robots_dev() }}               the same runs' decision times and commands (developers)
     {{ truco.iron_hand() }}                the iron hand per variant
+    {{ truco.worked_hand("comentada") }}    a whole hand from engine/data/, replayed and commented
     {{ truco.tutorial() }}                 the tutorial player with its replayed trace
                                            (TRUCO_TUTORIAL_SCRIPT replaces the script: tests)
     {{ truco.cards("4C 7H AS 7D") }}       cards drawn by the site
@@ -58,7 +60,7 @@ from engine import actions as A  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
 from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER  # noqa: E402
 from engine.sinais import SINAIS, SinalInfo  # noqa: E402
-from engine.tutorial import build_trace  # noqa: E402
+from engine.tutorial import Words, build_trace, load_lessons, seat_name  # noqa: E402
 
 ARENA_RESULTS = "results/arena.json"
 """Where ``truco arena`` leaves its results (``TRUCO_ARENA_RESULTS`` overrides it)."""
@@ -260,6 +262,29 @@ def ladder(variant: str) -> str:
         attrs = {"truco": "ladder", "variant": rs.name, "ladder": _ladder_code(lad)}
         out.append(_table(attrs, head, rows, caption))
     return "\n".join(out)
+
+
+def ladders_summary() -> str:
+    """Every variant's standard ladder in one small table: accepted value and run value."""
+    groups: dict[tuple[int, ...], list[Ruleset]] = {}
+    for rs in RULESETS.values():
+        groups.setdefault(rs.ladder, []).append(rs)
+    heads = ["Pedido"]
+    for members in groups.values():
+        names = " e ".join(rs.title.replace("Truco ", "") for rs in members)
+        names = names[:1].upper() + names[1:]
+        heads += [f"{names}: aceito", "correu"]
+    steps = max(len(lad) for lad in groups)
+    rows = []
+    for step in range(steps):
+        first = next(iter(groups.values()))[0]
+        cells = _td(PT.call(step, first).capitalize())
+        for lad, members in groups.items():
+            rs = members[0]
+            cells += _td(str(lad[step]), f"accept-{rs.name}", lad[step])
+            cells += _td(str(rs.run_value(lad, step)), f"run-{rs.name}", rs.run_value(lad, step))
+        rows.append(f'<tr data-step="{step}">{cells}</tr>')
+    return _table({"truco": "ladders"}, heads, rows)
 
 
 # ------------------------------------------------------------------ cangou
@@ -740,6 +765,81 @@ def tutorial() -> str:
     )
 
 
+# ------------------------------------------------------------------ a commented hand
+
+
+def _words_html(text: Words) -> str:
+    """A lesson text in both deck styles (CSS shows the chosen one)."""
+    return "".join(
+        f'<span class="nome__{"trad" if style == DeckStyle.TRADITIONAL else "esp"}">'
+        f"{html.escape(text.in_style(style))}</span>"
+        for style in (DeckStyle.TRADITIONAL, DeckStyle.SPANISH)
+    )
+
+
+def worked_hand(name: str) -> str:
+    """A whole hand from ``engine/data/<name>.json``, replayed by the engine and commented.
+
+    Every seat's cards are shown at the deal; then each move with its reason, round by round.
+    """
+    path = ROOT / "engine" / "data" / f"{name}.json"
+    (hand,) = load_lessons(path).lessons[0].hands
+    start = hand.start
+    seats = "".join(
+        f'<div class="comentada__lugar"><strong>{html.escape(seat_name(s, start.seat, start.players))}'
+        f"</strong> {cards_html(tuple(Card.parse(c) for c in hand.scenario['hands'][s]))}</div>"
+        for s in range(start.players)
+    )
+    if start.vira is not None:
+        seats += (
+            f'<div class="comentada__lugar"><strong>Vira</strong> {card_html(start.vira)} '
+            f"<strong>Manilhas</strong> {cards_html(start.manilhas)}</div>"
+        )
+    out = [
+        f'\n<div class="comentada" data-truco="comentada" data-points="{hand.result["points"][0]} '
+        f'{hand.result["points"][1]}">',
+        f'<p class="comentada__intro">{_words_html(hand.intro)}</p>',
+        f'<div class="comentada__maos">{seats}</div>',
+    ]
+    rounds_seen = 0
+    items: list[str] = []
+
+    def close_round(title: str, summary: str) -> None:
+        out.append(f'<p class="comentada__vaza"><strong>{title}</strong></p><ol>')
+        out.extend(items)
+        out.append(f'</ol><p class="comentada__resultado">{summary}</p>')
+        items.clear()
+
+    for step in hand.steps:
+        thought = ""
+        if step.prompt is not None:
+            thought = f"<br><em>Você pensa:</em> {_words_html(step.prompt)}"
+        items.append(
+            f"<li><strong>{_words_html(step.narration)}</strong> {_words_html(step.explanation)}"
+            f"{thought}</li>"
+        )
+        if len(step.view.rounds) > rounds_seen:
+            rounds_seen = len(step.view.rounds)
+            won = step.view.rounds[-1]
+            who = PT.tie() if won is None else ("vaza nossa" if won == 0 else "vaza deles")
+            close_round(f"{rounds_seen}ª vaza", f"→ {who.capitalize()}.")
+    if items:
+        close_round("Fim da mão", "")
+    points = hand.result["points"]
+    winner = hand.result["hand_winner"]
+    score = hand.result["score"]
+    scored = (
+        "Ninguém marca ponto"
+        if winner is None
+        else ("Nós marcamos" if winner == 0 else "Eles marcam") + f" {points[winner]} pontos"
+    )
+    out.append(
+        f'<p class="comentada__fim"><strong>{scored}: placar {score[0]} a {score[1]}.</strong>'
+        "</p></div>\n"
+    )
+    return "".join(out)
+
+
 # ------------------------------------------------------------------ include
 
 
@@ -772,6 +872,8 @@ MACROS: dict[str, Callable[..., str]] = {
         timeout_example,
         robots,
         robots_dev,
+        ladders_summary,
+        worked_hand,
         sinais,
         sinais_figures,
         catch_chance,

@@ -478,6 +478,7 @@
   }
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-imprimir]")) return window.print();
     var b = event.target.closest && event.target.closest("[data-baralho], [data-baralho-alternar]");
     if (!b || b === ROOT) return;
     if (b.hasAttribute("data-baralho-alternar")) {

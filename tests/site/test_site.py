@@ -495,6 +495,46 @@ def test_search_folds_accents_and_ranks_developers_last(site: Path) -> None:
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     boosts = {d["location"]: d.get("boost", 1) for d in index["docs"]}
     assert boosts["desenvolvedores/"] < 1
-    assert all(b == 1 for loc, b in boosts.items() if not loc.startswith("desenvolvedores/"))
+    # the one-sheet summary repeats every word of the rules: it must not outrank them
+    assert boosts["resumo/"] < 1
+    assert all(
+        b == 1 for loc, b in boosts.items() if not loc.startswith(("desenvolvedores/", "resumo/"))
+    )
     worker_pt = (site / "assets/javascripts/lunr/min/lunr.pt.min.js").read_text(encoding="utf-8")
     assert worker_pt.count('registerFunction(dobra, "trucoDobra")') == 1
+
+
+# ------------------------------------------------------------------ summary, commented hand
+
+
+def test_ladders_summary_is_every_ruleset_ladder(site: Path) -> None:
+    (table,) = tables(site, "resumo", "ladders")
+    rows = body_rows(table)
+    # one column pair per distinct ladder: Trem Bão shares the paulista one
+    assert {rs.ladder for rs in RULESETS.values()} == {
+        RULESETS["paulista"].ladder,
+        RULESETS["mineiro"].ladder,
+    }
+    for name in ("paulista", "mineiro"):
+        rs = RULESETS[name]
+        assert [int(value(r, f"accept-{name}")) for r in rows] == list(rs.ladder)
+        assert [int(value(r, f"run-{name}")) for r in rows] == [
+            rs.run_value(rs.ladder, i) for i in range(len(rs.ladder))
+        ]
+
+
+def test_commented_hand_is_the_engine_replay(site: Path) -> None:
+    from engine.tutorial import load_lessons
+
+    (box,) = page(site, "mao-comentada").find_all("div", data_truco="comentada")
+    (hand,) = load_lessons(ROOT / "engine" / "data" / "comentada.json").lessons[0].hands
+    assert replay(dict(hand.scenario))["error"] is None
+    assert box.attrs["data-points"] == " ".join(map(str, hand.result["points"]))
+    items = list(box.find_all("li"))
+    assert len(items) == len(hand.steps)
+    for li, step in zip(items, hand.steps, strict=True):
+        assert step.narration in li.text and step.explanation in li.text
+    # all four hands are shown at the deal, as dealt
+    shown = box.cards()
+    for cards in hand.scenario["hands"]:
+        assert set(cards) <= set(shown)

@@ -18,7 +18,7 @@ PAGES = [
     "", "como-jogar/", "roda/", "tutorial/", "dicas/", "perguntas/", "cartas/", "truco/",
     "cangou/", "carta-coberta/", "mao-de-onze/", "mao-de-ferro/", "variantes/",
     "regras-da-casa/", "tempo/", "glossario/", "outros-trucos/", "telegram/", "robos/",
-    "desenvolvedores/", "sinais/", "jogar/",
+    "desenvolvedores/", "sinais/", "jogar/", "mao-comentada/", "resumo/",
 ]  # fmt: skip
 
 pytestmark = pytest.mark.browser
@@ -376,5 +376,26 @@ def test_dark_light_toggle(browser, base_url) -> None:
     page.click('label[title="Mudar para o modo escuro"]')
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
     shot(page, "truco-escuro")
+    watch.check()
+    context.close()
+
+
+def test_printable_summary_prints_on_one_sheet_without_the_site_around_it(
+    browser, base_url
+) -> None:
+    import re
+
+    watch = Watch(base_url)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    watch.attach(context)
+    page = watch.page(context)
+    page.goto(base_url + "/resumo/")
+    assert page.is_visible("[data-imprimir]")
+    page.emulate_media(media="print")
+    for hidden in (".md-header", ".md-sidebar--primary", ".md-footer", "[data-imprimir]"):
+        assert not page.is_visible(hidden), hidden
+    assert page.is_visible('table[data-truco="ladders"]')
+    pdf = page.pdf(format="A4", print_background=True)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
     watch.check()
     context.close()
