@@ -27,7 +27,14 @@ from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
 from engine.robots import LEVELS, get_robot, normalize_level
 from engine.robots.partners import follows_partner, waits_for_partner
-from engine.rulesets import MAX_TARGET, MIN_TARGET, RULESETS, TableOptions, get_ruleset
+from engine.rulesets import (
+    DEFAULT_TIMER,
+    MAX_TARGET,
+    MIN_TARGET,
+    RULESETS,
+    TableOptions,
+    get_ruleset,
+)
 from engine.view import SeenPlay, View
 from engine.words import Words
 
@@ -46,6 +53,9 @@ class Setup:
     target: int = 12
     covered_cards: bool = True
     ladder: tuple[int, ...] | None = None
+    timer: int | None = None
+    """Seconds per decision of the person (R10); ``None`` plays without a clock, except in
+    Trem Bão, whose 30 s always apply."""
 
     def validated(self) -> Setup:
         """This setup with canonical names; ``ValueError`` with a pt-BR reason if it is wrong."""
@@ -57,6 +67,7 @@ class Setup:
             target=self.target,
             covered_cards=self.covered_cards,
             ladder=ladder if ladder != rs.ladder else None,
+            timer=self.timer or DEFAULT_TIMER,
         ).validated(rs)
         return Setup(
             variant=rs.name,
@@ -65,15 +76,18 @@ class Setup:
             target=options.target,
             covered_cards=options.covered_cards,
             ladder=options.ladder,
+            timer=rs.fixed_timer or (options.timer if self.timer else None),
         )
 
     def options(self) -> TableOptions:
-        """The engine's table options."""
+        """The engine's table options (no sinais here yet: nobody at this table sends them)."""
         return TableOptions(
             players=self.players,
             target=self.target,
             covered_cards=self.covered_cards,
             ladder=self.ladder,
+            timer=self.timer or DEFAULT_TIMER,
+            sinais=False,
         )
 
     @classmethod
@@ -87,6 +101,7 @@ class Setup:
             target=int(data.get("target", 12)),
             covered_cards=bool(data.get("covered_cards", True)),
             ladder=tuple(int(x) for x in ladder) if ladder else None,
+            timer=int(data["timer"]) if data.get("timer") else None,
         ).validated()
 
 
@@ -166,6 +181,9 @@ class Table:
         }
         self.think_ms: list[float] = []
         """How long each robot decision took in this session (the page reports them)."""
+        self.timed_out = False
+        """The person's clock ran out on the decision at hand: their robot partner now
+        decides on its own instead of following them (R6)."""
 
     @classmethod
     def new(cls, setup: dict[str, Any] | Setup, seed: int | None = None) -> Table:
@@ -188,6 +206,7 @@ class Table:
                 "version": SNAPSHOT_VERSION,
                 "setup": setup,
                 "robot_seed": self.robot_seed,
+                "timed_out": self.timed_out,
                 "match": self.match.to_json(),
             },
             separators=(",", ":"),
@@ -207,7 +226,9 @@ class Table:
             raise ValueError(f"partida salva inválida: {exc}") from None
         if match.ruleset.name != setup.variant or match.players != setup.players:
             raise ValueError("partida salva inválida: mesa e partida não combinam")
-        return cls(setup, match, robot_seed)
+        table = cls(setup, match, robot_seed)
+        table.timed_out = bool(data.get("timed_out", False))
+        return table
 
     # -------------------------------------------------------------- moves
 
@@ -234,7 +255,23 @@ class Table:
             self.match.apply(PERSON, parsed)
         except IllegalAction:
             return refused
+        self.timed_out = False
         return self.state()
+
+    def time_out(self) -> str:
+        """The person's clock ran out: the engine's default action is played for them (R10)."""
+        if self.setup.timer is None or self.waiting() != "you":
+            return self.state()
+        action = self.match.default_action(PERSON)
+        if action is None:
+            return self.state()
+        self.match.apply(PERSON, action)
+        self.timed_out = True
+        return self.state(
+            error=self.words.gettext("Seu tempo acabou: {what}.").format(
+                what=self.words.did(action, self.match.view(PERSON))
+            )
+        )
 
     def robot(self) -> str:
         """One robot decision (the page calls this while ``waiting`` is ``robot``)."""
@@ -247,7 +284,7 @@ class Table:
 
     def _robot_action(self, seat: int) -> Action:
         view = self.match.view(seat)
-        follow = follows_partner(view, partner_is_person=seat == 2)
+        follow = None if self.timed_out else follows_partner(view, partner_is_person=seat == 2)
         if follow is not None:
             return follow  # the person ran: the robot partner runs too (R6)
         start = time.perf_counter()
@@ -354,6 +391,7 @@ class Table:
             "result": result,
             "match_winner": v.match_winner,
             "think_ms": self.think_ms[-1] if last is not None and self.think_ms else None,
+            "timer": self.setup.timer if waiting == "you" else None,
             "error": error,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -11,7 +11,8 @@
   var SAVED = "truco-jogo-partida";
   var SETUP = "truco-jogo-mesa";
   var PACE = "truco-jogo-ritmo";
-  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "medio", target: 12, covered_cards: true, ladder: null };
+  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "medio", target: 12, covered_cards: true, ladder: null, timer: null };
+  var TIMERS = [null, 30, 60, 90];
 
   // ------------------------------------------------------------ storage
 
@@ -215,6 +216,11 @@
       c.target.min + '" max="' + c.target.max + '" value="' + esc(s.target) + '" inputmode="numeric"> pontos</label>' +
       '<label class="jogo__opcao"><input type="checkbox" name="covered_cards"' + (s.covered_cards ? " checked" : "") +
       "> Carta coberta (da 2ª vaza em diante)</label></fieldset>" + ladder +
+      '<fieldset><legend>Relógio</legend>' + (variant.name === "trem-bao"
+        ? "<p>No Trem Bão cada decisão tem 30 s, sempre.</p>"
+        : radios("timer", TIMERS.map(function (t) {
+          return { value: t === null ? "" : t, title: t === null ? "Sem relógio" : t + " s por decisão" };
+        }), s.timer === null || s.timer === undefined ? "" : s.timer)) + "</fieldset>" +
       '<p class="jogo__acoes"><button type="button" class="md-button md-button--primary" data-jogo-comecar>Dar as cartas</button></p>' +
       '<p class="jogo__erro" role="alert" data-jogo-form-erro></p>' +
       "</form>";
@@ -240,6 +246,7 @@
       level: get("level"),
       target: target,
       covered_cards: form.querySelector('[name="covered_cards"]').checked,
+      timer: get("timer") ? parseInt(get("timer"), 10) : null,
       ladder: ladder && info && info.ladders.length > 1 ? ladder.split("-").map(Number) : null
     };
   };
@@ -307,8 +314,31 @@
     this.schedule();
   };
 
+  /* The person's clock (R10): the engine plays its default action when it runs out. */
+  Game.prototype.countdown = function () {
+    var self = this;
+    clearInterval(this.clock);
+    var st = this.state;
+    if (!st || st.waiting !== "you" || !st.timer) return;
+    var ends = Date.now() + st.timer * 1000;
+    var step = this.step;
+    var tick = function () {
+      var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      var out = self.el.querySelector("[data-jogo-relogio]");
+      if (out) out.textContent = "⏱ " + left + " s";
+      if (!self.el.isConnected || self.step !== step) { clearInterval(self.clock); return; }
+      if (left === 0 && !self.busy) {
+        clearInterval(self.clock);
+        self.send("timeout");
+      }
+    };
+    tick();
+    this.clock = setInterval(tick, 250);
+  };
+
   Game.prototype.schedule = function () {
     var self = this;
+    this.countdown();
     clearTimeout(this.timer);
     if (!this.state || this.state.waiting !== "robot" || !this.el.isConnected) return;
     this.timer = setTimeout(function () {
@@ -327,6 +357,7 @@
     if (t.hasAttribute("data-jogo-revanche")) { this.send("rematch"); return; }
     if (t.hasAttribute("data-jogo-nova")) {
       clearTimeout(this.timer);
+      clearInterval(this.clock);
       save(SAVED, null);
       this.state = null;
       this.renderSetup();
@@ -447,7 +478,8 @@
       partner = '<div class="jogo__parceiro" data-jogo-parceiro>Cartas do parceiro: ' +
         st.partner_hand.map(function (c) { return card(c); }).join("") + "</div>";
     }
-    var status = '<p class="jogo__status" role="status" data-jogo-status>' + esc(st.status) + "</p>";
+    var status = '<p class="jogo__status" role="status" data-jogo-status>' + esc(st.status) +
+      (st.timer ? ' <span class="jogo__relogio" data-jogo-relogio></span>' : "") + "</p>";
     var error = st.error ? '<p class="jogo__erro" role="alert">' + esc(st.error) + "</p>" : "";
     var result = "";
     if (st.result) {

@@ -99,6 +99,7 @@ function handle(msg) {
     if (msg.op === "robot") return answer(msg.id, table.robot());
     if (msg.op === "deal") return answer(msg.id, table.next_hand());
     if (msg.op === "rematch") return answer(msg.id, table.rematch());
+    if (msg.op === "timeout") return answer(msg.id, table.time_out());
     if (msg.op === "state") return answer(msg.id, table.state());
     post({ id: msg.id, error: "pedido desconhecido: " + msg.op });
   } catch (e) {

@@ -167,7 +167,7 @@ def test_setup_uses_the_table_options() -> None:
         }
     )
     assert (s.variant, s.level, s.target, s.ladder) == ("mineiro", "dificil", 15, (4, 6, 10, 12))
-    assert s.options() == TableOptions(players=4, target=15, ladder=(4, 6, 10, 12))
+    assert s.options() == TableOptions(players=4, target=15, ladder=(4, 6, 10, 12), sinais=False)
     st = state(Table.new(s, seed=1).state())
     assert st["ladder"] == [4, 6, 10, 12] and st["target"] == 15 and st["level_name"] == "difícil"
     # the variant's own ladder is the default, not a house rule
@@ -184,3 +184,39 @@ def test_choices_list_every_variant_and_level() -> None:
     assert [v["name"] for v in c["variants"]] == ["paulista", "mineiro", "trem-bao"]
     assert [lv["name"] for lv in c["levels"]] == ["facil", "medio", "dificil"]
     assert c["target"] == {"min": 6, "max": 30, "default": 12}
+
+
+def test_the_clock_plays_the_default_and_frees_the_robot_partner() -> None:
+    # Trem Bão: 30 s always, whatever the form said
+    assert Setup.from_dict({"variant": "trem-bao"}).timer == 30
+    assert Setup.from_dict({"variant": "paulista"}).timer is None
+    assert Setup.from_dict({"variant": "paulista", "timer": 60}).timer == 60
+    table = Table.new({"players": 2}, seed=4)
+    before = table.snapshot()
+    assert state(table.time_out()) == state(table.state())  # no clock: nothing happens
+    assert table.snapshot() == before
+    table = Table.new({"variant": "mineiro", "timer": 30}, seed=4)
+    st = state(table.state())
+    assert st["timer"] == 30 and st["waiting"] == "you"
+    strongest = table.match.default_action(PERSON)
+    st = state(table.time_out())
+    assert st["error"].startswith("Seu tempo acabou: jogou")
+    assert st["timer"] is None and st["table"][0]["card"]["code"] == strongest.card.code
+    # answering a call: running is the default, and the robot partner then decides alone (R6)
+    for seed in range(200):
+        t = Table.new({"players": 4, "level": "dificil", "timer": 30}, seed=seed)
+        st = state(
+            t.act(next(a for a in state(t.state())["legal"] if a["act"] == "play")["action"])
+        )
+        while st["waiting"] == "robot" and st["phase"] != "answer":
+            st = state(t.robot())
+        if st["phase"] == "answer" and st["call_team"] == 1:
+            break
+    else:
+        pytest.skip("no opponent truco in 200 deals")
+    st = state(t.time_out())
+    assert 0 in [s for s in range(4) if s not in st["to_act"]] and t.robot_seat() == 2
+    assert t.timed_out and Table.restore(t.snapshot()).timed_out
+    thought = len(t.think_ms)
+    st = state(t.robot())
+    assert len(t.think_ms) == thought + 1, "the partner thinks for itself, not following the run"

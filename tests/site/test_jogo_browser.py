@@ -228,6 +228,10 @@ def test_second_visit_plays_offline(browser, base_url) -> None:
     assert "Trem Bão" in p.page.inner_text(".jogo__topo")
     waiting = p.wait_for_person()
     assert waiting == "you"
+    # Trem Bão: 30 s a decision, counting down on the page (R10)
+    p.page.wait_for_function(
+        "/⏱ (2[0-9]|30) s/.test(document.querySelector('[data-jogo-relogio]').textContent)"
+    )
     p.click(f'{GAME} button[data-acao^="play"]')
     p.check()
     p.close()
