@@ -14,21 +14,22 @@ function post(message) {
   self.postMessage(message);
 }
 
-/* Pyodide fetches its runtime with the global fetch: count the bytes for the progress bar and
- * keep a copy in the page's cache, so the service worker need not download them again. Pyodide
+/* Every file of the runtime is fetched here: the bytes are counted for the progress bar and a
+ * copy goes to the page's cache, so the service worker need not download them again. Pyodide
  * gets the response itself (not a copy), so the browser can reuse its compiled WebAssembly. */
 function watchFetch(config, base) {
   var realFetch = self.fetch.bind(self);
   var total = 0;
   Object.keys(config.sizes).forEach(function (name) { total += config.sizes[name]; });
   var done = 0;
+  var stored = [];
   var store = self.caches ? self.caches.open(config.cache).catch(function () { return null; }) : Promise.resolve(null);
   self.fetch = function (input, init) {
     var url = new URL(input instanceof Request ? input.url : String(input), base).href;
     return realFetch(input, init).then(function (response) {
       if (!response.ok || !response.body) return response;
       var cached = response.clone();
-      store.then(function (cache) { if (cache) cache.put(url, cached).catch(function () {}); });
+      stored.push(store.then(function (cache) { return cache && cache.put(url, cached); }).catch(function () {}));
       var reader = response.clone().body.getReader();
       (function pump() {
         reader.read().then(function (chunk) {
@@ -41,19 +42,36 @@ function watchFetch(config, base) {
       return response;
     });
   };
+  /* the service worker starts once the game is ready: by then every copy must be stored */
+  return function () { return Promise.all(stored); };
+}
+
+/* A script of the runtime, through fetch (counted and stored) instead of importScripts. */
+function loadScript(url) {
+  return fetch(url).then(function (response) {
+    if (!response.ok) throw new Error(url + ": " + response.status);
+    return response.blob();
+  }).then(function (blob) {
+    var local = URL.createObjectURL(blob);
+    try { importScripts(local); } finally { URL.revokeObjectURL(local); }
+  });
 }
 
 function start(config, base) {
   var t0 = performance.now();
   var timings = {};
-  watchFetch(config, base);
+  var allStored = watchFetch(config, base);
   var pyodideURL = new URL(config.pyodide, base).href;
-  importScripts(pyodideURL + "pyodide.js");
-  return self.loadPyodide({
-    indexURL: pyodideURL,
-    lockFileContents: { info: config.lock, packages: {} },
-    stdout: function () {},
-    stderr: function (line) { console.warn(line); }
+  return loadScript(pyodideURL + "pyodide.js").then(function () {
+    // defines _createPyodideModule, so loadPyodide does not load it again
+    return loadScript(pyodideURL + "pyodide.asm.js");
+  }).then(function () {
+    return self.loadPyodide({
+      indexURL: pyodideURL,
+      lockFileContents: { info: config.lock, packages: {} },
+      stdout: function () {},
+      stderr: function (line) { console.warn(line); }
+    });
   }).then(function (pyodide) {
     py = pyodide;
     timings.pyodide = performance.now() - t0;
@@ -71,6 +89,8 @@ function start(config, base) {
     );
     Table = py.globals.get("web").Table;
     timings.engine = performance.now() - t0 - timings.pyodide;
+    return allStored();
+  }).then(function () {
     return { ms: performance.now() - t0, timings: timings };
   });
 }
