@@ -33,6 +33,10 @@ site: $(STAMP)
 
 test: lint typecheck unit site
 
+# the pictures of site/telegram.md, taken from the sandbox (the real bot on the fake Telegram)
+screenshots: $(STAMP)
+	$(PY) site/_tools/screenshots.py
+
 bench: $(STAMP)
 	$(VENV)/bin/truco bench
 

@@ -282,7 +282,7 @@ def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Seats) -> 
     for i, r in enumerate(rounds):
         who = _("empate") if r is None else team_name(seats, r, t)
         names.append(f"{i + 1}ª {who}")
-    return _("Rodadas: {rounds}").format(rounds=" · ".join(names))
+    return _("Vazas: {rounds}").format(rounds=" · ".join(names))
 
 
 def timeout_note(t: Translations, table: Table, view: View, style: DeckStyle) -> str:
@@ -457,7 +457,7 @@ def hand_closed_text(
         lines.append(rounds_line(t, data.rounds, seats))
     last = [(seat, card, card is None) for seat, card in data.last]
     if last:
-        lines.append(_("Última rodada: {plays}").format(plays=_plays(last, seats, t, style, None)))
+        lines.append(_("Última vaza: {plays}").format(plays=_plays(last, seats, t, style, None)))
     lines.append("🏁 " + hand_over_line(t, data, seats))
     if match_winner is not None:
         lines.append(_("🏆 Vitória de {team}!").format(team=team_name(seats, match_winner, t)))
@@ -518,7 +518,7 @@ def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
         "<b>{title}</b>\n"
         "• Cartas, da mais fraca à mais forte: 4 5 6 7 Q J K A 2 3.\n"
         "• Manilhas: {manilhas}; entre elas ♣ > ♥ > ♠ > ♦.\n"
-        "• Três rodadas; quem ganha duas leva a mão, que vale {value}.\n"
+        "• Até três vazas; quem ganha duas leva a mão, que vale {value}.\n"
         "• Truco sobe a mão para {ladder}: aceite (Desce!), corra ou aumente.\n"
         "• Quem chega a {special} decide se joga a {hand}; 11 × 11 é a mão de ferro, às cegas.\n"
         "• Ganha quem fizer 12 pontos.\n"
