@@ -408,7 +408,12 @@ def lobby(
     authorised: bool,
     rules: Rules,
 ) -> Change:
-    """Join, leave, add or remove a robot, start or cancel a lobby."""
+    """Join, leave, add or remove a robot, start or cancel a lobby.
+
+    Who may: anyone joins, the seated leave, the seated or ``authorised`` (the
+    opener or an admin, as the adapter proved) add and remove robots, only
+    ``authorised`` start or cancel.
+    """
     if isinstance(command, Start):
         if not authorised:
             raise Refused(Reason.ONLY_CREATOR)
@@ -442,12 +447,16 @@ def lobby(
                     _save(s, game, expected)
                 _event(s, game, expected + 1, "leave", mine, user.id)
             case AddRobot(level=level):
+                if mine is None and not authorised:
+                    raise Refused(Reason.ROBOTS_NOT_ALLOWED)
                 if free is None:
                     raise Refused(Reason.TABLE_FULL)
                 seats[free] = robot(level, free)
                 _save(s, game, expected)
                 _event(s, game, expected + 1, "robot", free, user.id, level=level.value)
             case RemoveRobot():
+                if mine is None and not authorised:
+                    raise Refused(Reason.ROBOTS_NOT_ALLOWED)
                 robots = [i for i, x in enumerate(seats) if x and x.robot]
                 if not robots:
                     raise Refused(Reason.NO_ROBOT)

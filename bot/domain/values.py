@@ -73,6 +73,10 @@ class Reason(StrEnum):
     BAD_TARGET = "bad_target"
     BAD_NUMBER = "bad_number"
     BAD_LINK = "bad_link"
+    NOT_HERE = "not_here"
+    ROBOTS_NOT_ALLOWED = "robots_not_allowed"
+    ANONYMOUS = "anonymous"
+    WRONG_CHAT = "wrong_chat"
     ADMIN_ONLY = "admin_only"
     UNKNOWN = "unknown"
 

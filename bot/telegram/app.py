@@ -22,14 +22,14 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     CallbackQueryHandler,
-    ChosenInlineResultHandler,
     CommandHandler,
     Defaults,
     InlineQueryHandler,
+    MessageHandler,
     TypeHandler,
+    filters,
 )
 
-from bot import guards
 from bot.config import Config
 from bot.domain import Database, GameStatus, Rules, tables
 from bot.domain.store import polling_lock
@@ -37,6 +37,7 @@ from bot.domain.values import Clock
 from bot.i18n import N_, translations
 from bot.lifecycle import DrainingJobQueue
 from bot.metrics import Metrics, received_at
+from bot.telegram import guards
 from bot.telegram.budget import GroupBudget
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
@@ -227,7 +228,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(marcador.on_marcador, pattern=pattern(Prefix.MARCADOR)))
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
-    app.add_handler(ChosenInlineResultHandler(moves.on_chosen))
+    app.add_handler(MessageHandler(filters.VIA_BOT, moves.on_posted))
     app.add_error_handler(errors.on_error)
     return app
 

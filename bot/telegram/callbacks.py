@@ -286,10 +286,49 @@ def deep_link(bot_username: str, game_id: int) -> str:
 
 
 def parse_start(arg: str) -> int | None:
-    """The table of a ``/start g<game>`` parameter; ``None`` for any other parameter.
+    """The table of a ``/start`` parameter (``g<game>``, or a posted move's ``m...``).
 
-    ``NumberRefused`` when it starts like a table link but its number is not one.
+    ``NumberRefused`` for ``g`` followed by anything but a number in range. The link of
+    a posted inline move (``m...``) also leads back to its table.
     """
+    if arg.startswith("m"):
+        move = _posted_move(arg)
+        return move.game_id if move is not None else None
     if not arg.startswith("g"):
         return None
     return parse_number(arg[1:], low=1)
+
+
+# ---------------------------------------------------------------- inline moves
+#
+# Telegram does not say in which chat an inline result was posted. The posted
+# message does reach the bot ("via @bot", even in privacy mode) with its chat, so
+# the move travels in it: its first word links to ``?start=m<game>_<version>_<code>``
+# (start parameters allow only letters, digits, ``_`` and ``-``), and the bot applies
+# the move only when the message was posted in the table's own chat.
+
+_POSTED = re.compile(r"m([0-9]{1,20})_([0-9]{1,20})_([A-Za-z0-9]{1,3})")
+
+
+def posted_link(bot_username: str, move: Move) -> str:
+    """The link a posted inline move carries (it opens the bot on the move's table)."""
+    code = f"m{move.game_id}_{move.version}_{action_code(move.action)}"
+    return f"https://t.me/{bot_username}?start={_checked(code)}"
+
+
+def _posted_move(parameter: str) -> Move | None:
+    found = _POSTED.fullmatch(parameter)
+    if found is None:
+        return None
+    try:
+        return Move(parse_number(found[1]), parse_number(found[2]), parse_action_code(found[3]))
+    except ValueError:
+        return None
+
+
+def parse_posted_link(url: str, bot_username: str) -> Move | None:
+    """The move of a link made by :func:`posted_link` for this bot, or ``None``."""
+    prefix = f"https://t.me/{bot_username}?start="
+    if not url.lower().startswith(prefix.lower()):
+        return None
+    return _posted_move(url[len(prefix) :])

@@ -22,6 +22,7 @@ from bot.metrics import Metrics
 from bot.robots import Thinkers
 from bot.telegram.budget import GroupBudget
 from bot.telegram.jobs import Jobs
+from bot.telegram.throttle import CommandThrottle
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Runtime:
     thinkers: Thinkers = field(default_factory=Thinkers)
     metrics: Metrics = field(default_factory=Metrics)
     jobs: Jobs = field(default_factory=Jobs)
+    throttle: CommandThrottle = field(default_factory=CommandThrottle)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
 
     def lock(self, key: Any) -> asyncio.Lock:

@@ -19,7 +19,9 @@ from telegram import (
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
     InputTextMessageContent,
+    LinkPreviewOptions,
 )
+from telegram.constants import ParseMode
 
 from bot.domain.values import (
     AddRobot,
@@ -45,6 +47,7 @@ from bot.telegram.callbacks import (
     deck_data,
     deep_link,
     lobby_data,
+    posted_link,
     rematch_data,
 )
 from engine import HandKind, Phase, View, get_ruleset
@@ -96,6 +99,14 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.BAD_TARGET: _("A partida vai de {low} a {high} pontos."),
         Reason.BAD_NUMBER: _("“{arg}” não é um número: escreva os pontos com algarismos de 0 a 9."),
         Reason.BAD_LINK: _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
+        Reason.NOT_HERE: _("Esse botão não é desta mensagem."),
+        Reason.ROBOTS_NOT_ALLOWED: _(
+            "Robôs: só quem está na mesa, quem abriu ou um admin do grupo."
+        ),
+        Reason.ANONYMOUS: _(
+            "Para jogar, escreva como você mesmo (desligue o anonimato de admin no grupo)."
+        ),
+        Reason.WRONG_CHAT: _("Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
@@ -373,12 +384,13 @@ def hand_keyboard(
 
 
 def inline_results(
-    t: Translations, table: Table, view: View, style: DeckStyle
+    t: Translations, table: Table, view: View, style: DeckStyle, bot_username: str
 ) -> list[InlineQueryResultArticle]:
-    """The legal actions as inline results; choosing one acts (chosen_inline_result).
+    """The legal actions as inline results; the message a result posts carries its move.
 
     The message each one posts in the group names no card, so that a stale choice
-    reveals nothing.
+    reveals nothing; its first word links to the move (``posted_link``), which the bot
+    applies when that message arrives in the table's chat.
     """
     _ = t.gettext
     w = words_for(t)
@@ -393,18 +405,24 @@ def inline_results(
     results = []
     for action in view.legal:
         label = w.button(action, view, style)
+        move = Move(table.id, table.version, action)
+        link = escape(posted_link(bot_username, move))
         if action.act in (Act.PLAY, Act.COVER, Act.BLIND):
-            posted = _("🃏 Joguei.")
+            posted = _("{card} Joguei.").format(card=f'<a href="{link}">🃏</a>')
             title = _("Jogar {card}").format(card=label)
         else:
-            posted = label
+            posted = f'<a href="{link}">{escape(label)}</a>'
             title = label
         results.append(
             InlineQueryResultArticle(
-                id=Move(table.id, table.version, action).encode(),
+                id=move.encode(),
                 title=title,
                 description=summary,
-                input_message_content=InputTextMessageContent(posted),
+                input_message_content=InputTextMessageContent(
+                    posted,
+                    parse_mode=ParseMode.HTML,
+                    link_preview_options=LinkPreviewOptions(is_disabled=True),
+                ),
             )
         )
     return results
@@ -554,6 +572,13 @@ def help_text(t: Translations) -> str:
         + t.gettext(
             "Com um robô de parceiro, você fala pelo time: ele espera sua resposta ao truco e à "
             "mão de onze/dez, corre se você correr e só decide sozinho se o seu tempo acabar."
+        )
+        + "\n"
+        + t.gettext(
+            "<b>Quem pode</b>: entrar, qualquer um do grupo; sair, quem está sentado; pôr ou "
+            "tirar robôs, quem está sentado, quem abriu a mesa ou um admin; começar e cancelar, "
+            "quem abriu ou um admin; /config, os admins. Admin anônimo cancela e configura, "
+            "mas para jogar escreva como você mesmo."
         )
     )
 

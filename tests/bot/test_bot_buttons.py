@@ -133,10 +133,17 @@ async def test_stale_forged_and_garbage_buttons_get_alerts(harness: Harness) -> 
         answer = await s.user_presses(ana, ana, first["message_id"], payload)
         assert answer == {"text": said(reason), "show_alert": True, "url": None}, payload
     # Beto may not play a card he does not hold; Eva is not at the table
-    beto_plays = await s.user_presses(beto, ana, first["message_id"], f"g{gid}:2:p3S")
+    beto_hand = await harness.wait(lambda: harness.hand(beto))
+    beto_plays = await s.user_presses(beto, beto, beto_hand["message_id"], f"g{gid}:2:p3S")
     assert beto_plays["text"] == said(Reason.ILLEGAL)
-    eva_plays = await s.user_presses(eva, ana, first["message_id"], f"g{gid}:2:p2S")
+    await s.user_sends(eva, eva, "/start")
+    greeting = await harness.wait(lambda: harness.bot_messages(eva))
+    eva_plays = await s.user_presses(eva, eva, greeting[0]["message_id"], f"g{gid}:2:p2S")
     assert eva_plays["text"] == said(Reason.NOT_SEATED)
+    # a hand button acts only from its owner's private chat (a forged press elsewhere)
+    table = await harness.wait(lambda: harness.table(group))
+    elsewhere = await s.user_presses(beto, group, table["message_id"], f"g{gid}:2:p2S")
+    assert elsewhere["text"] == said(Reason.NOT_HERE)
     assert not s.errors or all(e.code != 500 for _, e in s.errors)
 
 

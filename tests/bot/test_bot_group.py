@@ -84,15 +84,21 @@ async def test_lobby_shows_seats_and_refuses_strangers(harness: Harness) -> None
         beto, group, lobby["message_id"], button(lobby, "Sair")["callback_data"]
     )
     assert not answer["show_alert"]
-    for label in ("+ Robô fácil", "+ Robô difícil"):
-        await s.user_presses(
-            caio, group, lobby["message_id"], button(lobby, label)["callback_data"]
-        )
+    # robots: only someone seated, the opener or an admin (Caio is none of them yet)
+    answer = await s.user_presses(
+        caio, group, lobby["message_id"], button(lobby, "+ Robô fácil")["callback_data"]
+    )
+    assert answer["show_alert"] and "Robôs" in answer["text"]
     answer = await s.user_presses(
         caio, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
     )
     assert not answer["show_alert"]
     await harness.wait(lambda: "Caio" in (harness.table(group) or {}).get("text", ""))
+    for label in ("+ Robô fácil", "+ Robô difícil"):
+        answer = await s.user_presses(
+            caio, group, lobby["message_id"], button(lobby, label)["callback_data"]
+        )
+        assert not answer["show_alert"], answer
     answer = await s.user_presses(
         beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
     )

@@ -11,7 +11,7 @@ import pytest
 
 from bot.domain import tables
 from bot.sandbox.fakeapi import FakeTelegram
-from tests.bot.harness import Harness
+from tests.bot.harness import TOKEN, Harness, button, buttons, paulista_hand, running, seat_match
 
 JSON = dict[str, Any]
 
@@ -123,8 +123,10 @@ async def test_odd_numbers_in_commands_get_their_own_line(
         "/truco 5": "A partida vai de 6 a 30 pontos.",
         "/truco <b>": "Não entendi “<b>”. Exemplo: /truco mineiro 2x2 12",
     }
-    for command, line in lines.items():
-        assert await reply_to(harness, ana, group, command) == line, command
+    for i, (command, line) in enumerate(lines.items()):
+        # each from someone else: one person's repeated answer would go to their private chat
+        who = s.add_user(f"P{i}")
+        assert await reply_to(harness, who, group, command) == line, command
     assert active(harness, group) is None
     links = {
         "/start g²": "Esse link não é de nenhuma mesa. Abra uma com /truco.",
@@ -164,3 +166,184 @@ async def test_ids_past_the_database_range_name_no_game(
         answer = await s.user_presses(ana, group, lobby["message_id"], data)
         assert answer == {"text": text, "show_alert": True, "url": None}, data
     assert no_errors(errors) == []
+
+
+# ------------------------------------------------------------------ buttons bound to their place
+
+
+async def test_a_lobby_button_acts_only_from_its_lobby_message(harness: Harness) -> None:
+    s = harness.server
+    ana, eva = s.add_user("Ana", started=True), s.add_user("Eva")
+    group = s.add_group("G", admins=[ana])  # Eva is not a member
+    await s.user_sends(ana, group, "/truco")
+    lobby = await harness.wait(lambda: harness.table(group))
+    join = button(lobby, "Entrar")["callback_data"]
+    # Eva forges the group's Entrar from her own private chat
+    await s.user_sends(eva, eva, "/start")
+    greeting = (await harness.wait(lambda: harness.bot_messages(eva)))[0]
+    answer = await s.user_presses(eva, eva, greeting["message_id"], join)
+    assert answer == {"text": "Esse botão não é desta mensagem.", "show_alert": True, "url": None}
+    # nor from another message of the group (the /ajuda answer)
+    await s.user_sends(ana, group, "/ajuda")
+    other = await harness.wait(lambda: harness.bot_messages(group)[1:])
+    answer = await s.user_presses(ana, group, other[0]["message_id"], join)
+    assert answer["text"] == "Esse botão não é desta mensagem."
+    table = active(harness, group)
+    assert table.seat_of(eva) is None and table.version == 0
+    assert all("Você sentou" not in t for t in replies(harness, eva))
+
+
+async def test_robots_are_for_the_seated_the_opener_or_an_admin(harness: Harness) -> None:
+    s = harness.server
+    ana, bia, caio = (s.add_user(n, started=True) for n in ("Ana", "Bia", "Caio"))
+    group = s.add_group("G", admins=[ana, bia], members=[caio])
+    await s.user_sends(ana, group, "/truco 2x2")
+    lobby = await harness.wait(lambda: harness.table(group))
+    mid = lobby["message_id"]
+
+    async def press(who: int, label: str) -> dict[str, Any]:
+        return await s.user_presses(who, group, mid, button(lobby, label)["callback_data"])
+
+    refused = "Robôs: só quem está na mesa, quem abriu ou um admin do grupo."
+    assert (await press(caio, "+ Robô médio"))["text"] == refused
+    assert len([x for x in active(harness, group).seats if x]) == 1
+    assert (await press(bia, "+ Robô médio"))["show_alert"] is False  # an admin, not seated
+    assert (await press(caio, "− Robô"))["text"] == refused
+    assert (await press(caio, "Entrar"))["show_alert"] is False
+    assert (await press(caio, "− Robô"))["show_alert"] is False  # seated now
+    seats = active(harness, group).seats
+    assert [x.robot for x in seats if x] == [None, None]
+    # /ajuda says who may do what
+    text = await reply_to(harness, caio, group, "/ajuda")
+    assert "Quem pode" in text and "pôr ou tirar robôs, quem está sentado" in text
+
+
+async def test_revanche_acts_only_in_the_matchs_chat(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    over = await harness.play_out([ana, beto], group)
+    data = button(over, "Revanche")["callback_data"]
+    hand = harness.bot_messages(ana)[-1]
+    answer = await s.user_presses(ana, ana, hand["message_id"], data)
+    assert answer["text"] == "Esse botão não é desta mensagem."
+    assert active(harness, group) is None
+    assert (await s.user_presses(ana, group, over["message_id"], data))["show_alert"] is False
+    await harness.wait(lambda: (t := active(harness, group)) is not None and t.id != gid)
+
+
+# ------------------------------------------------------------------ inline mode
+
+
+async def test_inline_moves_count_only_in_the_tables_chat(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    other = s.add_group("Outro", admins=[ana])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    await harness.wait(lambda: harness.table(group))
+    # typed in a private chat with someone else: no result to post there
+    assert await s.user_inline_query(ana, "", chat_type="private") == []
+    assert s.inline_answer(ana)["button"]["text"] == "Jogue no chat da mesa"
+    # typed in another group (Telegram does not say which): the posted move changes nothing
+    results = await s.user_inline_query(ana, "", chat_id=other)
+    assert results and "🃏" in results[0]["input_message_content"]["message_text"]
+    before = len(harness.bot_messages(ana))
+    posted = await s.user_chooses_inline(ana, results[0]["id"], chat_id=other)
+    assert posted["text"] == "🃏 Joguei."
+    await harness.wait(lambda: len(harness.bot_messages(ana)) > before)
+    assert harness.bot_messages(ana)[-1]["text"] == (
+        "Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."
+    )
+    assert tables.load(harness.db, gid).version == 1
+    # a copy of the posted text (no "via @bot") is nobody's move either
+    await s.updates.put(
+        "message",
+        {
+            **{k: v for k, v in posted.items() if k not in ("via_bot", "deleted")},
+            "chat": s.chats[group],
+        },
+    )
+    # in the table's own group the same result is the move
+    results = await s.user_inline_query(ana, "", chat_id=group)
+    await s.user_chooses_inline(ana, results[0]["id"], chat_id=group)
+    await harness.wait(lambda: tables.load(harness.db, gid).version == 2)
+
+
+# ------------------------------------------------------------------ anonymous admins
+
+ANONYMOUS = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+
+
+async def as_group(server: FakeTelegram, group: int, text: str) -> None:
+    """An anonymous admin writes ``text``: the group itself is the sender."""
+    chat = server.chats[group]
+    await server.updates.put(
+        "message",
+        {
+            "message_id": 9000 + len(server.messages(group)),
+            "from": dict(ANONYMOUS),
+            "sender_chat": dict(chat),
+            "chat": dict(chat),
+            "date": int(time.time()),
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+        },
+    )
+
+
+async def test_anonymous_admins_are_told_to_play_as_themselves_but_may_cancel(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana = s.add_user("Ana", started=True)
+    group = s.add_group("G", admins=[ana])
+    await as_group(s, group, "/truco")
+    await harness.wait(lambda: harness.bot_messages(group))
+    assert replies(harness, group) == [
+        "Para jogar, escreva como você mesmo (desligue o anonimato de admin no grupo)."
+    ]
+    assert active(harness, group) is None
+    await s.user_sends(ana, group, "/truco")
+    lobby = await harness.wait(lambda: harness.table(group))
+    # Telegram proves an anonymous sender is an admin: cancelling is theirs to do
+    await as_group(s, group, "/cancelar")
+    await harness.wait(lambda: "cancelada" in s.message(group, lobby["message_id"])["text"])
+    assert active(harness, group) is None
+
+
+# ------------------------------------------------------------------ command spam
+
+
+async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
+    # Telegram's flood control: 20 calls a minute in a group, 429 beyond
+    server = FakeTelegram(token=TOKEN, bot_username="TrucoBot", group_limit=20)
+    await server.start()
+    try:
+        async with running(server, tmp_path) as h:
+            ana, beto = server.add_user("Ana", started=True), server.add_user("Beto", started=True)
+            eva = server.add_user("Eva")  # a member who never opened the bot
+            group = server.add_group("G", admins=[ana], members=[beto, eva])
+            gid = await seat_match(h, group, [ana, beto], paulista_hand())
+            table = await h.wait(lambda: h.table(group))
+            for _ in range(40):
+                await server.user_sends(eva, group, "/regras")
+            await h.wait(lambda: not server.updates.pending)
+            hand = await h.wait(lambda: h.hand(ana))
+            data = next(b["callback_data"] for b in buttons(hand) if b["text"] == "3♣")
+            assert (await server.user_presses(ana, ana, hand["message_id"], data))[
+                "show_alert"
+            ] is False
+            # the table shows the move within seconds (it waited 65 s behind the answers)
+            await h.wait(lambda: "Ana 3♣" in server.message(group, table["message_id"])["text"], 8)
+            answers = [m for m in h.bot_messages(group) if "Livro de regras" in m["text"]]
+            assert len(answers) == 1  # Eva asked 40 times: answered once
+            assert tables.load(h.db, gid).version == 2
+    finally:
+        await server.stop()

@@ -226,15 +226,16 @@ async def test_flood_budget_429_and_lost_table_message(
 async def test_admin_check_does_not_wait_behind_the_groups_flood_budget(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    # two calls a minute to a group: the lobby and one /placar reply use them up
+    # two calls a minute to a group: the lobby and its redraw with a robot use them up
     async with running(server, tmp_path, TRUCO_GROUP_BUDGET=2) as h:
         ana, bia = server.add_user("Ana"), server.add_user("Bia")
         group = server.add_group("G", admins=[ana, bia], members=[bia])
         await server.user_sends(ana, ana, "/start")
         await server.user_sends(ana, group, "/truco")
         lobby = await h.wait(lambda: h.table(group))
-        await server.user_sends(bia, group, "/placar")
-        await h.wait(lambda: len(h.bot_messages(group)) >= 2)
+        robot = button(lobby, "+ Robô fácil")["callback_data"]
+        await server.user_presses(ana, group, lobby["message_id"], robot)
+        await h.wait(lambda: "🤖" in server.message(group, lobby["message_id"])["text"])
         # Bia is an admin, not the creator: checking that (getChatMember) must not queue
         # behind the group's next message, or her button would expire
         answer = await server.user_presses(

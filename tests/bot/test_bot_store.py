@@ -254,6 +254,9 @@ def test_every_callback_fits_64_bytes_and_round_trips() -> None:
     for action in (A.TRUCO, A.RAISE, A.PLAY[0], A.COVER[39], A.BLIND[2], A.RUN11):
         move = cb.Move(biggest, biggest, action)
         assert cb.parse_move(move.encode()) == move and len(move.encode()) <= cb.MAX_BYTES
+        link = cb.posted_link("TrucoBot", move)
+        assert cb.parse_posted_link(link, "TrucoBot") == move
+        assert cb.parse_posted_link(link, "OutroBot") is None
     assert cb.parse_rematch(cb.rematch_data(biggest)) == biggest
     assert [cb.parse_config(cb.config_data(s)) for s in Setting] == list(Setting)
     assert [cb.parse_deck(cb.deck_data(d)) for d in DeckStyle] == list(DeckStyle)

@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import PlayerInfo, people
@@ -14,29 +14,70 @@ from bot.domain.values import Table
 from bot.i18n import person_translations
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
+from bot.telegram.throttle import Route
 
 log = logging.getLogger(__name__)
 
 
 async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> None:
-    """Answer a command in its chat (counted against the group budget), without waiting.
+    """Answer a command, without waiting: in its chat, privately, or not at all.
 
-    Sends queue behind Telegram's 30 messages a second; the handler returns at once
-    so that a backlog never holds an update slot that a button press needs.
+    In a group the table comes first (``throttle``): an answer goes out only while
+    the group's budget keeps room for the table, and one person's repeated command
+    is answered there once in a while, else privately. Sends queue behind Telegram's
+    30 messages a second; the handler returns at once so that a backlog never holds
+    an update slot that a button press needs.
     """
     msg = update.effective_message
     chat = update.effective_chat
     if msg is None or chat is None:
         return
-    context.runtime.budget.spend(chat.id)
+    person = context.person
+    where, target = Route.GROUP, chat.id
+    if chat.type != ChatType.PRIVATE:
+        known = people.player(context.db, person.id) if person else None
+        where = context.runtime.throttle.route(
+            context.runtime.budget,
+            chat.id,
+            person.id if person else None,
+            text,  # the same answer to the same person is the repeat, whatever they typed
+            started=bool(known and known.started),
+        )
+        if where is Route.PRIVATE and person is not None and "reply_markup" not in kw:
+            target = person.id
+        elif where is not Route.GROUP:
+            return  # a keyboard (/config) belongs in its chat; the table needs the budget
+        else:
+            context.runtime.budget.spend(chat.id)
 
     async def send() -> None:
         try:
-            await msg.reply_text(text, do_quote=False, **kw)
+            if target == chat.id:
+                await msg.reply_text(text, do_quote=False, **kw)
+            else:
+                await context.bot.send_message(target, text, **kw)
         except TelegramError as exc:
-            log.warning("reply in %s failed: %s", chat.id, exc)
+            log.warning("reply in %s failed: %s", target, exc)
 
     context.application.create_task(send(), update=update)
+
+
+def anonymous_admin(update: Update) -> bool:
+    """Whether the message was sent by an anonymous admin: the group itself is the sender.
+
+    Telegram shows such a message as coming from the group (sender_chat) and from the
+    same ``GroupAnonymousBot`` user in every group; only admins can post that way.
+    """
+    msg = update.effective_message
+    return bool(msg and msg.sender_chat and msg.sender_chat.id == msg.chat.id)
+
+
+async def sender_is_admin(update: Update, context: BotContext) -> bool:
+    """Whether the sender of a command administers its chat (an anonymous admin does)."""
+    chat, person = update.effective_chat, context.person
+    if chat is None or person is None:
+        return False
+    return anonymous_admin(update) or await is_admin(context, chat.id, person.id)
 
 
 async def is_admin(context: BotContext, chat_id: int, user_id: int) -> bool:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import contextlib
 
-from telegram import InlineQueryResultsButton, Update
+from telegram import InlineQueryResultsButton, Message, Update
+from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
 from bot.domain import Refused, Source, people, tables
-from bot.domain.values import Reason
+from bot.domain.values import Reason, Table
 from bot.i18n import person_translations, words_for
 from bot.numbers import NumberRefused
-from bot.telegram.callbacks import parse_move, start_parameter
+from bot.telegram.callbacks import Move, parse_move, parse_posted_link, start_parameter
 from bot.telegram.context import BotContext
 from bot.telegram.publish import refresh
 from bot.telegram.render import inline_results, reason_text
@@ -31,6 +32,10 @@ async def on_move(update: Update, context: BotContext) -> None:
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
+    if q.message is None or q.message.chat.id != person.id:
+        # hand buttons live on the person's own hand message, in their private chat
+        await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
+        return
     try:
         change = tables.act(
             context.db,
@@ -48,8 +53,15 @@ async def on_move(update: Update, context: BotContext) -> None:
     refresh(context.application, change)
 
 
+def _chat_kinds(table: Table) -> tuple[str, ...]:
+    """The inline query chat types that are the table's own chat."""
+    if table.private:
+        return (ChatType.SENDER,)
+    return (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
 async def on_inline(update: Update, context: BotContext) -> None:
-    """🃏 Minha mão: list the presser's legal actions as inline results."""
+    """🃏 Minha mão: list the presser's legal actions as inline results (in the table's chat)."""
     iq, person = update.inline_query, context.person
     if iq is None or person is None:
         return
@@ -63,8 +75,15 @@ async def on_inline(update: Update, context: BotContext) -> None:
         await iq.answer([], cache_time=0, is_personal=True, button=nowhere)
         return
     table, seat = found
+    if iq.chat_type not in _chat_kinds(table):
+        # a result posted here would not count: offer none, and say where to play
+        elsewhere = InlineQueryResultsButton(
+            text=t.gettext("Jogue no chat da mesa"), start_parameter=start_parameter(table.id)
+        )
+        await iq.answer([], cache_time=0, is_personal=True, button=elsewhere)
+        return
     view = table.view(seat)
-    results = inline_results(t, table, view, player.deck)
+    results = inline_results(t, table, view, player.deck, context.bot.username)
     button: InlineQueryResultsButton | None = None
     if not results:
         cards = words_for(t).cards(view.hand, player.deck)
@@ -75,13 +94,35 @@ async def on_inline(update: Update, context: BotContext) -> None:
     await iq.answer(results, cache_time=0, is_personal=True, button=button)
 
 
-async def on_chosen(update: Update, context: BotContext) -> None:
-    """An inline result was chosen: apply it like the button it stands for."""
-    chosen, person = update.chosen_inline_result, context.person
-    if chosen is None or person is None:
+def posted_move(message: Message, bot_username: str) -> Move | None:
+    """The move an inline result's posted message carries (its first link), if any."""
+    for entity in message.entities:
+        if entity.type == MessageEntityType.TEXT_LINK and entity.url:
+            return parse_posted_link(entity.url, bot_username)
+    return None
+
+
+async def on_posted(update: Update, context: BotContext) -> None:
+    """A message posted through inline mode: apply its move if it is in the table's chat.
+
+    Telegram does not say where a chosen inline result went; this message does.
+    Posted anywhere else (another group, a private chat) the move changes nothing.
+    """
+    msg, person = update.effective_message, context.person
+    if msg is None or person is None or msg.via_bot is None or msg.forward_origin is not None:
         return
+    if msg.via_bot.id != context.bot.id:
+        return
+    move = posted_move(msg, context.bot.username)
+    if move is None:
+        return
+    table = tables.load(context.db, move.game_id)
+    thread = msg.message_thread_id if msg.is_topic_message else None
     try:
-        move = parse_move(chosen.result_id)
+        if table is None:
+            raise Refused(Reason.NO_GAME)
+        if msg.chat.id != table.chat_id or (thread is not None and thread != table.thread_id):
+            raise Refused(Reason.WRONG_CHAT)
         change = tables.act(
             context.db,
             move.game_id,
@@ -92,8 +133,6 @@ async def on_chosen(update: Update, context: BotContext) -> None:
             user_id=person.id,
             source=Source.INLINE,
         )
-    except ValueError:
-        return
     except Refused as r:
         player = people.meet(context.db, person)
         if player.started:

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import html
 
-from telegram import Update
+from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ChatType
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
-from bot.domain.values import Reason
+from bot.domain.values import AddRobot, Reason, RemoveRobot, Table
 from bot.i18n import translations
 from bot.numbers import NumberRefused
 from bot.telegram.callbacks import deep_link, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import greet_later, greet_privately, is_admin, reply
+from bot.telegram.handlers.common import (
+    greet_later,
+    greet_privately,
+    is_admin,
+    reply,
+    sender_is_admin,
+)
 from bot.telegram.publish import refresh, schedule_table
 from bot.telegram.render import cancelled_text, reason_text
 
@@ -57,7 +63,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     if table is None:
         await reply(update, context, t.gettext("Não há mesa aberta aqui."))
         return
-    ok = table.creator_id == person.id or await is_admin(context, chat.id, person.id)
+    ok = table.creator_id == person.id or await sender_is_admin(update, context)
     try:
         change = tables.cancel(context.db, table.id, person.id, authorised=ok)
     except Refused as r:
@@ -85,10 +91,17 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     if table is None:
         await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
         return
+    if not _on_table_message(q.message, table):
+        # a button acts only from the lobby message it was drawn on
+        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
+        return
     t = translations(people.chat_language(context.db, table.chat_id))
     player = people.meet(context.db, person)
     authorised = person.id == table.creator_id
-    if isinstance(command, Start | CancelTable) and not authorised:
+    needs_authority = isinstance(command, Start | CancelTable) or (
+        isinstance(command, AddRobot | RemoveRobot) and table.seat_of(person.id) is None
+    )
+    if needs_authority and not authorised:
         authorised = await is_admin(context, table.chat_id, person.id)
     if isinstance(command, Start) and not player.started and table.seat_of(person.id) is not None:
         await greet_privately(context, player)
@@ -110,19 +123,33 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     refresh(context.application, change)
 
 
+def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) -> bool:
+    """Whether a pressed button sits on the table's own message, in the table's chat."""
+    if message is None or message.chat.id != table.chat_id:
+        return False
+    return table.table_message_id is None or message.message_id == table.table_message_id
+
+
 async def on_rematch(update: Update, context: BotContext) -> None:
     """Revanche: the same seats start a new match."""
     q, person = update.callback_query, context.person
     if q is None or person is None:
         return
     try:
-        change = tables.rematch(context.db, parse_rematch(q.data or ""), person.id, context.rules)
+        game_id = parse_rematch(q.data or "")
     except NumberRefused:
         await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
         return
     except ValueError:
         await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
         return
+    old = tables.load(context.db, game_id)
+    if old is not None and (q.message is None or q.message.chat.id != old.chat_id):
+        # Revanche is drawn on the match's closing message, in the match's chat
+        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
+        return
+    try:
+        change = tables.rematch(context.db, game_id, person.id, context.rules)
     except Refused as r:
         await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
         return

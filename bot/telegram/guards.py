@@ -1,0 +1,70 @@
+"""Updates stopped before any handler sees them.
+
+- **Edited messages** never run commands: editing an old message into ``/truco`` or
+  ``/cancelar`` must not open or end a table.
+- **Channel posts**: a channel has no players, and its posts have no sender.
+- **Anonymous senders** (an anonymous admin posting as the group, or someone posting
+  as a channel) cannot play: every one of them is the same user in every group. They
+  are told to write as themselves; what only needs an admin (``/cancelar``,
+  ``/config``) and what only reads (``/placar``, ``/regras``...) goes on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Message, Update
+from telegram.ext import Application, ApplicationHandlerStop, MessageHandler, filters
+
+from bot.domain.values import Reason
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import reply
+from bot.telegram.render import reason_text
+
+GUARD_GROUP = 0
+"""The handlers' own group: only the first matching handler of a group runs, so the
+guards, registered first, shadow every command for the updates they match (the
+updates are still counted by the metrics hook of group -1)."""
+ANONYMOUS_OK = frozenset({"placar", "ranking", "regras", "ajuda", "help", "cancelar", "config"})
+"""Commands an anonymous sender may run: they read, or they need an admin, not a player."""
+
+
+def command_of(message: Message) -> str | None:
+    """The command a message starts with, if it is addressed to this bot (``/truco@Bot``)."""
+    text = message.text or ""
+    if not text.startswith("/"):
+        return None
+    name, _, target = text.split()[0][1:].partition("@")
+    if target and target.lower() != (message.get_bot().username or "").lower():
+        return None
+    return name.lower()
+
+
+class _AnonymousPlayer(filters.MessageFilter):
+    """A command to play (not only to read or administer) sent as a group or a channel."""
+
+    def filter(self, message: Message) -> bool:
+        command = command_of(message)
+        return (
+            message.sender_chat is not None
+            and command is not None
+            and (command not in ANONYMOUS_OK)
+        )
+
+
+async def drop(update: Update, context: Any) -> None:
+    """Stop the update here: no other handler runs."""
+    raise ApplicationHandlerStop
+
+
+async def refuse_anonymous(update: Update, context: BotContext) -> None:
+    """Tell an anonymous sender to write as themselves to play; nothing else happens."""
+    await reply(update, context, reason_text(context.t, Reason.ANONYMOUS))
+    raise ApplicationHandlerStop
+
+
+def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register the guards in front of every handler of ``app`` (call before adding those)."""
+    ignored = filters.UpdateType.EDITED | filters.UpdateType.CHANNEL_POSTS
+    app.add_handler(MessageHandler(ignored, drop), group=GUARD_GROUP)
+    app.add_handler(MessageHandler(_AnonymousPlayer(), refuse_anonymous), group=GUARD_GROUP)
