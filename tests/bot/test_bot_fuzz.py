@@ -18,10 +18,8 @@ import time
 from typing import Any
 
 import pytest
-from test_bot_buttons import paulista_hand
-from test_bot_harness import Harness, PrivacyWatch, buttons, harness, seat_match, server
 
-__all__ = ["harness", "server"]  # fixtures
+from tests.bot.harness import Harness, PrivacyWatch, buttons, paulista_hand, seat_match
 
 JSON = dict[str, Any]
 ANONYMOUS_ADMIN = {
