@@ -222,7 +222,8 @@ async def test_revanche_acts_only_in_the_matchs_chat(harness: Harness) -> None:
     s = harness.server
     ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
     group = s.add_group("G", admins=[ana], members=[beto])
-    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    # 11 × 11: one blind hand decides the match
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand(score=(11, 11)))
     over = await harness.play_out([ana, beto], group)
     data = button(over, "Revanche")["callback_data"]
     hand = harness.bot_messages(ana)[-1]
