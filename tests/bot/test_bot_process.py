@@ -63,9 +63,9 @@ async def busy_table(fake: FakeTelegram, bot: subprocess.Popen[bytes]) -> None:
     ana = fake.add_user("Ana")
     group = fake.add_group("G", admins=[ana])
     await fake.user_sends(ana, ana, "/start")
-    await fake.wait_for(lambda: bot_messages(fake, ana), timeout=30)
+    await fake.wait_for(lambda: bot_messages(fake, ana), timeout=60)
     await fake.user_sends(ana, group, "/truco 2x2")
-    lobby = await fake.wait_for(lambda: bot_messages(fake, group), timeout=10)
+    lobby = await fake.wait_for(lambda: bot_messages(fake, group), timeout=30)
     data = next(
         b["callback_data"]
         for row in lobby[0]["reply_markup"]["inline_keyboard"]
@@ -77,11 +77,11 @@ async def busy_table(fake: FakeTelegram, bot: subprocess.Popen[bytes]) -> None:
     await fake.user_presses(ana, group, lobby[0]["message_id"], data.replace(":r3", ":go"))
     # difícil thinks in a worker process; wait for it and for a few hands
     await fake.wait_for(
-        lambda: any("spawn_main" in c for c in children(bot.pid).values()), timeout=20
+        lambda: any("spawn_main" in c for c in children(bot.pid).values()), timeout=60
     )
     await fake.wait_for(
         lambda: sum(m["text"].startswith("Mão ") for m in bot_messages(fake, ana)) >= 2,
-        timeout=30,
+        timeout=90,  # a loaded machine (the waits end as soon as it happens)
     )
 
 
