@@ -79,8 +79,9 @@ async def busy_table(fake: FakeTelegram, bot: subprocess.Popen[bytes]) -> None:
     await fake.wait_for(
         lambda: any("spawn_main" in c for c in children(bot.pid).values()), timeout=60
     )
+    # hand messages sent and edited for Ana: several turns played (a match may end in seconds)
     await fake.wait_for(
-        lambda: sum(m["text"].startswith("Mão ") for m in bot_messages(fake, ana)) >= 2,
+        lambda: len(fake.calls_to(ana, ("sendMessage", "editMessageText"))) >= 6,
         timeout=90,  # a loaded machine (the waits end as soon as it happens)
     )
 
