@@ -316,6 +316,14 @@ def test_marcador_scores_undoes_reaches_the_target_and_survives_a_reload(browser
     assert page.input_value(f'{board} [data-nome="1"]') == "Time da Cida"
     assert "Truco mineiro" in page.inner_text(f"{board} .marcador__regra")
     assert len(page.query_selector_all(f"{board} .marcador__log li")) == 3
+    # and with no network, once the service worker holds the page
+    page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)", timeout=30_000)
+    p.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(f"{board} [data-ponto]")
+    assert page.get_attribute(board, "data-marcador-placar") == "10-2"
+    page.tap(f'{board} [data-marcador-time="1"] [data-ponto="2"]')
+    assert page.get_attribute(board, "data-marcador-placar") == "10-4"
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate(
         "window.innerWidth"
     )
