@@ -90,9 +90,24 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         return HandsDrawing(table, people, rows, ended)
 
 
+def ask_for_hand(db: Database, game_id: int, seat: int) -> None:
+    """The person wants their hand message at the bottom of the chat: the next redraw sends
+    it anew (and deletes the old one)."""
+    with db.session() as s:
+        row = s.exec(
+            select(HandMessage).where(HandMessage.game_id == game_id, HandMessage.seat == seat)
+        ).first()
+        if row is None:
+            return
+        _ping, _sep, fingerprint = row.digest.partition(":")
+        row.digest = f"{int(Ping.ASKED)}:{fingerprint}"
+        s.add(row)
+        s.commit()
+
+
 def _hand_message(h: HandMessage) -> HandMessageInfo:
     ping, sep, fingerprint = h.digest.partition(":")
-    if not sep or not ping.isdigit():  # stored before pings were kept
+    if not sep or not ping.lstrip("-").isdigit():  # stored before pings were kept
         return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, h.digest)
     return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, fingerprint, Ping(int(ping)))
 
@@ -121,11 +136,14 @@ def save_hand_message(db: Database, game_id: int, seat: int, message: HandMessag
         ).first()
         if row is None:
             row = HandMessage(game_id=game_id, seat=seat, chat_id=0, message_id=0, hand_number=0)
+        ping = message.ping
+        if row.message_id == message.message_id and _hand_message(row).ping == Ping.ASKED:
+            ping = Ping.ASKED  # an edit drawn while the person asked for it anew: still asked
         row.chat_id, row.message_id = message.chat_id, message.message_id
         row.hand_number = message.hand_number
         # the ping rides in the digest column ("<ping>:<digest>"): bookkeeping only, so no
         # schema change while the production work reshapes the tables
-        row.digest = f"{int(message.ping)}:{message.digest}"
+        row.digest = f"{int(ping)}:{message.digest}"
         s.add(row)
         s.commit()
 

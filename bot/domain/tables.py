@@ -650,6 +650,8 @@ def act(
             over = game.status in (GameStatus.OVER, GameStatus.CANCELLED)
             raise Refused(Reason.GAME_OVER if over else Reason.NOT_STARTED)
         if game.version != expected:
+            if user_id is not None and _made(s, game_id, expected, user_id, action):
+                raise Stale(Reason.DONE)
             raise Stale()
         seats = _seats(s, game, load_options(game.options).players)
         if user_id is not None:
@@ -665,6 +667,14 @@ def act(
         version = expected + 1
         _event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
         return _store_move(s, game, expected, m, seats, rules)
+
+
+def _made(s: Session, game_id: int, version: int, user_id: int, action: Action) -> bool:
+    """Whether this person's action made for ``version`` is the one stored for it."""
+    q = select(Event).where(
+        Event.game_id == game_id, Event.version == version + 1, Event.user_id == user_id
+    )
+    return any(json.loads(e.data).get("action") == str(action) for e in s.exec(q))
 
 
 def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change | None:

@@ -55,6 +55,8 @@ class Reason(StrEnum):
     """Why the domain refused a request (the adapter words it)."""
 
     STALE = "stale"
+    DONE = "done"
+    """A repeat of the move just made (a double tap): no alert, a toast is enough."""
     NO_GAME = "no_game"
     NOT_LOBBY = "not_lobby"
     NOT_STARTED = "not_started"
@@ -94,9 +96,9 @@ class Refused(Exception):
 class Stale(Refused):
     """The button was made for an older version of the game."""
 
-    def __init__(self) -> None:
-        """The button's version is gone."""
-        super().__init__(Reason.STALE)
+    def __init__(self, reason: Reason = Reason.STALE) -> None:
+        """The button's version is gone (``Reason.DONE``: by this very move)."""
+        super().__init__(reason)
 
 
 # ------------------------------------------------------------------ commands
@@ -381,6 +383,8 @@ class TableDrawing:
 class Ping(IntEnum):
     """Why a hand message was sent anew: Telegram notifies new messages, never edits."""
 
+    ASKED = -1
+    """The person asked for their hand (a deep link): it comes anew even off their turn."""
     NONE = 0
     TURN = 1
     """Sent when the person's turn (play, answer, decide) began."""

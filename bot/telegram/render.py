@@ -81,6 +81,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
     _ = t.gettext
     texts = {
         Reason.STALE: _("Essa jogada já passou."),
+        Reason.DONE: _("✔️ Jogada feita."),
         Reason.NO_GAME: _("Essa mesa não existe mais."),
         Reason.NOT_LOBBY: _("Essa mesa já começou ou foi encerrada."),
         Reason.NOT_STARTED: _("A partida ainda não começou."),

@@ -53,3 +53,27 @@ async def test_the_warning_comes_once_shortly_before_the_time_runs_out(server, t
         assert h.hand(ana)["message_id"] == warned["message_id"]  # once
         assert sum("acabando" in m["text"] for m in _sent(h, ana)) == 1
         assert all("acabando" not in m["text"] for m in _sent(h, beto))  # not Beto's turn
+
+
+async def test_abrir_no_privado_mid_match_brings_the_live_hand_down(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    await press(harness, ana, "3♣")
+    before = await harness.wait(lambda: [m for m in _sent(harness, ana) if "Sua mão" in m["text"]])
+    await s.user_sends(ana, ana, f"/start g{gid}")  # what the table link sends
+    again = await harness.wait(
+        lambda: [
+            m
+            for m in harness.bot_messages(ana)
+            if "Sua mão" in m["text"] and m["message_id"] > before[-1]["message_id"]
+        ]
+    )
+    assert "K♥" in again[0]["text"]  # her live hand, though it is not her turn
+    link = max(m["message_id"] for m in s.messages(ana) if m["text"] == f"/start g{gid}")
+    later = [m["text"] for m in harness.bot_messages(ana) if m["message_id"] > link]
+    assert not any(t.startswith("Olá") for t in later)  # no greeting on top of it
+    assert [
+        m.get("deleted") for m in _sent(harness, ana) if m["message_id"] == before[-1]["message_id"]
+    ] == [True]

@@ -7,7 +7,7 @@ import html
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.domain import GameStatus, people, tables
+from bot.domain import GameStatus, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
@@ -35,6 +35,17 @@ async def start(update: Update, context: BotContext) -> None:
     player = people.meet(context.db, person, started=True)
     t = person_translations(player.language_code)
     _ = t.gettext
+    try:
+        game_id = parse_start(context.args[0] if context.args else "")
+    except NumberRefused:
+        game_id = None
+    live = tables.load(context.db, game_id) if game_id is not None else None
+    seat = live.seat_of(person.id) if live is not None else None
+    if live is not None and live.status == GameStatus.PLAYING and seat is not None:
+        # "Abrir no privado" mid-match: the live hand comes to the bottom, no greeting
+        messages.ask_for_hand(context.db, live.id, seat)
+        schedule_hands(context.application, live.chat_id, live.id)
+        return
     await reply(
         update,
         context,

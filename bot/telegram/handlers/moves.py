@@ -47,7 +47,9 @@ async def on_move(update: Update, context: BotContext) -> None:
             user_id=person.id,
         )
     except Refused as r:
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+        # a double tap repeats the move just made: a toast, not a modal to dismiss
+        alert = r.reason != Reason.DONE
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
         return
     await q.answer()
     refresh(context.application, change)

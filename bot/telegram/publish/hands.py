@@ -90,8 +90,9 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             if row is not None and row.hand_number == view.hand_number and ping > row.ping:
-                # the person's turn began (or their time is nearly out): only a new message
-                # makes their phone ring, so the old one goes and the hand comes anew
+                # the person's turn began (or their time is nearly out, or they asked for
+                # it): only a new message makes their phone ring and sits at the bottom of
+                # the chat, so the old one goes and the hand comes anew
                 with contextlib.suppress(TelegramError):
                     await app.bot.delete_message(row.chat_id, row.message_id)
                 row = None
