@@ -321,7 +321,8 @@ async def press_first(server: FakeTelegram, user: int) -> bool:
         found = list(moves(m).values())
         if found:
             answer = await server.user_presses(user, user, m["message_id"], found[0])
-            return not answer["show_alert"]
+            # a move made is answered with no text; a repeat of it gets a toast, not an alert
+            return not answer["show_alert"] and not answer["text"]
     return False
 
 
