@@ -71,6 +71,82 @@ class HandResult:
     match_winner: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class TeamBets:
+    """What one team did with truco so far in the match: public, everyone at the table saw it.
+
+    Counts are per ladder step (0 truco, 1 seis, 2 nove, 3 doze). Robots read them as the
+    team's habits ("a team that runs a lot accepts little").
+    """
+
+    hands: int = 0
+    """Hands finished in which truco could be called (not the mão de onze/dez or iron)."""
+    calls: tuple[int, ...] = (0, 0, 0, 0)
+    """Calls the team made at each step (truco on its turn, or a raise)."""
+    accepted: tuple[int, ...] = (0, 0, 0, 0)
+    """Calls of each step the team accepted (without raising)."""
+    raised: tuple[int, ...] = (0, 0, 0, 0)
+    """Calls of each step the team answered with a raise."""
+    ran: tuple[int, ...] = (0, 0, 0, 0)
+    """Calls of each step the team ran from (every partner ran)."""
+
+    @property
+    def faced(self) -> tuple[int, ...]:
+        """Calls of each step the team answered, one way or another."""
+        return tuple(
+            a + r + x for a, r, x in zip(self.accepted, self.raised, self.ran, strict=True)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (lists of counts)."""
+        return {
+            "hands": self.hands,
+            "calls": list(self.calls),
+            "accepted": list(self.accepted),
+            "raised": list(self.raised),
+            "ran": list(self.ran),
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TeamBets:
+        """The inverse of ``to_json``."""
+        return TeamBets(
+            int(data["hands"]),
+            *(tuple(int(x) for x in data[k]) for k in ("calls", "accepted", "raised", "ran")),
+        )
+
+
+NO_BETS = (TeamBets(), TeamBets())
+
+
+def fold_bets(
+    bets: tuple[TeamBets, TeamBets], hand_log: list[tuple[int, Action]], ran_team: int | None
+) -> tuple[TeamBets, TeamBets]:
+    """``bets`` after one finished normal hand (``ran_team``: the team that ran, if it ended so)."""
+    count = [[list(b.calls), list(b.accepted), list(b.raised), list(b.ran)] for b in bets]
+    step = -1
+    settled = True
+    for seat, a in hand_log:
+        team = seat & 1
+        if a.act == Act.TRUCO:
+            step += 1
+            count[team][0][step] += 1
+            settled = False
+        elif a.act == Act.RAISE:
+            count[team][2][step] += 1
+            step += 1
+            count[team][0][step] += 1
+        elif a.act == Act.ACCEPT:
+            count[team][1][step] += 1
+            settled = True
+    if not settled and ran_team is not None and step >= 0:
+        count[ran_team][3][step] += 1
+    return (
+        TeamBets(bets[0].hands + 1, *(tuple(c) for c in count[0])),
+        TeamBets(bets[1].hands + 1, *(tuple(c) for c in count[1])),
+    )
+
+
 def _mix(x: int) -> int:
     """The splitmix64 output function."""
     z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -126,6 +202,7 @@ class Match:
     """One truco match. Query with ``to_act``/``legal_actions``; change with ``apply``/``deal``."""
 
     __slots__ = (
+        "bets",
         "call",
         "call_team",
         "dealer",
@@ -191,6 +268,7 @@ class Match:
     match_winner: int | None
     log: list[tuple[int, Action]]
     hand_log: list[tuple[int, Action]]
+    bets: tuple[TeamBets, TeamBets]
     signalled: int
     """Bit mask of the seats that signalled in this round (R12: one each per round)."""
 
@@ -220,6 +298,7 @@ class Match:
         self.score = (min(score[0], opts.target), min(score[1], opts.target))
         self.match_winner = None
         self.log = []
+        self.bets = NO_BETS
         self._clear_hand()
         self.phase = Phase.HAND_OVER
         if deal:
@@ -657,6 +736,9 @@ class Match:
 
     def _end_hand(self, winner: int | None) -> None:
         self.hand_winner = winner
+        if self.kind == HandKind.NORMAL:
+            ran_team = None if winner is None or not self.ran else 1 - winner
+            self.bets = fold_bets(self.bets, self.hand_log, ran_team)
         self.call = -1
         self.call_team = -1
         target = self.options.target
@@ -724,6 +806,7 @@ class Match:
             "match_winner": self.match_winner,
             "log": [[s, str(a)] for s, a in self.log],
             "hand_log": [[s, str(a)] for s, a in self.hand_log],
+            "bets": [b.to_json() for b in self.bets],
             "signalled": self.signalled,
         }
 
@@ -773,6 +856,9 @@ class Match:
             m.match_winner = data["match_winner"]
             m.log = [(int(s), Action.parse(a)) for s, a in data["log"]]
             m.hand_log = [(int(s), Action.parse(a)) for s, a in data["hand_log"]]
+            bets = data.get("bets")  # older snapshots have none: the habits start afresh
+            if bets is not None:
+                m.bets = (TeamBets.from_json(bets[0]), TeamBets.from_json(bets[1]))
             m.signalled = int(data.get("signalled", 0))
             return m
         except (KeyError, TypeError, IndexError, AttributeError) as exc:

@@ -8,7 +8,7 @@ from typing import Any
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
-from engine.match import HandKind, Match, Phase
+from engine.match import HandKind, Match, Phase, TeamBets
 from engine.rulesets import Ruleset, TableOptions
 from engine.sinais import Sinal
 
@@ -88,6 +88,9 @@ class View:
     history: tuple[tuple[int, Action], ...]
     """This hand's actions; another seat's covered card shows as ``cover`` with no card,
     and a signal this seat neither received nor caught as ``signal`` with no sinal."""
+    bets: tuple[TeamBets, TeamBets]
+    """What each team did with truco in the match's earlier hands (calls, accepts, raises,
+    runs per ladder step): public, and how robots learn a table's habits."""
     legal_signals: tuple[Action, ...]
     """The signals this seat may send now (R12); sending one passes no turn."""
     hand_winner: int | None
@@ -165,6 +168,7 @@ class View:
             "to_act": list(self.to_act),
             "legal": [str(a) for a in self.legal],
             "history": [[s, str(a)] for s, a in self.history],
+            "bets": [b.to_json() for b in self.bets],
             "legal_signals": [str(a) for a in self.legal_signals],
             "hand_winner": self.hand_winner,
             "points": list(self.points),
@@ -285,6 +289,7 @@ def make_view(m: Match, seat: int) -> View:
         to_act=m.to_act(),
         legal=tuple(m.legal_actions(seat)),
         history=history,
+        bets=m.bets,
         legal_signals=tuple(m.legal_signals(seat)),
         hand_winner=m.hand_winner,
         points=m.points,

@@ -17,7 +17,7 @@ import os
 from engine.errors import InvalidValue
 from engine.robots.base import RandomRobot, Robot, decision_rng
 from engine.robots.heuristic import Facil, Medio
-from engine.robots.search import DEFAULT_BUDGET_MS, Dificil
+from engine.robots.search import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, Dificil
 from engine.robots.sinais import Deaf, robot_signal
 
 LEVELS = ("facil", "medio", "dificil")
@@ -44,9 +44,17 @@ def normalize_level(level: str) -> str:
 
 
 def get_robot(
-    level: str, *, seed: int | None = None, budget_ms: float | None = None, sinais: bool = True
+    level: str,
+    *,
+    seed: int | None = None,
+    budget_ms: float | None = None,
+    sinais: bool = True,
+    playouts: int = DEFAULT_PLAYOUTS,
 ) -> Robot:
-    """A robot of ``level``; ``seed`` fixes its choices, ``budget_ms`` bounds difícil's thinking.
+    """A robot of ``level``; ``seed`` fixes its choices.
+
+    Difícil's strength is its ``playouts`` per decision; ``budget_ms`` only caps its
+    thinking time (the bot lowers it when many robots wait).
 
     ``sinais=False`` gives one that ignores signals (sends none, reads none).
     """
@@ -59,11 +67,14 @@ def get_robot(
     elif name == "medio":
         robot = Medio(seed)
     else:
-        robot = Dificil(seed, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+        cap = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        robot = Dificil(seed, budget_ms=cap, playouts=playouts)
     return robot if sinais else Deaf(robot)
 
 
 __all__ = [
+    "DEFAULT_BUDGET_MS",
+    "DEFAULT_PLAYOUTS",
     "LEVELS",
     "Deaf",
     "Dificil",

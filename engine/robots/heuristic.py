@@ -9,12 +9,18 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.match import HandKind, Phase
 from engine.robots.base import decision_rng
-from engine.robots.sense import Sense, opponent_called, read, value_after, win_chance
-from engine.robots.sinais import bluff_scale, choose_signal
+from engine.robots.reading import Reading
+from engine.robots.sense import Sense, read, value_after
+from engine.robots.sinais import choose_signal
 from engine.view import View
 
-MEDIO_SAMPLES = 24
-"""Hidden hands médio samples to estimate its chance of winning the hand."""
+MEDIO_SAMPLES = 72
+"""Deals of the hidden cards médio samples for a betting decision (each weighed by the bets
+seen, see ``reading``); its card play samples nothing."""
+MARGIN = 0.004
+"""A call or raise must gain at least this much match chance over the quiet choice."""
+DEFER_DISCOUNT = 0.01
+"""Leaving an answer to the partner costs a little: they may misjudge too."""
 
 
 def next_value(view: View) -> int:
@@ -116,46 +122,72 @@ def medio_action(view: View, rng: random.Random, samples: int) -> Action:
 def _decide_special(sense: Sense, rng: random.Random, samples: int) -> Action:
     """Mão de onze/dez: play when the chance (partner's cards included) beats running."""
     v = sense.view
-    p = win_chance(sense, rng, samples * 2)
+    p = Reading(sense, rng, samples).chance()
     worth = sense.ruleset.special_hand_value
     play = p * value_after(v, worth, 0) + (1 - p) * value_after(v, 0, worth)
     run = value_after(v, 0, sense.ruleset.hand_value)
     return A.PLAY11 if play >= run else A.RUN11
 
 
+def _played_out(v: View, p: float, value: int) -> float:
+    """Match chance when the hand is played out for ``value`` with chance ``p``."""
+    return p * value_after(v, value, 0) + (1 - p) * value_after(v, 0, value)
+
+
+def _call_worth(v: View, reading: Reading, step: int, before: int) -> float:
+    """Match chance of calling ladder ``step`` now (the hand is worth ``before`` if they run).
+
+    They run, accept or raise as their habits and our reading of their cards say; after
+    a raise we take the better of running and accepting, knowing what the raise tells.
+    """
+    run, acc, p_acc, rai, p_rai = reading.answers(1 - v.team, step)
+    value = v.ladder[step]
+    worth = run * value_after(v, before, 0) + acc * _played_out(v, p_acc, value)
+    if rai > 0 and step + 1 < len(v.ladder):
+        higher = v.ladder[step + 1]
+        worth += rai * max(value_after(v, 0, value), _played_out(v, p_rai, higher))
+    return worth
+
+
 def _answer(sense: Sense, rng: random.Random, samples: int) -> Action:
-    """Accept, run or raise by the chance of winning, discounted for the caller's confidence."""
+    """Accept, run or raise by the chance of winning given what the call says about the caller.
+
+    In 2×2 the first partner to answer also weighs leaving it to the other, who knows
+    their own cards: running first only hands the decision over.
+    """
     v = sense.view
+    reading = Reading(sense, rng, samples)
     pending = v.accept_value or next_value(v)
     step = v.pending_step or 0
-    # a call says "my hand is good": trust it more the higher it goes
-    p = win_chance(sense, rng, samples) - 0.05 - 0.05 * step
-    accept = p * value_after(v, pending, 0) + (1 - p) * value_after(v, 0, pending)
+    p = reading.chance()
+    accept = _played_out(v, p, pending)
     run = value_after(v, 0, run_value(v))
+    partner = v.partner
+    if partner is not None and partner not in v.ran and v.partner_hand is None:
+        # the partner answers after us with their own cards in view
+        defer = sum(
+            share * max(run, _played_out(v, chance, pending))
+            for share, chance in reading.split_by(partner)
+        )
+        run = max(run, defer - DEFER_DISCOUNT)
     if A.RAISE in v.legal and v.raise_value is not None:
-        higher = v.raise_value
-        raised = p * value_after(v, higher, 0) + (1 - p) * value_after(v, 0, higher)
-        if p >= 0.72 and raised > accept:
+        raised = _call_worth(v, reading, step + 1, pending)
+        if raised > max(accept, run) + MARGIN:
             return A.RAISE
     return A.ACCEPT if accept >= run else A.RUN
 
 
 def _should_call(sense: Sense, rng: random.Random, samples: int) -> bool:
-    """Call truco (or the next step) on value, or now and then as a bluff."""
+    """Call truco (or the next step) when it is worth more than playing on at this value."""
     v = sense.view
     me, them = v.team, 1 - v.team
-    now, then = v.stake, next_value(v)
+    now = v.stake
     if v.score[me] + now >= v.target and v.score[them] + now >= v.target:
         return False  # this hand decides the match either way: a call changes nothing
-    p = win_chance(sense, rng, samples)
-    keep = p * value_after(v, now, 0) + (1 - p) * value_after(v, 0, now)
-    called = p * value_after(v, then, 0) + (1 - p) * value_after(v, 0, then)
-    if p >= 0.68 and called > keep:
-        return True
-    # a bluff only where losing the bigger hand does not hand them the match
-    risky = v.score[them] + then >= v.target > v.score[them] + now
-    bluff_rate = (0.10 if opponent_called(v) == 0 else 0.04) * bluff_scale(v)
-    return p < 0.3 and not risky and rng.random() < bluff_rate
+    reading = Reading(sense, rng, samples)
+    step = v.next_step if v.next_step is not None else 0
+    keep = _played_out(v, reading.chance(), now)
+    return _call_worth(v, reading, step, now) > keep + MARGIN
 
 
 def _dump(sense: Sense) -> Action:

@@ -24,11 +24,13 @@ from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
 
-DEFAULT_BUDGET_MS = 200.0
-"""Thinking time per decision when none is given."""
-PLAYOUTS_PER_MS = 1.2
-"""Play-outs planned per millisecond of budget (tuned on a 2-core CI machine)."""
-ROLLOUT_SAMPLES = 6
+DEFAULT_PLAYOUTS = 240
+"""Play-outs per decision (split over the candidate actions): this decides the strength."""
+DEFAULT_BUDGET_MS = 1000.0
+"""The cap on one decision's thinking time when none is given: a guard, not a budget.
+The planned play-outs end far sooner on any machine the project knows, so decisions
+depend on (seed, view) only; a smaller cap (the bot under load) trades that for speed."""
+ROLLOUT_SAMPLES = 12
 """Hidden hands the play-out policy samples per betting decision (médio itself uses more)."""
 MIN_WORLDS = 6
 """Sampled worlds searched at least, even past the budget."""
@@ -43,22 +45,27 @@ class Dificil:
         self,
         seed: int = 0,
         *,
-        budget_ms: float = DEFAULT_BUDGET_MS,
-        playouts: int | None = None,
+        budget_ms: float | None = DEFAULT_BUDGET_MS,
+        playouts: int = DEFAULT_PLAYOUTS,
     ) -> None:
         """A difícil robot.
 
-        ``budget_ms`` bounds the thinking time of one decision. The work planned
-        (``PLAYOUTS_PER_MS`` × budget) normally ends well before the budget, so a
-        decision depends only on (seed, view); on a machine too slow or too busy the
-        budget stops the search early. ``playouts`` fixes the amount of work instead
-        (decisions then repeat exactly on any machine, however long they take).
+        ``playouts`` is the work of one decision, and with it the strength: the same
+        seed and view give the same action on an idle machine and on a loaded one.
+        ``budget_ms`` only caps the thinking time (``None``: no cap); when the cap
+        stops a search early (after ``MIN_WORLDS`` deals at least) the decision may
+        depend on the machine's speed, which the bot accepts under load and the
+        arena's default cap never needs.
         """
-        if budget_ms <= 0:
+        if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
+        if playouts < 1:
+            raise ValueError("o número de simulações deve ser positivo")
         self.seed = seed
         self.budget_ms = budget_ms
         self.playouts = playouts
+        self.capped = 0
+        """Decisions the time cap cut short (the arena reports them)."""
 
     def choose(self, view: View) -> Action:
         """One action out of ``view.legal``."""
@@ -73,9 +80,8 @@ class Dificil:
         if len(options) == 1:
             return options[0]
         start = time.perf_counter()
-        deadline = start + self.budget_ms * 0.9 / 1000
-        planned = self.playouts or max(MIN_WORLDS, int(self.budget_ms * PLAYOUTS_PER_MS))
-        worlds_planned = max(MIN_WORLDS, planned // len(options))
+        cap = math.inf if self.budget_ms is None else start + self.budget_ms * 0.9 / 1000
+        worlds_planned = max(MIN_WORLDS, self.playouts // len(options))
         gains: list[list[float]] = [[] for _ in options]
         weights: list[float] = []
         for w in range(worlds_planned):
@@ -87,7 +93,8 @@ class Dificil:
             weights.append(weight)
             for i, value in enumerate(values):
                 gains[i].append(value - values[0])
-            if self.playouts is None and w + 1 >= MIN_WORLDS and time.perf_counter() > deadline:
+            if w + 1 >= MIN_WORLDS and w + 1 < worlds_planned and time.perf_counter() > cap:
+                self.capped += 1
                 break
         return pick(options, gains, weights)
 

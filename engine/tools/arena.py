@@ -1,9 +1,11 @@
 """``truco arena``: many mirrored matches between two players, with figures as JSON.
 
 A side is a built-in robot (``robot:facil``, ``robot:medio``, ``robot:dificil``; add
-``:sem-sinais`` for one that ignores signals, R12), ``random`` (a uniformly random legal
-action) or an outside program (``exec:COMMAND``) that speaks the JSON Lines protocol of
-docs-dev/arena-protocol.md.
+``:sem-sinais`` for one that ignores signals, R12), a sparring robot with one betting
+style (``robot:tight``, ``robot:loose``, ``robot:bluffer``, ``robot:honest``,
+``robot:accepter``, ``robot:probe``; see ``engine.robots.sparring``), ``random`` (a
+uniformly random legal action) or an outside program (``exec:COMMAND``) that speaks the
+JSON Lines protocol of docs-dev/arena-protocol.md.
 
 Fair by construction: deal ``i`` (seed ``seed + i``, first dealer ``i % players``) is
 played twice, once with each side on team 0, so both sides hold the same cards.
@@ -12,6 +14,8 @@ played twice, once with each side on team 0, so both sides hold the same cards.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import datetime
 import json
 import math
@@ -31,10 +35,21 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.match import Match, Phase
-from engine.robots import LEVELS, RandomRobot, get_robot, normalize_level, robot_signal
+from engine.robots import (
+    DEFAULT_PLAYOUTS,
+    LEVELS,
+    RandomRobot,
+    Robot,
+    get_robot,
+    normalize_level,
+    robot_signal,
+)
+from engine.robots.sparring import SPARRING, get_sparring
 from engine.rulesets import TableOptions, get_ruleset
 from engine.view import View
 
+PROTOCOL_VERSION = 2
+"""2: one program per seat, start and end messages (1: one program per side)."""
 MAX_HANDS = 1000
 """A match still running after this many hands is stopped as a draw (never seen in play)."""
 Z95 = 1.959964
@@ -53,6 +68,14 @@ class Player(Protocol):
 
     def signal(self, view: View) -> Action | None:
         """A signal to send before choosing (one of ``view.legal_signals``), or ``None``."""
+        ...
+
+    def start(self, info: dict[str, Any]) -> None:
+        """The match begins (``info``: the start message of the protocol)."""
+        ...
+
+    def end(self, info: dict[str, Any]) -> None:
+        """The match is over (``info``: the end message of the protocol)."""
         ...
 
     def close(self) -> None:
@@ -83,6 +106,10 @@ class Side:
             level, _, extra = rest.partition(":")
             if extra not in ("", "sem-sinais"):
                 raise ValueError(f"lado desconhecido: {text!r} (só existe :sem-sinais)")
+            if level in SPARRING:
+                if extra:
+                    raise ValueError(f"os robôs de treino não usam sinais: {text!r}")
+                return Side(text, "robot", level=level, sinais=False)
             level = normalize_level(level)
             sinais = not extra
             spec = f"robot:{level}" + ("" if sinais else ":sem-sinais")
@@ -99,20 +126,30 @@ class Side:
             if shutil.which(command[0]) is None and not Path(command[0]).is_file():
                 raise ValueError(f"programa não encontrado: {command[0]}")
             return Side(text, "exec", command=command)
-        levels = ", ".join(f"robot:{lv}" for lv in LEVELS)
+        levels = ", ".join(f"robot:{lv}" for lv in (*LEVELS, *SPARRING))
         raise ValueError(f"lado desconhecido: {text!r} (use {levels}, random ou exec:COMANDO)")
 
 
 class RobotPlayer:
     """A built-in robot (or the random player) in an arena seat."""
 
-    def __init__(self, side: Side, seed: int, budget_ms: float | None) -> None:
+    def __init__(
+        self, side: Side, seed: int, budget_ms: float | None, playouts: int | None = None
+    ) -> None:
         """The robot of ``side`` with its own seed."""
-        self.robot = (
-            RandomRobot(seed)
-            if side.kind == "random"
-            else get_robot(side.level, seed=seed, budget_ms=budget_ms, sinais=side.sinais)
-        )
+        self.robot: Robot
+        if side.kind == "random":
+            self.robot = RandomRobot(seed)
+        elif side.level in SPARRING:
+            self.robot = get_sparring(side.level, seed)
+        else:
+            self.robot = get_robot(
+                side.level,
+                seed=seed,
+                budget_ms=budget_ms,
+                sinais=side.sinais,
+                playouts=playouts or DEFAULT_PLAYOUTS,
+            )
 
     def choose(self, view: View) -> Action:
         """The robot's action."""
@@ -122,15 +159,32 @@ class RobotPlayer:
         """The robot's signal, if it sends one."""
         return robot_signal(self.robot, view)
 
+    def start(self, info: dict[str, Any]) -> None:
+        """Built-in robots keep no state between decisions."""
+
+    def end(self, info: dict[str, Any]) -> None:
+        """Built-in robots keep no state between decisions."""
+
+    @property
+    def capped(self) -> int:
+        """Decisions a time cap cut short (difícil); 0 for robots that do not search."""
+        inner = getattr(self.robot, "robot", self.robot)  # a Deaf wrapper
+        return int(getattr(inner, "capped", 0))
+
     def close(self) -> None:
         """Nothing to release."""
 
 
 class ExecPlayer:
-    """An outside program speaking JSON Lines on stdin/stdout (docs-dev/arena-protocol.md)."""
+    """An outside program speaking JSON Lines on stdin/stdout (docs-dev/arena-protocol.md).
+
+    One program plays one seat of one match: it is started for the match, told so
+    (``start``), asked for each decision of that seat only, told the result (``end``)
+    and stopped, so it never sees another seat's cards, not even its partner's.
+    """
 
     def __init__(self, command: Sequence[str], timeout_s: float) -> None:
-        """Start nothing yet: the program is launched on the first decision."""
+        """Start nothing yet: the program is launched by ``start``."""
         self.command = list(command)
         self.timeout_s = timeout_s
         self.proc: subprocess.Popen[bytes] | None = None
@@ -148,18 +202,33 @@ class ExecPlayer:
             raise Forfeit(f"não consegui iniciar o programa: {exc.strerror or exc}") from None
         return self.proc
 
-    def choose(self, view: View) -> Action:
-        """Send the view, wait for one line, and return the action it names."""
+    def _send(self, message: dict[str, Any]) -> subprocess.Popen[bytes]:
         proc = self.proc or self._start()
-        assert proc.stdin is not None and proc.stdout is not None
-        message = {"type": "decide", "view": view.to_json(), "legal": [str(a) for a in view.legal]}
+        assert proc.stdin is not None
         try:
             proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
             proc.stdin.flush()
         except OSError:
             raise Forfeit(self._died()) from None
+        return proc
+
+    def start(self, info: dict[str, Any]) -> None:
+        """Launch the program and send it the start message (no answer expected)."""
+        self._send(info)
+
+    def choose(self, view: View) -> Action:
+        """Send the view, wait for one line, and return the action it names."""
+        message = {"type": "decide", "view": view.to_json(), "legal": [str(a) for a in view.legal]}
+        proc = self._send(message)
         line = self._read_line(proc)
         return parse_answer(line, view.legal)
+
+    def end(self, info: dict[str, Any]) -> None:
+        """Send the end message if the program still runs (no answer expected)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(Forfeit):  # it left early: nothing more to tell it
+            self._send(info)
 
     def signal(self, view: View) -> Action | None:
         """Outside programs see signals in their views but send none (protocol v1)."""
@@ -247,6 +316,8 @@ class Tally:
     wins: float = 0.0
     points: int = 0
     forfeits: int = 0
+    capped: int = 0
+    """Difícil decisions its time cap cut short (so not a pure function of seed and view)."""
     times_ms: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -254,6 +325,7 @@ class Tally:
         self.wins += other.wins
         self.points += other.points
         self.forfeits += other.forfeits
+        self.capped += other.capped
         self.times_ms.extend(other.times_ms)
 
 
@@ -280,13 +352,15 @@ class Setup:
     timeout_s: float
     sinais: bool = True
     """The table option (R12): with it off nobody may signal."""
+    playouts: int | None = None
+    """Difícil's play-outs per decision (``None``: its default)."""
 
 
 def make_player(side: Side, seed: int, setup: Setup) -> Player:
     """The player for ``side`` with its own seed."""
     if side.kind == "exec":
         return ExecPlayer(side.command, setup.timeout_s)
-    return RobotPlayer(side, seed, setup.budget_ms)
+    return RobotPlayer(side, seed, setup.budget_ms, setup.playouts)
 
 
 def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, str | None]:
@@ -298,30 +372,34 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
     m = Match(rs, opts, seed=setup.seed + deal, dealer=deal % n)
     side_of_team = (first, 1 - first)
     tallies = (Tally(), Tally())
+    match_id = f"{setup.seed}-{deal}{'ab'[first]}"
     players: dict[int, Player] = {}
-    shared: dict[int, Player] = {}
+    seeds: dict[int, int] = {}
     for seat in range(n):
-        side_index = side_of_team[seat & 1]
-        side = setup.sides[side_index]
-        if side.kind == "exec":
-            # one process per side: it sees the seat in each view
-            if side_index not in shared:
-                shared[side_index] = make_player(side, 0, setup)
-            players[seat] = shared[side_index]
-        else:
-            # the same seeds in both mirrored matches: a robot against itself splits each pair
-            seed = (setup.seed * 1_000_003 + deal * 17 + seat) & 0x7FFFFFFF
-            players[seat] = make_player(side, seed, setup)
+        side = setup.sides[side_of_team[seat & 1]]
+        # the same seeds in both mirrored matches: a robot against itself splits each pair
+        seeds[seat] = (setup.seed * 1_000_003 + deal * 17 + seat) & 0x7FFFFFFF
+        # one player per seat, outside programs included: nobody sees a partner's cards
+        players[seat] = make_player(side, seeds[seat], setup)
     hands = 1
     error: str | None = None
     try:
+        for seat in range(n):
+            side_index = side_of_team[seat & 1]
+            try:
+                players[seat].start(start_message(match_id, seeds[seat], seat, m))
+            except Forfeit as exc:
+                error = f"{setup.sides[side_index].spec}: {exc}"
+                tallies[side_index].forfeits += 1
+                tallies[1 - side_index].wins += 1
+                return tallies[0], tallies[1], hands, error
         while not m.is_terminal():
             if m.phase == Phase.HAND_OVER:
                 if hands >= MAX_HANDS:
                     break
                 m.deal()
                 hands += 1
-            seat = m.to_act()[0]
+            seat = first_to_ask(m)
             view = m.view(seat)
             side_index = side_of_team[seat & 1]
             start = time.perf_counter()
@@ -352,8 +430,12 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                 for team in (0, 1):
                     tallies[side_of_team[team]].points += m.score[team] - before[team]
     finally:
-        for p in {id(p): p for p in players.values()}.values():
-            p.close()
+        for seat, p in players.items():
+            tallies[side_of_team[seat & 1]].capped += int(getattr(p, "capped", 0))
+            try:
+                p.end(end_message(match_id, seat, m, hands, error))
+            finally:
+                p.close()
     if error is None:
         if m.match_winner is None:
             for t in tallies:
@@ -361,6 +443,61 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
         else:
             tallies[side_of_team[m.match_winner]].wins += 1
     return tallies[0], tallies[1], hands, error
+
+
+def first_to_ask(m: Match) -> int:
+    """The seat the arena asks now: with two partners to answer, the one next in play order.
+
+    Answering a call, the seats of the called team are asked in play order from the
+    caller (caller 0: seat 1, then 3); deciding a mão de onze/dez, from the seat after the
+    dealer. A seat that ran is not asked again; one accept (or play) settles it (R6, R7).
+    """
+    seats = m.to_act()
+    if len(seats) == 1:
+        return seats[0]
+    view = m.view(seats[0])
+    origin = view.call_seat if view.call_seat is not None else m.dealer
+    return min(seats, key=lambda s: (s - origin - 1) % m.players)
+
+
+def start_message(match_id: str, seed: int, seat: int, m: Match) -> dict[str, Any]:
+    """The protocol's start message for ``seat`` (docs-dev/arena-protocol.md).
+
+    ``seed`` is the player's own seed for its randomness, never the deal's: the deal
+    seed would tell every hand of the match.
+    """
+    o = m.options
+    return {
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "match": match_id,
+        "seed": seed,
+        "seat": seat,
+        "team": seat & 1,
+        "variant": m.ruleset.name,
+        "players": m.players,
+        "options": {
+            **dataclasses.asdict(o),
+            "ladder": list(m.ladder),
+        },
+    }
+
+
+def end_message(
+    match_id: str, seat: int, m: Match, hands: int, error: str | None
+) -> dict[str, Any]:
+    """The protocol's end message for ``seat``: the score and who won."""
+    winner = m.match_winner
+    return {
+        "type": "end",
+        "match": match_id,
+        "seat": seat,
+        "score": list(m.score),
+        "winner": winner,
+        "won": None if winner is None else winner == seat & 1,
+        "hands": hands,
+        "forfeit": error,
+    }
 
 
 def play_pair(setup: Setup, deal: int) -> PairResult:
@@ -434,6 +571,7 @@ def summarize(
                     "decisions": len(t.times_ms),
                 },
                 "forfeits": t.forfeits,
+                "capped": t.capped,
             }
         )
     return out
@@ -494,6 +632,7 @@ def arena(
         "target": setup.target,
         "seed": setup.seed,
         "budget_ms": setup.budget_ms,
+        "playouts": setup.playouts or DEFAULT_PLAYOUTS,
         **({} if setup.sinais else {"sinais": False}),
         "sides": [s.spec for s in setup.sides],
         "matches": played,
@@ -550,6 +689,8 @@ def _command_line(args: argparse.Namespace) -> str:
         parts.append(f"--target {args.target}")
     if args.budget_ms is not None:
         parts.append(f"--budget-ms {args.budget_ms:g}")
+    if args.playouts is not None:
+        parts.append(f"--playouts {args.playouts}")
     if args.jobs != 1:
         parts.append(f"--jobs {args.jobs}")
     if args.sem_sinais:
@@ -565,6 +706,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise ValueError("--matches precisa ser pelo menos 1")
     if args.jobs < 1:
         raise ValueError("--jobs precisa ser pelo menos 1")
+    if args.playouts is not None and args.playouts < 1:
+        raise ValueError("--playouts precisa ser pelo menos 1")
     if args.budget_ms is not None and args.budget_ms <= 0:
         raise ValueError("--budget-ms precisa ser positivo")
     if args.timeout_ms <= 0:
@@ -576,6 +719,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         target=args.target,
         seed=args.seed,
         budget_ms=args.budget_ms,
+        playouts=args.playouts,
         timeout_s=args.timeout_ms / 1000,
         sinais=not args.sem_sinais,
     )
@@ -594,7 +738,7 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "a",
         metavar="LADO_A",
-        help="robot:facil|robot:medio|robot:dificil[:sem-sinais]|random|exec:CMD",
+        help="robot:facil|robot:medio|robot:dificil[:sem-sinais]|robot:ESTILO|random|exec:CMD",
     )
     p.add_argument("b", metavar="LADO_B")
     p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
@@ -602,7 +746,12 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
     p.add_argument("--target", type=int, default=12)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--budget-ms", type=float, default=None, help="tempo por decisão do difícil")
+    p.add_argument(
+        "--budget-ms", type=float, default=None, help="limite de tempo por decisão do difícil"
+    )
+    p.add_argument(
+        "--playouts", type=int, default=None, help="simulações por decisão do difícil (240)"
+    )
     p.add_argument("--timeout-ms", type=float, default=5000, help="prazo de resposta de exec:")
     p.add_argument("--jobs", type=int, default=1, help="processos em paralelo")
     p.add_argument("--save", default=None, metavar="ARQUIVO", help="acrescenta a rodada (JSON)")

@@ -285,8 +285,9 @@ def engine_files() -> list[Path]:
     engine = ROOT / "engine"
     for path in sorted(engine.rglob("*")):
         rel = path.relative_to(engine).as_posix()
-        if not path.is_file() or "__pycache__" in rel or path.suffix not in (".py", ".po"):
-            continue
+        wanted = path.suffix in (".py", ".po") or rel.startswith("robots/data/")
+        if not path.is_file() or "__pycache__" in rel or not wanted:
+            continue  # robots/data: the robots' hand tables (engine.robots.equity)
         if rel.removesuffix(".py") in ENGINE_SKIP:
             continue
         files.append(path)

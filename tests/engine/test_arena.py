@@ -10,11 +10,16 @@ from pathlib import Path
 import pytest
 
 from engine import actions as A
+from engine.cards import Card, parse_cards
+from engine.match import Match
+from engine.robots import Dificil, Facil, Medio
+from engine.rulesets import TableOptions
 from engine.tools.arena import (
     Forfeit,
     Setup,
     Side,
     arena,
+    first_to_ask,
     parse_answer,
     play_pair,
     save_run,
@@ -26,6 +31,8 @@ TINY_BOT = """
 import json, sys
 for line in sys.stdin:
     msg = json.loads(line)
+    if msg["type"] != "decide":
+        continue  # start and end messages need no answer
     legal = msg["legal"]
     # plays its first card; answers calls by accepting; never calls truco
     plays = [a for a in legal if a.startswith(("play", "blind"))]
@@ -45,12 +52,14 @@ for line in sys.stdin:
 ILLEGAL_BOT = """
 import json, sys
 for line in sys.stdin:
-    print(json.dumps({"action": "raise"}), flush=True)
+    if json.loads(line)["type"] == "decide":
+        print(json.dumps({"action": "raise"}), flush=True)
 """
 
 CRASH_BOT = """
 import sys
-sys.stdin.readline()
+sys.stdin.readline()  # the start message
+sys.stdin.readline()  # the first decision
 raise SystemExit(3)
 """
 
@@ -240,3 +249,129 @@ def test_save_refuses_a_file_that_is_not_a_run_list(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="lista"):
         save_run(path, {"sides": ["random", "random"]})
     assert path.read_text(encoding="utf-8") == '{"not": "a list"}'
+
+
+# ------------------------------------------------- one program per seat
+
+SPY_BOT = """
+import json, os, sys
+log = open(os.path.join(sys.argv[1], f"{os.getpid()}.jsonl"), "w")
+seen = {}  # seat -> hand: a cheater would keep every seat's cards it is shown
+for line in sys.stdin:
+    msg = json.loads(line)
+    record = {"type": msg["type"]}
+    if msg["type"] == "start":
+        record.update({k: msg[k] for k in ("match", "seed", "seat", "variant", "options")})
+    elif msg["type"] == "end":
+        record.update({k: msg[k] for k in ("match", "score", "winner", "won")})
+    elif msg["type"] == "decide":
+        view = msg["view"]
+        seen[view["seat"]] = view["hand"]
+        partner = (view["seat"] + 2) % 4
+        record.update(seat=view["seat"], peek=partner in seen and view["partner_hand"] is None)
+    log.write(json.dumps(record) + "\\n")
+    log.flush()
+    if msg["type"] == "decide":
+        legal = msg["legal"]
+        plays = [a for a in legal if a.startswith(("play", "blind"))]
+        print(plays[0] if plays else ("accept" if "accept" in legal else legal[0]), flush=True)
+"""
+
+
+def spy_logs(tmp_path: Path, matches: int) -> list[list[dict[str, object]]]:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    spy = bot(tmp_path, "spy", SPY_BOT) + f" {shlex.quote(str(logs))}"
+    run = arena(setup(spy, "robot:facil", players=4), matches=matches, progress=False)
+    assert run["errors"] == []
+    out = []
+    for path in sorted(logs.iterdir()):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        out.append([json.loads(x) for x in lines])
+    return out
+
+
+def test_a_two_seat_bot_cannot_see_its_partners_cards(tmp_path: Path) -> None:
+    processes = spy_logs(tmp_path, matches=2)
+    # two matches, two seats of the side in each: four programs, each with one seat
+    assert len(processes) == 4
+    for messages in processes:
+        seats = {m["seat"] for m in messages if m["type"] == "decide"}
+        assert len(seats) == 1
+        assert not any(m.get("peek") for m in messages)
+
+
+def test_programs_get_start_and_end_messages(tmp_path: Path) -> None:
+    processes = spy_logs(tmp_path, matches=2)
+    starts = [p[0] for p in processes]
+    ends = [p[-1] for p in processes]
+    assert all(s["type"] == "start" for s in starts)
+    assert all(e["type"] == "end" for e in ends)
+    for messages in processes:
+        start, end = messages[0], messages[-1]
+        assert start["match"] == end["match"]
+        assert start["variant"] == "paulista"
+        assert start["options"]["players"] == 4  # type: ignore[index]
+        decided = {m["seat"] for m in messages if m["type"] == "decide"}
+        assert decided == {start["seat"]}
+        assert end["won"] == (end["winner"] == start["seat"] % 2)  # type: ignore[operator]
+        assert max(end["score"]) == 12  # type: ignore[call-overload]
+    # each match has its own id; the two seats of a side share it and get their own seeds
+    by_match: dict[object, list[dict[str, object]]] = {}
+    for s in starts:
+        by_match.setdefault(s["match"], []).append(s)
+    assert len(by_match) == 2
+    for seats in by_match.values():
+        assert sorted(s["seat"] % 2 for s in seats) == [seats[0]["seat"] % 2] * 2  # type: ignore[operator]
+        assert len({s["seed"] for s in seats}) == 2
+
+
+def test_the_called_team_is_asked_in_play_order_from_the_caller() -> None:
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=4, sinais=False),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
+        vira=Card.parse("7D"),
+    )
+    m.apply(0, A.TRUCO)
+    assert first_to_ask(m) == 1  # seat 1 speaks before seat 3
+    m.apply(1, A.RAISE)
+    assert first_to_ask(m) == 2
+    m.apply(2, A.RUN)
+    assert first_to_ask(m) == 0
+
+
+def test_a_seat_with_no_cards_left_may_raise_for_its_team() -> None:
+    # R6: either partner answers, and a raise is an accept plus the next call; nothing in
+    # the rules asks the answering seat to hold a card (it may have played its last one)
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=4, sinais=False),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
+        vira=Card.parse("7D"),
+    )
+    for seat, code in ((0, "3S"), (1, "4H"), (2, "5C"), (3, "6C")):  # the 3 takes round 1
+        m.apply(seat, A.PLAY[Card.parse(code)])
+    for seat, code in ((0, "4D"), (1, "2H"), (2, "5D"), (3, "6D")):  # the 2 takes round 2
+        m.apply(seat, A.PLAY[Card.parse(code)])
+    m.apply(1, A.PLAY[Card.parse("KC")])  # seat 1 leads round 3 with its last card
+    m.apply(2, A.TRUCO)
+    assert first_to_ask(m) == 3
+    m.apply(3, A.RUN)
+    view = m.view(1)
+    assert view.hand == () and view.to_act == (1,)
+    assert A.RAISE in view.legal
+    for robot in (Medio(1), Dificil(1, playouts=8), Facil(1)):
+        assert robot.choose(view) in view.legal
+    m.apply(1, A.RAISE)
+    raised = m.view(0)
+    assert (raised.call_seat, raised.pending_step, raised.accept_value) == (1, 1, 6)
+    m.apply(first_to_ask(m), A.ACCEPT)
+    assert m.stake == 6 and m.to_act() == (2,)  # the caller still plays its card
+    for seat, code in ((2, "6H"), (3, "7S"), (0, "5S")):
+        m.apply(seat, A.PLAY[Card.parse(code)])
+    assert m.hand_winner == 1 and m.points == (0, 6)

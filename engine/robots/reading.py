@@ -1,0 +1,304 @@
+"""Reading the other seats: what their calls, accepts and runs say about their cards.
+
+A player who calls truco in 30% of hands calls with roughly the best 30% of dealt hands
+(plus a few bluffs); a team that runs a lot accepts only with good cards. ``Tendencies``
+turns what a team did earlier in the match (``View.bets``)
+into such thresholds on the dealt-hand quantile of ``equity``; ``Reading`` deals the
+hidden cards many times, weighs every deal by how likely it makes the actions seen in
+this hand, and gives the chances the betting decisions need.
+
+Everything here reads a ``View`` only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from engine.actions import Act
+from engine.robots.equity import key_of, level_map, table_for
+from engine.robots.sense import COVERED, Sense, simulate
+from engine.robots.sinais import Clues
+from engine.view import View
+
+# what a solid player does, before the match shows anything (shares per chance)
+PRIOR_CALL = 0.30
+"""Share of hands in which a team calls truco (first step)."""
+PRIOR_ACCEPT = 0.55
+"""Share of first calls a team accepts (or raises)."""
+PRIOR_RAISE = 0.12
+"""Share of first calls a team answers with a raise."""
+PRIOR_WEIGHT = 5.0
+"""How many observations the prior is worth: the match's own counts take over after that."""
+STEP_SHRINK = 0.6
+"""Each step up the ladder keeps this share of the hands that would act at the step below."""
+ADAPT_ANSWERS = 0.0
+"""Whether the match's counts move the accept and raise thresholds too, not only the call
+threshold. Off: measured in the arena, reading accepts from the counts made médio bluff
+into a tight table's good hands (2×2 against tight: 47.7% with it, 53.2% without)."""
+ANSWER_SHRINK = 1.0
+"""The same for answers: who answers a raise already showed a good hand by calling."""
+WIDTH = 0.07
+"""How sharp a threshold is, in quantile units."""
+BLUFF_FLOOR = 0.08
+"""Chance that a call comes with any hand at all (bluffs, misreads)."""
+ACCEPT_FLOOR = 0.04
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    if x > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _smooth(count: float, chances: float, prior: float) -> float:
+    return (count + PRIOR_WEIGHT * prior) / (chances + PRIOR_WEIGHT)
+
+
+@dataclass(frozen=True, slots=True)
+class Tendencies:
+    """One team's betting habits as thresholds on the dealt-hand quantile (per seat)."""
+
+    call: float
+    """Quantile from which a seat calls truco."""
+    accept: float
+    """Quantile from which a seat accepts (or raises) a first call."""
+    raise_: float
+    """Quantile from which a seat raises a first call."""
+    seats: int
+    """Seats that may answer for the team (1 or 2)."""
+
+    @staticmethod
+    def of(view: View, team: int) -> Tendencies:
+        """``team``'s habits from its earlier hands in the match (the priors at first)."""
+        r = view.bets[team]
+        hands, calls = float(r.hands), float(r.calls[0])
+        faced = accepts = raises = 0.0
+        if ADAPT_ANSWERS:
+            faced = float(r.faced[0])
+            accepts = float(r.accepted[0] + r.raised[0])
+            raises = float(r.raised[0])
+        seats = 2 if view.players == 4 else 1
+        c = _smooth(calls, hands, PRIOR_CALL)
+        a = _smooth(accepts, faced, PRIOR_ACCEPT)
+        r_ = min(a, _smooth(raises, faced, PRIOR_RAISE))
+        # a team acts when either seat does: per seat the share is 1 - (1 - team)^(1/seats)
+        return Tendencies(
+            call=_seat_threshold(c, 1),  # only the seat on turn calls
+            accept=_seat_threshold(a, seats),
+            raise_=_seat_threshold(r_, seats),
+            seats=seats,
+        )
+
+    def at_step(self, threshold: float, step: int, shrink: float = 0.0) -> float:
+        """The threshold at ladder ``step`` (0 = truco): fewer hands act higher up."""
+        return 1.0 - (1.0 - threshold) * (shrink or STEP_SHRINK) ** step
+
+    def p_call(self, q: float, step: int) -> float:
+        """Chance that a seat holding quantile ``q`` calls ladder ``step``."""
+        t = self.at_step(self.call, step)
+        return BLUFF_FLOOR + (1 - BLUFF_FLOOR) * _sigmoid((q - t) / WIDTH)
+
+    def p_accept(self, q: float, step: int) -> float:
+        """Chance that a seat with quantile ``q`` accepts or raises a call of ``step``."""
+        t = self.at_step(self.accept, step, ANSWER_SHRINK)
+        return ACCEPT_FLOOR + (1 - ACCEPT_FLOOR) * _sigmoid((q - t) / WIDTH)
+
+    def p_raise(self, q: float, step: int) -> float:
+        """Chance that a seat with quantile ``q`` raises a call of ``step``."""
+        t = self.at_step(self.raise_, step, ANSWER_SHRINK)
+        return 0.02 + 0.98 * _sigmoid((q - t) / WIDTH) * self.p_accept(q, step)
+
+
+def _seat_threshold(team_share: float, seats: int) -> float:
+    kept: float = (1.0 - min(0.98, max(0.02, team_share))) ** (1.0 / seats)
+    return kept
+
+
+@dataclass(slots=True)
+class Deal:
+    """One sampled deal of the hidden cards."""
+
+    weight: float
+    win: float
+    """1 if this seat's team wins the hand played out plainly, 0 if it loses, 0.5 tied."""
+    quantile: list[float]
+    """Dealt-hand quantile of every seat (this seat's own too)."""
+
+
+class Reading:
+    """Sampled deals consistent with the view, weighed by the actions seen this hand."""
+
+    __slots__ = ("deals", "tend", "view")
+
+    def __init__(self, sense: Sense, rng: random.Random, samples: int) -> None:
+        """Deal the hidden cards ``samples`` times and weigh each deal."""
+        v = sense.view
+        self.view = v
+        self.tend = (Tendencies.of(v, 0), Tendencies.of(v, 1))
+        self.deals = _sample(sense, rng, samples, self.tend)
+
+    def total(self) -> float:
+        """Sum of weights."""
+        return sum(d.weight for d in self.deals) or 1e-12
+
+    def chance(self) -> float:
+        """Chance of winning the hand if it is played out from here."""
+        tot = self.total()
+        return sum(d.weight * d.win for d in self.deals) / tot
+
+    def answers(self, team: int, step: int) -> tuple[float, float, float, float, float]:
+        """How ``team`` answers our call of ``step``, and our chance in each case.
+
+        Returns (run share, accept share, our chance when they accept, raise share,
+        our chance when they raise).
+        """
+        t = self.tend[team]
+        seats = [s for s in range(self.view.players) if s & 1 == team]
+        ran = set(self.view.ran)
+        seats = [s for s in seats if s not in ran]
+        run_w = acc_w = acc_win = rai_w = rai_win = 0.0
+        memo: dict[float, tuple[float, float]] = {}
+        for d in self.deals:
+            p_none = 1.0
+            p_no_raise = 1.0
+            for s in seats:
+                q = d.quantile[s]
+                known = memo.get(q)
+                if known is None:
+                    known = memo[q] = (1.0 - t.p_accept(q, step), 1.0 - t.p_raise(q, step))
+                p_none *= known[0]
+                p_no_raise *= known[1]
+            p_raise = 1.0 - p_no_raise
+            p_acc = max(0.0, 1.0 - p_none - p_raise)
+            w = d.weight
+            run_w += w * p_none
+            acc_w += w * p_acc
+            acc_win += w * p_acc * d.win
+            rai_w += w * p_raise
+            rai_win += w * p_raise * d.win
+        tot = run_w + acc_w + rai_w or 1e-12
+        return (
+            run_w / tot,
+            acc_w / tot,
+            acc_win / acc_w if acc_w > 0 else 0.5,
+            rai_w / tot,
+            rai_win / rai_w if rai_w > 0 else 0.5,
+        )
+
+    def split_by(self, seat: int, buckets: int = 4) -> list[tuple[float, float]]:
+        """(share, chance) of the deals grouped by ``seat``'s hand quantile (what it knows)."""
+        sums = [[0.0, 0.0] for _ in range(buckets)]
+        for d in self.deals:
+            b = min(buckets - 1, int(d.quantile[seat] * buckets))
+            sums[b][0] += d.weight
+            sums[b][1] += d.weight * d.win
+        tot = self.total()
+        return [(w / tot, win / w) for w, win in sums if w > 0]
+
+
+def _sample(
+    sense: Sense, rng: random.Random, samples: int, tend: tuple[Tendencies, ...]
+) -> list[Deal]:
+    v = sense.view
+    n = v.players
+    st = sense.strength
+    levels = level_map(v.variant, v.vira)
+    table = table_for(v.variant, n)
+    me = v.seat
+    partner = v.partner
+    known_partner = v.partner_hand if partner is not None else None
+    # cards each seat played this hand (strength; None = covered by someone else)
+    played: list[list[int | None]] = [[] for _ in range(n)]
+    for s, a in v.history:
+        if a.act == Act.PLAY or a.act == Act.COVER:
+            played[s].append(st[a.card] if a.card is not None else None)
+    hidden = [s for s in range(n) if s != me and not (s == partner and known_partner is not None)]
+    need = {s: v.cards_left[s] + sum(1 for x in played[s] if x is None) for s in hidden}
+    pool = list(sense.unseen_strengths)
+    total = sum(need.values())
+    if total > len(pool):
+        total = len(pool)  # an inconsistent view cannot happen; stay safe
+    own_dealt = [st[c] for c in v.hand] + [x for x in played[me] if x is not None]
+    own_q = table.quantile_of(key_of(levels, own_dealt)) if len(own_dealt) == 3 else 0.5
+    partner_q = 0.5
+    if known_partner is not None and partner is not None:
+        pd = [st[c] for c in known_partner] + [x for x in played[partner] if x is not None]
+        partner_q = table.quantile_of(key_of(levels, pd)) if len(pd) == 3 else 0.5
+    table_now = [(s, COVERED if cov or c is None else st[c]) for s, c, cov in v.table]
+    events = _events(v)
+    clues = Clues.of(v, st)
+    deals: list[Deal] = []
+    seen_q: dict[tuple[int, ...], float] = {}
+    own_held = [st[c] for c in v.hand]
+    partner_held = [st[c] for c in known_partner] if known_partner is not None else []
+    for _ in range(samples):
+        drawn = rng.sample(pool, total)
+        k = 0
+        hands: list[list[int]] = []
+        quant = [0.5] * n
+        for s in range(n):
+            if s == me:
+                hands.append(own_held.copy())
+                quant[s] = own_q
+            elif s == partner and known_partner is not None:
+                hands.append(partner_held.copy())
+                quant[s] = partner_q
+            else:
+                m = need[s]
+                got = drawn[k : k + m]
+                k += m
+                held = got[: v.cards_left[s]]
+                hidden_played = iter(got[v.cards_left[s] :])
+                dealt = held + [x if x is not None else next(hidden_played) for x in played[s]]
+                hands.append(held)
+                if len(dealt) == 3:
+                    dk = (
+                        (dealt[0], dealt[1], dealt[2])
+                        if dealt[0] >= dealt[1] >= dealt[2]
+                        else tuple(sorted(dealt, reverse=True))
+                    )
+                    got_q = seen_q.get(dk)
+                    if got_q is None:
+                        got_q = seen_q[dk] = table.quantile_of(key_of(levels, dealt))
+                    quant[s] = got_q
+        weight = 1.0
+        for s, act, step in events:
+            t = tend[s & 1]
+            q = quant[s]
+            if act == Act.TRUCO or act == Act.RAISE:
+                weight *= t.p_call(q, step) if act == Act.TRUCO else t.p_raise(q, step)
+            elif act == Act.ACCEPT:
+                weight *= max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
+            elif act == Act.RUN:
+                weight *= 1.0 - t.p_accept(q, step)
+        if clues:
+            weight *= clues.weight(hands)
+        if all(hands[(v.turn + i) % n] for i in range(n - len(table_now))):
+            winner = simulate(hands, table_now.copy(), v.rounds, v.turn, v.leader, n)
+            win = 0.5 if winner is None else (1.0 if winner == v.team else 0.0)
+        else:
+            win = 0.5
+        deals.append(Deal(weight, win, quant))
+    return deals
+
+
+def _events(v: View) -> list[tuple[int, Act, int]]:
+    """The telling actions of the other seats this hand: (seat, act, ladder step)."""
+    out: list[tuple[int, Act, int]] = []
+    step = -1
+    for s, a in v.history:
+        act = a.act
+        if act == Act.TRUCO:
+            step += 1
+        elif act == Act.RAISE:
+            step += 1
+            if s != v.seat:
+                out.append((s, act, step - 1))
+            continue
+        if act in (Act.TRUCO, Act.ACCEPT, Act.RUN) and s != v.seat:
+            out.append((s, act, max(0, step)))
+    return out

@@ -1,0 +1,237 @@
+"""Sparring partners for ``truco arena``: robots with one marked betting style each.
+
+They exist to measure our robots against every kind of table, not to be played
+against in the bot. All of them play their cards like médio; they differ in how they
+bet, each by fixed thresholds on their plain chance of winning the hand:
+
+- ``tight``: calls and accepts only with strong hands, never bluffs;
+- ``loose``: calls and accepts with middling hands, bluffs now and then;
+- ``bluffer``: calls truco on air half the time and raises on air too;
+- ``honest``: calls with good hands only and never bluffs (a call always means it);
+- ``accepter``: never runs from a call; calls on good hands;
+- ``probe``: the best response to one fixed robot (médio by default): for each betting
+  choice it deals the hidden cards many times and asks *that robot's own policy* what
+  it would answer (or would have called) in each deal, so it exploits every leak of
+  that robot, and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine import actions as A
+from engine.actions import Act, Action
+from engine.match import HandKind, Match, Phase
+from engine.robots.base import Robot, decision_rng
+from engine.robots.heuristic import (
+    Medio,
+    _medio_card,
+    _played_out,
+    next_value,
+    run_value,
+)
+from engine.robots.search import sample_world
+from engine.robots.sense import COVERED, read, simulate, value_after, win_chance
+from engine.view import View
+
+STYLE_SAMPLES = 24
+"""Hidden hands a sparring robot samples to estimate its chance of winning the hand."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """A betting style: thresholds on the chance of winning the hand (0-1)."""
+
+    call: float
+    """Calls truco (or the next step) from this chance."""
+    bluff: float
+    """Share of weak hands (chance below 0.35) it calls with anyway."""
+    accept: float
+    """Accepts a call from this chance."""
+    raise_: float
+    """Raises a call from this chance."""
+    raise_bluff: float = 0.0
+    """Share of weak answers it raises anyway."""
+    never_runs: bool = False
+    play11: float = 0.5
+    """Plays the mão de onze/dez from this chance."""
+
+
+STYLES: dict[str, Style] = {
+    "tight": Style(call=0.8, bluff=0.0, accept=0.62, raise_=0.9, play11=0.6),
+    "loose": Style(call=0.5, bluff=0.15, accept=0.3, raise_=0.7, play11=0.35),
+    "bluffer": Style(call=0.6, bluff=0.5, accept=0.45, raise_=0.8, raise_bluff=0.2),
+    "honest": Style(call=0.7, bluff=0.0, accept=0.5, raise_=0.85),
+    "accepter": Style(call=0.7, bluff=0.05, accept=0.0, raise_=0.85, never_runs=True),
+}
+"""The fixed-threshold styles, by name."""
+
+
+class Styled:
+    """A sparring robot that bets by one ``Style`` and plays its cards like médio."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        """The style called ``name`` (see ``STYLES``)."""
+        self.level = name
+        self.style = STYLES[name]
+        self.seed = seed
+
+    def choose(self, view: View) -> Action:
+        """One action out of ``view.legal``."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = decision_rng(self.seed, view)
+        if view.kind == HandKind.IRON:
+            return rng.choice(legal)
+        sense = read(view)
+        st = self.style
+        if view.phase == Phase.DECIDE:
+            p = win_chance(sense, rng, STYLE_SAMPLES * 2)
+            return A.PLAY11 if p >= st.play11 else A.RUN11
+        if view.phase == Phase.ANSWER:
+            p = win_chance(sense, rng, STYLE_SAMPLES)
+            if A.RAISE in legal and (
+                p >= st.raise_ or (p < 0.35 and rng.random() < st.raise_bluff)
+            ):
+                return A.RAISE
+            return A.ACCEPT if st.never_runs or p >= st.accept else A.RUN
+        if A.TRUCO in legal:
+            p = win_chance(sense, rng, STYLE_SAMPLES)
+            if p >= st.call or (p < 0.35 and rng.random() < st.bluff):
+                return A.TRUCO
+        return _medio_card(sense)
+
+
+# ---------------------------------------------------------------- the probe
+
+PROBE_WORLDS = 24
+"""Deals the probe samples per betting decision."""
+
+
+class Probe:
+    """Best response to one fixed robot's betting, by asking its policy in sampled deals."""
+
+    def __init__(self, seed: int = 0, target: Robot | None = None) -> None:
+        """A probe against ``target`` (médio when none is given)."""
+        self.level = "probe"
+        self.seed = seed
+        self.target: Robot = target if target is not None else Medio(seed ^ 0x5EED)
+
+    def choose(self, view: View) -> Action:
+        """One action out of ``view.legal``."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = decision_rng(self.seed, view)
+        if view.kind == HandKind.IRON:
+            return rng.choice(legal)
+        sense = read(view)
+        if view.phase == Phase.DECIDE:
+            p = win_chance(sense, rng, STYLE_SAMPLES * 2)
+            worth = sense.ruleset.special_hand_value
+            play = _played_out(view, p, worth)
+            return A.PLAY11 if play >= value_after(view, 0, sense.ruleset.hand_value) else A.RUN11
+        worlds = self._worlds(view, rng)
+        if view.phase == Phase.ANSWER:
+            return self._answer(view, worlds)
+        if A.TRUCO in legal and self._call(view, worlds):
+            return A.TRUCO
+        return _medio_card(sense)
+
+    def _worlds(self, view: View, rng: random.Random) -> list[tuple[Match, float]]:
+        """Deals consistent with the view, weighted by how likely the target's actions were."""
+        out = []
+        for _ in range(PROBE_WORLDS):
+            world = sample_world(view, rng)
+            out.append((world, self._likelihood(view, world)))
+        return out
+
+    def _likelihood(self, view: View, world: Match) -> float:
+        """Replay the hand in ``world``: 1 when the target would have bet as it did, else small."""
+        m = Match.from_hand(
+            world.ruleset,
+            world.options,
+            score=view.score,
+            dealer=view.dealer,
+            hands=list(world.dealt),
+            vira=view.vira,
+        )
+        weight = 1.0
+        for seat, action in world.hand_log:
+            telling = seat & 1 != view.team and action.act in _BETS
+            if telling and self.target.choose(m.view(seat)) != action:
+                weight *= 0.1
+            m.apply(seat, action)
+        return weight
+
+    def _outcome(self, world: Match, view: View) -> float:
+        """1 if this seat's team wins the hand played out plainly in ``world``, else 0."""
+        st = world.strength
+        hands = [[st[c] for c in h] for h in world.hands]
+        table = [(s, COVERED if cov else st[c]) for s, c, cov in world.table]
+        winner = simulate(hands, table, world.rounds, world.turn, world.leader, world.players)
+        return 0.5 if winner is None else float(winner == view.team)
+
+    def _reply(self, world: Match, view: View, action: Action) -> tuple[Match, Action | None]:
+        """The world after ``action`` and the target team's first answer (if one is due)."""
+        m = world.copy()
+        m.apply(view.seat, action)
+        if m.phase != Phase.ANSWER:
+            return m, None
+        s = m.to_act()[0]
+        return m, self.target.choose(m.view(s))
+
+    def _call(self, view: View, worlds: list[tuple[Match, float]]) -> bool:
+        now, then = view.stake, next_value(view)
+        keep = call = tot = 0.0
+        for world, w in worlds:
+            win = self._outcome(world, view)
+            keep += w * _played_out(view, win, now)
+            m, answer = self._reply(world, view, A.TRUCO)
+            if answer == A.RUN and len(m.to_act()) <= 1:
+                call += w * value_after(view, now, 0)
+            elif answer == A.RAISE:
+                higher = next(v for v in view.ladder if v > then)
+                call += w * max(value_after(view, 0, then), _played_out(view, win, higher))
+            else:
+                call += w * _played_out(view, win, then)
+            tot += w
+        return tot > 0 and call > keep
+
+    def _answer(self, view: View, worlds: list[tuple[Match, float]]) -> Action:
+        pending = view.accept_value or next_value(view)
+        accept = raised = tot = 0.0
+        for world, w in worlds:
+            win = self._outcome(world, view)
+            accept += w * _played_out(view, win, pending)
+            if A.RAISE in view.legal:
+                higher = next(v for v in view.ladder if v > pending)
+                m, answer = self._reply(world, view, A.RAISE)
+                if answer == A.RUN and len(m.to_act()) <= 1:
+                    raised += w * value_after(view, pending, 0)
+                else:
+                    raised += w * _played_out(view, win, higher)
+            tot += w
+        if tot <= 0:
+            return A.ACCEPT
+        run = value_after(view, 0, run_value(view)) * tot
+        if A.RAISE in view.legal and raised > max(accept, run):
+            return A.RAISE
+        return A.ACCEPT if accept >= run else A.RUN
+
+
+_BETS = (Act.TRUCO, Act.RAISE, Act.ACCEPT, Act.RUN)
+
+SPARRING = (*STYLES, "probe")
+"""Every sparring robot's name."""
+
+
+def get_sparring(name: str, seed: int = 0) -> Robot:
+    """The sparring robot called ``name``; ``ValueError`` if there is none."""
+    if name == "probe":
+        return Probe(seed)
+    if name in STYLES:
+        return Styled(name, seed)
+    raise ValueError(f"estilo de treino desconhecido: {name!r} (use {', '.join(SPARRING)})")

@@ -1,0 +1,218 @@
+"""Robots' betting: the match's public bet counts, hand equity, reading calls, sparring, difícil's work."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from engine import Match, Phase, TableOptions
+from engine import actions as A
+from engine.cards import Card, parse_cards
+from engine.match import TeamBets
+from engine.robots import Dificil, Medio, get_robot
+from engine.robots.equity import key_of, level_map, table_for
+from engine.robots.reading import Reading, Tendencies
+from engine.robots.sense import read
+from engine.robots.sparring import SPARRING, get_sparring
+
+
+def scripted(hands: str, *, vira: str = "3D", dealer: int = 1, score=(0, 0)) -> Match:  # type: ignore[no-untyped-def]
+    return Match.from_hand(
+        "paulista",
+        TableOptions(players=2, sinais=False),
+        score=score,
+        dealer=dealer,
+        hands=[parse_cards(h) for h in hands.split("/")],
+        vira=Card.parse(vira),
+    )
+
+
+# ------------------------------------------------------------ the bet counts
+
+
+def test_views_count_each_teams_calls_accepts_raises_and_runs() -> None:
+    m = Match("paulista", TableOptions(players=2, sinais=False), seed=3)
+    assert m.view(0).bets == (TeamBets(), TeamBets())
+    hand = 0
+    # hand 1: truco, raised to seis, accepted; hand 2: truco, run
+    while hand < 2:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            hand += 1
+            continue
+        seat = m.to_act()[0]
+        legal = m.legal_actions(seat)
+        if hand == 0 and A.TRUCO in legal and m.stake == 1:
+            m.apply(seat, A.TRUCO)
+            m.apply(1 - seat, A.RAISE)
+            m.apply(seat, A.ACCEPT)
+            caller = seat
+        elif hand == 1 and A.TRUCO in legal:
+            m.apply(seat, A.TRUCO)
+            m.apply(1 - seat, A.RUN)
+            second = seat
+        else:
+            m.apply(seat, next(a for a in legal if a.act != A.TRUCO.act))
+    bets = m.view(0).bets
+    c, o = caller & 1, 1 - (caller & 1)
+    assert bets[c].calls[0] >= 1 and bets[o].raised[0] == 1 and bets[c].accepted[1] == 1
+    assert bets[o].calls[1] == 1
+    assert bets[1 - (second & 1)].ran[0] == 1
+    assert bets[0].hands == bets[1].hands == 2
+    assert bets[0].faced == tuple(
+        a + r + x for a, r, x in zip(bets[0].accepted, bets[0].raised, bets[0].ran, strict=True)
+    )
+    # the counts survive a snapshot and show in the protocol's JSON
+    again = Match.from_json(m.to_json())
+    assert again.view(1).bets == bets
+    assert m.view(0).to_json()["bets"][c]["calls"][0] == bets[c].calls[0]
+
+
+def test_a_partners_run_overridden_by_an_accept_is_no_run() -> None:
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=4, sinais=False),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
+        vira=Card.parse("7D"),
+    )
+    m.apply(0, A.TRUCO)
+    m.apply(1, A.RUN)
+    m.apply(3, A.ACCEPT)
+    for seat, code in ((0, "3S"), (1, "4H"), (2, "5C"), (3, "6C")):
+        m.apply(seat, A.PLAY[Card.parse(code)])
+    for seat, code in ((0, "4D"), (1, "2H"), (2, "5D"), (3, "6D")):
+        m.apply(seat, A.PLAY[Card.parse(code)])
+    for seat, code in ((1, "KC"), (2, "6H"), (3, "7S"), (0, "5S")):
+        m.apply(seat, A.PLAY[Card.parse(code)])
+    assert m.phase == Phase.HAND_OVER
+    assert m.bets[1].accepted == (1, 0, 0, 0) and m.bets[1].ran == (0, 0, 0, 0)
+
+
+# ------------------------------------------------------------------ equity
+
+
+def test_equity_table_orders_hands_and_covers_every_deal() -> None:
+    for variant in ("paulista", "mineiro", "trem-bao"):
+        for players in (2, 4):
+            t = table_for(variant, players)
+            qs = sorted(t.quantile.values())
+            assert 0 <= qs[0] < 0.05 and 0.95 < qs[-1] <= 1
+    lv = level_map("paulista", Card.parse("3D"))  # manilhas are the 4s
+    st = read(scripted("4C 4H 4S / 5D 6D 7S").view(0)).strength
+    t = table_for("paulista", 2)
+    lock = key_of(lv, [st[c] for c in parse_cards("4C 4H 4S")])
+    trash = key_of(lv, [st[c] for c in parse_cards("5D 6D 7S")])
+    assert t.equity_of(lock) > 0.97 and t.equity_of(trash) < 0.1
+    assert t.quantile_of(lock) > 0.99 and t.quantile_of(trash) < 0.05
+
+
+# ----------------------------------------------------------------- reading
+
+
+def test_a_call_reads_as_a_better_hand_the_more_so_from_a_team_that_rarely_calls() -> None:
+    m = scripted("5D 6D 7S / KC QH JS", dealer=0)
+    m.apply(1, A.TRUCO)
+    view = m.view(0)
+    rare = Tendencies(call=0.9, accept=0.5, raise_=0.9, seats=1)
+    assert rare.p_call(0.99, 0) > 0.8 > 0.2 > rare.p_call(0.5, 0)
+
+    def caller_quantile(bets: tuple[TeamBets, TeamBets]) -> float:
+        r = Reading(read(replace(view, bets=bets)), random.Random(1), 400)
+        return sum(d.weight * d.quantile[1] for d in r.deals) / r.total()
+
+    blind = Reading(read(view), random.Random(1), 400)
+    flat = sum(d.quantile[1] for d in blind.deals) / len(blind.deals)
+    quiet = (TeamBets(), TeamBets(hands=20, calls=(1, 0, 0, 0)))
+    noisy = (TeamBets(), TeamBets(hands=20, calls=(16, 0, 0, 0)))
+    assert caller_quantile(quiet) > caller_quantile(noisy) + 0.05
+    assert caller_quantile(m.view(0).bets) > flat + 0.1
+
+
+def test_medio_runs_from_a_re_raise_with_a_middling_hand_and_keeps_a_lock() -> None:
+    # seat 0 calls truco, seat 1 raises to seis: a raise says "strong"
+    middling = scripted("KC JH 6S / 4C 4H 5S", dealer=1)
+    middling.apply(0, A.TRUCO)
+    middling.apply(1, A.RAISE)
+    assert Medio(0).choose(middling.view(0)) == A.RUN
+    lock = scripted("4C 4H 4S / 5D 6D 7S", dealer=1)
+    lock.apply(0, A.TRUCO)
+    lock.apply(1, A.RAISE)
+    assert Medio(0).choose(lock.view(0)) in (A.ACCEPT, A.RAISE)
+
+
+# ---------------------------------------------------------------- sparring
+
+
+@pytest.mark.parametrize("name", SPARRING)
+def test_sparring_robots_play_legal_whole_matches(name: str) -> None:
+    m = Match("paulista", TableOptions(players=4), seed=11)
+    robots = [get_sparring(name, s) if s % 2 == 0 else Medio(s) for s in range(4)]
+    while not m.is_terminal():
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+        seat = m.to_act()[0]
+        view = m.view(seat)
+        action = robots[seat].choose(view)
+        assert action in view.legal
+        m.apply(seat, action)
+    with pytest.raises(ValueError):
+        get_sparring("mestre")
+
+
+def test_styles_differ_where_they_should() -> None:
+    weak = scripted("KC QH JS / 5D 6D 7S", dealer=0)
+    weak.apply(1, A.TRUCO)
+    view = weak.view(0)
+    assert get_sparring("accepter").choose(view) == A.ACCEPT
+    assert get_sparring("tight").choose(view) == A.RUN
+
+
+# ---------------------------------------------------- difícil's fixed work
+
+LOAD = "import time\nend = time.time() + 60\nwhile time.time() < end: pass\n"
+
+
+def dificil_decisions(robot: Dificil) -> list[str]:
+    m = Match("paulista", TableOptions(players=2, sinais=False), seed=5)
+    other = Medio(9)
+    out = []
+    while len(out) < 12 and not m.is_terminal():
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+        seat = m.to_act()[0]
+        view = m.view(seat)
+        action = robot.choose(view) if seat == 0 else other.choose(view)
+        if seat == 0 and len(view.legal) > 1:
+            out.append(str(action))
+        m.apply(seat, action)
+    return out
+
+
+def test_dificil_decides_the_same_on_a_loaded_and_an_idle_machine() -> None:
+    idle = Dificil(4, playouts=40)
+    first = dificil_decisions(idle)
+    burners = [subprocess.Popen([sys.executable, "-c", LOAD]) for _ in range(4)]
+    try:
+        loaded = Dificil(4, playouts=40)
+        second = dificil_decisions(loaded)
+    finally:
+        for p in burners:
+            p.kill()
+            p.wait()
+    assert first == second
+    assert idle.capped == loaded.capped == 0
+    # a tiny cap is the only thing that may cut the work short
+    hurried = Dificil(4, playouts=4000, budget_ms=1)
+    dificil_decisions(hurried)
+    assert hurried.capped > 0
+
+
+def test_get_robot_takes_dificils_work_and_cap() -> None:
+    robot = get_robot("dificil", seed=1, playouts=30, budget_ms=500)
+    assert isinstance(robot, Dificil) and robot.playouts == 30 and robot.budget_ms == 500
