@@ -27,9 +27,10 @@ from engine.view import View
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision (split over the candidate actions): this decides the strength."""
 DEFAULT_BUDGET_MS = 1000.0
-"""The cap on one decision's thinking time when none is given: a guard, not a budget.
-The planned play-outs end far sooner on any machine the project knows, so decisions
-depend on (seed, view) only; a smaller cap (the bot under load) trades that for speed."""
+"""The cap on one decision's thinking time ``get_robot`` gives when none is asked: a guard
+for a person waiting at the terminal or in the browser, not a budget (the planned
+play-outs end far sooner on an idle machine). The arena plays with no cap, so its
+figures are the same on a loaded machine; the bot sets its own, smaller under load."""
 ROLLOUT_SAMPLES = 12
 """Hidden hands the play-out policy samples per betting decision (médio itself uses more)."""
 MIN_WORLDS = 6
@@ -45,17 +46,16 @@ class Dificil:
         self,
         seed: int = 0,
         *,
-        budget_ms: float | None = DEFAULT_BUDGET_MS,
+        budget_ms: float | None = None,
         playouts: int = DEFAULT_PLAYOUTS,
     ) -> None:
         """A difícil robot.
 
         ``playouts`` is the work of one decision, and with it the strength: the same
         seed and view give the same action on an idle machine and on a loaded one.
-        ``budget_ms`` only caps the thinking time (``None``: no cap); when the cap
-        stops a search early (after ``MIN_WORLDS`` deals at least) the decision may
-        depend on the machine's speed, which the bot accepts under load and the
-        arena's default cap never needs.
+        ``budget_ms`` only caps the thinking time (``None`` or infinity: no cap); when
+        the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
+        decision depends on the machine's speed, which the bot accepts under load.
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -197,6 +197,7 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     m = Match.from_hand(
         rs, view.options, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira
     )
+    m.bets = view.bets  # the match's earlier hands, as everybody saw them
     cursor = [0] * n
     weight = 1.0
     for s, a in view.history:

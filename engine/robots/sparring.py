@@ -158,6 +158,7 @@ class Probe:
             hands=list(world.dealt),
             vira=view.vira,
         )
+        m.bets = view.bets
         weight = 1.0
         for seat, action in world.hand_log:
             telling = seat & 1 != view.team and action.act in _BETS

@@ -146,7 +146,8 @@ class RobotPlayer:
             self.robot = get_robot(
                 side.level,
                 seed=seed,
-                budget_ms=budget_ms,
+                # no cap unless asked: every decision a pure function of (seed, view)
+                budget_ms=math.inf if budget_ms is None else budget_ms,
                 sinais=side.sinais,
                 playouts=playouts or DEFAULT_PLAYOUTS,
             )

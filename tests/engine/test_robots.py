@@ -124,6 +124,7 @@ def hidden_redeal(m: Match, seat: int, rng: random.Random) -> Match | None:
         vira=m.vira,
     )
     other.hand_number = m.hand_number
+    other.bets = m.bets
     for s, a in m.hand_log:
         if a.card is not None:
             a = Action(a.act, Card(dealt[s][m.dealt[s].index(a.card)]))

@@ -195,11 +195,12 @@ def dificil_decisions(robot: Dificil) -> list[str]:
 
 
 def test_dificil_decides_the_same_on_a_loaded_and_an_idle_machine() -> None:
-    idle = Dificil(4, playouts=40)
+    # the arena's difícil: fixed work and no time cap
+    idle = Dificil(4, playouts=40, budget_ms=None)
     first = dificil_decisions(idle)
     burners = [subprocess.Popen([sys.executable, "-c", LOAD]) for _ in range(4)]
     try:
-        loaded = Dificil(4, playouts=40)
+        loaded = Dificil(4, playouts=40, budget_ms=None)
         second = dificil_decisions(loaded)
     finally:
         for p in burners:
