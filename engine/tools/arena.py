@@ -320,6 +320,8 @@ class Tally:
     capped: int = 0
     """Difícil decisions its time cap cut short (so not a pure function of seed and view)."""
     times_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
+    """Processor time of built-in robots' decisions (robust to a busy machine)."""
 
     def add(self, other: Tally) -> None:
         """Fold ``other`` into this tally."""
@@ -328,6 +330,7 @@ class Tally:
         self.forfeits += other.forfeits
         self.capped += other.capped
         self.times_ms.extend(other.times_ms)
+        self.cpu_ms.extend(other.cpu_ms)
 
 
 @dataclass
@@ -404,6 +407,7 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
             view = m.view(seat)
             side_index = side_of_team[seat & 1]
             start = time.perf_counter()
+            cpu = time.process_time()
             try:
                 sign = players[seat].signal(view) if view.legal_signals else None
                 if sign is not None:
@@ -425,6 +429,8 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                 tallies[1 - side_index].wins += 1
                 break
             tallies[side_index].times_ms.append((time.perf_counter() - start) * 1000)
+            if not isinstance(players[seat], ExecPlayer):  # a program's time is its own
+                tallies[side_index].cpu_ms.append((time.process_time() - cpu) * 1000)
             before = m.score
             m.apply(seat, action)
             if m.phase >= Phase.HAND_OVER:
@@ -571,6 +577,14 @@ def summarize(
                     "p95": round(percentile(t.times_ms, 0.95), 3),
                     "decisions": len(t.times_ms),
                 },
+                "decision_cpu_ms": (
+                    {
+                        "p50": round(percentile(t.cpu_ms, 0.5), 3),
+                        "p95": round(percentile(t.cpu_ms, 0.95), 3),
+                    }
+                    if t.cpu_ms
+                    else None
+                ),
                 "forfeits": t.forfeits,
                 "capped": t.capped,
             }

@@ -142,6 +142,7 @@ def test_arena_figures_add_up(players: int) -> None:
     low, high = a["wilson95"]  # type: ignore[misc]
     assert 0 <= low <= a["win_rate"] <= high <= 1  # type: ignore[operator]
     assert a["decision_ms"]["decisions"] > 0  # type: ignore[index]
+    assert a["decision_cpu_ms"]["p95"] >= a["decision_cpu_ms"]["p50"] >= 0  # type: ignore[index]
     assert run["machine"]["cpus"]  # type: ignore[index]
 
 
@@ -175,6 +176,7 @@ def test_outside_bot_plays_whole_matches(tmp_path: Path, players: int) -> None:
     tiny = figures(run, 0)
     assert tiny["forfeits"] == 0 and run["errors"] == []
     assert tiny["decision_ms"]["decisions"] > 10  # type: ignore[index]
+    assert tiny["decision_cpu_ms"] is None  # a program's processor time is not ours to count
 
 
 @pytest.mark.parametrize(
