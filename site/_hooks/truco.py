@@ -568,6 +568,13 @@ SIDE_NAMES = {
     "robot:medio:sem-sinais": "robô médio sem sinais",
     "robot:dificil:sem-sinais": "robô difícil sem sinais",
     "random": "aleatório",
+    # the arena's sparring robots (engine/robots/sparring.py), one betting style each
+    "robot:tight": "treino: fechado",
+    "robot:loose": "treino: solto",
+    "robot:bluffer": "treino: blefador",
+    "robot:honest": "treino: sem blefe",
+    "robot:accepter": "treino: aceita tudo",
+    "robot:probe": "treino: sonda do médio",
 }
 
 
