@@ -17,7 +17,7 @@ import os
 from engine.errors import InvalidValue
 from engine.robots.base import RandomRobot, Robot, decision_rng
 from engine.robots.heuristic import Facil, Medio
-from engine.robots.search import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, Dificil
+from engine.robots.search import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, DEFAULT_PLAYOUTS_2X2, Dificil
 from engine.robots.sinais import Deaf, robot_signal
 
 LEVELS = ("facil", "medio", "dificil")
@@ -49,7 +49,7 @@ def get_robot(
     seed: int | None = None,
     budget_ms: float | None = None,
     sinais: bool = True,
-    playouts: int = DEFAULT_PLAYOUTS,
+    playouts: int | None = None,
 ) -> Robot:
     """A robot of ``level``; ``seed`` fixes its choices.
 
@@ -75,6 +75,7 @@ def get_robot(
 __all__ = [
     "DEFAULT_BUDGET_MS",
     "DEFAULT_PLAYOUTS",
+    "DEFAULT_PLAYOUTS_2X2",
     "LEVELS",
     "Deaf",
     "Dificil",

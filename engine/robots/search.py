@@ -25,7 +25,9 @@ from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
 
 DEFAULT_PLAYOUTS = 240
-"""Play-outs per decision (split over the candidate actions): this decides the strength."""
+"""Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
+DEFAULT_PLAYOUTS_2X2 = 150
+"""The same in 2×2, where a play-out costs about twice as much (four seats decide)."""
 DEFAULT_BUDGET_MS = 1000.0
 """The cap on one decision's thinking time ``get_robot`` gives when none is asked: a guard
 for a person waiting at the terminal or in the browser, not a budget (the planned
@@ -47,11 +49,12 @@ class Dificil:
         seed: int = 0,
         *,
         budget_ms: float | None = None,
-        playouts: int = DEFAULT_PLAYOUTS,
+        playouts: int | None = None,
     ) -> None:
         """A difícil robot.
 
-        ``playouts`` is the work of one decision, and with it the strength: the same
+        ``playouts`` is the work of one decision (``None``: ``DEFAULT_PLAYOUTS``, or
+        ``DEFAULT_PLAYOUTS_2X2`` at a 2×2 table), and with it the strength: the same
         seed and view give the same action on an idle machine and on a loaded one.
         ``budget_ms`` only caps the thinking time (``None`` or infinity: no cap); when
         the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
@@ -59,7 +62,7 @@ class Dificil:
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
-        if playouts < 1:
+        if playouts is not None and playouts < 1:
             raise ValueError("o número de simulações deve ser positivo")
         self.seed = seed
         self.budget_ms = budget_ms
@@ -81,7 +84,8 @@ class Dificil:
             return options[0]
         start = time.perf_counter()
         cap = math.inf if self.budget_ms is None else start + self.budget_ms * 0.9 / 1000
-        worlds_planned = max(MIN_WORLDS, self.playouts // len(options))
+        work = self.playouts or (DEFAULT_PLAYOUTS if view.players == 2 else DEFAULT_PLAYOUTS_2X2)
+        worlds_planned = max(MIN_WORLDS, work // len(options))
         gains: list[list[float]] = [[] for _ in options]
         weights: list[float] = []
         for w in range(worlds_planned):

@@ -36,7 +36,6 @@ from typing import Any, Protocol
 from engine.actions import Action
 from engine.match import Match, Phase
 from engine.robots import (
-    DEFAULT_PLAYOUTS,
     LEVELS,
     RandomRobot,
     Robot,
@@ -149,7 +148,7 @@ class RobotPlayer:
                 # no cap unless asked: every decision a pure function of (seed, view)
                 budget_ms=math.inf if budget_ms is None else budget_ms,
                 sinais=side.sinais,
-                playouts=playouts or DEFAULT_PLAYOUTS,
+                playouts=playouts,
             )
 
     def choose(self, view: View) -> Action:
@@ -647,7 +646,7 @@ def arena(
         "target": setup.target,
         "seed": setup.seed,
         "budget_ms": setup.budget_ms,
-        "playouts": setup.playouts or DEFAULT_PLAYOUTS,
+        "playouts": setup.playouts,
         **({} if setup.sinais else {"sinais": False}),
         "sides": [s.spec for s in setup.sides],
         "matches": played,
@@ -765,7 +764,10 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--budget-ms", type=float, default=None, help="limite de tempo por decisão do difícil"
     )
     p.add_argument(
-        "--playouts", type=int, default=None, help="simulações por decisão do difícil (240)"
+        "--playouts",
+        type=int,
+        default=None,
+        help="simulações por decisão do difícil (240; 150 em 2x2)",
     )
     p.add_argument("--timeout-ms", type=float, default=5000, help="prazo de resposta de exec:")
     p.add_argument("--jobs", type=int, default=1, help="processos em paralelo")
