@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from itertools import cycle
 
@@ -10,7 +11,9 @@ import pytest
 from engine import Match, Phase, TableOptions
 from engine import actions as A
 from engine.robots import Deaf, get_robot, robot_signal
+from engine.robots.reading import Reading
 from engine.robots.search import Dificil
+from engine.robots.sense import read
 from engine.robots.sinais import Clues, bluff_scale, choose_signal, sinal_of
 from engine.sinais import Sinal, truthful
 from engine.tools.arena import Setup, Side, arena
@@ -35,7 +38,8 @@ def test_the_partners_signal_changes_the_answer(robot: object) -> None:
     # seat 1 holds A♦ 5♠ 5♦ under a Q♥ vira: two small cards and one good one
     zap = answered_call(Sinal.ZAP, signaller=3)
     nada = answered_call(Sinal.NADA, signaller=3)
-    assert robot.choose(zap.view(1)) == A.ACCEPT  # type: ignore[attr-defined]
+    # with the zap beside it the hand plays on (médio may even raise); with nothing it runs
+    assert robot.choose(zap.view(1)) in (A.ACCEPT, A.RAISE)  # type: ignore[attr-defined]
     assert robot.choose(nada.view(1)) == A.RUN  # type: ignore[attr-defined]
 
 
@@ -44,7 +48,15 @@ def test_a_caught_signal_changes_the_answer_and_an_unseen_one_does_not() -> None
     caught_zap = answered_call(Sinal.ZAP, signaller=0, catch=100)
     caught_nada = answered_call(Sinal.NADA, signaller=0, catch=100)
     assert robot.choose(caught_zap.view(1)) == A.RUN
-    assert robot.choose(caught_nada.view(1)) == A.ACCEPT
+
+    def chance(m: Match) -> float:
+        return Reading(read(m.view(1)), random.Random(1), 2000).chance()
+
+    # a caught "nada" before the truco makes the call look like a bluff, a caught zap the
+    # opposite; médio weighs that against how rarely anyone calls without cards
+    plain = answered_call(None, signaller=0)
+    assert chance(caught_nada) > chance(plain) + 0.05
+    assert chance(plain) > chance(caught_zap)
     unseen = [answered_call(s, signaller=0, catch=0) for s in (Sinal.ZAP, Sinal.NADA)]
     assert robot.choose(unseen[0].view(1)) == robot.choose(unseen[1].view(1))
 
