@@ -9,7 +9,15 @@ from sqlmodel import Session, col, select
 
 from bot.domain.models import Chat, Player, Result
 from bot.domain.store import Database
-from bot.domain.values import ChatSettings, Person, PlayerInfo, RankingRow, Setting
+from bot.domain.values import (
+    ChatSettings,
+    Person,
+    PlayerInfo,
+    RankingRow,
+    Reason,
+    Refused,
+    Setting,
+)
 from engine import TableOptions, get_ruleset
 from engine.cards import DeckStyle
 
@@ -131,7 +139,7 @@ def _cycle(values: tuple[T, ...], current: T) -> T:
 def change_setting(
     db: Database, chat_id: int, setting: Setting, languages: tuple[str, ...] = ("pt", "en")
 ) -> ChatSettings:
-    """Move one ``/config`` setting to its next value (``ValueError`` if the result is invalid).
+    """Move one ``/config`` setting to its next value (``Refused`` if the table would be invalid).
 
     ``languages`` are the chat languages to cycle through, the default (stored as
     ``None``) first.
@@ -153,9 +161,12 @@ def change_setting(
         else:
             following = _cycle(languages, c.language or languages[0])
             c.language = None if following == languages[0] else following
-        TableOptions(c.players, c.target, c.covered_cards, None, c.timer).validated(
-            get_ruleset(c.variant)
-        )
+        try:
+            TableOptions(c.players, c.target, c.covered_cards, None, c.timer).validated(
+                get_ruleset(c.variant)
+            )
+        except ValueError:  # nothing is stored: the session rolls back
+            raise Refused(Reason.BAD_OPTIONS) from None
         s.add(c)
         s.commit()
         return _settings(c)

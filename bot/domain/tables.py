@@ -356,7 +356,10 @@ def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
     ladder = None
     if chat.ladder and rs.name == "mineiro":
         ladder = tuple(int(x) for x in chat.ladder.split("-"))
-    opts = TableOptions(players, target, chat.covered_cards, ladder, chat.timer).validated(rs)
+    try:
+        opts = TableOptions(players, target, chat.covered_cards, ladder, chat.timer).validated(rs)
+    except ValueError:  # the engine's reason is Portuguese prose: the code goes up instead
+        raise Refused(Reason.BAD_OPTIONS) from None
     return TableRequest(rs.name, opts)
 
 

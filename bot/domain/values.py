@@ -79,6 +79,7 @@ class Reason(StrEnum):
     ROBOTS_NOT_ALLOWED = "robots_not_allowed"
     ANONYMOUS = "anonymous"
     WRONG_CHAT = "wrong_chat"
+    BAD_OPTIONS = "bad_options"
     ADMIN_ONLY = "admin_only"
     UNKNOWN = "unknown"
 

@@ -108,6 +108,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
             "Para jogar, escreva como você mesmo (desligue o anonimato de admin no grupo)."
         ),
         Reason.WRONG_CHAT: _("Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."),
+        Reason.BAD_OPTIONS: _("Essas opções não combinam com essa variante: veja /config."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))

@@ -73,6 +73,10 @@ def test_two_changes_for_one_version_store_one(tmp_path: Path) -> None:
     assert refused.value.reason == Reason.BAD_ARG
     with pytest.raises(Refused):
         tables.parse_request(["99"], chat)
+    # options the engine refuses come back as a code, never as the engine's own prose
+    with pytest.raises(Refused) as refused:
+        tables.parse_request(["mineiro"], ChatSettings(id=-5, ladder="5-7-9-11"))
+    assert refused.value.reason == Reason.BAD_OPTIONS
     db.close()
 
 

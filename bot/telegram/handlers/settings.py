@@ -8,7 +8,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 
-from bot.domain import people, tables
+from bot.domain import Refused, people, tables
 from bot.domain.values import Reason
 from bot.i18n import LANGUAGES, person_translations, translations, words_for
 from bot.telegram.callbacks import parse_config, parse_deck
@@ -50,7 +50,11 @@ async def on_config(update: Update, context: BotContext) -> None:
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
-    settings = people.change_setting(context.db, chat_id, setting, LANGUAGES)
+    try:
+        settings = people.change_setting(context.db, chat_id, setting, LANGUAGES)
+    except Refused as r:
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+        return
     if chat_id < 0:  # the language may be the setting that changed
         t = translations(settings.language or "pt")
     await q.answer(t.gettext("Configuração salva."))

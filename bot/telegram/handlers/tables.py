@@ -45,9 +45,6 @@ async def new_table(update: Update, context: BotContext) -> None:
         params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
         await reply(update, context, reason_text(context.t, r.reason, params))
         return
-    except ValueError as exc:
-        await reply(update, context, html.escape(str(exc)))
-        return
     schedule_table(context.application, table.chat_id, table.thread_id, table.id)
     if not player.started:
         greet_later(context, player, table)
