@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import delete, update
@@ -37,6 +38,7 @@ from bot.domain.values import (
     RemoveRobot,
     RobotLevel,
     Rules,
+    SignalNews,
     Source,
     Stale,
     Start,
@@ -50,8 +52,11 @@ from engine import HandKind, Match, Phase, TableOptions, get_ruleset
 from engine.actions import Act, Action
 from engine.robots.partners import follows_partner, waits_for_partner
 from engine.rulesets import MAX_TARGET, MIN_TARGET
+from engine.sinais import DEFAULT_CATCH_PERCENT
 
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
+SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
+"""Words of ``/truco`` for a 2×2 table without sinais (R12 house rule)."""
 
 
 # --------------------------------------------------------------- rows ↔ values
@@ -66,15 +71,25 @@ def dump_options(o: TableOptions) -> str:
             "covered_cards": o.covered_cards,
             "ladder": list(o.ladder) if o.ladder else None,
             "timer": o.timer,
+            "sinais": o.sinais,
+            "catch_percent": o.catch_percent,
         }
     )
 
 
 def load_options(text: str) -> TableOptions:
-    """The table options stored in ``games.options``."""
+    """The table options stored in ``games.options`` (tables from before sinais: defaults)."""
     o = json.loads(text)
     ladder = tuple(o["ladder"]) if o.get("ladder") else None
-    return TableOptions(o["players"], o["target"], o["covered_cards"], ladder, o["timer"])
+    return TableOptions(
+        o["players"],
+        o["target"],
+        o["covered_cards"],
+        ladder,
+        o["timer"],
+        sinais=bool(o.get("sinais", True)),
+        catch_percent=int(o.get("catch_percent", DEFAULT_CATCH_PERCENT)),
+    )
 
 
 def _seats(s: Session, game: Game, players: int) -> list[Occupant | None]:
@@ -328,13 +343,16 @@ def to_resume(db: Database) -> list[Table]:
 
 
 def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
-    """``/truco [variant] [1x1|2x2] [pontos]`` on top of the chat's defaults."""
+    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais]`` on top of the chat's defaults."""
     variant = chat.variant
     players = chat.players
     target = chat.target
+    sinais = True
     for raw in args:
         word = raw.strip().lower()
-        if word in ("1x1", "1×1", "2", "1v1"):
+        if word in SEM_SINAIS:
+            sinais = False
+        elif word in ("1x1", "1×1", "2", "1v1"):
             players = 2
         elif word in ("2x2", "2×2", "4", "2v2"):
             players = 4
@@ -357,7 +375,9 @@ def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
     if chat.ladder and rs.name == "mineiro":
         ladder = tuple(int(x) for x in chat.ladder.split("-"))
     try:
-        opts = TableOptions(players, target, chat.covered_cards, ladder, chat.timer).validated(rs)
+        opts = TableOptions(
+            players, target, chat.covered_cards, ladder, chat.timer, sinais=sinais
+        ).validated(rs)
     except ValueError:  # the engine's reason is Portuguese prose: the code goes up instead
         raise Refused(Reason.BAD_OPTIONS) from None
     return TableRequest(rs.name, opts)
@@ -662,6 +682,8 @@ def act(
         if seat is None:
             raise Refused(Reason.NOT_SEATED)
         m = _match(game)
+        if action.act == Act.SIGNAL:
+            return _signal(s, game, expected, m, seats, seat, action, source, user_id)
         if seat not in m.to_act():
             raise Refused(Reason.NOT_YOUR_TURN)
         if action not in m.legal_actions(seat):
@@ -678,6 +700,43 @@ def _made(s: Session, game_id: int, version: int, user_id: int, action: Action) 
         Event.game_id == game_id, Event.version == version + 1, Event.user_id == user_id
     )
     return any(json.loads(e.data).get("action") == str(action) for e in s.exec(q))
+
+
+def _signal(
+    s: Session,
+    game: Game,
+    expected: int,
+    m: Match,
+    seats: Sequence[Occupant | None],
+    seat: int,
+    action: Action,
+    source: Source,
+    user_id: int | None,
+) -> Change:
+    """Store a signal (R12): no turn passes, so the deadline stays where it was."""
+    if action not in m.legal_signals(seat) or action.sinal is None:
+        raise Refused(Reason.NO_SIGNAL)
+    m.apply(seat, action)
+    index = len(m.hand_log) - 1
+    version = expected + 1
+    _event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
+    values: dict[str, Any] = {}
+    note = TimeoutNote.from_json(game.note) if game.note else None
+    if note is not None and note.version == expected:
+        # the timeout the robots follow (R6) is still the latest decision made
+        values["note"] = replace(note, version=version).to_json()
+    _save(s, game, expected, snapshot=json.dumps(m.to_json()), **values)
+    s.commit()
+    receivers = []
+    for other, x in enumerate(seats):
+        if other == seat or x is None or x.user is None:
+            continue
+        caught = m.caught(index, other)
+        if (other - seat) % 2 == 0 or caught:
+            receivers.append((x.user, caught))
+    who = seats[seat]
+    news = SignalNews(seat, who.name if who else "", action.sinal, tuple(receivers))
+    return replace(_change(game, m, seats), signal=news)
 
 
 def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change | None:

@@ -17,6 +17,7 @@ from typing import Any
 from engine import Match, TableOptions, View
 from engine.actions import Action
 from engine.cards import Card, DeckStyle
+from engine.sinais import Sinal
 
 Clock = Callable[[], float]
 """Unix time now; injected so tests move deadlines without waiting."""
@@ -81,6 +82,7 @@ class Reason(StrEnum):
     WRONG_CHAT = "wrong_chat"
     BAD_OPTIONS = "bad_options"
     ADMIN_ONLY = "admin_only"
+    NO_SIGNAL = "no_signal"
     UNKNOWN = "unknown"
 
 
@@ -352,6 +354,22 @@ def seat_of(seats: Sequence[Occupant | None], user_id: int) -> int | None:
 
 
 @dataclass(frozen=True)
+class SignalNews:
+    """A signal just made (R12), for the private pings: who made it and who learns it.
+
+    Holds the signal's content: it goes only to ``receivers``' private chats, never
+    to a group or a log line.
+    """
+
+    seat: int
+    name: str
+    """The signaller's name at the table."""
+    sinal: Sinal
+    receivers: tuple[tuple[int, bool], ...]
+    """(user id, caught) of each person told: the partner (False) and catchers (True)."""
+
+
+@dataclass(frozen=True)
 class Change:
     """What a stored change means for the messages and the timers."""
 
@@ -365,6 +383,8 @@ class Change:
     robot_seat: int | None = None
     """A robot that must act now."""
     robot_level: RobotLevel | None = None
+    signal: SignalNews | None = None
+    """Set when the change was a signal: whom to ping privately."""
 
 
 @dataclass(frozen=True)

@@ -220,6 +220,7 @@ def build_application(
     app.add_handler(CommandHandler("tutorial", tutorial.tutorial_command))
     app.add_handler(CommandHandler("marcador", marcador.marcador_command))
     app.add_handler(CallbackQueryHandler(moves.on_move, pattern=pattern(Prefix.MOVE)))
+    app.add_handler(CallbackQueryHandler(moves.on_signals, pattern=pattern(Prefix.SIGNALS)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))

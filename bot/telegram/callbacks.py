@@ -7,8 +7,10 @@ past the handlers ever sees ``j`` or ``r1``.
 
 - ``g<game>:<version>:<action>`` a move: one letter plus a card code or slot
   (``p4C`` play, ``c4C`` cover, ``b0`` blind, ``t`` truco, ``a`` accept, ``r`` run,
-  ``R`` raise, ``o`` play the mão de onze/dez, ``x`` run from it); also the id of
-  an inline result.
+  ``R`` raise, ``o`` play the mão de onze/dez, ``x`` run from it, ``s0``-``s7`` a
+  signal, R12); also the id of an inline result.
+- ``z<game>:<version>:<o|c>`` opens (``o``) or closes (``c``) the list of signals
+  on a private hand: only the keyboard changes, nothing is stored.
 - ``l<game>:<op>`` a lobby button; ``v<game>`` Revanche; ``k<key>`` a ``/config``
   setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
   ``uL<n>`` a lesson picked in the /tutorial menu.
@@ -58,6 +60,7 @@ class Prefix(StrEnum):
     DECK = "d"
     TUTORIAL = "u"
     MARCADOR = "m"
+    SIGNALS = "z"
 
 
 def pattern(prefix: Prefix) -> str:
@@ -87,6 +90,8 @@ def action_code(action: Action) -> str:
         return "c" + action.card.code
     if action.act is Act.BLIND and action.slot is not None:
         return f"b{action.slot}"
+    if action.act is Act.SIGNAL and action.sinal is not None:
+        return f"s{int(action.sinal)}"
     return _SIMPLE[action]
 
 
@@ -100,6 +105,8 @@ def parse_action_code(code: str) -> Action:
         return (A.PLAY if head == "p" else A.COVER)[card]
     if head == "b" and rest in ("0", "1", "2"):
         return A.BLIND[int(rest)]
+    if head == "s" and len(rest) == 1 and "0" <= rest < str(len(A.SIGNAL)):
+        return A.SIGNAL[int(rest)]
     raise ValueError(f"código de ação inválido: {code!r}")
 
 
@@ -122,6 +129,24 @@ def parse_move(data: str) -> Move:
     if found is None:
         raise ValueError("jogada ilegível")
     return Move(parse_number(found[1]), parse_number(found[2]), parse_action_code(found[3]))
+
+
+# --------------------------------------------------------------------- sinais
+
+_SIGNALS = re.compile(r"z([0-9]{1,20}):([0-9]{1,20}):([oc])")
+
+
+def signals_data(game_id: int, version: int, show: bool) -> str:
+    """callback_data of 👁️ Sinal (``show``: open the list) or of its ↩️ back button."""
+    return _checked(f"{Prefix.SIGNALS}{game_id}:{version}:{'o' if show else 'c'}")
+
+
+def parse_signals(data: str) -> tuple[int, int, bool]:
+    """Decode a 👁️ Sinal / back button: (game, version, show); ``ValueError`` for garbage."""
+    found = _SIGNALS.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1]), parse_number(found[2]), found[3] == "o"
 
 
 # ----------------------------------------------------------------------- lobby

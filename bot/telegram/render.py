@@ -49,10 +49,12 @@ from bot.telegram.callbacks import (
     lobby_data,
     posted_link,
     rematch_data,
+    signals_data,
 )
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import Act
 from engine.cards import Card, DeckStyle
+from engine.sinais import Sinal
 
 COVERED = "🂠"
 Seats = Sequence[Occupant | None]
@@ -110,6 +112,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.WRONG_CHAT: _("Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."),
         Reason.BAD_OPTIONS: _("Essas opções não combinam com essa variante: veja /config."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
+        Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, na sua vez)."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 
@@ -140,11 +143,12 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
     rs = get_ruleset(table.variant)
     size = "2×2" if o.players == 4 else "1×1"
     timer = rs.fixed_timer or o.timer
-    lines = [
-        _("🃏 <b>Mesa de {variant}</b> · {size} · {target} pontos · ⏱ {timer} s").format(
-            variant=w.variant(rs), size=size, target=o.target, timer=timer
-        )
-    ]
+    head = _("🃏 <b>Mesa de {variant}</b> · {size} · {target} pontos · ⏱ {timer} s").format(
+        variant=w.variant(rs), size=size, target=o.target, timer=timer
+    )
+    if o.players == 4:
+        head += " · " + (_("👁️ com sinais") if o.sinais else _("sem sinais"))
+    lines = [head]
     if o.players == 4:
         for team in (0, 1):
             members = ", ".join(seat_name(seats[i], t) for i in (team, team + 2))
@@ -285,7 +289,44 @@ def table_text(
     note = timeout_note(t, table, view, style)
     if note:
         lines.append(note)
+    made = signals_made(view)
+    if made:
+        who = ", ".join(seat_name(seats[s], t) for s in made)
+        lines.append(
+            t.ngettext("👁️ {who} fez um sinal", "👁️ {who} fizeram sinais", len(made)).format(who=who)
+        )
     return "\n".join(lines)
+
+
+def signals_made(view: View) -> list[int]:
+    """Seats that signalled in the round being played (R12: everyone sees that, never which)."""
+    seats: list[int] = []
+    plays = 0
+    for s, a in view.history:
+        if a.act in (Act.PLAY, Act.COVER, Act.BLIND):
+            plays += 1
+            if plays % view.players == 0:
+                seats = []
+        elif a.act is Act.SIGNAL and s not in seats:
+            seats.append(s)
+    return seats
+
+
+def sinal_name(t: Translations, sinal: Sinal) -> str:
+    """A signal as buttons and messages name it: emoji and name (``😉 zap``)."""
+    return f"{sinal.info.emoji} {words_for(t).sinal(sinal)}"
+
+
+def signal_ping(t: Translations, name: str, sinal: Sinal, caught: bool) -> str:
+    """The private message of a signal: to the partner, or to an opponent who caught it."""
+    if caught:
+        face = words_for(t).sinal_face(sinal)
+        return t.gettext("👀 Você viu {name} {face}: {sinal}!").format(
+            name=escape(name), face=face, sinal=sinal_name(t, sinal)
+        )
+    return t.gettext("👁️ Sinal de {name}: {sinal}").format(
+        name=escape(name), sinal=sinal_name(t, sinal)
+    )
 
 
 def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Seats) -> str:
@@ -359,6 +400,10 @@ def hand_text(
                 cards=words_for(t).cards(view.partner_hand, style),
             )
         )
+    for seat, sinal in view.signals:
+        who = seats[seat]
+        caught = (seat - view.seat) % 2 == 1
+        lines.append(signal_ping(t, who.name if who else "", sinal, caught))
     if view.legal:
         line = _("👉 <b>É a sua vez!</b>")
         if table.deadline_at and time_left is not None:
@@ -382,7 +427,27 @@ def hand_keyboard(
         rows.setdefault(key, []).append(
             InlineKeyboardButton(words_for(t).button(action, view, style), callback_data=data)
         )
+    if view.legal_signals:
+        data = signals_data(table.id, table.version, True)
+        rows["d"] = [InlineKeyboardButton(t.gettext("👁️ Sinal"), callback_data=data)]
     return InlineKeyboardMarkup([rows[k] for k in sorted(rows)])
+
+
+def signals_keyboard(t: Translations, table: Table, view: View) -> InlineKeyboardMarkup | None:
+    """The list 👁️ Sinal opens: one button per signal this seat may send, and ↩️ back."""
+    if not view.legal_signals:
+        return None
+    buttons = [
+        InlineKeyboardButton(
+            sinal_name(t, a.sinal), callback_data=Move(table.id, table.version, a).encode()
+        )
+        for a in view.legal_signals
+        if a.sinal is not None
+    ]
+    rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    back = signals_data(table.id, table.version, False)
+    rows.append([InlineKeyboardButton(t.gettext("↩️ Voltar às cartas"), callback_data=back)])
+    return InlineKeyboardMarkup(rows)
 
 
 def inline_results(

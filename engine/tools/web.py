@@ -25,7 +25,7 @@ from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, Card, DeckStyle
 from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
-from engine.robots import LEVELS, get_robot, normalize_level
+from engine.robots import LEVELS, get_robot, normalize_level, robot_signal
 from engine.robots.partners import follows_partner, waits_for_partner
 from engine.rulesets import (
     DEFAULT_TIMER,
@@ -35,6 +35,7 @@ from engine.rulesets import (
     TableOptions,
     get_ruleset,
 )
+from engine.sinais import SINAIS
 from engine.view import SeenPlay, View
 from engine.words import Words
 
@@ -80,14 +81,13 @@ class Setup:
         )
 
     def options(self) -> TableOptions:
-        """The engine's table options (no sinais here yet: nobody at this table sends them)."""
+        """The engine's table options (sinais on, as at every 2×2 table: R12)."""
         return TableOptions(
             players=self.players,
             target=self.target,
             covered_cards=self.covered_cards,
             ladder=self.ladder,
             timer=self.timer or DEFAULT_TIMER,
-            sinais=False,
         )
 
     @classmethod
@@ -249,7 +249,8 @@ class Table:
             parsed = Action.parse(action)
         except ValueError:
             return refused
-        if parsed not in self.match.legal_actions(PERSON):
+        allowed = self.match.legal_actions(PERSON) + self.match.legal_signals(PERSON)
+        if parsed not in allowed:
             return refused
         try:
             self.match.apply(PERSON, parsed)
@@ -277,6 +278,12 @@ class Table:
         """One robot decision (the page calls this while ``waiting`` is ``robot``)."""
         seat = self.robot_seat()
         if seat is None:
+            return self.state()
+        view = self.match.view(seat)
+        follow = follows_partner(view, partner_is_person=seat == 2)
+        sign = robot_signal(self.robots[seat], view) if follow is None else None
+        if sign is not None:  # a signal first (R12); the next call makes the move
+            self.match.apply(seat, sign)
             return self.state()
         action = self._robot_action(seat)
         self.match.apply(seat, action)
@@ -386,6 +393,17 @@ class Table:
             "waiting": waiting,
             "status": status_text(w, v, waiting),
             "legal": legal,
+            # sinais (R12): what the person may send, and what they received or caught
+            "signals": [
+                {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                for a in v.legal_signals
+                if a.sinal is not None
+            ],
+            "seen_signals": [
+                f"{w.seat(s, PERSON, v.players)} {w.sinal_seen(sinal)}: "
+                f"{SINAIS[sinal].emoji} {w.sinal(sinal)}"
+                for s, sinal in v.signals
+            ],
             "speech": {str(s): t for s, t in speech_texts(w, v).items()},
             "log": hand_log(w, v),
             "result": result,

@@ -353,6 +353,7 @@
     if (t.hasAttribute("data-jogo-comecar")) { this.start(); return; }
     if (this.busy) return;
     if (t.hasAttribute("data-acao")) { this.send("act", { action: t.getAttribute("data-acao") }); return; }
+    if (t.hasAttribute("data-sinal")) { this.send("act", { action: t.getAttribute("data-sinal") }); return; }
     if (t.hasAttribute("data-jogo-proxima")) { this.send("deal"); return; }
     if (t.hasAttribute("data-jogo-revanche")) { this.send("rematch"); return; }
     if (t.hasAttribute("data-jogo-nova")) {
@@ -459,6 +460,23 @@
     }).join("") + "</div>";
   };
 
+  /* sinais (R12): the list opens from 👁️ Sinal; what the person received or caught stays shown */
+  Game.prototype.signalsHtml = function () {
+    var st = this.state;
+    var out = "";
+    if (st.seen_signals && st.seen_signals.length) {
+      out += '<ul class="jogo__sinais-vistos" data-jogo-sinais-vistos>' +
+        st.seen_signals.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") + "</ul>";
+    }
+    if (st.signals && st.signals.length) {
+      out += '<details class="jogo__sinais" data-jogo-sinais><summary class="md-button">👁️ Sinal</summary>' +
+        '<div class="jogo__botoes">' + st.signals.map(function (a) {
+          return '<button type="button" class="md-button" data-sinal="' + esc(a.action) + '">' + esc(a.label) + "</button>";
+        }).join("") + "</div></details>";
+    }
+    return out;
+  };
+
   Game.prototype.render = function () {
     var st = this.state;
     this.el.setAttribute("data-jogo-fase", "jogo");
@@ -499,7 +517,7 @@
       '<a class="md-button" href="' + esc(this.config.telegram) + '">Jogar no Telegram</a></p>';
     this.box.innerHTML = head + banner +
       '<div class="jogo__pano jogo__pano--' + st.players + '">' + seats + this.tableHtml() + "</div>" +
-      this.infoHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + log + foot;
+      this.infoHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + this.signalsHtml() + log + foot;
   };
 
   // ------------------------------------------------------------ offline

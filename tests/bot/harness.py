@@ -291,7 +291,16 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
         await h.wait(lambda u=u: h.bot_messages(u))
     o = match.options
     request = TableRequest(
-        match.ruleset.name, TableOptions(o.players, o.target, o.covered_cards, o.ladder, o.timer)
+        match.ruleset.name,
+        TableOptions(
+            o.players,
+            o.target,
+            o.covered_cards,
+            o.ladder,
+            o.timer,
+            sinais=o.sinais,
+            catch_percent=o.catch_percent,
+        ),
     )
     seats: list[Any] = []
     for i in range(o.players):

@@ -167,7 +167,7 @@ def test_setup_uses_the_table_options() -> None:
         }
     )
     assert (s.variant, s.level, s.target, s.ladder) == ("mineiro", "dificil", 15, (4, 6, 10, 12))
-    assert s.options() == TableOptions(players=4, target=15, ladder=(4, 6, 10, 12), sinais=False)
+    assert s.options() == TableOptions(players=4, target=15, ladder=(4, 6, 10, 12))
     st = state(Table.new(s, seed=1).state())
     assert st["ladder"] == [4, 6, 10, 12] and st["target"] == 15 and st["level_name"] == "difícil"
     # the variant's own ladder is the default, not a house rule

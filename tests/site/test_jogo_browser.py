@@ -327,5 +327,19 @@ def test_marcador_scores_undoes_reaches_the_target_and_survives_a_reload(browser
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate(
         "window.innerWidth"
     )
+
+
+def test_a_signal_from_the_page(browser, base_url) -> None:
+    """R12 on the page: 👁️ Sinal opens the list, a signal costs no turn and the log says it."""
+    p = Page(browser, base_url)
+    p.start(players=4)
+    while p.wait_for_person() != "you" or not p.page.query_selector("[data-jogo-sinais]"):
+        p.click(f"{GAME} button[data-acao]:not([disabled])")  # play on until the person may signal
+    p.page.click("[data-jogo-sinais] > summary")
+    p.click('[data-jogo-sinais] button[data-sinal="signal zap"]')
+    assert p.page.query_selector("[data-jogo-sinais]") is None  # one per round
+    assert "Você: piscou." in (p.page.text_content(".jogo__log") or "")
+    assert p.attr("data-jogo-espera") == "you" and p.buttons()
+    assert any(a.act.code == "signal" for _, a in p.table().match.log)
     p.check()
     p.close()

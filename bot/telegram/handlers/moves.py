@@ -12,10 +12,16 @@ from bot.domain import Refused, Source, people, tables
 from bot.domain.values import Reason, Table
 from bot.i18n import person_translations, words_for
 from bot.numbers import NumberRefused
-from bot.telegram.callbacks import Move, parse_move, parse_posted_link, start_parameter
+from bot.telegram.callbacks import (
+    Move,
+    parse_move,
+    parse_posted_link,
+    parse_signals,
+    start_parameter,
+)
 from bot.telegram.context import BotContext
 from bot.telegram.publish import refresh
-from bot.telegram.render import inline_results, reason_text
+from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
 
 
 async def on_move(update: Update, context: BotContext) -> None:
@@ -60,6 +66,42 @@ def _chat_kinds(table: Table) -> tuple[str, ...]:
     if table.private:
         return (ChatType.SENDER,)
     return (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def on_signals(update: Update, context: BotContext) -> None:
+    """👁️ Sinal on a private hand: show the list of signals (or go back to the cards)."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    t = person_translations(person.language_code)
+    try:
+        game_id, version, show = parse_signals(q.data or "")
+    except ValueError:
+        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
+        return
+    table = tables.load(context.db, game_id)
+    if table is None or not table.started:
+        await q.answer(reason_text(t, Reason.NO_GAME), show_alert=True)
+        return
+    seat = table.seat_of(person.id)
+    if seat is None:
+        await q.answer(reason_text(t, Reason.NOT_SEATED), show_alert=True)
+        return
+    if table.version != version:
+        await q.answer(reason_text(t, Reason.STALE), show_alert=True)
+        return
+    view = table.view(seat)
+    if show:
+        markup = signals_keyboard(t, table, view)
+        if markup is None:
+            await q.answer(reason_text(t, Reason.NO_SIGNAL), show_alert=True)
+            return
+    else:
+        player = people.meet(context.db, person)
+        markup = hand_keyboard(t, table, view, player.deck)
+    await q.answer()
+    with contextlib.suppress(TelegramError):  # the hand was redrawn meanwhile: nothing to fix
+        await q.edit_message_reply_markup(markup)
 
 
 async def on_inline(update: Update, context: BotContext) -> None:

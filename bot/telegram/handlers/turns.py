@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import cast
 
@@ -9,6 +10,7 @@ from bot.domain import Refused, Source, tables
 from bot.domain.values import GameStatus, RobotLevel
 from bot.telegram.context import BotContext
 from bot.telegram.publish import refresh
+from engine.robots import get_robot, robot_signal
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,17 @@ async def on_robot(context: BotContext) -> None:
     seed = table.seed * 1_000_003 + version
     rt = context.runtime
     action = turn[1]  # the run that follows its person's run, when they ran
+    # a signal first (R12): it is a change of its own, and the next turn job makes the move
+    sign = None
+    if action is None and view.legal_signals:
+        sign = robot_signal(get_robot(level, seed=seed), view)
+    if sign is not None:
+        with contextlib.suppress(Refused):
+            change = tables.act(
+                context.db, game_id, version, seat, sign, context.rules, source=Source.ROBOT
+            )
+            refresh(context.application, change)
+        return
     try:
         if action is None:
             action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)

@@ -6,6 +6,7 @@ the messages must show now and draws it.
 - ``table``: the public table of each chat, coalesced per chat within its flood budget.
 - ``hands``: each person's private hand message.
 - ``timers``: the deadline and robot-turn jobs of a game.
+- ``sinais``: the private pings of a signal (R12).
 - ``sending``: sends and edits, what to retry.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from bot.domain.values import Change, GameStatus
 from bot.telegram.context import TrucoApp
 from bot.telegram.publish.hands import schedule_hands, schedule_warning
+from bot.telegram.publish.sinais import ping_signal
 from bot.telegram.publish.table import schedule_table
 from bot.telegram.publish.timers import schedule_timers
 
@@ -34,3 +36,5 @@ def refresh(app: TrucoApp, change: Change) -> None:
         schedule_hands(app, change.chat_id, change.game_id)
     if change.status == GameStatus.PLAYING and change.deadline_at is not None:
         schedule_warning(app, change.chat_id, change.game_id, change.deadline_at)
+    if change.signal is not None:
+        ping_signal(app, change.signal)

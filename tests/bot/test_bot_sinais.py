@@ -1,0 +1,125 @@
+"""Sinais on Telegram end to end (R12): the 👁️ Sinal list, private pings, a seeded catch,
+a group that only learns that a signal was made, and tables without sinais."""
+
+from __future__ import annotations
+
+from bot.domain import ChatSettings, messages, tables
+from bot.telegram.context import runtime_of
+from engine import Match, TableOptions
+from engine.match import catch_roll
+from engine.sinais import Sinal
+from tests.bot.harness import Harness, buttons, moves, press, seat_match
+
+SEED = 0
+"""Seat 0's first signal of the match is caught by seat 1 and not by seat 3 (asserted)."""
+
+
+def labels(message: dict) -> list[str]:
+    return [b["text"] for b in buttons(message)]
+
+
+async def four_people(h: Harness, options: TableOptions) -> tuple[int, list[int], int]:
+    s = h.server
+    users = [s.add_user(name) for name in ("Ana", "Beto", "Cida", "Davi")]
+    group = s.add_group("Truqueiros", admins=[users[0]], members=users[1:])
+    match = Match("paulista", options, SEED, dealer=3)  # Ana (seat 0) leads
+    gid = await seat_match(h, group, users, match)
+    return group, users, gid
+
+
+async def test_a_signal_reaches_the_partner_and_the_catcher_only(harness: Harness) -> None:
+    assert catch_roll(SEED, 0, 0, 1) < 25 <= catch_roll(SEED, 0, 0, 3)
+    h, s = harness, harness.server
+    group, (ana, beto, cida, davi), gid = await four_people(h, TableOptions(players=4))
+    hand = await h.wait(lambda: h.hand(ana))
+    assert "👁️ Sinal" in labels(hand)
+    deadline = tables.load(runtime_of(h.app).db, gid).deadline_at
+    # 👁️ Sinal opens the list on the same message; ↩️ goes back to the cards
+    eye = next(b for b in buttons(hand) if b["text"] == "👁️ Sinal")
+    answer = await s.user_presses(ana, ana, hand["message_id"], eye["callback_data"])
+    assert not answer["show_alert"]
+    listed = await h.wait(lambda: (m := h.hand(ana)) and "😉 zap" in labels(m) and m)
+    assert labels(listed)[:2] == ["😉 zap", "🤨 copas"] and "😑 nada" in labels(listed)
+    assert "3" not in "".join(labels(listed)).replace("🫦", "")  # no card buttons meanwhile
+    zap = next(b for b in buttons(listed) if b["text"] == "😉 zap")
+    answer = await s.user_presses(ana, ana, listed["message_id"], zap["callback_data"])
+    assert not answer["show_alert"], answer
+    # the partner is pinged with the signal; Beto caught it; Davi did not
+    await h.wait(lambda: any("Sinal de Ana: 😉 zap" in m["text"] for m in h.bot_messages(cida)))
+    await h.wait(
+        lambda: any(
+            "Você viu Ana piscar um olho: 😉 zap!" in m["text"] for m in h.bot_messages(beto)
+        )
+    )
+    await h.wait(lambda: "Ana fez um sinal" in (h.table(group) or {}).get("text", ""))
+    for m in h.bot_messages(davi) + h.bot_messages(group):
+        assert "zap" not in m["text"] and "😉" not in m["text"], m["text"]
+    # her hand is back to the cards, and it is still her turn with the same deadline
+    back = await h.wait(lambda: (m := h.hand(ana)) and "😉 zap" not in labels(m) and m)
+    assert set(moves(back)) >= {"Truco!"} and "👁️ Sinal" not in labels(back)  # one per round
+    table = tables.load(runtime_of(h.app).db, gid)
+    m = table.match()
+    assert m.to_act() == (0,) and table.deadline_at == deadline
+    assert [str(a) for seat, a in m.log] == ["signal zap"]
+    events = messages.events_of(runtime_of(h.app).db, gid, "button")
+    assert [e.data["action"] for e in events] == ["signal zap"]
+    # the partner's private hand shows it for the rest of the hand; nobody else's does
+    await h.wait(lambda: "Sinal de Ana: 😉 zap" in hand_of(h, cida))
+    assert "Você viu Ana" in hand_of(h, beto)
+    assert "zap" not in hand_of(h, davi) and "zap" not in hand_of(h, ana).split("Sua mão")[0]
+    # a second signal in the same round is refused, and changes nothing
+    answer = await s.user_presses(ana, ana, listed["message_id"], zap["callback_data"])
+    assert answer["show_alert"]
+    assert len(tables.load(runtime_of(h.app).db, gid).match().log) == 1
+    # Ana plays on as usual
+    card = next(label for label in moves(back) if label != "Truco!")
+    assert (await press(h, ana, card))["show_alert"] is False
+    await h.wait(lambda: tables.load(runtime_of(h.app).db, gid).match().turn == 1)
+
+
+def hand_of(h: Harness, user: int) -> str:
+    """The text of the person's newest private hand message."""
+    for m in reversed(h.bot_messages(user)):
+        if "Sua mão" in m["text"]:
+            return str(m["text"])
+    return ""
+
+
+async def test_no_button_without_sinais(harness: Harness) -> None:
+    h = harness
+    _, (ana, *_), _ = await four_people(h, TableOptions(players=4, sinais=False))
+    hand = await h.wait(lambda: h.hand(ana))
+    assert "👁️ Sinal" not in labels(hand) and moves(hand)
+
+
+def test_truco_command_opens_a_table_without_sinais() -> None:
+    request = tables.parse_request(["2x2", "sem-sinais"], ChatSettings(id=-1))
+    assert request.options.players == 4 and not request.options.sinais
+    assert tables.parse_request(["2x2"], ChatSettings(id=-1)).options.sinais_on
+
+
+async def test_robots_signal_and_their_partner_is_pinged(harness: Harness) -> None:
+    h, s = harness, harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana], members=[])
+    match = Match("paulista", TableOptions(players=4), SEED, dealer=0)
+    gid = await seat_match(h, group, [ana], match)
+    db = runtime_of(h.app).db
+    # Zé (seat 1) leads, then Ana, then her partner Cida (seat 2): médio robots signal honestly
+    hand = await h.wait(lambda: h.hand(ana), 20)
+    await press(h, ana, next(label for label in moves(hand) if label != "Truco!"))
+
+    def partner_signal() -> Sinal | None:
+        log = tables.load(db, gid).match().log
+        return next((a.sinal for seat, a in log if seat == 2 and a.sinal is not None), None)
+
+    sinal = await h.wait(partner_signal, 20)
+
+    def ping() -> str | None:
+        texts = [m["text"] for m in h.bot_messages(ana) if "Sua mão" not in m["text"]]
+        return next((t for t in texts if "Sinal de" in t and "Cida" in t), None)
+
+    text = await h.wait(ping, 10)
+    assert text.endswith(f"{sinal.info.emoji} {sinal.info.name}")
+    for m in h.bot_messages(group):  # the group may learn that Cida signalled, never which
+        assert sinal.info.emoji not in m["text"]
