@@ -22,7 +22,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     logs.setup(verbose=args.verbose)
     try:
         config = Config.from_env()
-        logs.protect([config.token])
+        logs.protect([config.token, *([config.webhook_secret] if config.webhook_secret else [])])
         from bot.telegram.app import run
 
         return run(config)

@@ -76,7 +76,11 @@ class Config:
     """Fixed deal seed for reproducible matches; ``None`` draws one per match."""
     robot_budget_ms: int = 250
     group_budget: int = 20
-    """At most this many calls per minute to one group."""
+    """At most this many calls per minute to one group (all processes together)."""
+    bot_budget: int = 30
+    """At most this many messages a second for the whole bot (all processes together)."""
+    job_lease: float = 10.0
+    """Seconds a process holds a claimed job before another may take it over."""
     rulebook_url: str = DEFAULT_RULEBOOK_URL
     poll_timeout: int = 30
     webhook_url: str | None = None
@@ -115,6 +119,8 @@ class Config:
         delay = _number(env, "TRUCO_ROBOT_DELAY", 1.0, 0.0)
         budget = _number(env, "TRUCO_ROBOT_BUDGET_MS", 250, 1)
         group_budget = _number(env, "TRUCO_GROUP_BUDGET", 20, 2)  # Telegram: 20 a minute per group
+        bot_budget = _number(env, "TRUCO_BOT_BUDGET", 30, 1)  # Telegram: 30 a second per bot
+        job_lease = _number(env, "TRUCO_JOB_LEASE", 10.0, 0.5)
         webhook_url = env.get("TELEGRAM_WEBHOOK_URL", "").strip() or None
         webhook_secret = env.get("TELEGRAM_WEBHOOK_SECRET", "").strip() or None
         if webhook_url is not None:
@@ -149,6 +155,8 @@ class Config:
             seed=int(seed) if seed else None,
             robot_budget_ms=int(budget or 250),
             group_budget=int(group_budget or 20),
+            bot_budget=int(bot_budget or 30),
+            job_lease=job_lease or 10.0,
             rulebook_url=(
                 env.get("TRUCO_RULEBOOK_URL", "").strip()
                 or env.get("TRUCO_SITE_URL", "").strip()

@@ -22,7 +22,6 @@ from bot.domain.values import (
     HandsDrawing,
     HandSummary,
     LoggedEvent,
-    MatchEnd,
     Ping,
     PlayerInfo,
     TableDrawing,
@@ -45,24 +44,14 @@ def _language(s: Session, game: Game) -> str:
 
 
 def table_drawing(db: Database, game_id: int) -> TableDrawing | None:
-    """The public message of a table: its state, language, closings and end still unsent."""
+    """The public message of a table: its state and language (announcements: ``outbox``)."""
     with db.session() as s:
         game = s.get(Game, game_id)
         if game is None:
             return None
         table = row_to_table(s, game)
-        closings: tuple[HandSummary, ...] = ()
-        if table.status in (GameStatus.PLAYING, GameStatus.OVER):
-            closings = tuple(h for h in _hand_overs(s, game_id) if h.hand >= game.announced_hands)
-        ending = None
-        if table.status == GameStatus.OVER and not game.announced_end:
-            q = select(Event).where(Event.game_id == game_id, Event.kind == "match_over")
-            e = s.exec(q).first()
-            if e is not None:
-                d = json.loads(e.data)
-                ending = MatchEnd(d["winner"], (d["score"][0], d["score"][1]))
         missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
-        return TableDrawing(table, _language(s, game), tuple(missing), closings, ending)
+        return TableDrawing(table, _language(s, game), tuple(missing))
 
 
 def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
@@ -113,9 +102,8 @@ def _hand_message(h: HandMessage) -> HandMessageInfo:
 
 
 def mark_table(db: Database, game_id: int, **values: Any) -> None:
-    """Record the table message's bookkeeping: ``table_message_id``, ``announced_hands``,
-    ``announced_end``."""
-    allowed = {"table_message_id", "announced_hands", "announced_end"}
+    """Record the table message's bookkeeping: ``table_message_id``."""
+    allowed = {"table_message_id"}
     if not set(values) <= allowed:
         raise ValueError(f"not bookkeeping: {sorted(set(values) - allowed)}")
     with db.session() as s:

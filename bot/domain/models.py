@@ -176,3 +176,78 @@ class Scoreboard(SQLModel, table=True):
     created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Job(SQLModel, table=True):
+    """A durable job: what must happen next to a table (deadline, robot turn, redraw).
+
+    Written in the transaction of the change that calls for it; any process claims a
+    due job for a lease (``FOR UPDATE SKIP LOCKED`` on PostgreSQL), runs it and deletes
+    it. ``generation`` grows with every reschedule, so a job rescheduled while it runs
+    is run again instead of deleted.
+    """
+
+    __tablename__ = "jobs"
+    __table_args__ = (UniqueConstraint("kind", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str
+    """A ``JobKind`` value: ``deadline``, ``robot``, ``table`` or ``hands``."""
+    key: str
+    """Whose: the game id, or ``<chat>:<topic>`` for a chat's table."""
+    due_at: float = Field(index=True)
+    """Unix time from which the job may run."""
+    data: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    generation: int = 0
+    attempts: int = 0
+    """Failed runs so far (database errors), for the backoff."""
+    claimed_by: str | None = None
+    claimed_until: float | None = None
+    """The claim's lease: past it, another process may take the job."""
+
+
+class OutboxMessage(SQLModel, table=True):
+    """A message a change calls for (a hand's closing, a match's end, a call), sent once.
+
+    Recorded in the transaction of the change; the process drawing the chat's table
+    claims it (``sending``), sends it and marks it ``sent``. A claim that outlives its
+    lease means the sender died during the call: the row becomes ``uncertain`` and is
+    never sent again (at most one copy).
+    """
+
+    __tablename__ = "outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(sa_column=Column(Text, nullable=False, unique=True))
+    """What it announces, e.g. ``12:hand:3`` or ``12:end``: recorded once."""
+    game_id: int = Field(index=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    kind: str
+    """An ``Announcement`` kind: ``hand_over``, ``match_over``..."""
+    payload: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    state: str = Field(default="pending", index=True)
+    """``pending``, ``sending``, ``sent``, ``uncertain`` or ``failed``."""
+    claimed_by: str | None = None
+    claimed_until: float | None = None
+    message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    created_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None
+
+
+class FloodMark(SQLModel, table=True):
+    """One Bot API call counted against a flood budget (a group's minute, the bot's second)."""
+
+    __tablename__ = "flood_marks"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True)
+    at: float
+
+
+class FloodKey(SQLModel, table=True):
+    """One row per budget, locked while a call is counted so processes take turns."""
+
+    __tablename__ = "flood_keys"
+
+    key: str = Field(primary_key=True)

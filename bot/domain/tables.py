@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
+from bot.domain import jobs, outbox
 from bot.domain.models import Event, Game, Player, Result, SeatRow, utcnow
 from bot.domain.store import Database
 from bot.domain.values import (
@@ -330,13 +331,27 @@ def turn_of(db: Database, user_id: int) -> tuple[Table, int] | None:
 
 
 def to_resume(db: Database) -> list[Table]:
-    """Every lobby and match not finished, plus finished ones whose closing is unsent."""
+    """Every lobby and match not finished, plus finished ones with announcements still owed."""
     with db.session() as s:
-        q = select(Game).where(
-            col(Game.status).in_(ACTIVE)
-            | ((col(Game.status) == GameStatus.OVER) & (col(Game.announced_end).is_(False)))
-        )
+        owed = outbox.owed_games(s)
+        q = select(Game).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
         return [row_to_table(s, g) for g in s.exec(q)]
+
+
+def resume_jobs(db: Database, rules: Rules) -> int:
+    """Record the jobs of every table still running or owing announcements; how many."""
+    with db.session() as s:
+        owed = outbox.owed_games(s)
+        q = select(Game).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
+        games = list(s.exec(q))
+        for game in games:
+            seats = _seats(s, game, load_options(game.options).players)
+            m = _match(game) if game.snapshot is not None else None
+            jobs.after_change(
+                s, _change(game, m, seats), rules.clock(), rules.robot_delay, rules.warning_seconds
+            )
+        s.commit()
+        return len(games)
 
 
 # ----------------------------------------------------------------------- lobby
@@ -397,8 +412,10 @@ def open_table(
     *,
     private: bool = False,
     seats: Sequence[Occupant | None] | None = None,
+    rules: Rules | None = None,
 ) -> Table:
     """A new lobby with the creator seated (or ``seats``); ``Refused`` if a table is open."""
+    clock = (rules or Rules()).clock
     with db.session() as s:
         if _active_game(s, chat_id, thread_id) is not None:
             raise Refused(Reason.TABLE_EXISTS)
@@ -418,6 +435,8 @@ def open_table(
         s.flush()
         _store_seats(s, game.id or 0, seats)
         _event(s, game, 0, "open", 0, creator.id, variant=request.variant)
+        key = jobs.table_key(chat_id, thread_id)
+        jobs.schedule(s, jobs.JobKind.TABLE, key, clock(), {"games": [game.id]})
         s.commit()
         return row_to_table(s, game)
 
@@ -492,8 +511,7 @@ def lobby(
                 _save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
                 _event(s, game, expected + 1, "cancel", None, user.id)
         _store_seats(s, game_id, seats)
-        s.commit()
-        return _change(game, None, seats)
+        return _commit(s, game, None, seats, rules)
 
 
 def pending_starts(s: Session, seats: Sequence[Occupant | None]) -> list[str]:
@@ -537,8 +555,7 @@ def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) 
         _store_seats(s, game_id, full)
         _event(s, game, expected + 1, "start", seed=match.seed, seats=[x.name for x in full])
         _event(s, game, expected + 1, "deal", hand=match.hand_number)
-        s.commit()
-        return _change(game, match, full)
+        return _commit(s, game, match, full, rules)
 
 
 def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
@@ -575,8 +592,11 @@ def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
     return start(db, new_id, rules, match)
 
 
-def cancel(db: Database, game_id: int, user_id: int, *, authorised: bool) -> Change:
+def cancel(
+    db: Database, game_id: int, user_id: int, *, authorised: bool, rules: Rules | None = None
+) -> Change:
     """Cancel a lobby or a match (creator or admin)."""
+    rules = rules or Rules()
     with db.session() as s:
         game = s.get(Game, game_id)
         if game is None or game.status not in ACTIVE:
@@ -586,8 +606,8 @@ def cancel(db: Database, game_id: int, user_id: int, *, authorised: bool) -> Cha
         expected = game.version
         _save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
         _event(s, game, expected + 1, "cancel", None, user_id)
-        s.commit()
-        return _change(game, None, _seats(s, game, load_options(game.options).players))
+        seats = _seats(s, game, load_options(game.options).players)
+        return _commit(s, game, None, seats, rules)
 
 
 # --------------------------------------------------------------------- actions
@@ -614,8 +634,17 @@ def _store_move(
         deadline_at=deadline_for(m, rules) if status == GameStatus.PLAYING else None,
         **values,
     )
+    return _commit(s, game, m, seats, rules)
+
+
+def _commit(
+    s: Session, game: Game, m: Match | None, seats: Sequence[Occupant | None], rules: Rules
+) -> Change:
+    """Commit a change together with the jobs that must follow it (robot, deadline, redraws)."""
+    change = _change(game, m, seats)
+    jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
     s.commit()
-    return _change(game, m, seats)
+    return change
 
 
 def _finish(
@@ -623,13 +652,15 @@ def _finish(
 ) -> GameStatus:
     """Record hand and match ends; deal the next hand. Returns the new status."""
     if m.phase == Phase.HAND_OVER:
-        _event(s, game, version, "hand_over", **hand_summary(m).to_json())
+        _closing(s, game, version, m)
         m.deal()
         _event(s, game, version, "deal", hand=m.hand_number)
         return GameStatus.PLAYING
     if m.phase == Phase.MATCH_OVER:
-        _event(s, game, version, "hand_over", **hand_summary(m).to_json())
-        _event(s, game, version, "match_over", winner=m.match_winner, score=list(m.score))
+        _closing(s, game, version, m)
+        end: dict[str, Any] = {"winner": m.match_winner, "score": list(m.score)}
+        _event(s, game, version, "match_over", **end)
+        outbox.record(s, game, outbox.Announcement.MATCH_OVER, f"{game.id}:end", end)
         for i, x in enumerate(seats):
             if x is not None and x.user is not None:
                 team = i & 1
@@ -648,6 +679,14 @@ def _finish(
                 )
         return GameStatus.OVER
     return GameStatus.PLAYING
+
+
+def _closing(s: Session, game: Game, version: int, m: Match) -> None:
+    """Log a hand's end and owe the table's chat its closing line."""
+    summary = hand_summary(m).to_json()
+    _event(s, game, version, "hand_over", **summary)
+    key = f"{game.id}:hand:{summary['hand']}"
+    outbox.record(s, game, outbox.Announcement.HAND_OVER, key, summary)
 
 
 def act(
@@ -681,9 +720,11 @@ def act(
             seat = seat_of(seats, user_id)
         if seat is None:
             raise Refused(Reason.NOT_SEATED)
+        if source != Source.ROBOT and _overdue(game, rules):
+            raise Stale()  # its deadline passed first: the default action is the one played
         m = _match(game)
         if action.act == Act.SIGNAL:
-            return _signal(s, game, expected, m, seats, seat, action, source, user_id)
+            return _signal(s, game, expected, m, seats, seat, action, source, user_id, rules)
         if seat not in m.to_act():
             raise Refused(Reason.NOT_YOUR_TURN)
         if action not in m.legal_actions(seat):
@@ -712,6 +753,7 @@ def _signal(
     action: Action,
     source: Source,
     user_id: int | None,
+    rules: Rules,
 ) -> Change:
     """Store a signal (R12): no turn passes, so the deadline stays where it was."""
     if action not in m.legal_signals(seat) or action.sinal is None:
@@ -726,7 +768,7 @@ def _signal(
         # the timeout the robots follow (R6) is still the latest decision made
         values["note"] = replace(note, version=version).to_json()
     _save(s, game, expected, snapshot=json.dumps(m.to_json()), **values)
-    s.commit()
+    _commit(s, game, m, seats, rules)  # the redraws and the turn's job, with the change
     receivers = []
     for other, x in enumerate(seats):
         if other == seat or x is None or x.user is None:
@@ -737,6 +779,11 @@ def _signal(
     who = seats[seat]
     news = SignalNews(seat, who.name if who else "", action.sinal, tuple(receivers))
     return replace(_change(game, m, seats), signal=news)
+
+
+def _overdue(game: Game, rules: Rules) -> bool:
+    """The pending decision's deadline has passed (its job may not have run yet)."""
+    return game.deadline_at is not None and game.deadline_at <= rules.clock()
 
 
 def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change | None:

@@ -173,6 +173,10 @@ class Rules:
     decision_seconds: float | None = None
     seed: int | None = None
     clock: Clock = time.time
+    robot_delay: float = 1.0
+    """Seconds a robot "thinks" before its turn is played."""
+    warning_seconds: float | None = None
+    """A person still to act this long before their deadline is warned (a hands redraw)."""
 
 
 @dataclass(frozen=True)
@@ -389,16 +393,12 @@ class Change:
 
 @dataclass(frozen=True)
 class TableDrawing:
-    """Everything the public table message needs: state, language, closings to post."""
+    """Everything the public table message needs: state, language, who must start the bot."""
 
     table: Table
     language: str
     missing: tuple[str, ...]
     """Lobby: seated people who never opened a private chat with the bot."""
-    closings: tuple[HandSummary, ...]
-    """Finished hands whose closing line is not posted yet."""
-    ending: MatchEnd | None
-    """The match's end, when not announced yet."""
 
 
 class Ping(IntEnum):

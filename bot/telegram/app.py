@@ -8,6 +8,8 @@ import gc
 import logging
 import signal
 import time
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
 from typing import Any
 
 from telegram import (
@@ -16,11 +18,12 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
+from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
+    BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
     Defaults,
@@ -31,14 +34,14 @@ from telegram.ext import (
 )
 
 from bot.config import Config
-from bot.domain import Database, GameStatus, Rules, tables
+from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.domain.values import Clock
 from bot.i18n import N_, translations
 from bot.lifecycle import DrainingJobQueue
 from bot.metrics import Metrics, received_at
 from bot.telegram import guards
-from bot.telegram.budget import GroupBudget
+from bot.telegram.budget import SharedBudget
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
     CONTEXT_TYPES,
@@ -50,11 +53,11 @@ from bot.telegram.context import (
 )
 from bot.telegram.handlers import commands, errors, marcador, moves, settings, turns, tutorial
 from bot.telegram.handlers import tables as lobby
-from bot.telegram.jobs import JobKind
-from bot.telegram.publish import schedule_hands, schedule_table, schedule_timers
+from bot.telegram.jobs import JobKind, JobRunner
 from bot.telegram.publish.hands import flush_hands
 from bot.telegram.publish.marcador import flush_board
 from bot.telegram.publish.table import flush_table
+from bot.telegram.render import WARNING_SECONDS
 from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
@@ -73,46 +76,97 @@ COMMANDS = (
 PRIVATE_COMMANDS = (*COMMANDS[:1], ("tutorial", N_("Aprenda jogando")), *COMMANDS[1:])
 
 
-class SendLimiter(AIORateLimiter):
-    """PTB's rate limiter for the calls Telegram's flood limits count; reads go straight through.
+# The calls Telegram's flood limits count (messages sent, edited or deleted).
+COUNTED = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "deleteMessage",
+        "deleteMessages",
+        "copyMessage",
+        "forwardMessage",
+        "sendPhoto",
+        "sendDocument",
+    }
+)
 
-    ``AIORateLimiter`` queues every call that names a chat, so an admin check
-    (``getChatMember``) made before answering a button would wait behind the
-    group's table edits (20 a minute) and the button would expire.
-    Every 429 is counted, and every button answer timed, in :class:`Metrics`.
+
+def _seconds(exc: RetryAfter) -> float:
+    value: Any = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+class SharedLimiter(BaseRateLimiter[int]):
+    """PTB's rate-limiter hook, drawing on the flood budgets every process shares.
+
+    Each send, edit or deletion waits until it fits its group's budget (20 a minute)
+    and the bot's (30 a second), counted in the database for all processes; reads
+    (``getChatMember`` before answering a button) and button answers go straight
+    through. A 429 is waited out and retried (up to ``max_retries``) and counted,
+    and every button answer is timed, in :class:`Metrics`.
     """
 
-    def __init__(self, metrics: Metrics, **kwargs: Any) -> None:
-        """PTB's limiter (``kwargs``) reporting to ``metrics``."""
-        super().__init__(**kwargs)
+    def __init__(self, budget: SharedBudget, metrics: Metrics, max_retries: int = 5) -> None:
+        """A limiter over ``budget`` reporting to ``metrics``."""
+        self.budget = budget
         self.metrics = metrics
+        self.max_retries = max_retries
+        self._locks: dict[int | None, asyncio.Lock] = {}
+
+    async def initialize(self) -> None:
+        """Nothing to set up: the budgets live in the database."""
+
+    async def shutdown(self) -> None:
+        """Nothing to tear down."""
 
     async def process_request(
         self,
-        callback: Any,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
         args: Any,
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
         rate_limit_args: int | None,
-    ) -> Any:
-        """Send or edit through the limiter; ``get*`` calls at once."""
-        if endpoint.startswith("get"):
-            return await callback(*args, **kwargs)
-
-        async def counted(*a: Any, **kw: Any) -> Any:
+    ) -> bool | JSONDict | list[JSONDict]:
+        """Wait for the budgets, call, wait out 429s."""
+        chat = data.get("chat_id")
+        chat_id = chat if isinstance(chat, int) else None
+        if endpoint not in COUNTED:
+            return await self._call(callback, args, kwargs, endpoint, chat_id)
+        # one call at a time per chat, in the order made: messages arrive as sent
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        async with lock:
             try:
-                return await callback(*a, **kw)
-            except RetryAfter:
-                self.metrics.throttled.inc()
-                raise
+                return await self._call(callback, args, kwargs, endpoint, chat_id)
+            finally:
+                if not lock._waiters:
+                    self._locks.pop(chat_id, None)
 
-        result = await super().process_request(
-            counted, args, kwargs, endpoint, data, rate_limit_args
-        )
-        if endpoint == "answerCallbackQuery":
-            self.metrics.answered()
-        return result
+    async def _call(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        chat_id: int | None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        for attempt in range(self.max_retries + 1):
+            if endpoint in COUNTED:
+                await self.budget.take(chat_id)
+            try:
+                result = await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                self.metrics.throttled.inc()
+                if attempt >= self.max_retries:
+                    raise
+                await asyncio.sleep(_seconds(exc) + 0.1)
+                continue
+            if endpoint == "answerCallbackQuery":
+                self.metrics.answered()
+            return result
+        raise AssertionError("unreachable")
 
 
 def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
@@ -140,15 +194,23 @@ async def on_startup(app: TrucoApp) -> None:
 
 
 async def resume(app: TrucoApp) -> None:
-    """Reschedule deadlines and robot turns and redraw every unfinished table."""
-    found = tables.to_resume(runtime_of(app).db)
-    for table in found:
-        schedule_timers(app, tables.change_of(table))
-        schedule_table(app, table.chat_id, table.thread_id, table.id)
-        if table.status != GameStatus.LOBBY:
-            schedule_hands(app, table.chat_id, table.id)
-    if found:
-        log.info("resumed %d tables", len(found))
+    """Start the job runner; make sure every unfinished table has its jobs.
+
+    Jobs are stored with the changes, so a restart finds them waiting; recording them
+    again for each unfinished table covers a database from before durable jobs and
+    costs one redraw. Every replica may do it: a job is replaced, never doubled.
+    """
+    rt = runtime_of(app)
+    count = await asyncio.to_thread(tables.resume_jobs, rt.db, rt.rules)
+    if count:
+        log.info("resumed %d tables", count)
+    assert app.job_queue is not None
+    # the runner lives inside the running Application, whose stop() waits for it
+    app.job_queue.run_once(lambda _: _start_jobs(app), 0)
+
+
+async def _start_jobs(app: TrucoApp) -> None:
+    runtime_of(app).jobs.start(app)
 
 
 async def on_update(update: object, context: BotContext) -> None:
@@ -175,6 +237,15 @@ def build_application(
     """
     db = db or Database(config.database_url)
     metrics = Metrics()
+    rules = Rules(
+        decision_seconds=config.decision_seconds,
+        seed=config.seed,
+        clock=clock,
+        robot_delay=config.robot_delay,
+        warning_seconds=WARNING_SECONDS,
+    )
+    # flood budgets count real seconds, whatever clock the tables run on
+    budget = SharedBudget(db, config.group_budget, config.bot_budget)
     builder = (
         Application.builder()
         .token(config.token)
@@ -182,7 +253,7 @@ def build_application(
         .base_file_url(f"{config.api_url}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .context_types(CONTEXT_TYPES)
-        .rate_limiter(SendLimiter(metrics, group_max_rate=config.group_budget, max_retries=5))
+        .rate_limiter(SharedLimiter(budget, metrics))
         .concurrent_updates(True)
         .post_init(on_startup)
         .post_shutdown(on_shutdown)
@@ -196,8 +267,9 @@ def build_application(
     rt = Runtime(
         config=config,
         db=db,
-        rules=Rules(decision_seconds=config.decision_seconds, seed=config.seed, clock=clock),
-        budget=GroupBudget(limit=config.group_budget),
+        rules=rules,
+        budget=budget,
+        jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
         metrics=metrics,
     )
     app.bot_data[RUNTIME_KEY] = rt

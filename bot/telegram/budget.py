@@ -1,52 +1,61 @@
-"""The flood budget of each group: calls made in the last minute, so the bot stays within it.
+"""The flood budgets, shared by every process through the database.
 
-Telegram allows about 20 messages a minute in one group; the table, closings and
-replies of a group all draw on this budget and wait their turn.
+Telegram allows about 20 messages a minute in one group and 30 a second per bot,
+whatever the number of processes sending them. Every send, edit and deletion is
+counted by the rate limiter (``bot.telegram.app.SharedLimiter``); the table job
+looks first (``wait``) and comes back later rather than queue behind its own group.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
-WINDOW = 60.0
-MIN_GAP = 1.0
+from bot.domain import flood
+from bot.domain.store import Database
 
 
 @dataclass
-class GroupBudget:
-    """Calls made to each group in the last minute, to stay within the flood budget."""
+class SharedBudget:
+    """The group (per minute) and bot (per second) budgets of one bot token."""
 
-    limit: int = 20
-    calls: dict[int, deque[float]] = field(default_factory=dict)
+    db: Database
+    group_limit: int = 20
+    bot_limit: int = 30
+    clock: Callable[[], float] = time.time
 
-    def _recent(self, chat_id: int, now: float) -> deque[float]:
-        q = self.calls.setdefault(chat_id, deque())
-        while q and now - q[0] >= WINDOW:
-            q.popleft()
-        return q
+    def budgets(self, chat_id: int | None) -> list[flood.Budget]:
+        """The budgets a call to ``chat_id`` draws on (groups have their own; all share the bot's)."""
+        found = [flood.bot_budget(self.bot_limit)]
+        if chat_id is not None and chat_id < 0:
+            found.append(flood.group_budget(chat_id, self.group_limit))
+        return found
 
-    def wait(self, chat_id: int, needed: int, now: float | None = None) -> float:
-        """Seconds to wait before ``needed`` more calls fit (1 s apart, ``limit`` a minute)."""
-        now = time.monotonic() if now is None else now
-        q = self._recent(chat_id, now)
-        gap = max(0.0, q[-1] + MIN_GAP - now) if q else 0.0
-        over = len(q) + needed - self.limit
-        if over <= 0:
-            return gap
-        if over > len(q):
-            return WINDOW
-        return max(gap, q[over - 1] + WINDOW - now)
+    async def wait(self, chat_id: int, needed: int) -> float:
+        """Seconds before ``needed`` more calls to a group fit (nothing is counted)."""
+        budgets = [b for b in self.budgets(chat_id) if b.key != "bot"]
+        if not budgets:
+            return 0.0
+        return await asyncio.to_thread(flood.wait, self.db, budgets, self.clock(), needed)
 
-    def spend(self, chat_id: int, now: float | None = None) -> None:
-        """Record one call to a group."""
-        if chat_id < 0:
-            now = time.monotonic() if now is None else now
-            self._recent(chat_id, now).append(now)
+    async def take(self, chat_id: int | None) -> None:
+        """Count one call, waiting until it fits every budget it draws on."""
+        budgets = self.budgets(chat_id)
+        while True:
+            wait = await asyncio.to_thread(flood.take, self.db, budgets, self.clock())
+            if wait <= 0:
+                return
+            await asyncio.sleep(wait)
 
-    def done(self, chat_id: int) -> None:
-        """The last call ended (maybe after waiting out a 429): space the next from now."""
-        q = self.calls.get(chat_id)
-        if q:
-            q[-1] = max(q[-1], time.monotonic())
+
+@dataclass(frozen=True)
+class Looked:
+    """A budget already looked at: how long the caller would wait (for sync readers)."""
+
+    seconds: float
+
+    def wait(self, chat_id: int, needed: int) -> float:
+        """The wait found when looking."""
+        return self.seconds

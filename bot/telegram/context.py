@@ -20,8 +20,8 @@ from bot.domain import Database, Person, Rules, people
 from bot.i18n import Translations, language_for, translations
 from bot.metrics import Metrics
 from bot.robots import Thinkers
-from bot.telegram.budget import GroupBudget
-from bot.telegram.jobs import Jobs
+from bot.telegram.budget import SharedBudget
+from bot.telegram.jobs import JobRunner
 from bot.telegram.throttle import CommandThrottle
 
 
@@ -32,10 +32,10 @@ class Runtime:
     config: Config
     db: Database
     rules: Rules
-    budget: GroupBudget
+    budget: SharedBudget
+    jobs: JobRunner
+    metrics: Metrics
     thinkers: Thinkers = field(default_factory=Thinkers)
-    metrics: Metrics = field(default_factory=Metrics)
-    jobs: Jobs = field(default_factory=Jobs)
     throttle: CommandThrottle = field(default_factory=CommandThrottle)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
 

@@ -1,97 +1,204 @@
-"""Job scheduling: the one place that talks to the JobQueue (PTB's public API only).
+"""Running the durable jobs: every process claims due jobs from the database and runs them.
 
-A job is a kind (``JobKind``: what runs) and a key (whose: ``<chat>:<game>``, or
-``<chat>:<topic>`` for a group's table); kinds are bound to their callbacks once,
-at start-up (``register``), so a job is plain data: kind, key, time, payload.
-A kind and key have at most one job waiting; ``pending`` finds it without
-scanning the queue, so a bot with thousands of tables pays nothing per lookup.
-A job runs however late the event loop gets to it: a deadline is never dropped
-because the bot was busy.
+The domain writes a job (deadline, robot turn, table or hands redraw) in the
+transaction of the change that calls for it (``bot.domain.jobs``); this runner is
+the other half. Each process polls for due jobs, claims them for a lease
+(``FOR UPDATE SKIP LOCKED``: two processes never take the same one), runs the
+callback bound to the job's kind, and finishes it. A process that made a change
+``wake``\\ s its own runner so the follow-up starts at once; the others notice due
+jobs within ``poll`` seconds.
 
-The interface is ``register``, ``run_once``, ``pending`` and ``cancel``, so that
-durable jobs (stored in PostgreSQL) can replace this module without touching
-its callers.
+- A job that fails on a database error is put back with exponential backoff
+  (0.5 s, 1 s, 2 s ... up to a minute); nothing is dropped.
+- A process that dies leaves its claims to expire (``lease``) and a survivor takes
+  them; while it lives, its runner renews the leases of the jobs it runs.
+- Stopping (the Application's ``stop``): no new claims, the jobs running finish,
+  the claims left are given back.
+
+Kinds are bound to callbacks once (``register``); a callback gets the application
+and the claimed job, and may raise :class:`Postpone` to run again later.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
 from collections.abc import Awaitable, Callable
-from enum import StrEnum
 from typing import Any
 
-from telegram.ext import CallbackContext, Job, JobQueue
+from sqlalchemy.exc import SQLAlchemyError
 
-JobCallback = Callable[[Any], Awaitable[None]]
-"""An ``async def callback(context)``; ``context.job.data`` is the data given here."""
+from bot.domain import jobs as store
+from bot.domain.jobs import ClaimedJob, JobKind
+from bot.domain.store import Database
+from bot.metrics import Metrics
 
+log = logging.getLogger(__name__)
+JobCallback = Callable[[Any, ClaimedJob], Awaitable[None]]
+"""``async def callback(app, job)``."""
+MAX_BACKOFF = 60.0
 
-class JobKind(StrEnum):
-    """What a job does."""
-
-    TABLE = "table"
-    """Redraw a chat's public table messages (data: a set of game ids)."""
-    HANDS = "hands"
-    """Redraw a game's private hand messages (data: the game id)."""
-    DEADLINE = "deadline"
-    """Play the default action of whoever let the clock run out (data: game, version)."""
-    ROBOT = "robot"
-    """A robot's turn (data: game, version, seat)."""
-    MARCADOR = "marcador"
-    """Redraw a ``/marcador`` message (data: the scoreboard id)."""
+__all__ = ["ClaimedJob", "JobKind", "JobRunner", "Postpone"]
 
 
-class Jobs:
-    """The one-off jobs of one application, by kind and key."""
+class Postpone(Exception):
+    """Raised by a job callback: run this job again in ``seconds`` (not a failure).
 
-    def __init__(self) -> None:
-        """No job waits yet; no kind is bound."""
-        self._waiting: dict[str, Job[Any]] = {}
-        self._callbacks: dict[JobKind, JobCallback] = {}
+    ``data``: what is left to do, when only part of the job was done.
+    """
+
+    def __init__(self, seconds: float, data: dict[str, Any] | None = None) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+        self.data = data
+
+
+def worker_name() -> str:
+    """A name for this process's claims: host, pid and a random tag."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class JobRunner:
+    """Claims and runs the due jobs of one process."""
+
+    def __init__(
+        self,
+        db: Database,
+        metrics: Metrics,
+        *,
+        clock: Callable[[], float] = time.time,
+        lease: float = 10.0,
+        poll: float = 0.5,
+        concurrency: int = 32,
+    ) -> None:
+        """A runner that claims at most ``concurrency`` jobs at once, each for ``lease`` s."""
+        self.db = db
+        self.metrics = metrics
+        self.clock = clock
+        self.lease = lease
+        self.poll = poll
+        self.concurrency = concurrency
+        self.worker = worker_name()
+        self._callbacks: dict[str, JobCallback] = {}
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._loop_task: asyncio.Task[None] | None = None
 
     def register(self, kind: JobKind, callback: JobCallback) -> None:
         """Bind a kind of job to the callback that runs it."""
-        self._callbacks[kind] = callback
+        self._callbacks[kind.value] = callback
 
-    def run_once(
-        self,
-        job_queue: JobQueue[Any] | None,
-        kind: JobKind,
-        key: str,
-        when: float,
-        data: Any,
-        chat_id: int | None = None,
+    def wake(self) -> None:
+        """Look for due jobs now (after this process committed a change)."""
+        self._wake.set()
+
+    def start(self, app: Any) -> None:
+        """Start claiming (inside the running Application, whose ``stop`` waits for us)."""
+        if self._loop_task is None:
+            self._stopping = False
+            self._loop_task = app.create_task(self._loop(app), name="jobs")
+
+    async def _loop(self, app: Any) -> None:
+        renew_at = 0.0
+        failures = 0
+        try:
+            while app.running and not self._stopping:
+                self._wake.clear()
+                now = self.clock()
+                try:
+                    free = self.concurrency - len(self._running)
+                    claimed = []
+                    if free > 0:
+                        claimed = await asyncio.to_thread(
+                            store.claim, self.db, self.worker, now, self.lease, free
+                        )
+                    for job in claimed:
+                        self._running[job.id] = app.create_task(self._run(app, job))
+                    if self._running and now >= renew_at:
+                        renew_at = now + self.lease / 3
+                        until = now + self.lease
+                        await asyncio.to_thread(
+                            store.renew, self.db, list(self._running), self.worker, until
+                        )
+                    if claimed:
+                        failures = 0
+                        continue  # there may be more
+                    nxt = await asyncio.to_thread(store.next_due, self.db, now)
+                    failures = 0
+                except SQLAlchemyError as exc:
+                    failures += 1
+                    wait = min(MAX_BACKOFF, 0.5 * 2 ** min(failures, 8))
+                    log.warning(
+                        "jobs: database unavailable (%s); again in %.1f s",
+                        exc.__class__.__name__,
+                        wait,
+                    )
+                    nxt = now + wait
+                wait = self.poll if nxt is None else min(self.poll, max(0.0, nxt - self.clock()))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), max(wait, 0.005))
+        finally:
+            await self._drain()
+
+    async def _drain(self) -> None:
+        """Let the running jobs finish, then give back every claim left."""
+        if self._running:
+            await asyncio.gather(*self._running.values(), return_exceptions=True)
+        with contextlib.suppress(SQLAlchemyError):
+            released = await asyncio.to_thread(store.release_all, self.db, self.worker)
+            if released:
+                log.info("jobs: gave back %d claimed jobs", released)
+        self._loop_task = None
+
+    async def _run(self, app: Any, job: ClaimedJob) -> None:
+        kind = job.kind
+        try:
+            callback = self._callbacks.get(kind)
+            if callback is None:
+                log.warning("jobs: no callback for %s", kind)
+                return
+            log.debug('Running job "%s:%s"', kind, job.key)
+            self.metrics.jobs_due.labels(kind).inc()
+            self.metrics.job_lateness.labels(kind).observe(max(0.0, self.clock() - job.due_at))
+            try:
+                await callback(app, job)
+            except Postpone as later:
+                due = self.clock() + later.seconds
+                await self._give_back(job, due, failed=False, data=later.data)
+                return
+            except SQLAlchemyError as exc:
+                wait = min(MAX_BACKOFF, 0.5 * 2**job.attempts)
+                reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+                log.warning("job %s %s failed (%s); again in %.1f s", kind, job.key, reason, wait)
+                self.metrics.jobs_retried.labels(kind).inc()
+                await self._give_back(job, self.clock() + wait, failed=True)
+                return
+            except Exception:
+                log.exception("job %s %s failed", kind, job.key)
+            await self._finish(job)
+        finally:
+            self._running.pop(job.id, None)
+            if self._stopping is False:
+                self._wake.set()
+
+    async def _finish(self, job: ClaimedJob) -> None:
+        try:
+            await asyncio.to_thread(store.finish, self.db, job, self.worker)
+        except SQLAlchemyError:
+            log.warning("job %s %s: could not finish; its lease will run out", job.kind, job.key)
+
+    async def _give_back(
+        self, job: ClaimedJob, due_at: float, *, failed: bool, data: dict[str, Any] | None = None
     ) -> None:
-        """Run a job of ``kind`` in ``when`` seconds, replacing the one of that key waiting."""
-        if job_queue is None:
-            raise RuntimeError("the application has no JobQueue (install the job-queue extra)")
-        name = f"{kind}:{key}"
-        callback = self._callbacks[kind]
-        self._drop(name)
-
-        async def run(context: CallbackContext[Any, Any, Any, Any]) -> None:
-            if self._waiting.get(name) is context.job:
-                del self._waiting[name]  # from now on a new job of that name may wait
-            await callback(context)
-
-        self._waiting[name] = job_queue.run_once(
-            run,
-            when=max(0.0, when),
-            name=name,
-            data=data,
-            chat_id=chat_id,
-            job_kwargs={"misfire_grace_time": None},
-        )
-
-    def pending(self, kind: JobKind, key: str) -> Any | None:
-        """The data of the job of that kind and key still waiting to run, or ``None``."""
-        job = self._waiting.get(f"{kind}:{key}")
-        return None if job is None or job.removed else job.data
-
-    def cancel(self, kind: JobKind, key: str) -> None:
-        """Drop the job of that kind and key if it still waits."""
-        self._drop(f"{kind}:{key}")
-
-    def _drop(self, name: str) -> None:
-        job = self._waiting.pop(name, None)
-        if job is not None and not job.removed:
-            job.schedule_removal()
+        try:
+            await asyncio.to_thread(
+                store.postpone, self.db, job, self.worker, due_at, failed=failed, data=data
+            )
+        except SQLAlchemyError:
+            log.warning("job %s %s: could not postpone; its lease will run out", job.kind, job.key)

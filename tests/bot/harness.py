@@ -16,6 +16,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -39,20 +40,14 @@ def database_url(tmp_path: Path) -> str:
     url = os.environ.get("TRUCO_TEST_DATABASE_URL")
     if not url:
         return f"sqlite:///{tmp_path}/truco.db"
+    from sqlmodel import SQLModel
+
+    import bot.domain.models  # noqa: F401  (every table of the bot)
+
     db = Database(url, migrate=False)
     with db.engine.begin() as conn:
-        tables = (
-            "scoreboards",
-            "results",
-            "hand_messages",
-            "events",
-            "seats",
-            "games",
-            "players",
-            "chats",
-        )
-        for table in tables:
-            conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table.name} CASCADE"))
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     db.close()
     return url
@@ -139,11 +134,25 @@ def start_bot(
 
 
 class FakeClock:
-    """A clock for deadlines that moves only when a test says so."""
+    """A clock for deadlines that jumps when a test says so (``Harness.advance``).
+
+    Between jumps it runs at the speed of real time, so the bot's own short waits (a
+    redraw postponed a second for the flood budget) still come, while a 60-second
+    deadline arrives only when the test moves the clock.
+    """
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         """Start at ``now`` (Unix time)."""
-        self.now = now
+        self._offset = now - time.monotonic()
+
+    @property
+    def now(self) -> float:
+        """The current (fake) time."""
+        return time.monotonic() + self._offset
+
+    @now.setter
+    def now(self, value: float) -> None:
+        self._offset = value - time.monotonic()
 
     def __call__(self) -> float:
         """The current (fake) time."""
@@ -199,15 +208,12 @@ class Harness:
             self.db.close()
 
     def advance(self, seconds: float) -> None:
-        """Move the fake clock on, then reschedule every table's timers from its stored state
-        (as a restart does), so a deadline now past is applied at once."""
-        from bot.domain import tables
-        from bot.telegram.publish import schedule_timers
+        """Move the fake clock on; the job runner finds the deadlines now past at once."""
+        from bot.telegram.context import runtime_of
 
-        assert self.clock is not None and self.db is not None
+        assert self.clock is not None and self.app is not None
         self.clock.now += seconds
-        for table in tables.to_resume(self.db):
-            schedule_timers(self.app, tables.change_of(table))
+        runtime_of(self.app).jobs.wake()
 
     # ---------------------------------------------------------------- looking
 
@@ -310,7 +316,7 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
             seats.append(tables.robot(RobotLevel.MEDIO, i))
     creator = Person(people[0], h.server.users[people[0]]["first_name"])
     table = tables.open_table(
-        rt.db, chat_id, None, creator, request, private=chat_id > 0, seats=seats
+        rt.db, chat_id, None, creator, request, private=chat_id > 0, seats=seats, rules=rt.rules
     )
     change = tables.start(rt.db, table.id, rt.rules, match=match)
     refresh(h.app, change)

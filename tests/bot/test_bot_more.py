@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.domain import messages
+from bot.domain import flood, messages
+from bot.domain.store import Database
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.budget import GroupBudget
 from bot.telegram.publish.table import publish_game
 from tests import ROOT
 from tests.bot.harness import (
@@ -181,15 +181,24 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         Config.from_env({}, env_file=env_file)
 
 
-def test_group_budget_spaces_and_caps_calls() -> None:
-    b = GroupBudget(limit=20)
-    assert b.wait(-1, 1, now=0.0) == 0.0
+def test_group_budget_spaces_and_caps_calls(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path}/flood.db")
+    group, bot = flood.group_budget(-1, 20), flood.bot_budget(30)
+    assert flood.wait(db, [group], 0.0) == 0.0
     for i in range(20):
-        b.spend(-1, now=float(i))
-    assert b.wait(-1, 1, now=19.5) == pytest.approx(40.5)  # the first call leaves at t=60
-    assert b.wait(-1, 1, now=60.0) == 0.0
-    b.spend(5, now=0.0)  # private chats are not budgeted
-    assert b.wait(5, 1, now=0.0) == 0.0
+        assert flood.take(db, [group, bot], float(i)) == 0.0
+    assert flood.take(db, [group], 19.5) == pytest.approx(40.5)  # the first call leaves at t=60
+    assert flood.wait(db, [group], 19.5) == pytest.approx(40.5)  # a refused call is not counted
+    assert flood.wait(db, [group], 19.2, needed=1) == pytest.approx(40.8)
+    assert flood.take(db, [group], 60.0) == 0.0
+    assert flood.take(db, [group], 60.5) == pytest.approx(0.5)  # 20 in the window again
+    assert flood.take(db, [group], 61.0) == 0.0  # the call of t=1 left: room, no gap needed
+    assert flood.wait(db, [group], 61.2) == pytest.approx(0.8)  # redraws look a second apart
+    # the bot's own budget: 30 a second, whatever the chats
+    others = [flood.group_budget(-100 - i, 20) for i in range(31)]
+    assert all(flood.take(db, [bot, g], 100.0) == 0.0 for g in others[:30])
+    assert flood.take(db, [bot, others[30]], 100.0) == pytest.approx(1.0)
+    db.close()
 
 
 async def test_flood_budget_429_and_lost_table_message(

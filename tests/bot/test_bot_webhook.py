@@ -127,17 +127,24 @@ async def test_health_and_metrics(server: FakeTelegram, tmp_path: Path) -> None:
         ana = server.add_user("Ana")
         await server.user_sends(ana, ana, "/start")
         await server.user_sends(ana, ana, "/truco")
-        table = await server.wait_for(
-            lambda: [m for m in server.messages(ana) if m.get("reply_markup")]
+        hand = await server.wait_for(
+            lambda: [m for m in server.messages(ana) if "'g" in str(m.get("reply_markup"))]
         )
-        button = table[-1]["reply_markup"]["inline_keyboard"][0][0]
-        await server.user_presses(ana, ana, table[-1]["message_id"], button["callback_data"])
+        data = next(
+            b["callback_data"]
+            for row in hand[-1]["reply_markup"]["inline_keyboard"]
+            for b in row
+            if b.get("callback_data", "").startswith("g")
+        )
+        await server.user_presses(ana, ana, hand[-1]["message_id"], data)
         status, text = await get(bot.address + "/metrics")
         assert status == 200
         assert 'truco_updates_total{kind="message"} 2.0' in text
         assert 'truco_updates_total{kind="callback_query"} 1.0' in text
         assert "truco_answer_seconds_count 1.0" in text
-        for name in ("truco_throttled_total", "truco_job_lateness_seconds", "truco_actions"):
+        assert 'truco_jobs_due_total{kind="hands"}' in text
+        assert 'truco_job_lateness_seconds_count{kind="table"}' in text
+        for name in ("truco_throttled_total", "truco_actions", "truco_robot_decision_seconds"):
             assert name in text
 
 

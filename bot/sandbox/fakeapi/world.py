@@ -41,6 +41,7 @@ class World:
         self.chats: dict[int, JSON] = {}
         self.started: set[int] = set()
         self.blocked: set[int] = set()
+        self.kicked: set[int] = set()
         self.admins: dict[int, list[int]] = {}
         self.members: dict[int, set[int]] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
@@ -123,6 +124,10 @@ class World:
     def block(self, user_id: int) -> None:
         """The user blocks the bot: private messages now get 403."""
         self.blocked.add(user_id)
+
+    def remove_bot(self, chat_id: int) -> None:
+        """An admin removes the bot from a group: sends and edits there now get 403."""
+        self.kicked.add(chat_id)
 
     def _user(self, user_id: int) -> JSON:
         try:
@@ -252,6 +257,8 @@ class World:
 
     def _writable_chat(self, chat_id: Any) -> JSON:
         chat = self._chat(chat_id)
+        if chat["id"] in self.kicked:
+            raise ApiError(403, "Forbidden: bot was kicked from the supergroup chat")
         if chat["type"] == "private":
             if chat["id"] in self.blocked:
                 raise ApiError(403, "Forbidden: bot was blocked by the user")
@@ -267,7 +274,7 @@ class World:
                 raise bad_request("MESSAGE_ID_INVALID")
             chat_id, message_id = self._inline_messages[inline_id]
         else:
-            chat_id = self._chat(params.get("chat_id"))["id"]
+            chat_id = self._writable_chat(params.get("chat_id"))["id"]
             message_id = params.get("message_id")
             if not isinstance(message_id, int):
                 raise bad_request("message identifier is not specified")

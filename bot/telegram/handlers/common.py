@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import PlayerInfo, people
 from bot.domain.values import Table
 from bot.i18n import person_translations
+from bot.telegram.budget import Looked
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
 from bot.telegram.throttle import Route
@@ -36,8 +37,10 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
     where, target = Route.GROUP, chat.id
     if chat.type != ChatType.PRIVATE:
         known = people.player(context.db, person.id) if person else None
-        where = context.runtime.throttle.route(
-            context.runtime.budget,
+        throttle = context.runtime.throttle
+        left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
+        where = throttle.route(
+            Looked(left),
             chat.id,
             person.id if person else None,
             text,  # the same answer to the same person is the repeat, whatever they typed
@@ -47,8 +50,6 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
             target = person.id
         elif where is not Route.GROUP:
             return  # a keyboard (/config) belongs in its chat; the table needs the budget
-        else:
-            context.runtime.budget.spend(chat.id)
 
     async def send() -> None:
         try:
@@ -78,6 +79,15 @@ async def sender_is_admin(update: Update, context: BotContext) -> bool:
     if chat is None or person is None:
         return False
     return anonymous_admin(update) or await is_admin(context, chat.id, person.id)
+
+
+async def answer_after(query: CallbackQuery, **kw: Any) -> None:
+    """Answer a button whose change is already stored (with its jobs): a failure here
+    (network, 5xx, "query is too old") only stops the spinner, never the table."""
+    try:
+        await query.answer(**kw)
+    except TelegramError as exc:
+        log.info("button answer failed: %s", exc)
 
 
 async def is_admin(context: BotContext, chat_id: int, user_id: int) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from telegram import InlineQueryResultsButton, Message, Update
@@ -20,6 +21,7 @@ from bot.telegram.callbacks import (
     start_parameter,
 )
 from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import answer_after
 from bot.telegram.publish import refresh
 from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
 
@@ -43,7 +45,8 @@ async def on_move(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
         return
     try:
-        change = tables.act(
+        change = await asyncio.to_thread(
+            tables.act,
             context.db,
             move.game_id,
             move.version,
@@ -57,8 +60,9 @@ async def on_move(update: Update, context: BotContext) -> None:
         alert = r.reason != Reason.DONE
         await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
         return
-    await q.answer()
-    refresh(context.application, change)
+    refresh(context.application, change)  # first: what follows is stored, start it
+    context.runtime.metrics.actions.labels("button").inc()
+    await answer_after(q)
 
 
 def _chat_kinds(table: Table) -> tuple[str, ...]:

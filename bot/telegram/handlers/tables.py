@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 from telegram import MaybeInaccessibleMessage, Update
@@ -14,6 +15,7 @@ from bot.numbers import NumberRefused
 from bot.telegram.callbacks import deep_link, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
+    answer_after,
     greet_later,
     greet_privately,
     is_admin,
@@ -35,7 +37,13 @@ async def new_table(update: Update, context: BotContext) -> None:
         settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
         request = tables.parse_request(context.args or [], settings)
         table = tables.open_table(
-            context.db, chat.id, context.thread_id, person, request, private=private
+            context.db,
+            chat.id,
+            context.thread_id,
+            person,
+            request,
+            private=private,
+            rules=context.rules,
         )
         if private:
             refresh(context.application, tables.start(context.db, table.id, context.rules))
@@ -62,7 +70,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
         return
     ok = table.creator_id == person.id or await sender_is_admin(update, context)
     try:
-        change = tables.cancel(context.db, table.id, person.id, authorised=ok)
+        change = tables.cancel(context.db, table.id, person.id, authorised=ok, rules=context.rules)
     except Refused as r:
         await reply(update, context, reason_text(t, r.reason, r.params))
         return
@@ -103,21 +111,27 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     if isinstance(command, Start) and not player.started and table.seat_of(person.id) is not None:
         await greet_privately(context, player)
     try:
-        change = tables.lobby(
-            context.db, game_id, person, command, authorised=authorised, rules=context.rules
+        change = await asyncio.to_thread(
+            tables.lobby,
+            context.db,
+            game_id,
+            person,
+            command,
+            authorised=authorised,
+            rules=context.rules,
         )
     except Refused as r:
         await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
         if r.reason == Reason.MUST_START:
             schedule_table(context.application, table.chat_id, table.thread_id, game_id)
         return
+    refresh(context.application, change)  # first: what follows is stored, start it
     if isinstance(command, Join) and not player.started:
         # the deep link at once; a greeting that gets through makes it moot
-        await q.answer(url=deep_link(context.bot.username, game_id))
+        await answer_after(q, url=deep_link(context.bot.username, game_id))
         greet_later(context, player, table)
     else:
-        await q.answer()
-    refresh(context.application, change)
+        await answer_after(q)
 
 
 def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) -> bool:
@@ -146,9 +160,11 @@ async def on_rematch(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
         return
     try:
-        change = tables.rematch(context.db, game_id, person.id, context.rules)
+        change = await asyncio.to_thread(
+            tables.rematch, context.db, game_id, person.id, context.rules
+        )
     except Refused as r:
         await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
         return
-    await q.answer()
-    refresh(context.application, change)
+    refresh(context.application, change)  # first: what follows is stored, start it
+    await answer_after(q)

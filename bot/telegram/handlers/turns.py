@@ -2,33 +2,46 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from typing import cast
+import time
 
-from bot.domain import Refused, Source, tables
+from bot.domain import Refused, Source, Stale, tables
 from bot.domain.values import GameStatus, RobotLevel
-from bot.telegram.context import BotContext
+from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish import refresh
 from engine.robots import get_robot, robot_signal
 
 log = logging.getLogger(__name__)
 
 
-async def on_deadline(context: BotContext) -> None:
+async def on_deadline(app: TrucoApp, job: ClaimedJob) -> None:
     """Time is up: apply the default action of whoever had to decide (R10)."""
-    assert context.job is not None
-    game_id, version = cast(tuple[int, int], context.job.data)
-    change = tables.time_out(context.db, game_id, version, context.rules)
+    rt = runtime_of(app)
+    game_id, version = int(job.data["game"]), int(job.data["version"])
+    change = await asyncio.to_thread(tables.time_out, rt.db, game_id, version, rt.rules)
     if change is not None:
-        refresh(context.application, change)
+        rt.metrics.actions.labels("timeout").inc()
+        refresh(app, change)
+        return
+    table = await asyncio.to_thread(tables.load, rt.db, game_id)
+    if (
+        table is not None
+        and table.status == GameStatus.PLAYING
+        and table.version == version
+        and table.deadline_at is not None
+        and table.deadline_at > rt.rules.clock()
+    ):
+        raise Postpone(table.deadline_at - rt.rules.clock())  # claimed a little early
 
 
-async def on_robot(context: BotContext) -> None:
+async def on_robot(app: TrucoApp, job: ClaimedJob) -> None:
     """A robot's turn: it decides from its seat's view and acts like a person would."""
-    assert context.job is not None
-    game_id, version, seat = cast(tuple[int, int, int], context.job.data)
-    table = tables.load(context.db, game_id)
+    rt = runtime_of(app)
+    game_id, version, seat = (int(job.data[k]) for k in ("game", "version", "seat"))
+    table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is None or table.status != GameStatus.PLAYING or table.version != version:
         return
     turn = tables.robot_turn_of(table)
@@ -39,7 +52,6 @@ async def on_robot(context: BotContext) -> None:
     m = table.match()
     view = m.view(seat)
     seed = table.seed * 1_000_003 + version
-    rt = context.runtime
     action = turn[1]  # the run that follows its person's run, when they ran
     # a signal first (R12): it is a change of its own, and the next turn job makes the move
     sign = None
@@ -47,21 +59,24 @@ async def on_robot(context: BotContext) -> None:
         sign = robot_signal(get_robot(level, seed=seed), view)
     if sign is not None:
         with contextlib.suppress(Refused):
-            change = tables.act(
-                context.db, game_id, version, seat, sign, context.rules, source=Source.ROBOT
+            change = await asyncio.to_thread(
+                tables.act, rt.db, game_id, version, seat, sign, rt.rules, source=Source.ROBOT
             )
-            refresh(context.application, change)
+            refresh(app, change)
         return
+    started = time.perf_counter()
     try:
         if action is None:
             action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)
     except Exception:  # a robot bug must not stall the table: play the R10 default instead
         log.exception("robot %s failed in game %s", level, game_id)
         action = m.default_action(seat) or view.legal[0]
+    rt.metrics.robot_seconds.labels(str(level)).observe(time.perf_counter() - started)
     try:
-        change = tables.act(
-            context.db, game_id, version, seat, action, context.rules, source=Source.ROBOT
+        change = await asyncio.to_thread(
+            tables.act, rt.db, game_id, version, seat, action, rt.rules, source=Source.ROBOT
         )
-    except Refused:
-        return  # someone else moved first; the newer state scheduled its own turn
-    refresh(context.application, change)
+    except (Refused, Stale):
+        return  # someone else moved first; the newer state recorded its own turn
+    rt.metrics.actions.labels("robot").inc()
+    refresh(app, change)

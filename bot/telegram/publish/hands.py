@@ -7,21 +7,20 @@ draws whatever the database holds when it runs.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from typing import cast
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
-from bot.domain import messages, people, tables
+from bot.domain import jobs, messages, people, tables
 from bot.domain.values import GameStatus, HandMessageInfo, Ping
 from bot.i18n import person_translations
-from bot.telegram.context import BotContext, TrucoApp, runtime_of
-from bot.telegram.jobs import JobKind
+from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
-    WARNING_SECONDS,
     cancelled_text,
     hand_closed_text,
     hand_keyboard,
@@ -33,29 +32,36 @@ log = logging.getLogger(__name__)
 
 
 def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -> None:
-    """Ask for a game's private hand messages to be redrawn; one pending redraw is enough."""
+    """Ask for a game's private hand messages to be redrawn (a durable job)."""
     rt = runtime_of(app)
-    key = f"{chat_id}:{game_id}"
-    if rt.jobs.pending(JobKind.HANDS, key) is None:
-        rt.jobs.run_once(app.job_queue, JobKind.HANDS, key, wait, game_id, chat_id)
+    due = rt.rules.clock() + wait
+
+    async def record() -> None:
+        data = {"game": game_id}
+        await asyncio.to_thread(
+            jobs.request, rt.db, JobKind.HANDS, str(game_id), due, data, keep_earlier=True
+        )
+        rt.jobs.wake()
+
+    app.create_task(record())
 
 
-async def flush_hands(context: BotContext) -> None:
-    """Job: draw the newest state of a game's private hand messages."""
-    assert context.job is not None
-    await update_hands(context.application, cast(int, context.job.data))
+async def flush_hands(app: TrucoApp, job: ClaimedJob) -> None:
+    """Job: draw the newest state of a game's private hand messages (also the warning)."""
+    if not await update_hands(app, int(job.data["game"])):
+        raise Postpone(RETRY_SECONDS)
 
 
-async def update_hands(app: TrucoApp, game_id: int) -> None:
+async def update_hands(app: TrucoApp, game_id: int) -> bool:
     """Send or edit each person's hand message so it shows their view and legal buttons.
 
-    A call that fails for a passing reason is retried later.
+    ``False`` when a call failed for a passing reason: the job comes back later.
     """
     rt = runtime_of(app)
     async with rt.lock(("hands", game_id)):
-        drawing = messages.hands_drawing(rt.db, game_id)
+        drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id)
         if drawing is None:
-            return
+            return True
         table = drawing.table
         m = table.match()
         over = table.status == GameStatus.OVER
@@ -104,7 +110,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
                     shown = HandMessageInfo(
                         player.id, row.message_id, view.hand_number, fingerprint, ping
                     )
-                    messages.save_hand_message(rt.db, game_id, seat, shown)
+                    await asyncio.to_thread(messages.save_hand_message, rt.db, game_id, seat, shown)
                     continue
                 if outcome == Edited.FAILED:
                     failed = True
@@ -126,23 +132,12 @@ async def update_hands(app: TrucoApp, game_id: int) -> None:
             try:
                 sent = await app.bot.send_message(player.id, text, reply_markup=markup)
             except Forbidden:
-                people.set_started(rt.db, player.id, False)
+                await asyncio.to_thread(people.set_started, rt.db, player.id, False)
                 continue
             except TelegramError as exc:
                 log.warning("hand message to %s failed: %s", player.id, exc)
                 failed = True
                 continue
             shown = HandMessageInfo(player.id, sent.message_id, view.hand_number, fingerprint, ping)
-            messages.save_hand_message(rt.db, game_id, seat, shown)
-    if failed:  # a pending redraw comes sooner and does the same
-        schedule_hands(app, table.chat_id, game_id, RETRY_SECONDS)
-
-
-def schedule_warning(app: TrucoApp, chat_id: int, game_id: int, deadline_at: float) -> None:
-    """Redraw the hands when the time of whoever must act is nearly out (one warning)."""
-    rt = runtime_of(app)
-    key = f"{chat_id}:{game_id}:warning"
-    rt.jobs.cancel(JobKind.HANDS, key)
-    wait = deadline_at - WARNING_SECONDS - rt.rules.clock()
-    if wait > 0:
-        rt.jobs.run_once(app.job_queue, JobKind.HANDS, key, wait, game_id, chat_id)
+            await asyncio.to_thread(messages.save_hand_message, rt.db, game_id, seat, shown)
+    return not failed

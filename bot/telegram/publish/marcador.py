@@ -7,17 +7,17 @@ group's flood budget decides when it may run.
 
 from __future__ import annotations
 
+import asyncio
 import html
-from typing import cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain import marcador
+from bot.domain import jobs, marcador
 from bot.domain.marcador import Board, NewMatch, Press, Undo
 from bot.i18n import Translations, translations
 from bot.telegram.callbacks import marcador_data
-from bot.telegram.context import BotContext, TrucoApp, runtime_of
-from bot.telegram.jobs import JobKind
+from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from engine import words
 from engine.tools.marcador import warning
@@ -87,33 +87,41 @@ def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def schedule_board(app: TrucoApp, chat_id: int, board_id: int, wait: float | None = None) -> None:
-    """Ask for a scoreboard to be redrawn soon; a redraw already waiting takes the newest score."""
+def schedule_board(app: TrucoApp, chat_id: int, board_id: int, wait: float = 0.0) -> None:
+    """Ask for a scoreboard to be redrawn (a durable job; one waiting takes the newest score)."""
     rt = runtime_of(app)
-    key = f"{chat_id}:{board_id}"
-    if rt.jobs.pending(JobKind.MARCADOR, key) is not None:
-        return
-    when = rt.budget.wait(chat_id, 1) if wait is None else wait
-    rt.jobs.run_once(app.job_queue, JobKind.MARCADOR, key, when, board_id, chat_id)
+    due = rt.rules.clock() + wait
+
+    async def record() -> None:
+        key, data = f"{chat_id}:{board_id}", {"board": board_id}
+        await asyncio.to_thread(
+            jobs.request, rt.db, JobKind.MARCADOR, key, due, data, keep_earlier=True
+        )
+        rt.jobs.wake()
+
+    app.create_task(record())
 
 
-async def flush_board(context: BotContext) -> None:
-    """Job: draw the newest score of one scoreboard."""
-    assert context.job is not None
-    await publish_board(context.application, cast(int, context.job.data))
+async def flush_board(app: TrucoApp, job: ClaimedJob) -> None:
+    """Job: draw the newest score of one scoreboard (later when the group's budget is spent)."""
+    wait = await publish_board(app, int(job.data["board"]))
+    if wait > 0:
+        raise Postpone(wait)
 
 
-async def publish_board(app: TrucoApp, board_id: int) -> None:
-    """Edit the scoreboard's message in place (or send it), unless it already shows the newest."""
+async def publish_board(app: TrucoApp, board_id: int) -> float:
+    """Edit the scoreboard's message in place (or send it), unless it already shows the newest.
+
+    Returns the seconds to come back after (0: done).
+    """
     rt = runtime_of(app)
     async with rt.lock(("marcador", board_id)):
-        board = marcador.load(rt.db, board_id)
+        board = await asyncio.to_thread(marcador.load, rt.db, board_id)
         if board is None or (board.message_id is not None and board.drawn >= board.version):
-            return
-        wait = rt.budget.wait(board.chat_id, 1)
+            return 0.0
+        wait = await rt.budget.wait(board.chat_id, 1)
         if wait > 0.01:
-            schedule_board(app, board.chat_id, board_id, wait)
-            return
+            return wait
         from bot.domain import people  # the chat's language
 
         lang = people.chat_language(rt.db, board.chat_id)
@@ -121,19 +129,16 @@ async def publish_board(app: TrucoApp, board_id: int) -> None:
         text, markup = board_text(t, lang, board), board_keyboard(t, board)
         try:
             if board.message_id is not None:
-                rt.budget.spend(board.chat_id)
-                try:
-                    outcome = await edit(app, board.chat_id, board.message_id, text, markup)
-                finally:
-                    rt.budget.done(board.chat_id)
+                outcome = await edit(app, board.chat_id, board.message_id, text, markup)
                 if outcome == Edited.FAILED:
                     raise Later
                 if outcome == Edited.DONE:
-                    marcador.mark_drawn(rt.db, board_id, board.version)
-                    return
+                    await asyncio.to_thread(marcador.mark_drawn, rt.db, board_id, board.version)
+                    return 0.0
             sent = await send_to_group(app, board.chat_id, board.thread_id, text, markup)
             if sent is not None:
-                marcador.set_message(rt.db, board_id, sent.message_id)
-                marcador.mark_drawn(rt.db, board_id, board.version)
+                await asyncio.to_thread(marcador.set_message, rt.db, board_id, sent.message_id)
+                await asyncio.to_thread(marcador.mark_drawn, rt.db, board_id, board.version)
         except Later:
-            schedule_board(app, board.chat_id, board_id, RETRY_SECONDS)
+            return RETRY_SECONDS
+        return 0.0

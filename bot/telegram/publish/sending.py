@@ -10,7 +10,7 @@ from enum import StrEnum
 from telegram import InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.context import TrucoApp
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 2.0
@@ -50,9 +50,7 @@ async def send_to_group(
     text: str,
     markup: InlineKeyboardMarkup | None,
 ) -> Message | None:
-    """Post in a table's chat, counted against its budget; ``Later`` to retry."""
-    budget = runtime_of(app).budget
-    budget.spend(chat_id)
+    """Post in a table's chat (the rate limiter counts it); ``Later`` to retry."""
     try:
         sent: Message = await app.bot.send_message(
             chat_id, text, reply_markup=markup, message_thread_id=thread_id
@@ -65,8 +63,6 @@ async def send_to_group(
     except TelegramError as exc:
         log.warning("send to %s failed: %s", chat_id, exc)
         raise Later from exc
-    finally:
-        budget.done(chat_id)
     return None
 
 

@@ -1,20 +1,27 @@
-"""The public table message of each chat: lobby, match, closings of hands and matches.
+"""The public table message of each chat: lobby, match, and the chat's announcements.
 
-Group traffic is coalesced by one job per chat (``JobKind.TABLE``) and kept within
-the group's flood budget; the job redraws whatever the database holds when it
-runs, so the newest state always wins.
+One durable job per chat (``JobKind.TABLE``) redraws whatever the database holds
+when it runs, so the newest state always wins, then sends the announcements the
+outbox holds for the chat (closings of hands, the end of a match), each at most
+once. Both stay within the chat's shared flood budget: when it is spent the job
+comes back later instead of waiting in line.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
-from typing import cast
 
-from bot.domain import messages, tables
-from bot.domain.values import GameStatus, Table
+from telegram import InlineKeyboardMarkup
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
+
+from bot.domain import jobs, messages, outbox, tables
+from bot.domain.outbox import Announcement, Outgoing
+from bot.domain.values import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, translations
-from bot.telegram.context import BotContext, TrucoApp, runtime_of
-from bot.telegram.jobs import JobKind
+from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.render import (
     hand_over_line,
@@ -23,62 +30,121 @@ from bot.telegram.render import (
     rematch_keyboard,
 )
 
-
-def _key(chat_id: int, thread_id: int | None) -> str:
-    return f"{chat_id}:{thread_id or 0}"
+log = logging.getLogger(__name__)
 
 
 def schedule_table(
-    app: TrucoApp, chat_id: int, thread_id: int | None, game_id: int, wait: float | None = None
+    app: TrucoApp, chat_id: int, thread_id: int | None, game_id: int, wait: float = 0.0
 ) -> None:
-    """Ask for the chat's table to be redrawn soon; a pending redraw takes the newest state."""
+    """Ask for the chat's table to be redrawn (a durable job; a pending redraw takes it)."""
     rt = runtime_of(app)
-    key = _key(chat_id, thread_id)
-    waiting = rt.jobs.pending(JobKind.TABLE, key)
-    if waiting is not None:
-        cast(set[int], waiting).add(game_id)
-        return
-    when = rt.budget.wait(chat_id, 1) if wait is None else wait
-    rt.jobs.run_once(app.job_queue, JobKind.TABLE, key, when, {game_id}, chat_id)
+    key = jobs.table_key(chat_id, thread_id)
+    due = rt.rules.clock() + wait
+
+    async def record() -> None:
+        data = {"games": [game_id]}
+        await asyncio.to_thread(
+            jobs.request, rt.db, JobKind.TABLE, key, due, data, keep_earlier=True
+        )
+        rt.jobs.wake()
+
+    app.create_task(record())
 
 
-async def flush_table(context: BotContext) -> None:
-    """Job: draw the newest state of the tables waiting in this chat."""
-    assert context.job is not None
-    for game_id in sorted(cast(set[int], context.job.data)):
-        await publish_game(context.application, game_id)
+async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
+    """Job: draw the newest state of the tables waiting in this chat, then their announcements."""
+    left: list[int] = []
+    later = 0.0
+    for game_id in job.data.get("games", []):
+        if left:  # keep the chat's order: a newer table never overtakes an older announcement
+            left.append(int(game_id))
+            continue
+        wait = await publish_game(app, int(game_id))
+        if wait > 0:
+            later = wait
+            left.append(int(game_id))
+    if left:
+        raise Postpone(later, {"games": left})
 
 
-async def publish_game(app: TrucoApp, game_id: int) -> None:
-    """Bring a game's public messages up to date: table (or lobby), hand closings, match end."""
+async def publish_game(app: TrucoApp, game_id: int) -> float:
+    """Bring a game's public messages up to date; seconds to come back (0: all done)."""
     rt = runtime_of(app)
     async with rt.lock(("chat", game_id)):
-        drawing = messages.table_drawing(rt.db, game_id)
+        drawing = await asyncio.to_thread(messages.table_drawing, rt.db, game_id)
         if drawing is None:
-            return
+            return 0.0
         table = drawing.table
         t = translations(drawing.language)
+        owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, rt.rules.clock())
         if not table.private:
-            needed = 1 + bool(drawing.closings) + bool(drawing.ending)
-            wait = rt.budget.wait(table.chat_id, needed)
+            wait = await rt.budget.wait(table.chat_id, 1 + bool(owed))
             if wait > 0.01:
-                schedule_table(app, table.chat_id, table.thread_id, game_id, wait)
-                return
+                return wait
         try:
-            await _draw_table(app, drawing.table, drawing.missing, t)
-            if drawing.closings:
-                text = "\n".join(hand_over_line(t, c, table.seats) for c in drawing.closings)
-                if await send_to_group(app, table.chat_id, table.thread_id, text, None):
-                    last = drawing.closings[-1].hand
-                    messages.mark_table(rt.db, game_id, announced_hands=last + 1)
-            if drawing.ending is not None:
-                text = match_over_text(t, drawing.ending, table.seats)
-                markup = rematch_keyboard(t, table)
-                if await send_to_group(app, table.chat_id, table.thread_id, text, markup):
-                    messages.mark_table(rt.db, game_id, announced_end=True)
+            await _draw_table(app, table, drawing.missing, t)
+            await _announce(app, table, owed, t)
         except Later:
-            # the newest state, drawn again soon
-            schedule_table(app, table.chat_id, table.thread_id, game_id, RETRY_SECONDS)
+            return RETRY_SECONDS  # the newest state, drawn again soon
+        return 0.0
+
+
+async def _announce(app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations) -> None:
+    """Send what the outbox holds for this table: hand closings together, then the end."""
+    closings = [o for o in owed if o.kind == Announcement.HAND_OVER]
+    ends = [o for o in owed if o.kind == Announcement.MATCH_OVER]
+    if closings:
+        summaries = [HandSummary.from_json(o.payload) for o in closings]
+        text = "\n".join(hand_over_line(t, h, table.seats) for h in summaries)
+        await _send_once(app, table, closings, text, None)
+    for end in ends:
+        score = end.payload["score"]
+        ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
+        text = match_over_text(t, ending, table.seats)
+        await _send_once(app, table, [end], text, rematch_keyboard(t, table))
+
+
+async def _send_once(
+    app: TrucoApp,
+    table: Table,
+    items: Sequence[Outgoing],
+    text: str,
+    markup: InlineKeyboardMarkup | None,
+) -> None:
+    """One message for some outbox items: claimed, sent, recorded; never sent twice."""
+    rt = runtime_of(app)
+    worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
+    taken = [o for o in items if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until)]
+    if not taken:
+        return
+    ids = [o.id for o in taken]
+    try:
+        sent = await app.bot.send_message(
+            table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id
+        )
+    except Forbidden:
+        log.info("chat %s does not accept messages: its announcements are dropped", table.chat_id)
+        for i in ids:
+            await asyncio.to_thread(outbox.failed, rt.db, i, worker)
+        await asyncio.to_thread(outbox.drop_chat, rt.db, table.chat_id)
+        return
+    except BadRequest as exc:
+        log.warning("announcement in %s refused: %s", table.chat_id, exc)
+        for i in ids:
+            await asyncio.to_thread(outbox.failed, rt.db, i, worker)
+        return
+    except TimedOut:
+        log.warning("announcement in %s timed out: maybe shown, never resent", table.chat_id)
+        for i in ids:
+            await asyncio.to_thread(outbox.uncertain, rt.db, i, worker)
+        return
+    except (RetryAfter, TelegramError) as exc:
+        log.warning("announcement in %s failed: %s", table.chat_id, exc)
+        for i in ids:
+            await asyncio.to_thread(outbox.retry, rt.db, i, worker)
+        raise Later from exc
+    for i in ids:
+        await asyncio.to_thread(outbox.sent, rt.db, i, worker, sent.message_id)
 
 
 async def _draw_table(app: TrucoApp, table: Table, missing: Sequence[str], t: Translations) -> None:
@@ -89,11 +155,7 @@ async def _draw_table(app: TrucoApp, table: Table, missing: Sequence[str], t: Tr
         t, table, missing, tables.decision_seconds(table, rt.rules), username
     )
     if table.table_message_id is not None:
-        rt.budget.spend(table.chat_id)
-        try:
-            outcome = await edit(app, table.chat_id, table.table_message_id, text, markup)
-        finally:
-            rt.budget.done(table.chat_id)
+        outcome = await edit(app, table.chat_id, table.table_message_id, text, markup)
         if outcome == Edited.FAILED:
             raise Later
         if outcome == Edited.DONE:
@@ -102,4 +164,6 @@ async def _draw_table(app: TrucoApp, table: Table, missing: Sequence[str], t: Tr
         return  # a lobby cancelled before its message was ever sent
     sent = await send_to_group(app, table.chat_id, table.thread_id, text, markup)
     if sent is not None:
-        messages.mark_table(rt.db, table.id, table_message_id=sent.message_id)
+        await asyncio.to_thread(
+            messages.mark_table, rt.db, table.id, table_message_id=sent.message_id
+        )

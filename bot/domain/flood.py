@@ -1,0 +1,102 @@
+"""Flood budgets shared by every process of the bot: calls per group per minute, per bot per second.
+
+Telegram counts calls per bot token, not per process: three replicas each keeping
+its own 20-a-minute count would post 60 a minute in a busy group. Each budget is a
+sliding window of the calls made (``flood_marks``), and a row per budget
+(``flood_keys``) is locked while a call is counted, so processes take turns; on
+SQLite the database's single writer does the same for one process.
+
+A window, not a token bucket: "at most 20 in any 60 seconds" is what Telegram
+enforces, and a bucket refilled at 20 a minute would allow 40 in a minute after a
+quiet one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import col, select
+
+from bot.domain.models import FloodKey, FloodMark
+from bot.domain.store import Database
+
+
+@dataclass(frozen=True)
+class Budget:
+    """At most ``limit`` calls in any ``window`` seconds for ``key``.
+
+    ``gap``: callers that can wait (the table redraw) look for a slot this long after
+    the last call, so quick changes coalesce into one edit; ``take`` does not enforce it.
+    """
+
+    key: str
+    limit: int
+    window: float
+    gap: float = 0.0
+
+
+def group_budget(chat_id: int, limit: int = 20) -> Budget:
+    """A group's budget: ``limit`` a minute, a second apart (Telegram: about 20 a minute)."""
+    return Budget(f"chat:{chat_id}", limit, 60.0, 1.0)
+
+
+def bot_budget(limit: int = 30) -> Budget:
+    """The whole bot's budget: ``limit`` messages a second (Telegram: about 30)."""
+    return Budget("bot", limit, 1.0)
+
+
+def _wait(marks: Sequence[float], b: Budget, now: float, needed: int, spaced: bool) -> float:
+    """Seconds until ``needed`` more calls fit in ``b`` given the marks inside its window."""
+    recent = sorted(t for t in marks if now - t < b.window)
+    gap = max(0.0, recent[-1] + b.gap - now) if recent and b.gap and spaced else 0.0
+    over = len(recent) + needed - b.limit
+    if over <= 0:
+        return gap
+    if over > len(recent):
+        return b.window
+    return max(gap, recent[over - 1] + b.window - now)
+
+
+def wait(db: Database, budgets: Sequence[Budget], now: float, needed: int = 1) -> float:
+    """Seconds before ``needed`` calls fit in every budget (a look, nothing is counted)."""
+    with db.session() as s:
+        worst = 0.0
+        for b in budgets:
+            marks = s.exec(
+                select(FloodMark.at).where(FloodMark.key == b.key, FloodMark.at > now - b.window)
+            ).all()
+            worst = max(worst, _wait(marks, b, now, needed, spaced=True))
+        return worst
+
+
+def take(db: Database, budgets: Sequence[Budget], now: float) -> float:
+    """Count one call in every budget if it fits now (returns 0); else the seconds to wait."""
+    keys = sorted({b.key for b in budgets})
+    with db.session() as s:
+        name = s.get_bind().dialect.name
+        dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
+        for key in keys:  # in key order: two processes never wait on each other in a cycle
+            stmt = dialect_insert(FloodKey.__table__).values(key=key)  # type: ignore[attr-defined]
+            s.execute(stmt.on_conflict_do_nothing(index_elements=["key"]))
+            s.exec(select(FloodKey).where(FloodKey.key == key).with_for_update()).one()
+        worst = 0.0
+        for b in budgets:
+            marks = s.exec(
+                select(FloodMark.at).where(FloodMark.key == b.key, FloodMark.at > now - b.window)
+            ).all()
+            worst = max(worst, _wait(marks, b, now, 1, spaced=False))
+        if worst > 0:
+            s.rollback()
+            return worst
+        for b in budgets:
+            s.add(FloodMark(key=b.key, at=now))
+            s.execute(
+                delete(FloodMark).where(
+                    col(FloodMark.key) == b.key, col(FloodMark.at) < now - b.window
+                )
+            )
+        s.commit()
+        return 0.0

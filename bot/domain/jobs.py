@@ -1,0 +1,304 @@
+"""Durable jobs: what must happen next to a table, stored with the change that calls for it.
+
+A job is a kind (``deadline``, ``robot``, ``table``, ``hands``), a key (whose), a due
+time and a little JSON. The domain writes jobs inside the transaction of a change
+(``schedule``), so a committed move always has its robot turn, deadline and redraws
+recorded, whatever happens to the process afterwards. Every bot process runs a
+``bot.telegram.jobs.JobRunner`` that ``claim``\\ s due jobs for a lease, runs them and
+``finish``\\ es them; a process that dies leaves its claims to expire, and another
+process takes them over.
+
+Why rows and ``SELECT ... FOR UPDATE SKIP LOCKED`` rather than a job-queue library
+(procrastinate, pgqueuer): a job must be written in the same transaction as the game
+change (the queue libraries enqueue through their own connection), jobs are replaced
+by key (a new deadline supersedes the old one), the same code must run on SQLite for
+one process, and the whole queue is four statements. SQLite ignores ``FOR UPDATE``;
+it has one writer at a time and the bot one process there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import delete, func, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from bot.domain.models import Job
+from bot.domain.store import Database
+from bot.domain.values import Change, GameStatus
+
+Merge = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+class JobKind(StrEnum):
+    """What a job does."""
+
+    TABLE = "table"
+    """Redraw a chat's public table messages and send its announcements (data: game ids)."""
+    HANDS = "hands"
+    """Redraw a game's private hand messages (data: the game id)."""
+    DEADLINE = "deadline"
+    """Play the default action of whoever let the clock run out (data: game, version)."""
+    ROBOT = "robot"
+    """A robot's turn (data: game, version, seat)."""
+    MARCADOR = "marcador"
+    """Redraw a ``/marcador`` message (data: the scoreboard id)."""
+
+
+def table_key(chat_id: int, thread_id: int | None) -> str:
+    """The key of a chat's (or forum topic's) table job."""
+    return f"{chat_id}:{thread_id or 0}"
+
+
+def _games(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    return {"games": sorted(set(old.get("games", [])) | set(new.get("games", [])))}
+
+
+def after_change(
+    s: Session, change: Change, now: float, robot_delay: float, warning: float | None = None
+) -> None:
+    """Record, in the change's transaction, everything that must follow it.
+
+    The robot's turn or the deadline of the pending decision (a robot to act moves by
+    itself; the clock is for people), the redraw of the table and the hands, and the
+    hands' warning ``warning`` seconds before the deadline.
+    """
+    key = str(change.game_id)
+    game = {"game": change.game_id, "version": change.version}
+    playing = change.status == GameStatus.PLAYING
+    if playing and change.robot_seat is not None:
+        schedule(s, JobKind.ROBOT, key, now + robot_delay, {**game, "seat": change.robot_seat})
+        cancel(s, JobKind.DEADLINE, key)
+    elif playing and change.deadline_at is not None:
+        schedule(s, JobKind.DEADLINE, key, change.deadline_at, game)
+        cancel(s, JobKind.ROBOT, key)
+    else:
+        cancel(s, JobKind.DEADLINE, key)
+        cancel(s, JobKind.ROBOT, key)
+    if change.status != GameStatus.LOBBY:
+        schedule(s, JobKind.HANDS, key, now, {"game": change.game_id}, keep_earlier=True)
+    # the hands drawn once more when the time of whoever must act is nearly out
+    warn_at = change.deadline_at - warning if change.deadline_at and warning else None
+    if playing and warn_at is not None and warn_at > now:
+        schedule(s, JobKind.HANDS, f"{key}:warning", warn_at, {"game": change.game_id})
+    else:
+        cancel(s, JobKind.HANDS, f"{key}:warning")
+    redraw = {"games": [change.game_id]}
+    tkey = table_key(change.chat_id, change.thread_id)
+    schedule(s, JobKind.TABLE, tkey, now, redraw, keep_earlier=True, merge=_games)
+
+
+def request(
+    db: Database,
+    kind: JobKind,
+    key: str,
+    due_at: float,
+    data: dict[str, Any],
+    *,
+    keep_earlier: bool = False,
+) -> None:
+    """Schedule a job outside any change (a redraw to retry later, a start-up resume)."""
+    with db.session() as s:
+        merge = _games if kind == JobKind.TABLE else None
+        schedule(s, kind, key, due_at, data, keep_earlier=keep_earlier, merge=merge)
+        s.commit()
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    """A job this process holds until ``lease_until``."""
+
+    id: int
+    kind: str
+    key: str
+    due_at: float
+    data: dict[str, Any]
+    generation: int
+    attempts: int
+    lease_until: float
+
+
+def _insert_ignore(s: Session) -> Any:
+    name = s.get_bind().dialect.name
+    dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
+    return dialect_insert(Job.__table__)  # type: ignore[attr-defined]
+
+
+def schedule(
+    s: Session,
+    kind: str,
+    key: str,
+    due_at: float,
+    data: dict[str, Any],
+    *,
+    keep_earlier: bool = False,
+    merge: Merge | None = None,
+) -> None:
+    """Create or replace the job of ``kind`` and ``key`` in the caller's transaction.
+
+    ``keep_earlier``: a job already due sooner keeps its time (redraws coalesce).
+    ``merge(old, new)``: combine the data of a job already waiting with the new data.
+    A job being run while it is rescheduled runs again once its run ends.
+    """
+    stmt = _insert_ignore(s).values(
+        kind=kind, key=key, due_at=due_at, data=json.dumps(data), generation=1, attempts=0
+    )
+    while True:
+        inserted = s.execute(stmt.on_conflict_do_nothing(index_elements=["kind", "key"]))
+        if inserted.rowcount == 1:  # type: ignore[attr-defined]
+            return
+        q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
+        found = s.exec(q).first()
+        if found is not None:
+            break  # else it was finished between the two statements: insert again
+    row = found
+    row.data = json.dumps(merge(json.loads(row.data), data) if merge else data)
+    row.due_at = min(row.due_at, due_at) if keep_earlier else due_at
+    row.generation += 1
+    row.attempts = 0
+    s.add(row)
+
+
+def cancel(s: Session, kind: str, key: str) -> None:
+    """Drop the job of ``kind`` and ``key`` (in the caller's transaction)."""
+    s.execute(delete(Job).where(col(Job.kind) == kind, col(Job.key) == key))
+
+
+def claim(db: Database, worker: str, now: float, lease: float, limit: int) -> list[ClaimedJob]:
+    """Take up to ``limit`` due jobs nobody holds, for ``lease`` seconds."""
+    with db.session() as s:
+        q = (
+            select(Job)
+            .where(
+                col(Job.due_at) <= now,
+                (col(Job.claimed_until).is_(None)) | (col(Job.claimed_until) < now),
+            )
+            .order_by(col(Job.due_at))
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        rows = list(s.exec(q))
+        claimed = []
+        for row in rows:
+            row.claimed_by = worker
+            row.claimed_until = now + lease
+            s.add(row)
+            claimed.append(
+                ClaimedJob(
+                    row.id or 0,
+                    row.kind,
+                    row.key,
+                    row.due_at,
+                    json.loads(row.data),
+                    row.generation,
+                    row.attempts,
+                    now + lease,
+                )
+            )
+        s.commit()
+        return claimed
+
+
+def finish(db: Database, job: ClaimedJob, worker: str) -> None:
+    """The job ran: delete it, unless it was rescheduled meanwhile (then it runs again)."""
+    with db.session() as s:
+        gone = s.execute(
+            delete(Job).where(
+                col(Job.id) == job.id,
+                col(Job.generation) == job.generation,
+                col(Job.claimed_by) == worker,
+            )
+        )
+        if gone.rowcount == 0:  # type: ignore[attr-defined]
+            _release(s, [job.id], worker)
+        s.commit()
+
+
+def postpone(
+    db: Database,
+    job: ClaimedJob,
+    worker: str,
+    due_at: float,
+    *,
+    failed: bool,
+    data: dict[str, Any] | None = None,
+) -> None:
+    """Give the job back to run at ``due_at`` (``failed``: count the attempt, for backoff).
+
+    ``data``: what is left to do, unless the job was rescheduled meanwhile.
+    """
+    with db.session() as s:
+        values: dict[str, Any] = {"claimed_by": None, "claimed_until": None}
+        if failed:
+            values["attempts"] = col(Job.attempts) + 1
+        stmt = update(Job).where(col(Job.id) == job.id, col(Job.claimed_by) == worker)
+        s.execute(stmt.values(**values))
+        # a reschedule meanwhile chose its own time and data; otherwise as asked
+        later: dict[str, Any] = {"due_at": due_at}
+        if data is not None:
+            later["data"] = json.dumps(data)
+        s.execute(
+            update(Job)
+            .where(col(Job.id) == job.id, col(Job.generation) == job.generation)
+            .values(**later)
+        )
+        s.commit()
+
+
+def renew(db: Database, ids: Iterable[int], worker: str, until: float) -> None:
+    """Extend the lease of jobs still running."""
+    ids = list(ids)
+    if not ids:
+        return
+    with db.session() as s:
+        s.execute(
+            update(Job)
+            .where(col(Job.id).in_(ids), col(Job.claimed_by) == worker)
+            .values(claimed_until=until)
+        )
+        s.commit()
+
+
+def release_all(db: Database, worker: str) -> int:
+    """Give back every job this worker holds (graceful shutdown); how many."""
+    with db.session() as s:
+        n = s.execute(
+            update(Job)
+            .where(col(Job.claimed_by) == worker)
+            .values(claimed_by=None, claimed_until=None)
+        ).rowcount  # type: ignore[attr-defined]
+        s.commit()
+        return int(n or 0)
+
+
+def _release(s: Session, ids: list[int], worker: str) -> None:
+    s.execute(
+        update(Job)
+        .where(col(Job.id).in_(ids), col(Job.claimed_by) == worker)
+        .values(claimed_by=None, claimed_until=None)
+    )
+
+
+def next_due(db: Database, now: float) -> float | None:
+    """When the next job becomes claimable (a due time, or a lease running out)."""
+    with db.session() as s:
+        free = s.exec(select(func.min(Job.due_at)).where(col(Job.claimed_by).is_(None))).one()
+        held = s.exec(
+            select(func.min(Job.claimed_until)).where(col(Job.claimed_by).is_not(None))
+        ).one()
+    found = [t for t in (free, held) if t is not None]
+    return min(found) if found else None
+
+
+def waiting(db: Database, kind: str | None = None) -> list[tuple[str, str, float]]:
+    """Every job stored (``kind``: only those), as (kind, key, due time)."""
+    with db.session() as s:
+        q = select(Job.kind, Job.key, Job.due_at)
+        if kind is not None:
+            q = q.where(Job.kind == kind)
+        return [(k, key, due) for k, key, due in s.exec(q.order_by(col(Job.due_at)))]

@@ -1,0 +1,178 @@
+"""The outbox: announcements recorded with the change that causes them, sent at most once.
+
+A change that ends a hand or a match (and, later, a call shouted at the table)
+``record``\\ s an announcement in its own transaction, keyed by what it announces, so
+recording twice keeps one. The process drawing the chat's table takes the
+announcements of the chat in order: ``begin`` marks one ``sending`` for a lease, the
+Bot API call is made, ``sent`` records the message (or ``failed``: Telegram refused it
+for good, or ``retry``: it surely did not arrive). An announcement still ``sending``
+after its lease belongs to a process that died during the call: Telegram may or may
+not have shown it, so it is marked ``uncertain`` and never sent again.
+
+This is the one way to post an announcement in a group: the adapter renders the text
+from ``kind`` and ``payload`` at sending time, in the chat's language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from bot.domain.models import Game, OutboxMessage, utcnow
+from bot.domain.store import Database
+
+
+class Announcement(StrEnum):
+    """What an outbox message announces."""
+
+    HAND_OVER = "hand_over"
+    """A hand's closing line (payload: ``HandSummary`` JSON)."""
+    MATCH_OVER = "match_over"
+    """The end of a match, with Revanche (payload: ``winner``, ``score``)."""
+
+
+class State(StrEnum):
+    """Where an outbox message is."""
+
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    UNCERTAIN = "uncertain"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """An announcement to send now."""
+
+    id: int
+    game_id: int
+    chat_id: int
+    thread_id: int | None
+    kind: Announcement
+    payload: dict[str, Any]
+
+
+def record(s: Session, game: Game, kind: Announcement, key: str, payload: dict[str, Any]) -> None:
+    """Record an announcement of ``game`` in the caller's transaction (once per ``key``)."""
+    name = s.get_bind().dialect.name
+    dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
+    stmt = dialect_insert(OutboxMessage.__table__).values(  # type: ignore[attr-defined]
+        key=key,
+        game_id=game.id or 0,
+        chat_id=game.chat_id,
+        thread_id=game.thread_id,
+        kind=kind.value,
+        payload=json.dumps(payload, ensure_ascii=False),
+        state=State.PENDING.value,
+        created_at=utcnow(),
+    )
+    s.execute(stmt.on_conflict_do_nothing(index_elements=["key"]))
+
+
+def pending(db: Database, game_id: int, now: float) -> list[Outgoing]:
+    """The game's announcements still to send, oldest first (expired claims become uncertain)."""
+    with db.session() as s:
+        s.execute(
+            update(OutboxMessage)
+            .where(
+                col(OutboxMessage.game_id) == game_id,
+                col(OutboxMessage.state) == State.SENDING,
+                col(OutboxMessage.claimed_until) < now,
+            )
+            .values(state=State.UNCERTAIN)
+        )
+        s.commit()
+        q = (
+            select(OutboxMessage)
+            .where(OutboxMessage.game_id == game_id, OutboxMessage.state == State.PENDING)
+            .order_by(col(OutboxMessage.id))
+        )
+        return [
+            Outgoing(
+                m.id or 0,
+                m.game_id,
+                m.chat_id,
+                m.thread_id,
+                Announcement(m.kind),
+                json.loads(m.payload),
+            )
+            for m in s.exec(q)
+        ]
+
+
+def begin(db: Database, message_id: int, worker: str, until: float) -> bool:
+    """Take one announcement for sending; ``False`` if someone else took it first."""
+    with db.session() as s:
+        took = s.execute(
+            update(OutboxMessage)
+            .where(col(OutboxMessage.id) == message_id, col(OutboxMessage.state) == State.PENDING)
+            .values(state=State.SENDING, claimed_by=worker, claimed_until=until)
+        ).rowcount  # type: ignore[attr-defined]
+        s.commit()
+        return bool(took)
+
+
+def _finish(db: Database, row_id: int, worker: str, **values: Any) -> None:
+    with db.session() as s:
+        s.execute(
+            update(OutboxMessage)
+            .where(
+                col(OutboxMessage.id) == row_id,
+                col(OutboxMessage.claimed_by) == worker,
+                col(OutboxMessage.state) == State.SENDING,
+            )
+            .values(**values)
+        )
+        s.commit()
+
+
+def sent(db: Database, message_id: int, worker: str, telegram_id: int) -> None:
+    """Telegram accepted it."""
+    _finish(db, message_id, worker, state=State.SENT, message_id=telegram_id, sent_at=utcnow())
+
+
+def failed(db: Database, message_id: int, worker: str) -> None:
+    """Telegram refused it for good (bot removed from the group, bad request): never retried."""
+    _finish(db, message_id, worker, state=State.FAILED)
+
+
+def uncertain(db: Database, message_id: int, worker: str) -> None:
+    """The call ended without an answer (timeout): it may have been shown; never resent."""
+    _finish(db, message_id, worker, state=State.UNCERTAIN)
+
+
+def retry(db: Database, message_id: int, worker: str) -> None:
+    """It surely did not arrive (429, connection refused): back in line."""
+    _finish(db, message_id, worker, state=State.PENDING, claimed_by=None, claimed_until=None)
+
+
+def drop_chat(db: Database, chat_id: int) -> int:
+    """The bot cannot post in this chat any more (403): nothing owed there will be sent."""
+    with db.session() as s:
+        n = s.execute(
+            update(OutboxMessage)
+            .where(col(OutboxMessage.chat_id) == chat_id, col(OutboxMessage.state) == State.PENDING)
+            .values(state=State.FAILED)
+        ).rowcount  # type: ignore[attr-defined]
+        s.commit()
+        return int(n or 0)
+
+
+def owed_games(s: Session) -> list[int]:
+    """Games with announcements still pending (they stay in the resume list until sent)."""
+    q = select(OutboxMessage.game_id).where(OutboxMessage.state == State.PENDING).distinct()
+    return list(s.exec(q))
+
+
+def counts(db: Database) -> dict[str, int]:
+    """How many announcements are in each state (metrics, tests)."""
+    with db.session() as s:
+        rows = s.exec(select(OutboxMessage.state, func.count()).group_by(col(OutboxMessage.state)))
+        return {state: n for state, n in rows}

@@ -1,0 +1,99 @@
+"""Faults found by a fault-injection run: each one keeps the table moving and loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.domain import messages, outbox, tables
+from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.context import runtime_of
+from tests.bot.harness import Harness, buttons, running
+
+
+def moves_of(h: Harness, kind: str) -> int:
+    assert h.db is not None
+    return sum(e.kind == kind and "action" in e.data for e in messages.events_of(h.db, 1))
+
+
+async def test_a_failed_button_answer_does_not_stop_the_table(harness: Harness) -> None:
+    s = harness.server
+    ana = s.add_user("Ana")
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, ana, "/truco")
+    await harness.wait(lambda: harness.hand(ana))
+    # Telegram fails every answer for a while (5xx, or a press made while the bot was down)
+    s.fail_next("answerCallbackQuery", 500, "Internal Server Error", times=50)
+    while moves_of(harness, "button") == 0:  # the newest buttons (a robot may move first)
+        hand = harness.hand(ana)
+        assert hand is not None
+        robots_before = moves_of(harness, "robot")
+        data = next(b["callback_data"] for b in buttons(hand) if b["callback_data"][:1] == "g")
+        with pytest.raises(TimeoutError):
+            await s.user_presses(ana, ana, hand["message_id"], data, timeout=1)
+    # the move was stored, and what follows it still happens: the robot plays, hands redraw
+    await harness.wait(lambda: moves_of(harness, "button") == 1, 30)
+    await harness.wait(lambda: moves_of(harness, "robot") > robots_before, 30)
+    await harness.wait(lambda: harness.hand(ana) != hand, 30)
+
+
+async def test_a_job_that_meets_a_locked_database_is_retried(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, TRUCO_ROBOT_DELAY="0.3") as h:
+        if not h.db_url.startswith("sqlite"):
+            pytest.skip("locks the SQLite file the way a backup would")
+        ana = server.add_user("Ana")
+        await server.user_sends(ana, ana, "/start")
+        await server.user_sends(ana, ana, "/truco")
+        hand = await h.wait(lambda: h.hand(ana))
+        robots = moves_of(h, "robot")
+        data = next(b["callback_data"] for b in buttons(hand) if b["callback_data"][:1] == "g")
+        await server.user_presses(ana, ana, hand["message_id"], data)
+        # another connection holds the database longer than the bot's busy timeout (5 s)
+        other = sqlite3.connect(h.db_url.removeprefix("sqlite:///"))
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            await asyncio.sleep(6.5)
+            assert moves_of(h, "robot") == robots  # nothing could be written meanwhile
+        finally:
+            other.rollback()
+            other.close()
+        # the robot's turn was not dropped: it runs once the database answers again
+        await h.wait(lambda: moves_of(h, "robot") > robots, 15)
+        text = runtime_of(h.app).metrics.text().decode()
+        assert "truco_jobs_retried_total" in text
+
+
+async def test_a_bot_removed_from_the_group_does_not_stay_in_the_resume_list(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path) as h:
+        ana = server.add_user("Ana")
+        group = server.add_group("G", admins=[ana])
+        await server.user_sends(ana, ana, "/start")
+        await server.user_sends(ana, group, "/truco paulista 1x1 6")
+        lobby = await h.wait(lambda: h.table(group))
+        go = next(b["callback_data"] for b in buttons(lobby) if b["callback_data"].endswith(":go"))
+        await server.user_presses(ana, group, lobby["message_id"], go)
+        await h.wait(lambda: h.hand(ana))
+        server.remove_bot(group)
+        # the match goes on in private, to its end
+        assert h.db is not None
+        while tables.load(h.db, 1).status != "over":  # type: ignore[union-attr]
+            hand = h.hand(ana)
+            moves = [b for b in buttons(hand or {}) if b["callback_data"][:1] == "g"]
+            if moves and hand is not None:
+                with contextlib.suppress(TimeoutError, LookupError):
+                    await server.user_presses(
+                        ana, ana, hand["message_id"], moves[0]["callback_data"]
+                    )
+            await asyncio.sleep(0.05)
+        # the ending could not be posted (403): it is dropped, not owed for ever
+        await h.wait(lambda: outbox.counts(h.db).get("pending", 0) == 0, 15)  # type: ignore[arg-type]
+        assert outbox.counts(h.db).get("failed", 0) >= 1
+        assert [t.id for t in tables.to_resume(h.db)] == []

@@ -1,0 +1,287 @@
+"""Three webhook replicas on one PostgreSQL, killed with SIGKILL at random points.
+
+Two people (partners) and two robots play a 2×2 match in a group; Ana answers every
+call, Beto only plays cards (so no press ever races his partner's) and lets his first
+decision of hand 2 time out. Decisions get a roomy clock so that a loaded machine
+never turns a press into a timeout. The replicas sit behind the fake Telegram's round-robin proxy and are
+killed and restarted while the match runs. The match must end exactly as an
+uninterrupted run of the same seed and the same presses does, with every timeout
+applied once, every announcement posted at most once, the group's flood budget
+held and the ranking counted once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.domain import messages, outbox
+from bot.domain.store import Database
+from bot.sandbox.fakeapi import FakeTelegram
+from tests.bot.harness import TOKEN, buttons, database_url, running
+
+PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
+pytestmark = pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
+URL = "https://truco.example/telegram/hook"
+SECRET = "replicas-secret"
+ENV = {
+    "TRUCO_SEED": "11",
+    "TRUCO_ROBOT_DELAY": "0",
+    "TRUCO_DECISION_SECONDS": "8",
+    "TRUCO_ROBOT_BUDGET_MS": "20",
+    "TRUCO_JOB_LEASE": "2",
+}
+SILENT_HAND = 2
+"""Beto lets his first decision in this hand time out."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Replica:
+    """``truco bot`` in webhook mode as a subprocess on a fixed port."""
+
+    def __init__(self, api_url: str, db_url: str, port: int, log: Path) -> None:
+        self.api_url, self.db_url, self.port, self.log = api_url, db_url, port, log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
+        env.update(ENV)
+        env.update(
+            {
+                "TELEGRAM_BOT_TOKEN": TOKEN,
+                "TELEGRAM_API_URL": self.api_url,
+                "DATABASE_URL": self.db_url,
+                "TELEGRAM_WEBHOOK_URL": URL,
+                "TELEGRAM_WEBHOOK_SECRET": SECRET,
+                "TRUCO_LISTEN": f"127.0.0.1:{self.port}",
+            }
+        )
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out
+        )
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def newest_hand(server: FakeTelegram, user: int) -> dict[str, Any] | None:
+    for m in reversed(server.messages(user)):
+        if m["from"]["is_bot"] and any(
+            b.get("callback_data", "").startswith("g") for b in buttons(m)
+        ):
+            return m
+    return None
+
+
+def over_message(server: FakeTelegram, group: int) -> dict[str, Any] | None:
+    for m in server.messages(group):
+        if any(b.get("callback_data", "").startswith("v") for b in buttons(m)):
+            return m
+    return None
+
+
+async def person(
+    server: FakeTelegram,
+    user: int,
+    silent_hand: int | None,
+    done: asyncio.Event,
+    *,
+    cards_only: bool = False,
+) -> None:
+    """Press the first move of the newest hand message, except in ``silent_hand``.
+
+    ``cards_only``: never answer or call (the partner does), only play cards.
+    """
+    silent_version: str | None = None
+    while not done.is_set():
+        msg = newest_hand(server, user)
+        hand = re.search(r"Mão (\d+)", msg["text"]) if msg else None
+        cards = [
+            b["callback_data"]
+            for b in (buttons(msg) if msg else [])
+            if b["callback_data"][:1] == "g" and b["callback_data"].rsplit(":", 1)[1][:1] in "pcb"
+        ]
+        if cards and hand and int(hand[1]) == silent_hand and silent_version is None:
+            silent_version = cards[0].rsplit(":", 1)[0]  # g<game>:<version>
+        if msg is None or (
+            silent_version is not None
+            and any(b["callback_data"].startswith(silent_version + ":") for b in buttons(msg))
+        ):
+            await asyncio.sleep(0.05)
+            continue
+        moves = [b["callback_data"] for b in buttons(msg) if b["callback_data"][:1] == "g"]
+        if cards_only:
+            moves = [d for d in moves if d.rsplit(":", 1)[1][:1] in "pcb"]
+        if not moves:
+            await asyncio.sleep(0.05)
+            continue
+        data = moves[0]
+        with contextlib.suppress(TimeoutError, LookupError):
+            await server.user_presses(user, user, msg["message_id"], data, timeout=20)
+        await asyncio.sleep(0.02)
+
+
+async def open_table(server: FakeTelegram) -> tuple[int, int, int]:
+    """Ana opens a 2×2 table, a médio robot sits next, then Beto (her partner); robots fill."""
+    ana, beto = server.add_user("Ana"), server.add_user("Beto")
+    group = server.add_group("Truco", admins=[ana], members=[beto])
+    for u in (ana, beto):
+        await server.user_sends(u, u, "/start")
+        await server.wait_for(lambda u=u: any(m["from"]["is_bot"] for m in server.messages(u)), 30)
+    await server.user_sends(ana, group, "/truco paulista 2x2")
+
+    def lobby() -> dict[str, Any] | None:
+        for m in server.messages(group):
+            if any(b.get("callback_data", "").startswith("l") for b in buttons(m)):
+                return m
+        return None
+
+    async def press(user: int, code: str) -> None:
+        msg = await server.wait_for(lobby, 30)
+        data = next(b["callback_data"] for b in buttons(msg) if b["callback_data"].endswith(code))
+        answer = await server.user_presses(user, group, msg["message_id"], data, timeout=20)
+        assert not answer["show_alert"], answer
+
+    await press(ana, ":r2")
+    await server.wait_for(lambda: "🤖" in (lobby() or {}).get("text", ""), 30)
+    await press(beto, ":j")
+    await server.wait_for(lambda: "Beto" in (lobby() or {}).get("text", ""), 30)
+    await press(ana, ":go")
+    return ana, beto, group
+
+
+async def play(server: FakeTelegram, ana: int, beto: int, group: int, timeout: float) -> None:
+    done = asyncio.Event()
+    players = [
+        asyncio.create_task(person(server, ana, None, done)),
+        asyncio.create_task(person(server, beto, SILENT_HAND, done, cards_only=True)),
+    ]
+    try:
+        await server.wait_for(lambda: over_message(server, group), timeout)
+    finally:
+        done.set()
+        await asyncio.gather(*players, return_exceptions=True)
+
+
+def moves(url: str) -> list[tuple[str, int | None, str]]:
+    db = Database(url, migrate=False)
+    try:
+        log = messages.events_of(db, 1)
+    finally:
+        db.close()
+    kinds = ("button", "robot", "timeout", "inline")
+    acts = [e for e in log if e.kind in kinds and "action" in e.data]
+    versions = [e.version for e in acts]
+    assert len(versions) == len(set(acts and versions)), "an action applied twice"
+    return [(e.kind, e.seat, e.data["action"]) for e in acts]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    s = FakeTelegram(token=TOKEN, group_limit=20)
+    s.updates.retry_delay = 0.05
+    await s.start()
+    yield s
+    await s.stop()
+
+
+async def test_three_replicas_killed_at_random_points_end_like_an_uninterrupted_run(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    # the reference: one process, never interrupted, the same seed and presses
+    ref_server = FakeTelegram(token=TOKEN)
+    await ref_server.start()
+    try:
+        (tmp_path / "ref").mkdir()
+        async with running(ref_server, tmp_path / "ref", **ENV) as h:
+            await play(ref_server, *await open_table(ref_server), timeout=120)
+            reference = moves(h.db_url)
+    finally:
+        await ref_server.stop()
+    assert Counter(k for k, *_ in reference)["timeout"] >= 1
+
+    url = database_url(tmp_path)
+    replicas = [
+        Replica(fake.api_url, url, free_port(), tmp_path / f"replica{i}.log") for i in range(3)
+    ]
+    for r in replicas:
+        r.start()
+    fake.route_webhook([r.address for r in replicas])
+    rng = random.Random(5)
+    db = Database(url, migrate=False)
+    kills = 0
+    try:
+        ana, beto, group = await open_table(fake)
+        playing = asyncio.create_task(play(fake, ana, beto, group, timeout=240))
+        # kill a random replica whenever the match has moved a random number of steps
+        seen = 0
+        while not playing.done():
+            await asyncio.sleep(0.05)
+            with contextlib.suppress(Exception):
+                now = len(messages.events_of(db, 1))
+                if now - seen >= rng.randint(4, 14):
+                    seen = now
+                    victim = rng.choice(replicas)
+                    victim.kill()
+                    kills += 1
+                    await asyncio.sleep(rng.uniform(0, 0.5))
+                    victim.start()
+        await playing
+    finally:
+        for r in replicas:
+            r.stop()
+        logs = "\n".join(r.log.read_text()[-2000:] for r in replicas)
+    assert kills >= 3
+    resumed = moves(url)
+    assert resumed == reference, logs
+    # every announcement posted at most once, each hand's closing and the end
+    states = outbox.counts(db)
+    assert states.get("pending", 0) == 0 and states.get("sending", 0) == 0, states
+    closing_lines = [
+        n
+        for m in fake.messages(group)
+        if m["from"]["is_bot"] and "Placar" in m["text"]
+        for n in re.findall(r"Mão (\d+)", m["text"])
+    ]
+    assert len(closing_lines) == len(set(closing_lines)), closing_lines
+    ends = [m for m in fake.messages(group) if "Revanche" in str(m.get("reply_markup"))]
+    assert len(ends) <= 1
+    assert fake.peak_calls_per_minute(group) <= 20
+    from bot.domain.people import ranking
+
+    board = ranking(db, group)
+    db.close()
+    assert sum(r.played for r in board) == 2  # Ana and Beto, once each
