@@ -21,17 +21,26 @@ one group, the time from a press to the group seeing a new or edited message,
 the time from a person's turn beginning (the press that made it theirs) to a new
 private message that notifies them (and how many turns came only as a silent
 edit), and the bot's event-loop lag.
+
+With ``processes=N`` the bot runs as N ``truco bot`` replicas in webhook mode on the
+configured database, behind the fake's round-robin proxy (as in production with
+nginx); their jobs' lateness and 429s are read from each replica's ``/metrics``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
 import resource
+import socket
+import subprocess
+import sys
 import tempfile
 import time
+import urllib.request
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -190,7 +199,11 @@ async def _load(
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
     conn.send(server.api_url)
-    await asyncio.to_thread(conn.recv)  # the bot is polling
+    routes = await asyncio.to_thread(conn.recv)  # the replicas' addresses, or none
+    if routes:
+        server.updates.retry_delay = 0.05
+        server.route_webhook(routes)
+    await asyncio.to_thread(conn.recv)  # the bot is taking updates
     persons: dict[int, list[_Person]] = {}
     groups: dict[int, int] = {}  # chat -> its group (a group is its own)
     rng = random.Random(12)
@@ -280,9 +293,77 @@ def _pct(values: list[float], p: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1)
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _replica(api_url: str, database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
+    env.update(
+        {
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_URL": api_url,
+            "DATABASE_URL": database_url,
+            "TELEGRAM_WEBHOOK_URL": "https://bench.example/telegram/hook",
+            "TELEGRAM_WEBHOOK_SECRET": "bench-secret",
+            "TRUCO_LISTEN": f"127.0.0.1:{port}",
+            "TRUCO_ROBOT_DELAY": "0",
+        }
+    )
+    out = log.open("ab")
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out
+    )
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return str(resp.read().decode())
+
+
+def _histogram(texts: list[str], name: str) -> list[tuple[float, float]]:
+    """Cumulative buckets (upper bound, count) of a histogram, summed over replicas and labels."""
+    buckets: dict[float, float] = {}
+    for text in texts:
+        for line in text.splitlines():
+            if line.startswith(name + "_bucket{"):
+                le = line.split('le="', 1)[1].split('"', 1)[0]
+                bound = float("inf") if le == "+Inf" else float(le)
+                buckets[bound] = buckets.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+    return sorted(buckets.items())
+
+
+def _bucket_pct(buckets: list[tuple[float, float]], p: float) -> float | None:
+    """The bucket bound under which ``p`` of the observations fall (ms)."""
+    total = buckets[-1][1] if buckets else 0.0
+    for bound, count in buckets:
+        if total and count >= p * total:
+            return round(bound * 1000, 1)
+    return None
+
+
+def _counter(texts: list[str], name: str) -> float:
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for text in texts
+        for line in text.splitlines()
+        if line.startswith(name) and not line.startswith("#")
+    )
+
+
 async def _run(
-    tables: int, seconds: float, robots: str, database_url: str, people: int, pace: str
+    tables: int,
+    seconds: float,
+    robots: str,
+    database_url: str,
+    people: int,
+    pace: str,
+    processes: int = 0,
 ) -> dict[str, Any]:
+    if processes:
+        return await _run_replicas(tables, seconds, robots, database_url, people, pace, processes)
     from bot.config import Config
     from bot.domain import Database, messages
     from bot.telegram.app import build_application, on_startup
@@ -307,6 +388,7 @@ async def _run(
     )
     db = Database(config.database_url)
     app = build_application(config, db)
+    ours.send([])  # long polling, no webhook
     await app.initialize()
     await on_startup(app)
     assert app.updater is not None
@@ -328,6 +410,109 @@ async def _run(
         await asyncio.to_thread(load.join, 10)
     hands = messages.count_events(db, "hand_over")
     db.close()
+    text = app.bot_data["runtime"].metrics.text().decode()
+    figures["lateness"] = _histogram([text], "truco_job_lateness_seconds")
+    figures["throttled_429"] = _counter([text], "truco_throttled_total")
+    return _figures(
+        figures,
+        hands,
+        tables,
+        seconds,
+        robots,
+        database_url,
+        people,
+        pace,
+        0,
+        lags,
+        used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
+    )
+
+
+async def _run_replicas(
+    tables: int,
+    seconds: float,
+    robots: str,
+    database_url: str,
+    people: int,
+    pace: str,
+    processes: int,
+) -> dict[str, Any]:
+    """The load process against ``processes`` webhook replicas on the configured database."""
+    from bot.domain import Database, messages
+
+    Database(database_url).close()  # migrate once before the replicas start
+    ours, theirs = multiprocessing.Pipe()
+    load = multiprocessing.get_context("spawn").Process(
+        target=_load_process,
+        args=(theirs, tables, seconds, robots, people, pace),
+        daemon=True,
+    )
+    load.start()
+    api_url = await asyncio.to_thread(ours.recv)
+    folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
+    ports = [_free_port() for _ in range(processes)]
+    bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log") for p in ports]
+    addresses = [f"http://127.0.0.1:{p}" for p in ports]
+    texts: list[str] = []
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        for address in addresses:
+            for _ in range(600):
+                with contextlib.suppress(OSError):
+                    _get(address + "/healthz")
+                    break
+                await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)  # every replica has set its webhook
+        ours.send(addresses)
+        ours.send("go")
+        figures = await asyncio.to_thread(ours.recv)
+        for address in addresses:
+            with contextlib.suppress(OSError):
+                texts.append(await asyncio.to_thread(_get, address + "/metrics"))
+    finally:
+        for bot in bots:
+            bot.terminate()
+        for bot in bots:
+            try:
+                await asyncio.to_thread(bot.wait, 30)
+            except subprocess.TimeoutExpired:
+                bot.kill()
+        ours.send("stop")
+        await asyncio.to_thread(load.join, 10)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    db = Database(database_url, migrate=False)
+    hands = messages.count_events(db, "hand_over")
+    db.close()
+    figures["lateness"] = _histogram(texts, "truco_job_lateness_seconds")
+    figures["throttled_429"] = _counter(texts, "truco_throttled_total")
+    return _figures(
+        figures,
+        hands,
+        tables,
+        seconds,
+        robots,
+        database_url,
+        people,
+        pace,
+        processes,
+        [],
+        used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
+    )
+
+
+def _figures(
+    figures: dict[str, Any],
+    hands: int,
+    tables: int,
+    seconds: float,
+    robots: str,
+    database_url: str,
+    people: int,
+    pace: str,
+    processes: int,
+    lags: list[float],
+    cpu_seconds: float,
+) -> dict[str, Any]:
     lat: list[float] = figures["latencies"]
     seen: list[float] = figures["press_to_group"]
     pings: list[float] = figures["turn_to_ping"]
@@ -335,8 +520,12 @@ async def _run(
     def per_hand(n: int) -> float | None:
         return round(n / hands, 1) if hands else None
 
+    calls_per_second = figures["throttled"] / seconds if seconds else 0.0
+    per_table = calls_per_second / tables if tables else 0.0
     return {
         "database": make_url(database_url).get_backend_name(),
+        "processes": processes or 1,
+        "webhook": bool(processes),
         "tables": tables,
         "seconds": seconds,
         "people_per_table": people,
@@ -361,8 +550,16 @@ async def _run(
         "turn_to_notification_ms": {"p50": _pct(pings, 0.50), "p95": _pct(pings, 0.95)},
         "turns_notified": len(pings),
         "turns_only_edited": figures["silent_turns"],
-        "bot_loop_lag_ms": {"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)},
-        "bot_cpu_seconds": round(used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime, 1),
+        "job_lateness_ms": {
+            "p50": _bucket_pct(figures["lateness"], 0.50),
+            "p95": _bucket_pct(figures["lateness"], 0.95),
+        },
+        "answered_429": figures["throttled_429"],
+        "throttled_calls_per_second": round(calls_per_second, 1),
+        # Telegram's 30 messages a second over what one table asked for per second
+        "tables_one_token_can_serve": round(30 / per_table) if per_table else None,
+        "bot_loop_lag_ms": ({"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)} if lags else None),
+        "bot_cpu_seconds": round(cpu_seconds, 1),
     }
 
 
@@ -403,16 +600,20 @@ def run(
     pace: str = "flat",
     database_url: str | None = None,
     reset: bool = False,
+    processes: int = 0,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (``robots``: a level or ``mix``).
 
     ``people``: 1 (one person against a robot) or 4 (a 2×2 of people) per table;
     ``pace``: ``flat`` or ``human``. ``database_url`` defaults to ``DATABASE_URL``;
-    without either, a new SQLite file.
+    without either, a new SQLite file. ``processes``: that many webhook replicas as
+    subprocesses (0: the bot in this process, long polling).
     """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
     if people not in (1, 4) or pace not in PACES:
         raise ValueError("people: 1 or 4; pace: flat or human")
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
-    return asyncio.run(_run(tables, seconds, robots, url, people, pace))
+    if processes and make_url(url).get_backend_name() != "postgresql":
+        raise BenchError("--processes precisa de DATABASE_URL num PostgreSQL")
+    return asyncio.run(_run(tables, seconds, robots, url, people, pace, processes))

@@ -53,6 +53,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
             people=args.people,
             pace=args.pace,
             reset=args.reset,
+            processes=args.processes,
         )
     except (BenchError, DatabaseError) as exc:
         print(f"truco bot-bench: {exc}", file=sys.stderr)
@@ -94,6 +95,12 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--reset",
         action="store_true",
         help="apaga as tabelas do bot no banco de DATABASE_URL antes de medir",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="réplicas webhook (truco bot) no PostgreSQL de DATABASE_URL; 0: o bot neste processo",
     )
     p.set_defaults(handler=cmd_bot_bench)
     from bot.sandbox.runner import add_sandbox_command

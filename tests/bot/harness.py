@@ -16,7 +16,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -134,25 +133,11 @@ def start_bot(
 
 
 class FakeClock:
-    """A clock for deadlines that jumps when a test says so (``Harness.advance``).
-
-    Between jumps it runs at the speed of real time, so the bot's own short waits (a
-    redraw postponed a second for the flood budget) still come, while a 60-second
-    deadline arrives only when the test moves the clock.
-    """
+    """A clock for deadlines that moves only when a test says so."""
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         """Start at ``now`` (Unix time)."""
-        self._offset = now - time.monotonic()
-
-    @property
-    def now(self) -> float:
-        """The current (fake) time."""
-        return time.monotonic() + self._offset
-
-    @now.setter
-    def now(self, value: float) -> None:
-        self._offset = value - time.monotonic()
+        self.now = now
 
     def __call__(self) -> float:
         """The current (fake) time."""

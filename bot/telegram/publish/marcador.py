@@ -19,6 +19,7 @@ from bot.telegram.callbacks import marcador_data
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
+from bot.telegram.publish.table import SHORT_WAIT
 from engine import words
 from engine.tools.marcador import warning
 
@@ -120,8 +121,10 @@ async def publish_board(app: TrucoApp, board_id: int) -> float:
         if board is None or (board.message_id is not None and board.drawn >= board.version):
             return 0.0
         wait = await rt.budget.wait(board.chat_id, 1)
-        if wait > 0.01:
+        if wait > SHORT_WAIT:
             return wait
+        if wait > 0.01:
+            await asyncio.sleep(wait)
         from bot.domain import people  # the chat's language
 
         lang = people.chat_language(rt.db, board.chat_id)

@@ -31,6 +31,8 @@ from bot.telegram.render import (
 )
 
 log = logging.getLogger(__name__)
+SHORT_WAIT = 2.0
+"""Budget waits up to this long are waited inside the job; longer ones postpone it."""
 
 
 def schedule_table(
@@ -79,8 +81,10 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
         owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, rt.rules.clock())
         if not table.private:
             wait = await rt.budget.wait(table.chat_id, 1 + bool(owed))
+            if wait > SHORT_WAIT:
+                return wait  # the group's minute is spent: come back, free the slot
             if wait > 0.01:
-                return wait
+                await asyncio.sleep(wait)  # a second apart: wait here, then draw the newest
         try:
             await _draw_table(app, table, drawing.missing, t)
             await _announce(app, table, owed, t)
