@@ -19,7 +19,11 @@ from tests.bot.harness import (
     start_bot,
 )
 
-ENV = {"TRUCO_ROBOT_DELAY": "0", "TRUCO_SEED": "7", "TRUCO_DECISION_SECONDS": "1.5"}
+ENV = {"TRUCO_ROBOT_DELAY": "0", "TRUCO_SEED": "7", "TRUCO_DECISION_SECONDS": "3"}
+# The restarted process runs on the wall clock: a slow machine must not let Ana's clock run
+# out between presses, so its own deadlines are long. The deadline stored before the kill
+# keeps its time and is the only one that can pass.
+RESTARTED = {**ENV, "TRUCO_DECISION_SECONDS": "600"}
 
 
 def moves_log(url: str) -> list[tuple[int, str]]:
@@ -84,7 +88,7 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
                 return table is not None and tables.change_of(table).robot_seat is None
 
             await h.wait(anas_clock_runs)  # the robot has answered: Ana's turn, on the clock
-            h.advance(2.0)
+            h.advance(3.5)
             await h.wait(lambda: messages.events_of(db, 1, "timeout"))
             await play(ref_server, ana, None)
             reference_url = h.db_url
@@ -106,8 +110,8 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
         bot.send_signal(signal.SIGKILL)
         bot.wait(timeout=10)
         # down for longer than the deadline: the restarted bot must apply it, once
-        await asyncio.sleep(2.0)
-        bot = start_bot(server.api_url, url, log, **ENV)
+        await asyncio.sleep(3.5)
+        bot = start_bot(server.api_url, url, log, **RESTARTED)
         # Ana's old buttons still show: she waits for the overdue default, as in the reference
         seen = Database(url, migrate=False)
         try:
