@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.domain import tables
 from bot.domain.messages import events_of
-from tests.bot.harness import Harness, moves, paulista_hand, press, running, seat_match
+from tests.bot.harness import FakeClock, Harness, moves, paulista_hand, press, running, seat_match
 
 
 async def _beto_calls_truco(h: Harness, ana: int, beto: int) -> int:
@@ -33,10 +33,11 @@ async def test_the_robot_waits_for_its_person_and_runs_with_them(harness: Harnes
 
 
 async def test_the_robot_decides_by_itself_once_its_persons_time_is_out(server, tmp_path) -> None:
-    async with running(server, tmp_path, TRUCO_DECISION_SECONDS=0.6) as h:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
         ana, beto = server.add_user("Ana"), server.add_user("Beto")
         gid = await _beto_calls_truco(h, ana, beto)
         # Ana never answers: her clock runs out, then the robot answers for the team
+        h.advance(31)
         await h.wait(
             lambda: [e for e in events_of(_db(h), gid) if e.kind == "robot" and e.seat == 2],
             timeout=10,
