@@ -187,13 +187,14 @@ def test_group_budget_spaces_and_caps_calls(tmp_path: Path) -> None:
     assert flood.wait(db, [group], 0.0) == 0.0
     for i in range(20):
         assert flood.take(db, [group, bot], float(i)) == 0.0
-    assert flood.take(db, [group], 19.5) == pytest.approx(40.5)  # the first call leaves at t=60
-    assert flood.wait(db, [group], 19.5) == pytest.approx(40.5)  # a refused call is not counted
-    assert flood.wait(db, [group], 19.2, needed=1) == pytest.approx(40.8)
-    assert flood.take(db, [group], 60.0) == 0.0
-    assert flood.take(db, [group], 60.5) == pytest.approx(0.5)  # 20 in the window again
-    assert flood.take(db, [group], 61.0) == 0.0  # the call of t=1 left: room, no gap needed
-    assert flood.wait(db, [group], 61.2) == pytest.approx(0.8)  # redraws look a second apart
+    # the window is a minute and a second (a margin for the requests' travel)
+    assert flood.take(db, [group], 19.5) == pytest.approx(41.5)  # the first call leaves at t=61
+    assert flood.wait(db, [group], 19.5) == pytest.approx(41.5)  # a refused call is not counted
+    assert flood.wait(db, [group], 19.2, needed=1) == pytest.approx(41.8)
+    assert flood.take(db, [group], 61.0) == 0.0
+    assert flood.take(db, [group], 61.5) == pytest.approx(0.5)  # 20 in the window again
+    assert flood.take(db, [group], 62.0) == 0.0  # the call of t=1 left: room, no gap needed
+    assert flood.wait(db, [group], 62.2) == pytest.approx(0.8)  # redraws look a second apart
     # the bot's own budget: 30 a second, whatever the chats
     others = [flood.group_budget(-100 - i, 20) for i in range(31)]
     assert all(flood.take(db, [bot, g], 100.0) == 0.0 for g in others[:30])
@@ -223,12 +224,15 @@ async def test_flood_budget_429_and_lost_table_message(
         server._delete(server.chats[group], table["message_id"])
         over = await h.play_out([ana], group, timeout=120, seed=5)
         assert re.search(r"\d+ × \d+", over["text"])
-        assert [m for m in h.bot_messages(group) if "Vitória" in m["text"]]
+        # the closing line follows the final table (its own message, sent just after)
+        await h.wait(lambda: [m for m in h.bot_messages(group) if "Vitória" in m["text"]])
         # the same state again: "message is not modified" is taken in stride
         game_id = int(button(over, "Revanche")["callback_data"][1:])
         await publish_game(h.app, game_id)
         edits = [c.time for c in server.calls_to(group, ("editMessageText",))]
-        assert all(b - a >= 0.9 for a, b in itertools.pairwise(edits)), edits
+        # a second apart when counted; the fake stamps them on arrival, and on a loaded
+        # machine one request may travel a few hundred milliseconds longer than the next
+        assert all(b - a >= 0.7 for a, b in itertools.pairwise(edits)), edits
         assert server.peak_calls_per_minute(group) <= 20
 
 
