@@ -42,8 +42,9 @@ from engine import actions as A
 from engine import words
 from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank
-from engine.errors import IllegalAction
+from engine.errors import ErrorCode, IllegalAction
 from engine.match import HandKind, Match, Phase
+from engine.sinais import SINAIS, Sinal
 from engine.tools.scenario import load_match, matches_expect, outcome, parse_action
 from engine.view import View
 
@@ -168,7 +169,8 @@ class Step:
 
     seat: int
     action: Action
-    """The action taken, as the acting seat chooses it (in the iron hand: a blind position)."""
+    """The action taken, as the acting seat chooses it (in the iron hand: a blind position);
+    another seat's signal as the learner saw it (``signal`` alone when not caught)."""
     prompt: Words | None
     """What the learner is asked to do; ``None`` when another seat acts."""
     explanation: Words
@@ -196,7 +198,8 @@ class TutorialHand:
     intro: Words
     """Shown at the deal: the situation, the vira and the manilhas."""
     scenario: Mapping[str, Any]
-    """The hand in the scenario format (``truco replay`` accepts it as is)."""
+    """The hand in the scenario format (``truco replay`` accepts it as is once its signals,
+    which pass no turn and are not part of that format, are taken out)."""
     start: View
     """The learner's view before the first action."""
     steps: tuple[Step, ...]
@@ -280,6 +283,9 @@ class Course:
             "version": TRACE_VERSION,
             "title": self.title.to_json(),
             "seat": self.seat,
+            "sinais": [
+                {"code": i.code, "name": PT.sinal(i.sinal), "emoji": i.emoji} for i in SINAIS
+            ],
             "lessons": [lesson.to_json() for lesson in self.lessons],
         }
 
@@ -301,11 +307,45 @@ def _as_chosen(m: Match, seat: int, action: Action) -> Action:
     return action
 
 
+def _parse_step(item: Any) -> tuple[int, Action]:
+    """One lesson action: a scenario action, or a signal (``"act": "signal", "sinal": "zap"``)."""
+    if isinstance(item, dict) and item.get("act") == "signal" and isinstance(item.get("seat"), int):
+        try:
+            return item["seat"], A.SIGNAL[Sinal.parse(str(item.get("sinal", "")))]
+        except ValueError as exc:
+            raise IllegalAction(ErrorCode.SIGNAL_NOT_ALLOWED, "no_sinal") from exc
+    return parse_action(item)
+
+
+def _seen(
+    m: Match, learner: int, seat: int, action: Action, item: Mapping[str, Any], at: str
+) -> Action:
+    """A signal as the learner saw it; an opponent's must say whether the learner caught it.
+
+    The catch is the match's seeded chance (R12), so a lesson states it with ``"seen"``
+    and the engine checks the statement: a text can never claim a catch that did not happen.
+    """
+    if action.act is not Act.SIGNAL:
+        return action
+    seen = m.view(learner).history[-1][1]
+    if (seat ^ learner) & 1:
+        claimed = item.get("seen")
+        if not isinstance(claimed, bool):
+            raise TutorialError(f'{at}: o sinal de um adversário diz se o aluno viu ("seen")')
+        if claimed != (seen.sinal is not None):
+            caught = "viu" if seen.sinal is not None else "não viu"
+            raise TutorialError(f"{at}: com esta semente, o aluno {caught} o sinal")
+    return seen
+
+
 def _replay_hand(raw: Any, learner: int, where: str, previous: TutorialHand | None) -> TutorialHand:
     if not isinstance(raw, dict):
         raise TutorialError(f"{where}: deve ser um objeto")
+    seed = raw.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TutorialError(f"{where}: seed deve ser um inteiro")
     try:
-        m = load_match(raw)
+        m = load_match(raw, seed)
     except IllegalAction as exc:
         raise TutorialError(f"{where}: {PT.refusal(exc)}") from None
     if not 0 <= learner < m.players:
@@ -320,7 +360,7 @@ def _replay_hand(raw: Any, learner: int, where: str, previous: TutorialHand | No
     for i, item in enumerate(actions):
         at = f"{where}, passo {i + 1}"
         try:
-            seat, action = parse_action(item)
+            seat, action = _parse_step(item)
             before = m.view(learner)
             chosen = _as_chosen(m, seat, action)
             m.apply(seat, chosen)
@@ -328,6 +368,7 @@ def _replay_hand(raw: Any, learner: int, where: str, previous: TutorialHand | No
             raise TutorialError(
                 f"{at} ({item!r}) não é legal: {exc.code}: {PT.refusal(exc)}"
             ) from None
+        chosen = _seen(m, learner, seat, chosen, item, at)
         prompt = _text(item, "prompt", at) if seat == learner else None
         if seat != learner and "prompt" in item:
             raise TutorialError(f"{at}: só os passos do aluno têm prompt")

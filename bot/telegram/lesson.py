@@ -23,6 +23,7 @@ from bot.telegram.render import reason_text
 from engine import words
 from engine.actions import Act
 from engine.cards import DeckStyle
+from engine.sinais import SINAIS
 from engine.tutorial import Course, Step, Tutorial, TutorialHand, Words, load_lessons
 from engine.view import View
 
@@ -107,6 +108,12 @@ def _view_lines(view: View, style: DeckStyle) -> list[str]:
         lines.append("Sua mão: " + PT.cards(view.hand, style))
     elif view.blind_slots:
         lines.append("Sua mão: 🂠 🂠 🂠 (às cegas)")
+    seen = [
+        f"{PT.seat(seat, view.seat, view.players)} {SINAIS[sinal].emoji} {PT.sinal(sinal)}"
+        for seat, sinal in view.signals
+    ]
+    if seen:
+        lines.append("Sinais: " + " · ".join(seen))
     lines.append(f"Placar: {view.score[0]} × {view.score[1]} · valendo {view.stake}")
     return lines
 
@@ -174,10 +181,11 @@ def _screen(
     _hand, view = _before(index)
     lines += _view_lines(view, style)
     lines.append(f"👉 {html.escape(_say(step.prompt, style))}")
+    # signals are offered only when the lesson teaches one: elsewhere they would distract
+    choices = view.legal + view.legal_signals if step.action.act is Act.SIGNAL else view.legal
     buttons = [
         InlineKeyboardButton(PT.button(a, view, style), callback_data=tutorial_data(index, a))
-        for a in view.legal
-        if a.act is not Act.SIGNAL  # no lesson teaches signals
+        for a in choices
     ]
     rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
     return "\n".join(lines), InlineKeyboardMarkup(rows), index

@@ -17,8 +17,12 @@ def _invalid(reason: str, **params: object) -> IllegalAction:
     return IllegalAction(ErrorCode.INVALID_SCENARIO, reason, **params)
 
 
-def load_match(data: Any) -> Match:
-    """The match at the start of the scenario's hand; ``IllegalAction(invalid_scenario)`` if bad."""
+def load_match(data: Any, seed: int = 0) -> Match:
+    """The match at the start of the scenario's hand; ``IllegalAction(invalid_scenario)`` if bad.
+
+    ``seed`` feeds the match's chance steps other than the deal (the catching of signals,
+    which scenarios do not have; the tutorial's lesson on sinais chooses one).
+    """
     if not isinstance(data, dict):
         raise _invalid("not_object")
     try:
@@ -49,7 +53,13 @@ def load_match(data: Any) -> Match:
     except (ValueError, TypeError) as exc:
         raise _invalid("bad_value", text=str(exc)) from None
     return Match.from_hand(
-        ruleset, options, score=(score[0], score[1]), dealer=dealer, hands=hands, vira=vira
+        ruleset,
+        options,
+        score=(score[0], score[1]),
+        dealer=dealer,
+        hands=hands,
+        vira=vira,
+        seed=seed,
     )
 
 

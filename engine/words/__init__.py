@@ -505,6 +505,18 @@ class Words:
         if act is Act.RUN11:
             hand = self.special_hand(view.ruleset)
             return self.gettext("{who}: corre da {hand}.").format(who=who, hand=hand)
+        if act is Act.SIGNAL and action.sinal is not None:
+            info = SINAIS[action.sinal]
+            if own:
+                return self.gettext("{who}: {emoji} sinal de {sinal} para o parceiro.").format(
+                    who=who, emoji=info.emoji, sinal=self.sinal(action.sinal)
+                )
+            return self.gettext("{who}: {emoji} {seen} — {sinal}!").format(
+                who=who,
+                emoji=info.emoji,
+                seen=self.sinal_seen(action.sinal),
+                sinal=self.sinal(action.sinal),
+            )
         return f"{who}: {self.did(action, view, style, public=not own)}."
 
     # ------------------------------------------------------------ refusals

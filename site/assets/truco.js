@@ -221,7 +221,28 @@
     if (action === "run") return "Corro";
     if (action === "play11") return "Jogar a " + special;
     if (action === "run11") return "Correr da " + special;
-    return null; /* actions the lessons never teach (sinais) get no button here */
+    var sinal = this.sinal(action);
+    if (sinal) return sinal.emoji + " " + sinal.name;
+    return null;
+  };
+
+  /* The row of the signals table (engine.sinais, in the trace) an action "signal zap" names. */
+  Player.prototype.sinal = function (action) {
+    var m = /^signal (\S+)$/.exec(action || "");
+    if (!m) return null;
+    var found = null;
+    (this.course.sinais || []).forEach(function (s) { if (s.code === m[1]) found = s; });
+    return found;
+  };
+
+  /* The signals the learner has received or caught in this hand, as the view tells them. */
+  Player.prototype.signalsSeen = function (hand, view) {
+    var me = this.lesson.seat, self = this, out = [];
+    view.history.forEach(function (e) {
+      var s = self.sinal(e[1]);
+      if (s && e[0] !== me) out.push(esc(hand.seat_names[e[0]]) + " " + s.emoji + " " + esc(s.name));
+    });
+    return out;
   };
 
   Player.prototype.plays = function (hand, table) {
@@ -248,7 +269,8 @@
     var view = f === 0 ? hand.start : hand.steps[f - 1].view;
     var next = hand.steps[f] || null;
     var mine = !!(next && next.prompt);
-    var legal = mine ? view.legal : [];
+    /* signals are offered only when the lesson teaches one: elsewhere they would only distract */
+    var legal = !mine ? [] : /^signal /.test(next.action) ? view.legal.concat(view.legal_signals) : view.legal;
     var lastHand = h === L.hands.length - 1;
     var self = this;
     var total = 0, done = 0;
@@ -302,6 +324,8 @@
     });
     if (view.pending_value !== null) status.push("pedido na mesa: vale " + view.pending_value + " se aceito");
     html += '<div class="tut__vazas" data-tutorial-vazas>' + (status.join(" · ") || "&nbsp;") + "</div>";
+    var seen = this.signalsSeen(hand, view);
+    if (seen.length) html += '<div class="tut__vazas" data-tutorial-sinais>Sinais: ' + seen.join(" · ") + "</div>";
 
     html += '<div class="tut__rotulo">Sua mão' + this.marks(view, me) + '</div><div class="tut__mao">';
     var expected = mine ? next.action : "";

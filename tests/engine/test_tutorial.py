@@ -28,9 +28,12 @@ def script() -> dict:
 
 
 def scenario_hands(script: dict):
+    """Every hand as a scenario: signals pass no turn, so without them it is the same hand."""
     for lesson in script["lessons"]:
         for hand in lesson["hands"]:
-            yield lesson["id"], hand
+            plain = {k: v for k, v in hand.items() if k != "seed"}
+            plain["actions"] = [a for a in hand["actions"] if a["act"] != "signal"]
+            yield lesson["id"], plain
 
 
 def test_every_hand_is_a_scenario_that_truco_replay_accepts(script: dict) -> None:
@@ -50,7 +53,7 @@ def test_each_lesson_replays_as_one_match_with_the_deal_passing_on(script: dict)
     """
     for lesson in script["lessons"]:
         m: Match | None = None
-        for number, hand in enumerate(lesson["hands"]):
+        for number, hand in enumerate(h for _id, h in scenario_hands({"lessons": [lesson]})):
             start = load_match(hand)
             if m is not None:
                 assert m.match_winner is None, (lesson["id"], number)
@@ -122,7 +125,8 @@ def test_learner_steps_are_legal_choices_in_the_view_before_them() -> None:
             before = hand.start
             for step in hand.steps:
                 if step.yours:
-                    assert step.action in before.legal, (lesson.id, step.prompt)
+                    choices = before.legal + before.legal_signals
+                    assert step.action in choices, (lesson.id, step.prompt)
                 before = step.view
 
 
@@ -246,3 +250,50 @@ def test_unreadable_script_is_a_one_line_error(tmp_path) -> None:
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(TutorialError, match="não consegui ler"):
         load_script(bad)
+
+
+def _sinais(script: dict) -> dict:
+    return next(h for h in script["lessons"] if h["id"] == "sinais")["hands"][0]
+
+
+def test_the_sinais_lesson_sends_receives_and_catches_signals() -> None:
+    lesson = load_lessons().lesson("sinais")
+    steps = lesson.hands[0].steps
+    signals = [s for s in steps if s.action.act is Act.SIGNAL]
+    assert [s.seat for s in signals] == [0, 1, 2]
+    mine = signals[0]
+    assert mine.yours and mine.prompt is not None
+    # the signal passes no turn: the learner's next step is still the learner's
+    assert steps[steps.index(mine) + 1].seat == 0
+    # what the learner's view holds: the partner's signal and the opponent's caught one
+    after = signals[-1].view
+    assert [(seat, sinal.code) for seat, sinal in after.signals] == [(1, "tres"), (2, "copas")]
+    assert "levantou um ombro" in signals[1].narration
+
+
+def test_a_lesson_cannot_claim_a_catch_the_seed_did_not_make(script: dict) -> None:
+    broken = copy.deepcopy(script)
+    hand = _sinais(broken)
+    hand["seed"] = 0  # with this seed the learner misses the opponent's shrug
+    with pytest.raises(TutorialError, match="não viu o sinal"):
+        from_data(broken)
+    del hand["actions"][2]["seen"]
+    with pytest.raises(TutorialError, match="seen"):
+        from_data(broken)
+
+
+def test_an_unknown_signal_in_a_lesson_is_refused(script: dict) -> None:
+    broken = copy.deepcopy(script)
+    _sinais(broken)["actions"][0]["sinal"] = "careta"
+    with pytest.raises(TutorialError, match="signal_not_allowed"):
+        from_data(broken)
+
+
+def test_the_trace_names_the_signals_for_the_player() -> None:
+    trace = build_trace()
+    assert [s["code"] for s in trace["sinais"]][:2] == ["zap", "copas"]
+    steps = next(x for x in trace["lessons"] if x["id"] == "sinais")["hands"][0]["steps"]
+    assert steps[0]["action"] == "signal zap"
+    assert steps[0]["view"]["history"] == [[0, "signal zap"]]
+    # an opponent's signal the learner did not catch would read "signal" alone
+    assert steps[2]["action"] == "signal tres"

@@ -23,7 +23,7 @@ def test_signals_in_a_2x2_table_and_none_in_1x1() -> None:
     assert [a["label"] for a in st["signals"]][:2] == ["😉 zap", "🤨 copas"]
     st = state(table.act("signal nada"))
     assert not st["error"] and st["signals"] == [] and st["waiting"] == "you"  # no turn passed
-    assert st["log"] == ["Você: fechou os olhos."]  # the face; the person knows what it meant
+    assert st["log"] == ["Você: 😑 sinal de nada para o parceiro."]  # the face and its meaning
     assert state(table.act("signal zap"))["error"]  # one per round
 
 

@@ -338,7 +338,7 @@ def test_a_signal_from_the_page(browser, base_url) -> None:
     p.page.click("[data-jogo-sinais] > summary")
     p.click('[data-jogo-sinais] button[data-sinal="signal zap"]')
     assert p.page.query_selector("[data-jogo-sinais]") is None  # one per round
-    assert "Você: piscou." in (p.page.text_content(".jogo__log") or "")
+    assert "Você: 😉 sinal de zap para o parceiro." in (p.page.text_content(".jogo__log") or "")
     assert p.attr("data-jogo-espera") == "you" and p.buttons()
     assert any(a.act.code == "signal" for _, a in p.table().match.log)
     p.check()

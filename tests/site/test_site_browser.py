@@ -98,6 +98,10 @@ def play_lesson(
             text = page.inner_text("[data-tutorial] .tut__texto")
             assert say(step["explanation"]) in text
             assert say(step["narration"]) in text
+            # the signals received or caught stay in sight for the rest of the hand
+            others = [e for e in step["view"]["history"] if e[0] != lesson["seat"]]
+            if any(a.startswith("signal ") for _seat, a in others):
+                assert "Sinais:" in page.inner_text("[data-tutorial-sinais]")
             score = step["view"]["score"]
             assert f"Nós {score[0]} × {score[1]} Eles" in page.inner_text(
                 "[data-tutorial] .tut__topo"
