@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import delete
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col, select
 
 from bot.domain.models import FloodKey, FloodMark
-from bot.domain.store import Database
+from bot.domain.store import Database, insert_of
 
 
 @dataclass(frozen=True)
@@ -81,10 +80,8 @@ def take(db: Database, budgets: Sequence[Budget], now: float) -> float:
     """Count one call in every budget if it fits now (returns 0); else the seconds to wait."""
     keys = sorted({b.key for b in budgets})
     with db.session() as s:
-        name = s.get_bind().dialect.name
-        dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
         for key in keys:  # in key order: two processes never wait on each other in a cycle
-            stmt = dialect_insert(FloodKey.__table__).values(key=key)  # type: ignore[attr-defined]
+            stmt = insert_of(s, FloodKey).values(key=key)
             s.execute(stmt.on_conflict_do_nothing(index_elements=["key"]))
             s.exec(select(FloodKey).where(FloodKey.key == key).with_for_update()).one()
         worst = 0.0

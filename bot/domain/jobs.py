@@ -25,11 +25,10 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import delete, func, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Job
-from bot.domain.store import Database
+from bot.domain.store import Database, insert_of
 from bot.domain.values import Change, GameStatus
 
 Merge = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -123,12 +122,6 @@ class ClaimedJob:
     lease_until: float
 
 
-def _insert_ignore(s: Session) -> Any:
-    name = s.get_bind().dialect.name
-    dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
-    return dialect_insert(Job.__table__)  # type: ignore[attr-defined]
-
-
 def schedule(
     s: Session,
     kind: str,
@@ -145,7 +138,7 @@ def schedule(
     ``merge(old, new)``: combine the data of a job already waiting with the new data.
     A job being run while it is rescheduled runs again once its run ends.
     """
-    stmt = _insert_ignore(s).values(
+    stmt = insert_of(s, Job).values(
         kind=kind, key=key, due_at=due_at, data=json.dumps(data), generation=1, attempts=0
     )
     while True:
@@ -169,19 +162,23 @@ def cancel(s: Session, kind: str, key: str) -> None:
     s.execute(delete(Job).where(col(Job.kind) == kind, col(Job.key) == key))
 
 
-def claim(db: Database, worker: str, now: float, lease: float, limit: int) -> list[ClaimedJob]:
-    """Take up to ``limit`` due jobs nobody holds, for ``lease`` seconds."""
+def claim(
+    db: Database,
+    worker: str,
+    now: float,
+    lease: float,
+    limit: int,
+    kinds: Iterable[str] | None = None,
+) -> list[ClaimedJob]:
+    """Take up to ``limit`` due jobs nobody holds, for ``lease`` seconds (``kinds``: only those)."""
     with db.session() as s:
-        q = (
-            select(Job)
-            .where(
-                col(Job.due_at) <= now,
-                (col(Job.claimed_until).is_(None)) | (col(Job.claimed_until) < now),
-            )
-            .order_by(col(Job.due_at))
-            .limit(limit)
-            .with_for_update(skip_locked=True)
+        q = select(Job).where(
+            col(Job.due_at) <= now,
+            (col(Job.claimed_until).is_(None)) | (col(Job.claimed_until) < now),
         )
+        if kinds is not None:
+            q = q.where(col(Job.kind).in_(list(kinds)))
+        q = q.order_by(col(Job.due_at)).limit(limit).with_for_update(skip_locked=True)
         rows = list(s.exec(q))
         claimed = []
         for row in rows:

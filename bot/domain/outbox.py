@@ -21,11 +21,10 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import func, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Game, OutboxMessage, utcnow
-from bot.domain.store import Database
+from bot.domain.store import Database, insert_of
 
 
 class Announcement(StrEnum):
@@ -61,9 +60,7 @@ class Outgoing:
 
 def record(s: Session, game: Game, kind: Announcement, key: str, payload: dict[str, Any]) -> None:
     """Record an announcement of ``game`` in the caller's transaction (once per ``key``)."""
-    name = s.get_bind().dialect.name
-    dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
-    stmt = dialect_insert(OutboxMessage.__table__).values(  # type: ignore[attr-defined]
+    stmt = insert_of(s, OutboxMessage).values(
         key=key,
         game_id=game.id or 0,
         chat_id=game.chat_id,

@@ -8,7 +8,7 @@ from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Chat, Player, Result
-from bot.domain.store import Database
+from bot.domain.store import Database, insert_of
 from bot.domain.values import (
     ChatSettings,
     Person,
@@ -50,19 +50,21 @@ def _settings(c: Chat) -> ChatSettings:
 
 def _chat(s: Session, chat_id: int, kind: str = "group", title: str = "") -> Chat:
     c = s.get(Chat, chat_id)
-    if c is None:
-        c = Chat(id=chat_id, kind=kind, title=title)
-        s.add(c)
-        s.flush()
+    if c is None:  # another process may be creating it too: the first insert wins
+        defaults = Chat(id=chat_id, kind=kind, title=title).model_dump()
+        s.execute(insert_of(s, Chat).values(**defaults).on_conflict_do_nothing())
+        c = s.exec(select(Chat).where(Chat.id == chat_id).with_for_update()).one()
     return c
 
 
 def meet(db: Database, person: Person, *, started: bool = False) -> PlayerInfo:
     """Create or refresh a person's row (``started``: they opened a private chat with us)."""
     with db.session() as s:
-        p = s.get(Player, person.id)
-        if p is None:
-            p = Player(id=person.id, name=person.name)
+        p = s.get(Player, person.id, with_for_update=True)
+        if p is None:  # a person's first updates may reach two processes at once
+            defaults = Player(id=person.id, name=person.name).model_dump()
+            s.execute(insert_of(s, Player).values(**defaults).on_conflict_do_nothing())
+            p = s.exec(select(Player).where(Player.id == person.id).with_for_update()).one()
         p.name, p.username = person.name, person.username
         if person.language_code:
             p.language_code = person.language_code

@@ -15,9 +15,10 @@ from typing import Any
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import event, inspect, text
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
-from sqlmodel import Session, create_engine
+from sqlmodel import Session, SQLModel, create_engine
 
 HERE = Path(__file__).resolve().parent
 # PostgreSQL advisory lock keys (any 64-bit numbers unique to this application)
@@ -56,6 +57,17 @@ def make_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     except ImportError as exc:
         raise DatabaseError(f"driver do banco não instalado: {exc.name}") from None
+
+
+def insert_of(s: Session, model: type[SQLModel]) -> Any:
+    """An ``INSERT`` into ``model``'s table in the session's dialect, for ``on_conflict_do_*``.
+
+    Rows several processes may create at once (a person, a chat, a job, a budget's key)
+    are inserted this way, never looked up then added: two replicas handling the same
+    person's first updates would both add the row, and one would fail.
+    """
+    dialect = postgresql if s.get_bind().dialect.name == "postgresql" else sqlite
+    return dialect.insert(model.__table__)  # type: ignore[attr-defined]
 
 
 def alembic_config() -> AlembicConfig:
