@@ -15,6 +15,11 @@ jobs within ``poll`` seconds.
 - Stopping (the Application's ``stop``): no new claims, the jobs running finish,
   the claims left are given back.
 
+- Jobs that move a game (deadlines, robot turns) and jobs that draw messages (table,
+  hands, ``/marcador``) have separate slots (``LANES``), and the game's are claimed
+  first: redraws wait for Telegram's 30 messages a second, and with many tables they
+  would otherwise take every slot and leave robots and clocks waiting behind them.
+
 Kinds are bound to callbacks once (``register``); a callback gets the application
 and the claimed job, and may raise :class:`Postpone` to run again later.
 """
@@ -29,6 +34,7 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -43,7 +49,23 @@ JobCallback = Callable[[Any, ClaimedJob], Awaitable[None]]
 """``async def callback(app, job)``."""
 MAX_BACKOFF = 60.0
 
-__all__ = ["ClaimedJob", "JobKind", "JobRunner", "Postpone"]
+__all__ = ["LANES", "ClaimedJob", "JobKind", "JobRunner", "Lane", "Postpone"]
+
+
+@dataclass(frozen=True)
+class Lane:
+    """Kinds of jobs that share ``slots`` running at once in one process."""
+
+    name: str
+    kinds: frozenset[JobKind]
+    slots: int
+
+
+LANES = (
+    Lane("turns", frozenset({JobKind.DEADLINE, JobKind.ROBOT}), 16),
+    Lane("messages", frozenset({JobKind.TABLE, JobKind.HANDS, JobKind.MARCADOR}), 32),
+)
+"""Claimed in this order: a due robot turn or deadline never waits for a free redraw slot."""
 
 
 class Postpone(Exception):
@@ -74,18 +96,19 @@ class JobRunner:
         clock: Callable[[], float] = time.time,
         lease: float = 10.0,
         poll: float = 0.5,
-        concurrency: int = 32,
+        lanes: tuple[Lane, ...] = LANES,
     ) -> None:
-        """A runner that claims at most ``concurrency`` jobs at once, each for ``lease`` s."""
+        """A runner that claims jobs for ``lease`` s, at most each lane's slots at once."""
         self.db = db
         self.metrics = metrics
         self.clock = clock
         self.lease = lease
         self.poll = poll
-        self.concurrency = concurrency
+        self.lanes = lanes
         self.worker = worker_name()
         self._callbacks: dict[str, JobCallback] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._lane_of: dict[int, str] = {}
         self._wake = asyncio.Event()
         self._stopping = False
         self._loop_task: asyncio.Task[None] | None = None
@@ -112,14 +135,18 @@ class JobRunner:
                 self._wake.clear()
                 now = self.clock()
                 try:
-                    free = self.concurrency - len(self._running)
                     claimed = []
-                    if free > 0:
-                        claimed = await asyncio.to_thread(
-                            store.claim, self.db, self.worker, now, self.lease, free
+                    for lane in self.lanes:
+                        free = lane.slots - sum(n == lane.name for n in self._lane_of.values())
+                        if free <= 0:
+                            continue
+                        taken = await asyncio.to_thread(
+                            store.claim, self.db, self.worker, now, self.lease, free, lane.kinds
                         )
-                    for job in claimed:
-                        self._running[job.id] = app.create_task(self._run(app, job))
+                        for job in taken:
+                            self._lane_of[job.id] = lane.name
+                            self._running[job.id] = app.create_task(self._run(app, job))
+                        claimed += taken
                     if self._running and now >= renew_at:
                         renew_at = now + self.lease / 3
                         until = now + self.lease
@@ -184,6 +211,7 @@ class JobRunner:
             await self._finish(job)
         finally:
             self._running.pop(job.id, None)
+            self._lane_of.pop(job.id, None)
             if self._stopping is False:
                 self._wake.set()
 
