@@ -214,18 +214,22 @@ async def _start_jobs(app: TrucoApp) -> None:
 
 
 async def on_update(update: object, context: BotContext) -> None:
-    """Before any handler: count the update and note when it arrived (if the webhook did not)."""
+    """Before any handler: count the update, note when it arrived (if the webhook did not),
+    and look up its language off the event loop."""
     if received_at.get() is None:
         received_at.set(time.monotonic())
     kind = "other"
     if isinstance(update, Update):
         kind = next((k for k in Update.ALL_TYPES if getattr(update, k, None) is not None), kind)
     context.runtime.metrics.updates.labels(kind).inc()
+    await context.prepare()
 
 
 async def on_shutdown(app: TrucoApp) -> None:
-    """Stop the robots' worker processes."""
-    runtime_of(app).thinkers.close()
+    """Stop the robots' worker processes and the updates' threads."""
+    rt = runtime_of(app)
+    rt.thinkers.close()
+    rt.close()
 
 
 def build_application(

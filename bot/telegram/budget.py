@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.domain import flood
 from bot.domain.store import Database
@@ -25,6 +25,7 @@ class SharedBudget:
     group_limit: int = 20
     bot_limit: int = 30
     clock: Callable[[], float] = time.time
+    _taking: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def budgets(self, chat_id: int | None) -> list[flood.Budget]:
         """The budgets a call to ``chat_id`` draws on (groups have their own; all share the bot's)."""
@@ -44,7 +45,11 @@ class SharedBudget:
         """Count one call, waiting until it fits every budget it draws on."""
         budgets = self.budgets(chat_id)
         while True:
-            wait = await asyncio.to_thread(flood.take, self.db, budgets, self.clock())
+            # One count at a time per process: every count locks the bot's budget row, and
+            # dozens of sends waiting on that lock would hold every thread of the loop's
+            # pool (the jobs' database calls wait for those threads).
+            async with self._taking:
+                wait = await asyncio.to_thread(flood.take, self.db, budgets, self.clock())
             if wait <= 0:
                 return
             await asyncio.sleep(wait)

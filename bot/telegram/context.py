@@ -8,8 +8,12 @@ what every handler needs (``context.db``, ``context.rules``, ``context.jobs``,
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -23,6 +27,11 @@ from bot.robots import Thinkers
 from bot.telegram.budget import SharedBudget
 from bot.telegram.jobs import JobRunner
 from bot.telegram.throttle import CommandThrottle
+
+P = ParamSpec("P")
+T = TypeVar("T")
+UPDATE_THREADS = 8
+"""Threads that run the domain calls of updates (a press, a command), apart from the jobs'."""
 
 
 @dataclass
@@ -38,6 +47,23 @@ class Runtime:
     thinkers: Thinkers = field(default_factory=Thinkers)
     throttle: CommandThrottle = field(default_factory=CommandThrottle)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
+    _updates: ThreadPoolExecutor | None = None
+
+    def update_threads(self) -> ThreadPoolExecutor:
+        """The threads of the updates' domain calls (made when first needed).
+
+        Jobs and sends use the event loop's default threads; a burst of redraws waiting
+        on the flood budget's row lock must never leave a press without a thread.
+        """
+        if self._updates is None:
+            self._updates = ThreadPoolExecutor(UPDATE_THREADS, thread_name_prefix="updates")
+        return self._updates
+
+    def close(self) -> None:
+        """Let the updates' threads go (the calls running finish on their own)."""
+        if self._updates is not None:
+            self._updates.shutdown(wait=False)
+            self._updates = None
 
     def lock(self, key: Any) -> asyncio.Lock:
         """A lock serialising the messages of one game or chat inside this process."""
@@ -74,6 +100,22 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
             context._update = update
         return context
 
+    async def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a domain call off the event loop, on the updates' threads.
+
+        Every call into ``bot.domain`` from a handler goes through here: a database
+        round trip on the loop would stall every other table of the process.
+        """
+        loop = asyncio.get_running_loop()
+        run = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+        return await loop.run_in_executor(self.runtime.update_threads(), run)
+
+    async def prepare(self) -> None:
+        """Look up, off the loop, what ``t`` needs (a group's language is in the database)."""
+        chat = self._update.effective_chat if self._update else None
+        if self._t is None and chat is not None and chat.type != ChatType.PRIVATE:
+            self._t = translations(await self.call(people.chat_language, self.db, chat.id))
+
     @property
     def runtime(self) -> Runtime:
         """The process's runtime (configuration, database, timers, robots)."""
@@ -104,7 +146,10 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
 
     @property
     def t(self) -> Translations:
-        """The update's language: the group's setting in groups, the person's in private."""
+        """The update's language: the group's setting in groups, the person's in private.
+
+        Looked up before the handlers run (``prepare``); reading it elsewhere may block.
+        """
         if self._t is None:
             chat = self._update.effective_chat if self._update else None
             if chat is not None and chat.type != ChatType.PRIVATE:

@@ -32,18 +32,18 @@ async def start(update: Update, context: BotContext) -> None:
     if chat.type != ChatType.PRIVATE:
         await help_command(update, context)
         return
-    player = people.meet(context.db, person, started=True)
+    player = await context.call(people.meet, context.db, person, started=True)
     t = person_translations(player.language_code)
     _ = t.gettext
     try:
         game_id = parse_start(context.args[0] if context.args else "")
     except NumberRefused:
         game_id = None
-    live = tables.load(context.db, game_id) if game_id is not None else None
+    live = await context.call(tables.load, context.db, game_id) if game_id is not None else None
     seat = live.seat_of(person.id) if live is not None else None
     if live is not None and live.status == GameStatus.PLAYING and seat is not None:
         # "Abrir no privado" mid-match: the live hand comes to the bottom, no greeting
-        messages.ask_for_hand(context.db, live.id, seat)
+        await context.call(messages.ask_for_hand, context.db, live.id, seat)
         schedule_hands(context.application, live.chat_id, live.id)
         return
     await reply(
@@ -65,7 +65,7 @@ async def start(update: Update, context: BotContext) -> None:
         return
     if game_id is None:
         return
-    table = tables.load(context.db, game_id)
+    table = await context.call(tables.load, context.db, game_id)
     if table is None:
         await reply(update, context, reason_text(t, Reason.NO_GAME))
     elif table.status == GameStatus.LOBBY:
@@ -84,7 +84,10 @@ async def rules(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    variant = people.chat_settings(context.db, chat.id, chat.type, chat.title or "").variant
+    settings = await context.call(
+        people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
+    )
+    variant = settings.variant
     await reply(update, context, rules_text(context.t, variant, context.config.rulebook_url))
 
 
@@ -93,7 +96,7 @@ async def score(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    table = tables.active_table(context.db, chat.id, context.thread_id)
+    table = await context.call(tables.active_table, context.db, chat.id, context.thread_id)
     if table is None or not table.started:
         text = context.t.gettext("Nenhuma partida em andamento. Abra uma com /truco.")
         await reply(update, context, text)
@@ -111,4 +114,5 @@ async def ranking(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    await reply(update, context, ranking_text(context.t, people.ranking(context.db, chat.id)))
+    rows = await context.call(people.ranking, context.db, chat.id)
+    await reply(update, context, ranking_text(context.t, rows))

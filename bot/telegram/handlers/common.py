@@ -36,7 +36,7 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
     person = context.person
     where, target = Route.GROUP, chat.id
     if chat.type != ChatType.PRIVATE:
-        known = people.player(context.db, person.id) if person else None
+        known = await context.call(people.player, context.db, person.id) if person else None
         throttle = context.runtime.throttle
         left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
         where = throttle.route(
@@ -112,7 +112,7 @@ async def greet_privately(context: BotContext, player: PlayerInfo) -> bool:
         return False
     except TelegramError:
         return player.started
-    people.set_started(context.db, player.id, True)
+    await context.call(people.set_started, context.db, player.id, True)
     return True
 
 

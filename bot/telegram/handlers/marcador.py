@@ -37,14 +37,16 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     if person is None or chat is None or msg is None:
         return
     t = context.t
-    settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
+    settings = await context.call(
+        people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
+    )
     try:
         placar = marcador.parse_request(list(context.args or []), settings)
     except BoardRefused as refused:
         await reply(update, context, refusal_text(t, refused))
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
-    board = marcador.open_board(context.db, chat.id, thread, person, placar)
+    board = await context.call(marcador.open_board, context.db, chat.id, thread, person, placar)
     schedule_board(context.application, chat.id, board.id, wait=0)
 
 
@@ -59,12 +61,12 @@ async def on_marcador(update: Update, context: BotContext) -> None:
     except (ValueError, NumberRefused):
         await q.answer(t.gettext("Botão inválido."), show_alert=True)
         return
-    found = marcador.load(context.db, board_id)
+    found = await context.call(marcador.load, context.db, board_id)
     if found is None or found.chat_id != q.message.chat.id:
         await q.answer(refusal_text(t, BoardRefused("no_board")), show_alert=True)
         return
     try:
-        board = marcador.press(context.db, board_id, person, command)
+        board = await context.call(marcador.press, context.db, board_id, person, command)
     except BoardRefused as refused:
         await q.answer(refusal_text(t, refused), show_alert=True)
         return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 
 from telegram import InlineQueryResultsButton, Message, Update
@@ -45,7 +44,7 @@ async def on_move(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
         return
     try:
-        change = await asyncio.to_thread(
+        change = await context.call(
             tables.act,
             context.db,
             move.game_id,
@@ -83,7 +82,7 @@ async def on_signals(update: Update, context: BotContext) -> None:
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
-    table = tables.load(context.db, game_id)
+    table = await context.call(tables.load, context.db, game_id)
     if table is None or not table.started:
         await q.answer(reason_text(t, Reason.NO_GAME), show_alert=True)
         return
@@ -101,7 +100,7 @@ async def on_signals(update: Update, context: BotContext) -> None:
             await q.answer(reason_text(t, Reason.NO_SIGNAL), show_alert=True)
             return
     else:
-        player = people.meet(context.db, person)
+        player = await context.call(people.meet, context.db, person)
         markup = hand_keyboard(t, table, view, player.deck)
     await q.answer()
     with contextlib.suppress(TelegramError):  # the hand was redrawn meanwhile: nothing to fix
@@ -113,9 +112,9 @@ async def on_inline(update: Update, context: BotContext) -> None:
     iq, person = update.inline_query, context.person
     if iq is None or person is None:
         return
-    player = people.meet(context.db, person)
+    player = await context.call(people.meet, context.db, person)
     t = person_translations(player.language_code)
-    found = tables.turn_of(context.db, person.id)
+    found = await context.call(tables.turn_of, context.db, person.id)
     if found is None:
         nowhere = InlineQueryResultsButton(
             text=t.gettext("Você não está em nenhuma partida"), start_parameter="ajuda"
@@ -164,14 +163,15 @@ async def on_posted(update: Update, context: BotContext) -> None:
     move = posted_move(msg, context.bot.username)
     if move is None:
         return
-    table = tables.load(context.db, move.game_id)
+    table = await context.call(tables.load, context.db, move.game_id)
     thread = msg.message_thread_id if msg.is_topic_message else None
     try:
         if table is None:
             raise Refused(Reason.NO_GAME)
         if msg.chat.id != table.chat_id or (thread is not None and thread != table.thread_id):
             raise Refused(Reason.WRONG_CHAT)
-        change = tables.act(
+        change = await context.call(
+            tables.act,
             context.db,
             move.game_id,
             move.version,
@@ -182,7 +182,7 @@ async def on_posted(update: Update, context: BotContext) -> None:
             source=Source.INLINE,
         )
     except Refused as r:
-        player = people.meet(context.db, person)
+        player = await context.call(people.meet, context.db, person)
         if player.started:
             t = person_translations(player.language_code)
             with contextlib.suppress(TelegramError):  # nobody to tell

@@ -30,7 +30,9 @@ async def config_command(update: Update, context: BotContext) -> None:
     if chat.type != ChatType.PRIVATE and not await is_admin(context, chat.id, person.id):
         await reply(update, context, reason_text(t, Reason.ADMIN_ONLY))
         return
-    settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
+    settings = await context.call(
+        people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
+    )
     text, markup = config_view(t, settings)
     await reply(update, context, text, reply_markup=markup)
 
@@ -51,7 +53,9 @@ async def on_config(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
     try:
-        settings = people.change_setting(context.db, chat_id, setting, LANGUAGES)
+        settings = await context.call(
+            people.change_setting, context.db, chat_id, setting, LANGUAGES
+        )
     except Refused as r:
         await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
         return
@@ -70,7 +74,7 @@ async def deck_command(update: Update, context: BotContext) -> None:
     person = context.person
     if person is None:
         return
-    player = people.meet(context.db, person)
+    player = await context.call(people.meet, context.db, person)
     t = person_translations(player.language_code)
     text = t.gettext("Como você quer ver as cartas?")
     await reply(update, context, text, reply_markup=deck_keyboard(t))
@@ -81,15 +85,15 @@ async def on_deck(update: Update, context: BotContext) -> None:
     q, person = update.callback_query, context.person
     if q is None or person is None:
         return
-    player = people.meet(context.db, person)
+    player = await context.call(people.meet, context.db, person)
     t = person_translations(player.language_code)
     try:
         style = parse_deck(q.data or "")
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
-    people.set_deck(context.db, person.id, style)
+    await context.call(people.set_deck, context.db, person.id, style)
     label = words_for(t).card(Card.parse("3C"), style)
     await q.answer(t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label))
-    for table in tables.playing_tables_of(context.db, person.id):
+    for table in await context.call(tables.playing_tables_of, context.db, person.id):
         schedule_hands(context.application, table.chat_id, table.id)

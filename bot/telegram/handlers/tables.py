@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import html
 
 from telegram import MaybeInaccessibleMessage, Update
@@ -10,7 +9,6 @@ from telegram.constants import ChatType
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
 from bot.domain.values import AddRobot, Reason, RemoveRobot, Table
-from bot.i18n import translations
 from bot.numbers import NumberRefused
 from bot.telegram.callbacks import deep_link, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
@@ -32,11 +30,14 @@ async def new_table(update: Update, context: BotContext) -> None:
     if person is None or chat is None:
         return
     private = chat.type == ChatType.PRIVATE
-    player = people.meet(context.db, person, started=private)
+    player = await context.call(people.meet, context.db, person, started=private)
     try:
-        settings = people.chat_settings(context.db, chat.id, chat.type, chat.title or "")
+        settings = await context.call(
+            people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
+        )
         request = tables.parse_request(context.args or [], settings)
-        table = tables.open_table(
+        table = await context.call(
+            tables.open_table,
             context.db,
             chat.id,
             context.thread_id,
@@ -46,7 +47,8 @@ async def new_table(update: Update, context: BotContext) -> None:
             rules=context.rules,
         )
         if private:
-            refresh(context.application, tables.start(context.db, table.id, context.rules))
+            started = await context.call(tables.start, context.db, table.id, context.rules)
+            refresh(context.application, started)
             return
     except Refused as r:
         # the argument is shown back inside HTML: escaped, and short enough for one line
@@ -64,13 +66,15 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     if person is None or chat is None:
         return
     t = context.t
-    table = tables.active_table(context.db, chat.id, context.thread_id)
+    table = await context.call(tables.active_table, context.db, chat.id, context.thread_id)
     if table is None:
         await reply(update, context, t.gettext("Não há mesa aberta aqui."))
         return
     ok = table.creator_id == person.id or await sender_is_admin(update, context)
     try:
-        change = tables.cancel(context.db, table.id, person.id, authorised=ok, rules=context.rules)
+        change = await context.call(
+            tables.cancel, context.db, table.id, person.id, authorised=ok, rules=context.rules
+        )
     except Refused as r:
         await reply(update, context, reason_text(t, r.reason, r.params))
         return
@@ -92,7 +96,7 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     except ValueError:
         await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
         return
-    table = tables.load(context.db, game_id)
+    table = await context.call(tables.load, context.db, game_id)
     if table is None:
         await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
         return
@@ -100,8 +104,8 @@ async def on_lobby(update: Update, context: BotContext) -> None:
         # a button acts only from the lobby message it was drawn on
         await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
         return
-    t = translations(people.chat_language(context.db, table.chat_id))
-    player = people.meet(context.db, person)
+    t = context.t  # the button sits in the table's chat: the chat's language
+    player = await context.call(people.meet, context.db, person)
     authorised = person.id == table.creator_id
     needs_authority = isinstance(command, Start | CancelTable) or (
         isinstance(command, AddRobot | RemoveRobot) and table.seat_of(person.id) is None
@@ -111,7 +115,7 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     if isinstance(command, Start) and not player.started and table.seat_of(person.id) is not None:
         await greet_privately(context, player)
     try:
-        change = await asyncio.to_thread(
+        change = await context.call(
             tables.lobby,
             context.db,
             game_id,
@@ -154,15 +158,13 @@ async def on_rematch(update: Update, context: BotContext) -> None:
     except ValueError:
         await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
         return
-    old = tables.load(context.db, game_id)
+    old = await context.call(tables.load, context.db, game_id)
     if old is not None and (q.message is None or q.message.chat.id != old.chat_id):
         # Revanche is drawn on the match's closing message, in the match's chat
         await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
         return
     try:
-        change = await asyncio.to_thread(
-            tables.rematch, context.db, game_id, person.id, context.rules
-        )
+        change = await context.call(tables.rematch, context.db, game_id, person.id, context.rules)
     except Refused as r:
         await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
         return

@@ -25,8 +25,8 @@ async def tutorial_command(update: Update, context: BotContext) -> None:
         text = context.t.gettext("O tutorial é no privado: me chame lá com /tutorial.")
         await reply(update, context, text)
         return
-    people.meet(context.db, person, started=True)
-    text, markup = lesson.begin(context.db, person.id)
+    await context.call(people.meet, context.db, person, started=True)
+    text, markup = await context.call(lesson.begin, context.db, person.id)
     await reply(update, context, text, reply_markup=markup)
 
 
@@ -35,7 +35,7 @@ async def on_tutorial(update: Update, context: BotContext) -> None:
     q = update.callback_query
     if q is None:
         return
-    answer = lesson.press(context.db, q.from_user.id, q.data or "")
+    answer = await context.call(lesson.press, context.db, q.from_user.id, q.data or "")
     await q.answer(answer.alert or None, show_alert=bool(answer.alert))
     if answer.text is not None:
         try:

@@ -127,7 +127,7 @@ async def publish_board(app: TrucoApp, board_id: int) -> float:
             await asyncio.sleep(wait)
         from bot.domain import people  # the chat's language
 
-        lang = people.chat_language(rt.db, board.chat_id)
+        lang = await asyncio.to_thread(people.chat_language, rt.db, board.chat_id)
         t = translations(lang)
         text, markup = board_text(t, lang, board), board_keyboard(t, board)
         try:

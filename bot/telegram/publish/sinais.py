@@ -7,6 +7,7 @@ table says that a signal was made, never which.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram.error import Forbidden, TelegramError
@@ -28,13 +29,13 @@ def ping_signal(app: TrucoApp, news: SignalNews) -> None:
 async def _ping(app: TrucoApp, news: SignalNews) -> None:
     rt = runtime_of(app)
     for user_id, caught in news.receivers:
-        player = people.player(rt.db, user_id)
+        player = await asyncio.to_thread(people.player, rt.db, user_id)
         if player is None or not player.started:
             continue
         t = person_translations(player.language_code)
         try:
             await app.bot.send_message(user_id, signal_ping(t, news.name, news.sinal, caught))
         except Forbidden:
-            people.set_started(rt.db, user_id, False)
+            await asyncio.to_thread(people.set_started, rt.db, user_id, False)
         except TelegramError as exc:  # the hand message shows it anyway
             log.warning("signal ping to %s failed: %s", user_id, exc)
