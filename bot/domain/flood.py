@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete
+from sqlalchemy import and_, delete, insert, or_
 from sqlmodel import col, select
 
 from bot.domain.models import FloodKey, FloodMark
@@ -77,28 +77,45 @@ def wait(db: Database, budgets: Sequence[Budget], now: float, needed: int = 1) -
 
 
 def take(db: Database, budgets: Sequence[Budget], now: float) -> float:
-    """Count one call in every budget if it fits now (returns 0); else the seconds to wait."""
+    """Count one call in every budget if it fits now (returns 0); else the seconds to wait.
+
+    Five round trips while the budgets' rows are locked (lock, read, count, forget,
+    commit): every call of every process takes its turn on the bot's row, so the time
+    the lock is held is what bounds the bot's calls a second.
+    """
     keys = sorted({b.key for b in budgets})
     with db.session() as s:
-        for key in keys:  # in key order: two processes never wait on each other in a cycle
-            stmt = insert_of(s, FloodKey).values(key=key)
-            s.execute(stmt.on_conflict_do_nothing(index_elements=["key"]))
-            s.exec(select(FloodKey).where(FloodKey.key == key).with_for_update()).one()
+        # in key order: two processes never wait on each other in a cycle
+        lock = select(FloodKey.key).where(col(FloodKey.key).in_(keys))
+        lock = lock.order_by(col(FloodKey.key)).with_for_update()
+        if len(s.exec(lock).all()) < len(keys):  # a budget counted for the first time
+            for key in keys:
+                stmt = insert_of(s, FloodKey).values(key=key)
+                s.execute(stmt.on_conflict_do_nothing(index_elements=["key"]))
+            s.exec(lock).all()
+        oldest = now - max(b.window for b in budgets)
+        rows = s.exec(
+            select(FloodMark.key, FloodMark.at).where(
+                col(FloodMark.key).in_(keys), col(FloodMark.at) > oldest
+            )
+        ).all()
         worst = 0.0
         for b in budgets:
-            marks = s.exec(
-                select(FloodMark.at).where(FloodMark.key == b.key, FloodMark.at > now - b.window)
-            ).all()
+            marks = [at for key, at in rows if key == b.key and at > now - b.window]
             worst = max(worst, _wait(marks, b, now, 1, spaced=False))
         if worst > 0:
             s.rollback()
             return worst
-        for b in budgets:
-            s.add(FloodMark(key=b.key, at=now))
-            s.execute(
-                delete(FloodMark).where(
-                    col(FloodMark.key) == b.key, col(FloodMark.at) < now - b.window
+        s.execute(insert(FloodMark).values([{"key": b.key, "at": now} for b in budgets]))
+        s.execute(
+            delete(FloodMark).where(
+                or_(
+                    *(
+                        and_(col(FloodMark.key) == b.key, col(FloodMark.at) < now - b.window)
+                        for b in budgets
+                    )
                 )
             )
+        )
         s.commit()
         return 0.0

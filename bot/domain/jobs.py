@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import case, delete, func, update
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Job
@@ -138,18 +138,29 @@ def schedule(
     ``merge(old, new)``: combine the data of a job already waiting with the new data.
     A job being run while it is rescheduled runs again once its run ends.
     """
+    text = json.dumps(data)
     stmt = insert_of(s, Job).values(
-        kind=kind, key=key, due_at=due_at, data=json.dumps(data), generation=1, attempts=0
+        kind=kind, key=key, due_at=due_at, data=text, generation=1, attempts=0
     )
-    while True:
-        inserted = s.execute(stmt.on_conflict_do_nothing(index_elements=["kind", "key"]))
-        if inserted.rowcount == 1:  # type: ignore[attr-defined]
-            return
-        q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
-        found = s.exec(q).first()
-        if found is not None:
-            break  # else it was finished between the two statements: insert again
-    row = found
+    # One statement (every move schedules three jobs, each a round trip on the move's
+    # path): a new job, or the waiting one replaced. With ``merge`` only when the data is
+    # the same (a chat's one table redrawn again); other data is merged below.
+    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
+    due = case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at) if keep_earlier else None
+    upsert = stmt.on_conflict_do_update(
+        index_elements=["kind", "key"],
+        set_={
+            "due_at": new.due_at if due is None else due,
+            "data": new.data,
+            "generation": jobs.generation + 1,
+            "attempts": 0,
+        },
+        where=(jobs.data == new.data) if merge else None,
+    )
+    if s.execute(upsert.returning(jobs.id)).first() is not None:
+        return
+    q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
+    row = s.exec(q).one()  # it conflicted and is locked by the statement above
     row.data = json.dumps(merge(json.loads(row.data), data) if merge else data)
     row.due_at = min(row.due_at, due_at) if keep_earlier else due_at
     row.generation += 1

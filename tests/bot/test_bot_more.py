@@ -21,6 +21,7 @@ from tests.bot.harness import (
     FakeClock,
     Harness,
     button,
+    database_url,
     paulista_hand,
     press,
     running,
@@ -182,7 +183,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
 
 
 def test_group_budget_spaces_and_caps_calls(tmp_path: Path) -> None:
-    db = Database(f"sqlite:///{tmp_path}/flood.db")
+    db = Database(database_url(tmp_path))
     group, bot = flood.group_budget(-1, 20), flood.bot_budget(30)
     assert flood.wait(db, [group], 0.0) == 0.0
     for i in range(20):
