@@ -8,8 +8,8 @@ bumps the game version: it is not game state.
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Chat, Event, Game, HandMessage, Player
@@ -51,7 +51,7 @@ def table_drawing(db: Database, game_id: int) -> TableDrawing | None:
             return None
         table = row_to_table(s, game)
         missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
-        return TableDrawing(table, _language(s, game), tuple(missing))
+        return TableDrawing(table, _language(s, game), tuple(missing), game.table_after)
 
 
 def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
@@ -101,18 +101,68 @@ def _hand_message(h: HandMessage) -> HandMessageInfo:
     return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, fingerprint, Ping(int(ping)))
 
 
-def mark_table(db: Database, game_id: int, **values: Any) -> None:
-    """Record the table message's bookkeeping: ``table_message_id``."""
-    allowed = {"table_message_id"}
-    if not set(values) <= allowed:
-        raise ValueError(f"not bookkeeping: {sorted(set(values) - allowed)}")
+def mark_table(db: Database, game_id: int, *, table_message_id: int, seen: int = 0) -> None:
+    """Record a new table message; the ``seen`` messages that buried the old one are behind it.
+
+    Messages counted while it was being sent stay counted (they came after it).
+    """
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
-            return
-        for k, v in values.items():
-            setattr(game, k, v)
-        s.add(game)
+        s.execute(
+            update(Game)
+            .where(col(Game.id) == game_id)
+            .values(
+                table_message_id=table_message_id,
+                table_after=func.max(0, col(Game.table_after) - seen)
+                if s.get_bind().dialect.name == "sqlite"
+                else func.greatest(0, col(Game.table_after) - seen),
+            )
+        )
+        s.commit()
+
+
+def note_posted(
+    db: Database, chat_id: int, thread_id: int | None, count: int = 1, *, game_id: int | None = None
+) -> tuple[int, int] | None:
+    """Messages were posted in a chat: they push its live table up (``game_id``: that table's).
+
+    Returns the live table's id and how many messages now lie after its message, or
+    ``None`` when the chat has no live table message.
+    """
+    with db.session() as s:
+        if game_id is not None:
+            game = s.get(Game, game_id)
+        else:
+            q = select(Game).where(
+                Game.chat_id == chat_id,
+                col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
+                col(Game.table_message_id).is_not(None),
+            )
+            q = (
+                q.where(Game.thread_id == thread_id)
+                if thread_id
+                else q.where(col(Game.thread_id).is_(None))
+            )
+            game = s.exec(q.order_by(col(Game.id).desc())).first()
+        if game is None or game.id is None or game.private:
+            return None
+        s.execute(
+            update(Game)
+            .where(col(Game.id) == game.id)
+            .values(table_after=col(Game.table_after) + count)
+        )
+        s.commit()
+        s.refresh(game)
+        return game.id, game.table_after
+
+
+def bring_table_down(db: Database, game_id: int, after: int) -> None:
+    """Count the table as buried under at least ``after`` messages: the next redraw reposts it."""
+    with db.session() as s:
+        s.execute(
+            update(Game)
+            .where(col(Game.id) == game_id, col(Game.table_after) < after)
+            .values(table_after=after)
+        )
         s.commit()
 
 

@@ -81,6 +81,10 @@ class Game(SQLModel, table=True):
     deadline_at: float | None = None
     """Unix time at which the pending decision gets its default action (R10)."""
     table_message_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    table_after: int = Field(
+        default=0, sa_column=Column(Integer, nullable=False, server_default="0")
+    )
+    """Messages posted in the chat since the table message: enough of them bury it."""
     note: str | None = None
     """Public line about the last timeout (JSON), shown on the table during its hand."""
     announced_hands: int = 0

@@ -1,8 +1,8 @@
 """The outbox: announcements recorded with the change that causes them, sent at most once.
 
-A change that ends a hand or a match (and, later, a call shouted at the table)
-``record``\\ s an announcement in its own transaction, keyed by what it announces, so
-recording twice keeps one. The process drawing the chat's table takes the
+A change that ends a hand or a match, a call or answer shouted at the table, or a
+timeout ``record``\\ s an announcement in its own transaction, keyed by what it
+announces, so recording twice keeps one. The process drawing the chat's table takes the
 announcements of the chat in order: ``begin`` marks one ``sending`` for a lease, the
 Bot API call is made, ``sent`` records the message (or ``failed``: Telegram refused it
 for good, or ``retry``: it surely did not arrive). An announcement still ``sending``
@@ -30,6 +30,10 @@ from bot.domain.store import Database, insert_of
 class Announcement(StrEnum):
     """What an outbox message announces."""
 
+    SAID = "said"
+    """A call, an answer or a mão de onze/dez decision (payload: ``Said`` JSON)."""
+    TIMEOUT = "timeout"
+    """Who ran out of time and what was played for them (payload: ``TimeoutNote`` JSON)."""
     HAND_OVER = "hand_over"
     """A hand's closing line (payload: ``HandSummary`` JSON)."""
     MATCH_OVER = "match_over"

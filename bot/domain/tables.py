@@ -39,6 +39,8 @@ from bot.domain.values import (
     RemoveRobot,
     RobotLevel,
     Rules,
+    Said,
+    Saying,
     SignalNews,
     Source,
     Stale,
@@ -729,10 +731,39 @@ def act(
             raise Refused(Reason.NOT_YOUR_TURN)
         if action not in m.legal_actions(seat):
             raise Refused(Reason.ILLEGAL)
+        said = _said(m, seat, action)
         m.apply(seat, action)
         version = expected + 1
         _event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
+        ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
+        if said is not None and not game.private and not ran_out:
+            key = f"{game.id}:said:{version}"
+            outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
         return _store_move(s, game, expected, m, seats, rules)
+
+
+RUNS = (Saying.RUN, Saying.RUN11)
+
+
+def _said(m: Match, seat: int, action: Action) -> Said | None:
+    """What the group hears of an action about to be applied: calls, answers, decisions.
+
+    A run that ends the hand is left to the hand's closing line, which says it.
+    """
+    act = action.act
+    hand = m.hand_number
+    if act in (Act.TRUCO, Act.RAISE):
+        return Said(hand, seat, Saying.CALL, step=m.view(seat).next_step)
+    if act == Act.ACCEPT:
+        view = m.view(seat)
+        return Said(hand, seat, Saying.ACCEPT, step=view.pending_step, value=view.pending_value)
+    if act == Act.RUN:
+        return Said(hand, seat, Saying.RUN)
+    if act == Act.PLAY11:
+        return Said(hand, seat, Saying.PLAY11)
+    if act == Act.RUN11:
+        return Said(hand, seat, Saying.RUN11)
+    return None
 
 
 def _made(s: Session, game_id: int, version: int, user_id: int, action: Action) -> bool:
@@ -814,4 +845,8 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             done.append((seat, m.log[-1][1]))  # blind plays are logged with the card shown
             _event(s, game, version, Source.TIMEOUT, seat, None, action=str(action), hand=hand)
         note = TimeoutNote(hand, tuple(done), version)
+        if done and not game.private:
+            key = f"{game.id}:timeout:{version}"
+            payload = json.loads(note.to_json())
+            outbox.record(s, game, outbox.Announcement.TIMEOUT, key, payload)
         return _store_move(s, game, expected, m, seats, rules, note=note)

@@ -301,6 +301,47 @@ class HandSummary:
         )
 
 
+class Saying(StrEnum):
+    """What a seat said aloud at the table (the group hears it as a new message)."""
+
+    CALL = "call"
+    """Truco, or a raise answering a call (``step``: the call made)."""
+    ACCEPT = "accept"
+    """Desce! (``step`` accepted, worth ``value``)."""
+    RUN = "run"
+    """Corro, while a partner still answers (a team's run that ends the hand is its closing)."""
+    PLAY11 = "play11"
+    """The team plays the mão de onze/dez."""
+    RUN11 = "run11"
+    """Would run from the mão de onze/dez, while a partner still decides."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """One seat's call, answer or decision, as the group is told it."""
+
+    hand: int
+    seat: int
+    saying: Saying
+    step: int | None = None
+    value: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (an outbox payload)."""
+        return {
+            "hand": self.hand,
+            "seat": self.seat,
+            "saying": self.saying.value,
+            "step": self.step,
+            "value": self.value,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Said:
+        """Read the stored form."""
+        return cls(d["hand"], d["seat"], Saying(d["saying"]), d.get("step"), d.get("value"))
+
+
 @dataclass(frozen=True)
 class MatchEnd:
     """How a match ended."""
@@ -399,6 +440,8 @@ class TableDrawing:
     language: str
     missing: tuple[str, ...]
     """Lobby: seated people who never opened a private chat with the bot."""
+    buried: int = 0
+    """Messages posted in the chat since the table message (chatter, announcements)."""
 
 
 class Ping(IntEnum):

@@ -306,6 +306,9 @@ def build_application(
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
     app.add_handler(MessageHandler(filters.VIA_BOT, moves.on_posted))
+    # after the handlers above: every group message, command or not, counts for burying
+    chatter = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
+    app.add_handler(MessageHandler(chatter, commands.on_group_message), group=1)
     app.add_error_handler(errors.on_error)
     return app
 

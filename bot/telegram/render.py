@@ -36,9 +36,12 @@ from bot.domain.values import (
     Reason,
     RemoveRobot,
     RobotLevel,
+    Said,
+    Saying,
     Setting,
     Start,
     Table,
+    TimeoutNote,
 )
 from bot.i18n import Translations, language_name, words_for
 from bot.telegram.callbacks import (
@@ -52,7 +55,7 @@ from bot.telegram.callbacks import (
     signals_data,
 )
 from engine import HandKind, Phase, View, get_ruleset
-from engine.actions import Act
+from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
 from engine.sinais import Sinal
 
@@ -344,16 +347,59 @@ def timeout_note(t: Translations, table: Table, view: View, style: DeckStyle) ->
     note = table.note
     if note is None or note.hand != view.hand_number:
         return ""
+    return timeout_line(t, note, table.seats, view, style)
+
+
+def timeout_line(
+    t: Translations,
+    note: TimeoutNote,
+    seats: Seats,
+    view: View,
+    style: DeckStyle = DeckStyle.TRADITIONAL,
+) -> str:
+    """``⏰ Tempo esgotado: Ana jogou 3♣`` (the table's line, and the group's announcement)."""
     _ = t.gettext
     parts = []
     for seat, action in note.items:
         parts.append(
             _("{who} {what}").format(
-                who=seat_name(table.seats[seat], t),
+                who=seat_name(seats[seat], t),
                 what=words_for(t).did(action, view, style, public=True),
             )
         )
     return _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
+
+
+def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
+    """A call, answer or decision as the group hears it: ``📣 Ana: TRUCO!``, ``Beto: Desce!``.
+
+    ``view``: any view of the table (it names the answers in the reader's language).
+    """
+    _ = t.gettext
+    w = words_for(t)
+    rs = get_ruleset(table.variant)
+    who = seat_name(table.seats[said.seat], t)
+    if said.saying == Saying.CALL:
+        return _("📣 {who}: {call}").format(who=who, call=w.shout(said.step, rs).upper())
+    if said.saying == Saying.ACCEPT:
+        return _("👍 {who}: {answer} Valendo {value}.").format(
+            who=who, answer=w.button(ACCEPT, view), value=said.value
+        )
+    if said.saying == Saying.RUN:
+        return _("🏃 {who}: {answer}").format(who=who, answer=w.button(RUN, view))
+    team = said.seat & 1
+    if said.saying == Saying.PLAY11:
+        members = sum(1 for i, _s in enumerate(table.seats) if i % 2 == team)
+        return t.ngettext(
+            "🤝 {team} vai jogar a {hand}, valendo {value}.",
+            "🤝 {team} vão jogar a {hand}, valendo {value}.",
+            members,
+        ).format(
+            team=team_name(table.seats, team, t),
+            hand=w.special_hand(rs),
+            value=rs.special_hand_value,
+        )
+    return _("🏃 {who} quer correr da {hand}.").format(who=who, hand=w.special_hand(rs))
 
 
 def table_keyboard(t: Translations, table: Table, bot_username: str) -> InlineKeyboardMarkup:
@@ -562,6 +608,11 @@ def rematch_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(t.gettext("🔁 Revanche"), callback_data=rematch_data(table.id))]]
     )
+
+
+def retired_text(t: Translations) -> str:
+    """What an old table message turns into once the table was posted again below."""
+    return t.gettext("🃏 A mesa continua abaixo ⬇️")
 
 
 def cancelled_text(t: Translations) -> str:

@@ -222,6 +222,20 @@ class Harness:
                 return m
         return None
 
+    def table_message(self, chat_id: int) -> JSON | None:
+        """The message the newest table of a chat is drawn in now (it moves down when buried)."""
+        from sqlmodel import col, select
+
+        from bot.domain.models import Game
+
+        assert self.db is not None
+        with self.db.session() as s:
+            q = select(Game.table_message_id).where(Game.chat_id == chat_id)
+            found = s.exec(q.order_by(col(Game.id).desc())).first()
+        if found is None:
+            return None
+        return next((m for m in self.bot_messages(chat_id) if m["message_id"] == found), None)
+
     async def wait(self, predicate: Callable[[], Any], timeout: float = 10) -> Any:
         """Wait for a condition on the fake's state."""
         return await self.server.wait_for(predicate, timeout)

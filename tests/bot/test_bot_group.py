@@ -153,7 +153,10 @@ async def whole_match(harness: Harness, command: str, people: list[str], seed: i
     # the closing of each hand was posted, and the table shows the winner
     closings = [m for m in harness.bot_messages(group) if "Placar" in m["text"]]
     assert closings
-    await harness.wait(lambda: "Vitória" in s.message(group, table["message_id"])["text"])
+    # (the table may have come down the chat since: the live one is the table message)
+    final = await harness.wait(
+        lambda: (m := harness.table_message(group)) and "Vitória" in m["text"] and m
+    )
     # Revanche seats the same people again and deals a new match
     before = len(harness.bot_messages(users[0]))
     answer = await s.user_presses(
@@ -166,7 +169,7 @@ async def whole_match(harness: Harness, command: str, people: list[str], seed: i
         lambda: [
             m
             for m in harness.bot_messages(group)
-            if "Minha mão" in str(m) and m["message_id"] != table["message_id"]
+            if "Minha mão" in str(m) and m["message_id"] != final["message_id"]
         ]
     )
     answer = await s.user_presses(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 from telegram import Update
@@ -11,10 +12,12 @@ from bot.domain import GameStatus, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
+from bot.telegram.budget import Looked
 from bot.telegram.callbacks import parse_start
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish import schedule_hands, schedule_table
+from bot.telegram.publish.table import REPOST_AFTER
 from bot.telegram.render import (
     help_text,
     ranking_text,
@@ -22,6 +25,7 @@ from bot.telegram.render import (
     rules_text,
     table_text,
 )
+from bot.telegram.throttle import Route
 
 
 async def start(update: Update, context: BotContext) -> None:
@@ -92,7 +96,11 @@ async def rules(update: Update, context: BotContext) -> None:
 
 
 async def score(update: Update, context: BotContext) -> None:
-    """/placar: the current table of this chat."""
+    """/placar: the live table comes down to the bottom of the chat (a copy in private).
+
+    In a group the table itself is posted again and the old message retired, within the
+    command throttle: a repeated /placar gets no new table, so it cannot flood the group.
+    """
     chat = update.effective_chat
     if chat is None:
         return
@@ -101,12 +109,41 @@ async def score(update: Update, context: BotContext) -> None:
         text = context.t.gettext("Nenhuma partida em andamento. Abra uma com /truco.")
         await reply(update, context, text)
         return
-    view = table.view(0)
-    await reply(
-        update,
-        context,
-        table_text(context.t, table, view, tables.decision_seconds(table, context.rules)),
+    if chat.type == ChatType.PRIVATE or table.private:
+        view = table.view(0)
+        seconds = tables.decision_seconds(table, context.rules)
+        await reply(update, context, table_text(context.t, table, view, seconds))
+        return
+    person = context.person
+    throttle = context.runtime.throttle
+    left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
+    known = people.player(context.db, person.id) if person else None
+    where = throttle.route(
+        Looked(left),
+        chat.id,
+        person.id if person else None,
+        f"/placar {table.id}",
+        started=bool(known and known.started),
     )
+    seat = table.seat_of(person.id) if person else None
+    if where is Route.GROUP:
+        await asyncio.to_thread(messages.bring_table_down, context.db, table.id, REPOST_AFTER)
+        schedule_table(context.application, table.chat_id, table.thread_id, table.id)
+    elif where is Route.PRIVATE and seat is not None:
+        # the group had its table a moment ago: their own hand, with the table, comes down
+        messages.ask_for_hand(context.db, table.id, seat)
+        schedule_hands(context.application, table.chat_id, table.id)
+
+
+async def on_group_message(update: Update, context: BotContext) -> None:
+    """Any message in a group pushes its live table up; enough of them bury it (reposted)."""
+    chat = update.effective_chat
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return
+    found = await asyncio.to_thread(messages.note_posted, context.db, chat.id, context.thread_id)
+    if found is not None and found[1] >= REPOST_AFTER:
+        game_id, _after = found
+        schedule_table(context.application, chat.id, context.thread_id, game_id)
 
 
 async def ranking(update: Update, context: BotContext) -> None:

@@ -49,11 +49,20 @@ async def send_to_group(
     thread_id: int | None,
     text: str,
     markup: InlineKeyboardMarkup | None,
+    *,
+    quiet: bool = False,
 ) -> Message | None:
-    """Post in a table's chat (the rate limiter counts it); ``Later`` to retry."""
+    """Post in a table's chat (the rate limiter counts it); ``Later`` to retry.
+
+    ``quiet``: without a notification (a table posted again is no news).
+    """
     try:
         sent: Message = await app.bot.send_message(
-            chat_id, text, reply_markup=markup, message_thread_id=thread_id
+            chat_id,
+            text,
+            reply_markup=markup,
+            message_thread_id=thread_id,
+            disable_notification=quiet or None,
         )
         return sent
     except Forbidden:

@@ -3,13 +3,16 @@
 One durable job per chat (``JobKind.TABLE``) redraws whatever the database holds
 when it runs, so the newest state always wins, then sends the announcements the
 outbox holds for the chat (closings of hands, the end of a match), each at most
-once. Both stay within the chat's shared flood budget: when it is spent the job
-comes back later instead of waiting in line.
+once. Announcements go first (the calls and answers shouted at the table are news:
+Telegram notifies new messages, not edits), the table's edit after; both stay within
+the chat's shared flood budget: when it is spent the job comes back later instead of
+waiting in line. A table buried under the chat's messages is posted again below.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Sequence
 
@@ -18,7 +21,15 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, Tim
 
 from bot.domain import jobs, messages, outbox, tables
 from bot.domain.outbox import Announcement, Outgoing
-from bot.domain.values import GameStatus, HandSummary, MatchEnd, Table
+from bot.domain.values import (
+    GameStatus,
+    HandSummary,
+    MatchEnd,
+    Said,
+    Table,
+    TableDrawing,
+    TimeoutNote,
+)
 from bot.i18n import Translations, translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
@@ -28,11 +39,21 @@ from bot.telegram.render import (
     match_over_text,
     public_table,
     rematch_keyboard,
+    retired_text,
+    said_line,
+    timeout_line,
 )
+from engine import View
 
 log = logging.getLogger(__name__)
 SHORT_WAIT = 2.0
 """Budget waits up to this long are waited inside the job; longer ones postpone it."""
+ROUNDS = 6
+"""Sends one job makes at most (announcements, then the table) before it comes back."""
+MAX_LINES = 20
+"""Announcement lines batched into one message (far below Telegram's 4096 characters)."""
+REPOST_AFTER = 6
+"""Messages after the live table that bury it: it is posted again at the bottom."""
 
 
 def schedule_table(
@@ -70,42 +91,79 @@ async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
 
 
 async def publish_game(app: TrucoApp, game_id: int) -> float:
-    """Bring a game's public messages up to date; seconds to come back (0: all done)."""
+    """Bring a game's public messages up to date; seconds to come back (0: all done).
+
+    What was said comes first: the announcements owed take the group's budget before
+    the table's edit, and the table is never drawn past a state whose announcements
+    are still owed, so the group never sees a hand's result before its calls.
+    """
     rt = runtime_of(app)
     async with rt.lock(("chat", game_id)):
-        drawing = await asyncio.to_thread(messages.table_drawing, rt.db, game_id)
-        if drawing is None:
+        for _round in range(ROUNDS):
+            # the drawing before the outbox: all it shows was recorded with what it owes
+            drawing = await asyncio.to_thread(messages.table_drawing, rt.db, game_id)
+            if drawing is None:
+                return 0.0
+            table = drawing.table
+            t = translations(drawing.language)
+            owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, rt.rules.clock())
+            if not table.private:
+                wait = await rt.budget.wait(table.chat_id, 1)
+                if wait > SHORT_WAIT:
+                    return wait  # the group's minute is spent: come back, free the slot
+                if wait > 0.01:
+                    await asyncio.sleep(wait)  # a second apart: wait, then take the newest
+                    continue
+            try:
+                if owed:
+                    await _announce(app, table, owed, t)
+                    continue  # then the newest table, or what was said meanwhile
+                await _draw_table(app, drawing, t)
+            except Later:
+                return RETRY_SECONDS  # the newest state, drawn again soon
             return 0.0
-        table = drawing.table
-        t = translations(drawing.language)
-        owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, rt.rules.clock())
-        if not table.private:
-            wait = await rt.budget.wait(table.chat_id, 1 + bool(owed))
-            if wait > SHORT_WAIT:
-                return wait  # the group's minute is spent: come back, free the slot
-            if wait > 0.01:
-                await asyncio.sleep(wait)  # a second apart: wait here, then draw the newest
-        try:
-            await _draw_table(app, table, drawing.missing, t)
-            await _announce(app, table, owed, t)
-        except Later:
-            return RETRY_SECONDS  # the newest state, drawn again soon
-        return 0.0
+        return SHORT_WAIT  # the table is busy: come back for the rest
 
 
 async def _announce(app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations) -> None:
-    """Send what the outbox holds for this table: hand closings together, then the end."""
-    closings = [o for o in owed if o.kind == Announcement.HAND_OVER]
-    ends = [o for o in owed if o.kind == Announcement.MATCH_OVER]
-    if closings:
-        summaries = [HandSummary.from_json(o.payload) for o in closings]
-        text = "\n".join(hand_over_line(t, h, table.seats) for h in summaries)
-        await _send_once(app, table, closings, text, None)
-    for end in ends:
-        score = end.payload["score"]
-        ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
-        text = match_over_text(t, ending, table.seats)
-        await _send_once(app, table, [end], text, rematch_keyboard(t, table))
+    """Send what the outbox holds for this table, in order: the lines said, the hands'
+    closings and timeouts in one message, the end of the match in its own (Revanche)."""
+    lines: list[Outgoing] = []
+    for o in owed:
+        if o.kind == Announcement.MATCH_OVER:
+            break
+        lines.append(o)
+        if len(lines) >= MAX_LINES:
+            break
+    if lines:
+        view = table.view(0)
+        text = "\n".join(_line(t, o, table, view) for o in lines)
+        if await _send_once(app, table, lines, text, None):
+            await _posted(app, table, 1)
+        return
+    end = owed[0]
+    score = end.payload["score"]
+    ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
+    text = match_over_text(t, ending, table.seats)
+    await _send_once(app, table, [end], text, rematch_keyboard(t, table))
+
+
+def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
+    """One announcement's line in the chat's language."""
+    if o.kind == Announcement.SAID:
+        return said_line(t, Said.from_json(o.payload), table, view)
+    if o.kind == Announcement.TIMEOUT:
+        note = TimeoutNote.from_json(json.dumps(o.payload))
+        return timeout_line(t, note, table.seats, view)
+    return hand_over_line(t, HandSummary.from_json(o.payload), table.seats)
+
+
+async def _posted(app: TrucoApp, table: Table, count: int) -> None:
+    """Our own messages push the table up like anyone's."""
+    rt = runtime_of(app)
+    await asyncio.to_thread(
+        messages.note_posted, rt.db, table.chat_id, table.thread_id, count, game_id=table.id
+    )
 
 
 async def _send_once(
@@ -114,13 +172,16 @@ async def _send_once(
     items: Sequence[Outgoing],
     text: str,
     markup: InlineKeyboardMarkup | None,
-) -> None:
-    """One message for some outbox items: claimed, sent, recorded; never sent twice."""
+) -> bool:
+    """One message for some outbox items: claimed, sent, recorded; never sent twice.
+
+    ``True`` when Telegram took it.
+    """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
     taken = [o for o in items if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until)]
     if not taken:
-        return
+        return False
     ids = [o.id for o in taken]
     try:
         sent = await app.bot.send_message(
@@ -131,17 +192,17 @@ async def _send_once(
         for i in ids:
             await asyncio.to_thread(outbox.failed, rt.db, i, worker)
         await asyncio.to_thread(outbox.drop_chat, rt.db, table.chat_id)
-        return
+        return False
     except BadRequest as exc:
         log.warning("announcement in %s refused: %s", table.chat_id, exc)
         for i in ids:
             await asyncio.to_thread(outbox.failed, rt.db, i, worker)
-        return
+        return False
     except TimedOut:
         log.warning("announcement in %s timed out: maybe shown, never resent", table.chat_id)
         for i in ids:
             await asyncio.to_thread(outbox.uncertain, rt.db, i, worker)
-        return
+        return False
     except (RetryAfter, TelegramError) as exc:
         log.warning("announcement in %s failed: %s", table.chat_id, exc)
         for i in ids:
@@ -149,25 +210,42 @@ async def _send_once(
         raise Later from exc
     for i in ids:
         await asyncio.to_thread(outbox.sent, rt.db, i, worker, sent.message_id)
+    return True
 
 
-async def _draw_table(app: TrucoApp, table: Table, missing: Sequence[str], t: Translations) -> None:
-    """Edit the table message in place (send it when there is none); ``Later`` to retry."""
+async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> None:
+    """Edit the table message in place (send it when there is none); ``Later`` to retry.
+
+    A live group table buried under ``REPOST_AFTER`` messages comes anew at the bottom
+    (quietly: it is no news) and the old message is retired, without buttons.
+    """
     rt = runtime_of(app)
+    table = drawing.table
     username = app.bot.username if app.bot._bot_user else ""
     text, markup = public_table(
-        t, table, missing, tables.decision_seconds(table, rt.rules), username
+        t, table, drawing.missing, tables.decision_seconds(table, rt.rules), username
     )
-    if table.table_message_id is not None:
-        outcome = await edit(app, table.chat_id, table.table_message_id, text, markup)
+    old = table.table_message_id
+    live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
+    repost = old is not None and live and drawing.buried >= REPOST_AFTER
+    if old is not None and not repost:
+        outcome = await edit(app, table.chat_id, old, text, markup)
         if outcome == Edited.FAILED:
             raise Later
         if outcome == Edited.DONE:
             return
-    elif table.status == GameStatus.CANCELLED:
+        old = None  # gone: nothing to retire
+    elif old is None and table.status == GameStatus.CANCELLED:
         return  # a lobby cancelled before its message was ever sent
-    sent = await send_to_group(app, table.chat_id, table.thread_id, text, markup)
-    if sent is not None:
-        await asyncio.to_thread(
-            messages.mark_table, rt.db, table.id, table_message_id=sent.message_id
-        )
+    sent = await send_to_group(app, table.chat_id, table.thread_id, text, markup, quiet=repost)
+    if sent is None:
+        return
+    await asyncio.to_thread(
+        messages.mark_table, rt.db, table.id, table_message_id=sent.message_id, seen=drawing.buried
+    )
+    if not repost or old is None:
+        return
+    # two live-looking tables confuse (and the old lobby's buttons no longer act):
+    # the old one points down to the new
+    if await edit(app, table.chat_id, old, retired_text(t), None) == Edited.FAILED:
+        log.info("old table %s in %s kept its buttons", old, table.chat_id)
