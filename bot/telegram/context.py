@@ -48,6 +48,8 @@ class Runtime:
     throttle: CommandThrottle = field(default_factory=CommandThrottle)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
     _updates: ThreadPoolExecutor | None = None
+    reposted: dict[int, float] = field(default_factory=dict)
+    """When this process last posted each table again below (monotonic seconds)."""
 
     def update_threads(self) -> ThreadPoolExecutor:
         """The threads of the updates' domain calls (made when first needed).

@@ -3,6 +3,11 @@ timeout come as new messages naming the seat, before the table shows what follow
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
+
+import pytest
 from sqlmodel import select
 
 from bot.domain.messages import events_of
@@ -10,9 +15,11 @@ from bot.domain.models import OutboxMessage
 from bot.domain.outbox import Announcement
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
+from engine import Match, TableOptions
 from tests.bot.harness import (
     FakeClock,
     Harness,
+    moves,
     paulista_hand,
     press,
     running,
@@ -123,3 +130,88 @@ async def test_a_private_game_keeps_its_calls_in_the_hand_message(harness: Harne
         kinds = {m.kind for m in session.exec(select(OutboxMessage))}
     assert not kinds & {Announcement.SAID.value, Announcement.TIMEOUT.value}
     assert not any("📣" in m["text"] for m in harness.bot_messages(ana))
+
+
+@pytest.mark.parametrize("budget", [20, 10])
+async def test_a_fast_four_person_match_stays_in_budget_and_says_calls_before_results(
+    server: FakeTelegram, tmp_path, budget: int
+) -> None:
+    # Telegram's 20 a minute, and half of it, which this quick match surely exceeds
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=budget) as h:
+        users = [server.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita")]
+        group = server.add_group("G", admins=users[:1], members=users[1:])
+        seen: list[tuple[str, int, str]] = []  # the group's events, in the order shown
+
+        def watch(event: dict) -> None:
+            msg = event.get("message") or {}
+            if event.get("chat_id") == group and msg.get("from", {}).get("is_bot"):
+                seen.append((event["type"], msg["message_id"], strip_tags(msg.get("text", ""))))
+
+        server.listeners.append(watch)
+        match = Match("paulista", TableOptions(players=4, target=12), seed=5)
+        gid = await seat_match(h, group, users, match)
+        await _play_fast(h, users, group)
+        db = runtime_of(h.app).db
+        assert server.peak_calls_per_minute(group) <= budget
+
+        def outbox_rows() -> list[OutboxMessage]:
+            with db.session() as session:
+                q = select(OutboxMessage).where(OutboxMessage.game_id == gid)
+                return list(session.exec(q))
+
+        # everything said, each once (the end's message may still be being recorded)
+        rows = await h.wait(lambda: (r := outbox_rows()) and {m.state for m in r} == {"sent"} and r)
+        said = [r for r in rows if r.kind in (Announcement.SAID, Announcement.TIMEOUT)]
+        assert said, "random play made no call: choose another seed"
+
+        def first(pred) -> int:
+            return next(i for i, e in enumerate(seen) if pred(e))
+
+        for hand in sorted({json.loads(r.payload)["hand"] for r in said}):
+            told = [r.message_id for r in said if json.loads(r.payload)["hand"] == hand]
+            last_call = max(first(lambda e, m=m: e[0] == "message" and e[1] == m) for m in told)
+            closing = next(
+                r.message_id
+                for r in rows
+                if r.kind == Announcement.HAND_OVER and json.loads(r.payload)["hand"] == hand
+            )
+            result = first(
+                lambda e, c=closing, n=hand + 2: (
+                    e[1] == c or f"Mão {n} ·" in e[2] or "🏆 Vitória" in e[2]
+                )
+            )
+            # (the same message may hold both: its lines are in the order they were said)
+            assert last_call <= result, (hand, seen)
+
+
+CALLS = ("Truco!", "Seis!", "Nove!", "Doze!")
+
+
+async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) -> None:
+    """Everyone presses at once, as quick players do: a random card, truco now and then,
+    answers both ways, never a raise (so that the match lasts several hands)."""
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 120
+    while h.over_message(group) is None:
+        assert loop.time() < end, "the match did not end in time"
+        acted = False
+        for u in users:
+            msg = h.hand(u)
+            found = moves(msg or {})
+            if not found:
+                continue
+            cards = [k for k in found if k not in CALLS and k not in ("Desce!", "Corro")]
+            if "Desce!" in found:
+                label = "Desce!" if rng.random() < 0.6 else "Corro"
+            elif "Truco!" in found and rng.random() < 0.25:
+                label = "Truco!"
+            else:
+                label = rng.choice(cards)
+            try:
+                answer = await h.server.user_presses(u, u, msg["message_id"], found[label])
+            except (LookupError, TimeoutError):
+                continue
+            acted = acted or not answer["show_alert"]
+        if not acted:
+            await asyncio.sleep(0.02)  # the bot has not drawn the next turn yet

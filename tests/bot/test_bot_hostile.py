@@ -341,8 +341,13 @@ async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
             assert (await server.user_presses(ana, ana, hand["message_id"], data))[
                 "show_alert"
             ] is False
-            # the table shows the move within seconds (it waited 65 s behind the answers)
-            await h.wait(lambda: "Ana 3♣" in server.message(group, table["message_id"])["text"], 8)
+            # the table shows the move within seconds (it waited 65 s behind the answers);
+            # buried under 40 commands it came down the chat, once
+            await h.wait(lambda: "Ana 3♣" in h.table_message(group)["text"], 8)
+            assert table["message_id"] != h.table_message(group)["message_id"]
+            old = table["message_id"]
+            await h.wait(lambda: "continua abaixo" in server.message(group, old)["text"])
+            assert len([m for m in h.bot_messages(group) if m["text"].startswith("🃏")]) == 2
             answers = [m for m in h.bot_messages(group) if "Livro de regras" in m["text"]]
             assert len(answers) == 1  # Eva asked 40 times: answered once
             assert tables.load(h.db, gid).version == 2

@@ -118,7 +118,13 @@ def test_every_source_string_has_an_english_translation() -> None:
     assert len(found) > 100
     missing = [m for m in found if en.gettext(m) == m and m not in ("{who} {what}",)]
     # a few strings are the same in both languages (names, the manilha line, the countdown)
-    allowed = {"manilhas {cards}", "vira {vira} → manilha {rank}", "⏱ {n} s"}
+    allowed = {
+        "manilhas {cards}",
+        "vira {vira} → manilha {rank}",
+        "⏱ {n} s",
+        "📣 {who}: {call}",
+        "🏃 {who}: {answer}",
+    }
     assert set(missing) <= allowed, missing
 
 
@@ -225,8 +231,8 @@ async def test_flood_budget_429_and_lost_table_message(
         server._delete(server.chats[group], table["message_id"])
         over = await h.play_out([ana], group, timeout=120, seed=5)
         assert re.search(r"\d+ × \d+", over["text"])
-        # the closing line follows the final table (its own message, sent just after)
-        await h.wait(lambda: [m for m in h.bot_messages(group) if "Vitória" in m["text"]])
+        # (the table's last edit comes after the end's announcement)
+        await h.wait(lambda: [m for m in h.bot_messages(group) if "Vitória" in m["text"]], 60)
         # the same state again: "message is not modified" is taken in stride
         game_id = int(button(over, "Revanche")["callback_data"][1:])
         await publish_game(h.app, game_id)

@@ -141,7 +141,7 @@ async def on_group_message(update: Update, context: BotContext) -> None:
     if chat is None or chat.type == ChatType.PRIVATE:
         return
     found = await asyncio.to_thread(messages.note_posted, context.db, chat.id, context.thread_id)
-    if found is not None and found[1] >= REPOST_AFTER:
+    if found is not None and found[1] == REPOST_AFTER:  # once, when it becomes buried
         game_id, _after = found
         schedule_table(context.application, chat.id, context.thread_id, game_id)
 

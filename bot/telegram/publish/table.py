@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Sequence
 
 from telegram import InlineKeyboardMarkup
@@ -54,6 +55,8 @@ MAX_LINES = 20
 """Announcement lines batched into one message (far below Telegram's 4096 characters)."""
 REPOST_AFTER = 6
 """Messages after the live table that bury it: it is posted again at the bottom."""
+REPOST_GAP = 20.0
+"""Seconds between two reposts of a table (a chatty group buries it again at once)."""
 
 
 def schedule_table(
@@ -118,10 +121,9 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 if owed:
                     await _announce(app, table, owed, t)
                     continue  # then the newest table, or what was said meanwhile
-                await _draw_table(app, drawing, t)
+                return await _draw_table(app, drawing, t)
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon
-            return 0.0
         return SHORT_WAIT  # the table is busy: come back for the rest
 
 
@@ -213,11 +215,13 @@ async def _send_once(
     return True
 
 
-async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> None:
+async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> float:
     """Edit the table message in place (send it when there is none); ``Later`` to retry.
 
     A live group table buried under ``REPOST_AFTER`` messages comes anew at the bottom
-    (quietly: it is no news) and the old message is retired, without buttons.
+    (quietly: it is no news) and the old message is retired, without buttons; at most
+    once every ``REPOST_GAP`` seconds, so that a chatty group does not spend its minute
+    on it. Returns when to come back for a repost put off (0: nothing left).
     """
     rt = runtime_of(app)
     table = drawing.table
@@ -228,24 +232,30 @@ async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> 
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER
+    later = 0.0
+    if repost:
+        later = rt.reposted.get(table.id, -REPOST_GAP) + REPOST_GAP - time.monotonic()
+        repost = later <= 0
     if old is not None and not repost:
         outcome = await edit(app, table.chat_id, old, text, markup)
         if outcome == Edited.FAILED:
             raise Later
         if outcome == Edited.DONE:
-            return
+            return max(0.0, later)
         old = None  # gone: nothing to retire
     elif old is None and table.status == GameStatus.CANCELLED:
-        return  # a lobby cancelled before its message was ever sent
+        return 0.0  # a lobby cancelled before its message was ever sent
     sent = await send_to_group(app, table.chat_id, table.thread_id, text, markup, quiet=repost)
     if sent is None:
-        return
+        return 0.0
     await asyncio.to_thread(
         messages.mark_table, rt.db, table.id, table_message_id=sent.message_id, seen=drawing.buried
     )
     if not repost or old is None:
-        return
+        return 0.0
+    rt.reposted[table.id] = time.monotonic()
     # two live-looking tables confuse (and the old lobby's buttons no longer act):
     # the old one points down to the new
     if await edit(app, table.chat_id, old, retired_text(t), None) == Edited.FAILED:
         log.info("old table %s in %s kept its buttons", old, table.chat_id)
+    return 0.0
