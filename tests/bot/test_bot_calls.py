@@ -215,3 +215,33 @@ async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) ->
             acted = acted or not answer["show_alert"]
         if not acted:
             await asyncio.sleep(0.02)  # the bot has not drawn the next turn yet
+
+
+async def test_off_turn_hands_are_not_edited_for_every_card(harness: Harness) -> None:
+    # four edits a move hit the bot's 30 a second with a few busy tables: a person off
+    # their turn reads the table in the group, and gets their hand anew at their turn
+    s = harness.server
+    users = [s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita")]
+    ana, beto, cida, dita = users
+    group = s.add_group("G", admins=[ana], members=users[1:])
+    await seat_match(harness, group, users, paulista_hand(players=4))
+    first = await harness.wait(
+        lambda: [m for m in harness.bot_messages(dita) if "Sua mão" in m["text"]]
+    )
+
+    def edits(user: int) -> int:
+        return sum(c.method == "editMessageText" and c.chat_id == user for c in s.calls)
+
+    await press(harness, ana, "3♣")
+    await press(harness, beto, "2♠")
+    turn = await press_turn(harness, cida)
+    assert "Ana 3♣" in turn["text"] and "Beto 2♠" in turn["text"]  # whole, at her turn
+    assert edits(dita) == 0  # two cards played, nothing Dita needed changed
+    assert harness.bot_messages(dita)[-1]["message_id"] == first[-1]["message_id"]
+    await harness.wait(lambda: edits(ana) >= 1)  # Ana's buttons went when her turn ended
+    assert not moves(s.message(ana, harness.bot_messages(ana)[-1]["message_id"]))
+
+
+async def press_turn(h: Harness, user: int) -> dict:
+    """The person's hand message once it is their turn (a new message with buttons)."""
+    return await h.wait(lambda: (m := h.hand(user)) and "É a sua vez" in m["text"] and m)
