@@ -64,7 +64,7 @@ log = logging.getLogger(__name__)
 
 COMMANDS = (
     ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
-    ("placar", N_("A partida em andamento")),
+    ("placar", N_("Traz a mesa da partida para baixo")),
     ("marcador", N_("Placar para jogar com baralho de verdade")),
     ("ranking", N_("Quem mais ganhou aqui")),
     ("regras", N_("Resumo das regras")),

@@ -676,7 +676,7 @@ def help_text(t: Translations) -> str:
         t.gettext(
             "<b>Truco no Telegram</b>\n"
             "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
-            "/placar — a partida em andamento\n"
+            "/placar — traz a mesa da partida para baixo\n"
             "/marcador — placar para jogar com baralho de verdade\n"
             "/ranking — quem mais ganhou aqui\n"
             "/regras — resumo das regras\n"
