@@ -265,7 +265,9 @@ async def _load(
             "throttled": sum(c.method in THROTTLED for c in server.calls),
             "group_calls": sum(c.method in THROTTLED for c in group_calls),
             "group_new": sum(c.method == "sendMessage" for c in group_calls),
-            "peak": max((server.peak_calls_per_minute(g) for g in group_ids), default=0),
+            "peak": max(
+                (server.peak_calls_per_minute(g, tuple(THROTTLED)) for g in group_ids), default=0
+            ),
             "press_to_group": watch.press_to_group,
             "turn_to_ping": watch.turn_to_ping,
             "silent_turns": watch.silent_turns,

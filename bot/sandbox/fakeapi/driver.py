@@ -211,9 +211,12 @@ class PeopleDriver(BotApi):
             if c.chat_id == chat_id and (methods is None or c.method in methods)
         ]
 
-    def peak_calls_per_minute(self, chat_id: int | str) -> int:
-        """The largest number of calls to one chat inside any 60-second window."""
-        times = sorted(c.time for c in self.calls_to(chat_id))
+    def peak_calls_per_minute(
+        self, chat_id: int | str, methods: tuple[str, ...] | None = None
+    ) -> int:
+        """The largest number of calls to one chat inside any 60-second window (``methods``:
+        only those, e.g. the sends and edits Telegram's flood limits count)."""
+        times = sorted(c.time for c in self.calls_to(chat_id, methods))
         best, start = 0, 0
         for end, t in enumerate(times):
             while t - times[start] >= 60:
