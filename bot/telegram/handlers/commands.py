@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import html
 
 from telegram import Update
@@ -117,7 +116,7 @@ async def score(update: Update, context: BotContext) -> None:
     person = context.person
     throttle = context.runtime.throttle
     left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
-    known = people.player(context.db, person.id) if person else None
+    known = await context.call(people.player, context.db, person.id) if person else None
     where = throttle.route(
         Looked(left),
         chat.id,
@@ -127,11 +126,11 @@ async def score(update: Update, context: BotContext) -> None:
     )
     seat = table.seat_of(person.id) if person else None
     if where is Route.GROUP:
-        await asyncio.to_thread(messages.bring_table_down, context.db, table.id, REPOST_AFTER)
+        await context.call(messages.bring_table_down, context.db, table.id, REPOST_AFTER)
         schedule_table(context.application, table.chat_id, table.thread_id, table.id)
     elif where is Route.PRIVATE and seat is not None:
         # the group had its table a moment ago: their own hand, with the table, comes down
-        messages.ask_for_hand(context.db, table.id, seat)
+        await context.call(messages.ask_for_hand, context.db, table.id, seat)
         schedule_hands(context.application, table.chat_id, table.id)
 
 
@@ -140,7 +139,7 @@ async def on_group_message(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is None or chat.type == ChatType.PRIVATE:
         return
-    found = await asyncio.to_thread(messages.note_posted, context.db, chat.id, context.thread_id)
+    found = await context.call(messages.note_posted, context.db, chat.id, context.thread_id)
     if found is not None and found[1] == REPOST_AFTER:  # once, when it becomes buried
         game_id, _after = found
         schedule_table(context.application, chat.id, context.thread_id, game_id)
