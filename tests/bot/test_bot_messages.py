@@ -112,7 +112,9 @@ async def test_table_ends_on_the_newest_state_even_when_an_edit_fails(
             timeout=15,
         )
         assert any(e.code == 502 for _, e in server.errors)
-        # Ana's hand message too: her next two edits fail, she still gets her newest buttons
+        # Ana's hand message too: the edit taking her buttons away fails (and would again):
+        # she still gets her newest buttons (her turn comes as a new message; off her turn
+        # her hand is not edited for the robot's card, so there may be one edit only)
         server.fail_next("editMessageText", 502, "Bad Gateway", chat_id=ana, times=2)
         await press_and_settle()
-        assert sum(c.chat_id == ana for c, e in server.errors if e.code == 502) == 2
+        assert sum(c.chat_id == ana for c, e in server.errors if e.code == 502) >= 1
