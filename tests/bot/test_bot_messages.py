@@ -81,8 +81,8 @@ async def test_table_ends_on_the_newest_state_even_when_an_edit_fails(
 
         async def press_and_settle() -> None:
             """Ana presses her first move; wait until it is her turn again (robot delay 0)."""
-            before = h.hand(ana)
-            assert before is not None
+            # her turn (the robot may lead, and a busy machine makes it slow to)
+            before = await h.wait(lambda: h.hand(ana))
             move = next(b for b in buttons(before) if b["callback_data"].startswith("g"))
             answer = await server.user_presses(
                 ana, ana, before["message_id"], move["callback_data"]
