@@ -682,9 +682,12 @@ def _finish(
 
 
 def _closing(s: Session, game: Game, version: int, m: Match) -> None:
-    """Log a hand's end and owe the table's chat its closing line."""
+    """Log a hand's end and owe the table's chat its closing line (a group's: in private
+    the person's hand message tells how the hand ended)."""
     summary = hand_summary(m).to_json()
     _event(s, game, version, "hand_over", **summary)
+    if game.private:
+        return
     key = f"{game.id}:hand:{summary['hand']}"
     outbox.record(s, game, outbox.Announcement.HAND_OVER, key, summary)
 

@@ -86,7 +86,10 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             if wait > 0.01:
                 await asyncio.sleep(wait)  # a second apart: wait here, then draw the newest
         try:
-            await _draw_table(app, table, drawing.missing, t)
+            if not table.private:
+                # in a private chat the hand message is the table: a second copy of it, with
+                # buttons for a group (🃏 Minha mão, Abrir no privado), would mean nothing
+                await _draw_table(app, table, drawing.missing, t)
             await _announce(app, table, owed, t)
         except Later:
             return RETRY_SECONDS  # the newest state, drawn again soon
