@@ -264,7 +264,9 @@ def table_text(
         lines.append(rounds_line(t, view.rounds, seats))
     if view.table:
         lines.append(_("Na mesa: {plays}").format(plays=_plays(view.table, seats, t, style, own)))
-    lines.append(_("Valendo {n}").format(n=view.stake))
+    if view.phase != Phase.DECIDE:
+        # while the team decides, the hand is worth what the ⚠️ line says, not the stake
+        lines.append(_("Valendo {n}").format(n=view.stake))
     if view.phase == Phase.ANSWER and view.call_team is not None:
         lines.append(
             _("❗ {call} de {team}: vale {value} se aceitar").format(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bot.harness import Harness, buttons
+from tests.bot.harness import Harness, buttons, paulista_hand, press, seat_match
 
 
 async def test_truco_in_private_sends_no_group_table(harness: Harness) -> None:
@@ -20,3 +20,16 @@ async def test_truco_in_private_sends_no_group_table(harness: Harness) -> None:
     assert not any("Minha mão" in x or "Abrir no privado" in x for x in labels)
     tables = [m for m in harness.bot_messages(ana) if m["text"].startswith("🃏")]
     assert len(tables) == 1
+
+
+async def test_mao_de_onze_shows_its_value_not_the_stake_until_decided(harness: Harness) -> None:
+    s = harness.server
+    ana, beto, caio = s.add_user("Ana"), s.add_user("Beto"), s.add_user("Caio")
+    group = s.add_group("G", admins=[ana], members=[beto, caio])
+    await seat_match(harness, group, [ana, beto, caio], paulista_hand(score=(11, 4), players=4))
+    table = await harness.wait(lambda: harness.table(group))
+    await harness.wait(lambda: "Mão de onze: vale 3" in harness.table(group)["text"])
+    assert "Valendo" not in harness.table(group)["text"]
+    assert "Valendo" not in (await harness.wait(lambda: harness.hand(ana)))["text"]
+    await press(harness, caio, "Vamos jogar")
+    await harness.wait(lambda: "Valendo 3" in s.message(group, table["message_id"])["text"])
