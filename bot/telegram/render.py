@@ -510,13 +510,16 @@ def hand_over_line(t: Translations, data: HandSummary, seats: Seats) -> str:
     winner = data.winner
     points = data.points[winner]
     if data.ran:
-        text = _("Mão {n}: {loser} correu; {points} para {team}. Placar {score}")
-        return text.format(
-            n=n,
-            loser=team_name(seats, 1 - winner, t),
-            team=team_name(seats, winner, t),
-            points=points,
-            score=score,
+        loser = 1 - winner
+        members = sum(1 for i in range(len(seats)) if i % 2 == loser)
+        ran = t.ngettext("{loser} correu", "{loser} correram", members).format(
+            loser=team_name(seats, loser, t)
+        )
+        scored = t.ngettext(
+            "{points} ponto para {team}", "{points} pontos para {team}", points
+        ).format(points=points, team=team_name(seats, winner, t))
+        return _("Mão {n}: {ran}; {scored}. Placar {score}").format(
+            n=n, ran=ran, scored=scored, score=score
         )
     text = t.ngettext(
         "Mão {n}: {points} ponto para {team}. Placar {score}",
