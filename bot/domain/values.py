@@ -83,6 +83,10 @@ class Reason(StrEnum):
     BAD_OPTIONS = "bad_options"
     ADMIN_ONLY = "admin_only"
     NO_SIGNAL = "no_signal"
+    LOBBY_REPEAT = "lobby_repeat"
+    """A robot button pressed again on the same lobby drawing (a double tap): a toast."""
+    TEAM_FULL = "team_full"
+    SAME_TEAM = "same_team"
     UNKNOWN = "unknown"
 
 
@@ -109,7 +113,10 @@ class Stale(Refused):
 
 @dataclass(frozen=True)
 class Join:
-    """Sit in the first free seat."""
+    """Sit in the first free seat, or (2×2) in a seat of ``team`` (0 or 1), moving there
+    from another seat; a robot on that team gives its seat up for a free one."""
+
+    team: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ past the handlers ever sees ``j`` or ``r1``.
   signal, R12); also the id of an inline result.
 - ``z<game>:<version>:<o|c>`` opens (``o``) or closes (``c``) the list of signals
   on a private hand: only the keyboard changes, nothing is stored.
-- ``l<game>:<op>`` a lobby button; ``v<game>`` Revanche; ``k<key>`` a ``/config``
-  setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
+- ``l<game>:<version>:<op>`` a lobby button (``j0``/``j1``: sit on team 1/2);
+  ``v<game>`` Revanche; ``k<key>`` a ``/config`` setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
   ``uL<n>`` a lesson picked in the /tutorial menu.
 - ``m<board>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
@@ -153,6 +153,8 @@ def parse_signals(data: str) -> tuple[int, int, bool]:
 
 LOBBY_CODES: dict[str, LobbyCommand] = {
     "j": Join(),
+    "j0": Join(0),
+    "j1": Join(1),
     "s": Leave(),
     "go": Start(),
     "x": CancelTable(),
@@ -162,20 +164,22 @@ LOBBY_CODES: dict[str, LobbyCommand] = {
     "r3": AddRobot(RobotLevel.DIFICIL),
 }
 _LOBBY_BACK = {command: code for code, command in LOBBY_CODES.items()}
-_LOBBY = re.compile(r"l([0-9]{1,20}):(" + "|".join(LOBBY_CODES) + ")")
+# the version is optional: lobby messages drawn before it was carried still work
+_LOBBY = re.compile(r"l([0-9]{1,20}):(?:([0-9]{1,20}):)?(" + "|".join(LOBBY_CODES) + ")")
 
 
-def lobby_data(game_id: int, command: LobbyCommand) -> str:
-    """callback_data of a lobby button."""
-    return _checked(f"{Prefix.LOBBY}{game_id}:{_LOBBY_BACK[command]}")
+def lobby_data(game_id: int, command: LobbyCommand, version: int) -> str:
+    """callback_data of a lobby button drawn for the lobby's ``version``."""
+    return _checked(f"{Prefix.LOBBY}{game_id}:{version}:{_LOBBY_BACK[command]}")
 
 
-def parse_lobby(data: str) -> tuple[int, LobbyCommand]:
-    """Decode a lobby button; ``ValueError`` for garbage."""
+def parse_lobby(data: str) -> tuple[int, LobbyCommand, int | None]:
+    """Decode a lobby button: (game, command, version or ``None``); ``ValueError`` for garbage."""
     found = _LOBBY.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    return parse_number(found[1]), LOBBY_CODES[found[2]]
+    version = parse_number(found[2]) if found[2] else None
+    return parse_number(found[1]), LOBBY_CODES[found[3]], version
 
 
 # -------------------------------------------------------------------- rematch

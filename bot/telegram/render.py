@@ -104,7 +104,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.BAD_LINK: _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
         Reason.NOT_HERE: _("Esse botão não é desta mensagem."),
         Reason.ROBOTS_NOT_ALLOWED: _(
-            "Robôs: só quem está na mesa, quem abriu ou um admin do grupo."
+            "Você não está nessa mesa: robôs, só quem está sentado, quem abriu ou um admin."
         ),
         Reason.ANONYMOUS: _(
             "Para jogar, escreva como você mesmo (desligue o anonimato de admin no grupo)."
@@ -113,6 +113,9 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.BAD_OPTIONS: _("Essas opções não combinam com essa variante: veja /config."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
         Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, na sua vez)."),
+        Reason.LOBBY_REPEAT: _("✔️ Já feito: a mesa mostra o robô."),
+        Reason.TEAM_FULL: _("O time {team} está completo."),
+        Reason.SAME_TEAM: _("Você já está nesse time."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 
@@ -174,15 +177,19 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
 def lobby_keyboard(
     t: Translations, table: Table, missing: Sequence[str], bot_username: str
 ) -> InlineKeyboardMarkup:
-    """Entrar / Sair / + Robô / Começar / Cancelar (and the deep link when needed)."""
+    """Entrar / Sair / Time 1 / Time 2 (2×2) / + Robô / Começar / Cancelar (and the deep
+    link when needed)."""
     _ = t.gettext
     gid = table.id
 
     def b(text: str, command: Any) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text, callback_data=lobby_data(gid, command))
+        return InlineKeyboardButton(text, callback_data=lobby_data(gid, command, table.version))
 
-    rows = [
-        [b(_("Entrar"), Join()), b(_("Sair"), Leave())],
+    rows = [[b(_("Entrar"), Join()), b(_("Sair"), Leave())]]
+    if table.options.players == 4:
+        # partners by choice; Entrar keeps the join order, robots fill what is left
+        rows.append([b(_("Time {n}").format(n=n + 1), Join(n)) for n in (0, 1)])
+    rows += [
         [
             b(_("+ Robô fácil"), AddRobot(RobotLevel.FACIL)),
             b(_("+ Robô médio"), AddRobot(RobotLevel.MEDIO)),

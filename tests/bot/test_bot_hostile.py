@@ -204,7 +204,7 @@ async def test_robots_are_for_the_seated_the_opener_or_an_admin(harness: Harness
     async def press(who: int, label: str) -> dict[str, Any]:
         return await s.user_presses(who, group, mid, button(lobby, label)["callback_data"])
 
-    refused = "Robôs: só quem está na mesa, quem abriu ou um admin do grupo."
+    refused = "Você não está nessa mesa: robôs, só quem está sentado, quem abriu ou um admin."
     assert (await press(caio, "+ Robô médio"))["text"] == refused
     assert len([x for x in active(harness, group).seats if x]) == 1
     assert (await press(bia, "+ Robô médio"))["show_alert"] is False  # an admin, not seated

@@ -89,7 +89,7 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     if q is None or person is None:
         return
     try:
-        game_id, command = parse_lobby(q.data or "")
+        game_id, command, version = parse_lobby(q.data or "")
     except NumberRefused:
         await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
         return
@@ -123,9 +123,12 @@ async def on_lobby(update: Update, context: BotContext) -> None:
             command,
             authorised=authorised,
             rules=context.rules,
+            expected=version,
         )
     except Refused as r:
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+        # a double tap on + Robô: the lobby already shows what the first tap did
+        alert = r.reason != Reason.LOBBY_REPEAT
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
         if r.reason == Reason.MUST_START:
             schedule_table(context.application, table.chat_id, table.thread_id, game_id)
         return
