@@ -464,8 +464,9 @@ def inline_results(
 ) -> list[InlineQueryResultArticle]:
     """The legal actions as inline results; the message a result posts carries its move.
 
-    The message each one posts in the group names no card, so that a stale choice
-    reveals nothing; its first word links to the move (``posted_link``), which the bot
+    The message each one posts in the group says what was done, as the table shows it a
+    moment later: the card played (``🃏 Joguei 7♣.``), never a covered one (``🃏 Cobri
+    uma carta.``). Its first word links to the move (``posted_link``), which the bot
     applies when that message arrives in the table's chat.
     """
     _ = t.gettext
@@ -482,12 +483,19 @@ def inline_results(
     for action in view.legal:
         label = w.button(action, view, style)
         move = Move(table.id, table.version, action)
-        link = escape(posted_link(bot_username, move))
-        if action.act in (Act.PLAY, Act.COVER, Act.BLIND):
-            posted = _("{card} Joguei.").format(card=f'<a href="{link}">🃏</a>')
+        icon = f'<a href="{escape(posted_link(bot_username, move))}">🃏</a>'
+        if action.act is Act.PLAY and action.card is not None:
+            card = w.card(action.card, style)
+            posted = _("{icon} Joguei {card}.").format(icon=icon, card=card)
+            title = _("Jogar {card}").format(card=card)
+        elif action.act is Act.COVER and action.card is not None:
+            posted = _("{icon} Cobri uma carta.").format(icon=icon)
+            title = _("Cobrir {card}").format(card=w.card(action.card, style))
+        elif action.act is Act.BLIND:
+            posted = _("{icon} Joguei a {slot} às cegas.").format(icon=icon, slot=label)
             title = _("Jogar {card}").format(card=label)
         else:
-            posted = f'<a href="{link}">{escape(label)}</a>'
+            posted = f'<a href="{escape(posted_link(bot_username, move))}">{escape(label)}</a>'
             title = label
         results.append(
             InlineQueryResultArticle(

@@ -5,6 +5,11 @@ from __future__ import annotations
 from tests.bot.harness import JSON, Harness, button, buttons, paulista_hand, press, seat_match
 
 
+def shown(h: Harness, group: int) -> str:
+    """The group's table message as it reads now (empty before it is sent)."""
+    return str((h.table(group) or {}).get("text", ""))
+
+
 async def test_truco_in_private_sends_no_group_table(harness: Harness) -> None:
     s = harness.server
     ana = s.add_user("Ana")
@@ -28,8 +33,8 @@ async def test_mao_de_onze_shows_its_value_not_the_stake_until_decided(harness: 
     group = s.add_group("G", admins=[ana], members=[beto, caio])
     await seat_match(harness, group, [ana, beto, caio], paulista_hand(score=(11, 4), players=4))
     table = await harness.wait(lambda: harness.table(group))
-    await harness.wait(lambda: "Mão de onze: vale 3" in harness.table(group)["text"])
-    assert "Valendo" not in harness.table(group)["text"]
+    await harness.wait(lambda: "Mão de onze: vale 3" in shown(harness, group))
+    assert "Valendo" not in shown(harness, group)
     assert "Valendo" not in (await harness.wait(lambda: harness.hand(ana)))["text"]
     await press(harness, caio, "Vamos jogar")
     await harness.wait(lambda: "Valendo 3" in s.message(group, table["message_id"])["text"])
@@ -44,7 +49,7 @@ async def test_a_team_that_runs_is_named_in_the_plural(harness: Harness) -> None
     await press(harness, ana, "Truco!")
     await press(harness, beto, "Corro")
     # Duda answers from the hand drawn after Beto ran (R6: both must run)
-    await harness.wait(lambda: "Vez de Duda" in harness.table(group)["text"])
+    await harness.wait(lambda: "Vez de Duda" in shown(harness, group))
     await harness.wait(lambda: ":3:r" in str(harness.hand(duda)))
     await press(harness, duda, "Corro")
     line = "Mão 1: Beto & Duda correram; 1 ponto para Ana & Caio. Placar 1 × 0"
@@ -129,4 +134,27 @@ async def test_people_choose_their_team_in_the_lobby(harness: Harness) -> None:
     # robots fill what is left, and the match keeps the chosen partners
     await tap(ana, "Começar")
     await harness.wait(lambda: "Ana & 🤖" in (harness.table(group) or {}).get("text", ""))
-    assert "Caio & Beto" in harness.table(group)["text"]
+    assert "Caio & Beto" in shown(harness, group)
+
+
+async def test_a_move_from_minha_mao_names_the_card_and_a_covered_one_stays_covered(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await seat_match(harness, group, [ana, beto], paulista_hand())
+    results = await s.user_inline_query(ana, "", chat_id=group)
+    posted = await s.user_chooses_inline(ana, results[1]["id"])
+    assert posted["text"] == "🃏 Joguei K♥."
+    await harness.wait(lambda: "Ana K♥" in shown(harness, group))
+    await press(harness, beto, "2♠")  # Beto takes round 1 and may cover in round 2
+    await harness.wait(lambda: "Vez de Beto" in shown(harness, group))
+    results = await s.user_inline_query(beto, "", chat_id=group)
+    titles = [r["title"] for r in results]
+    assert "Cobrir Q♦" in titles and not any("🂠" in x for x in titles)
+    chosen = next(r for r in results if r["title"] == "Cobrir Q♦")
+    posted = await s.user_chooses_inline(beto, chosen["id"])
+    assert posted["text"] == "🃏 Cobri uma carta." and "Q♦" not in str(posted)
+    await harness.wait(lambda: "Beto 🂠" in shown(harness, group))
+    assert "Q♦" not in shown(harness, group)

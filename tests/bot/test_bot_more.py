@@ -67,7 +67,7 @@ async def test_inline_mode_lists_and_plays_only_the_pressers_moves(harness: Harn
     answer = s.inline_answer(beto)
     assert "Não é a sua vez" in answer["button"]["text"] and "3♣" not in str(answer)
     posted = await s.user_chooses_inline(ana, results[1]["id"])
-    assert posted["text"] == "🃏 Joguei."  # names no card
+    assert posted["text"] == "🃏 Joguei K♥."  # the card, as the table shows it
     await harness.wait(lambda: "Ana K♥" in harness.table(group)["text"], 5)
     # choosing the same (now stale) result again changes nothing and Ana is told privately
     await s.user_chooses_inline(ana, results[0]["id"])
