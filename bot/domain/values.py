@@ -406,6 +406,8 @@ class TableDrawing:
     language: str
     missing: tuple[str, ...]
     """Lobby: seated people who never opened a private chat with the bot."""
+    cancelled_by: str | None = None
+    """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
 
 
 class Ping(IntEnum):

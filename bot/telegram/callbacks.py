@@ -14,6 +14,7 @@ past the handlers ever sees ``j`` or ``r1``.
 - ``l<game>:<version>:<op>`` a lobby button (``j0``/``j1``: sit on team 1/2);
   ``v<game>`` Revanche; ``k<key>`` a ``/config`` setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
   ``uL<n>`` a lesson picked in the /tutorial menu.
+- ``x<game>:<y|n>`` the answer to ``/cancelar`` mid-match (Sim / Não).
 - ``m<board>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
 - ``/start g<game>`` the deep link back to a table.
@@ -61,6 +62,7 @@ class Prefix(StrEnum):
     TUTORIAL = "u"
     MARCADOR = "m"
     SIGNALS = "z"
+    CANCEL = "x"
 
 
 def pattern(prefix: Prefix) -> str:
@@ -198,6 +200,24 @@ def parse_rematch(data: str) -> int:
     if found is None:
         raise ValueError("botão ilegível")
     return parse_number(found[1])
+
+
+# ------------------------------------------------------------------- /cancelar
+
+_CANCEL = re.compile(r"x([0-9]{1,20}):([yn])")
+
+
+def cancel_data(game_id: int, yes: bool) -> str:
+    """callback_data of the Sim / Não answer to /cancelar mid-match."""
+    return _checked(f"{Prefix.CANCEL}{game_id}:{'y' if yes else 'n'}")
+
+
+def parse_cancel(data: str) -> tuple[int, bool]:
+    """Decode a /cancelar answer: (game, yes); ``ValueError`` for garbage."""
+    found = _CANCEL.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1]), found[2] == "y"
 
 
 # ------------------------------------------------------------ /config, /baralho

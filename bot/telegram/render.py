@@ -43,6 +43,7 @@ from bot.domain.values import (
 from bot.i18n import Translations, language_name, words_for
 from bot.telegram.callbacks import (
     Move,
+    cancel_data,
     config_data,
     deck_data,
     deep_link,
@@ -589,18 +590,49 @@ def cancelled_text(t: Translations) -> str:
     return t.gettext("🚫 Mesa cancelada.")
 
 
+def cancelled_by_text(t: Translations, table: Table, name: str | None) -> str:
+    """A cancelled table message in its chat: who cancelled it and, mid-match, the score."""
+    if name is None:
+        return cancelled_text(t)
+    if not table.started:
+        return t.gettext("🚫 Mesa cancelada por {name}.").format(name=escape(name))
+    score = table.view(0).score
+    return t.gettext("🚫 Partida cancelada por {name}. Placar {x} × {y}").format(
+        name=escape(name), x=score[0], y=score[1]
+    )
+
+
+def cancel_question(t: Translations, table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    """/cancelar mid-match: the question and its Sim / Não buttons (opener or admin)."""
+    _ = t.gettext
+    score = table.view(0).score
+    text = _(
+        "Cancelar a partida? <b>{us}</b> {x} × {y} <b>{them}</b>\n"
+        "Só quem abriu a mesa ou um admin responde."
+    ).format(
+        us=team_name(table.seats, 0, t),
+        them=team_name(table.seats, 1, t),
+        x=score[0],
+        y=score[1],
+    )
+    yes = InlineKeyboardButton(_("Sim, cancelar"), callback_data=cancel_data(table.id, True))
+    no = InlineKeyboardButton(_("Não"), callback_data=cancel_data(table.id, False))
+    return text, InlineKeyboardMarkup([[yes, no]])
+
+
 def public_table(
     t: Translations,
     table: Table,
     missing: Sequence[str],
     time_left: float | None,
     bot_username: str,
+    cancelled_by: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for any status: lobby, match, end or cancellation."""
     if table.status == GameStatus.LOBBY:
         return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
     if table.status == GameStatus.CANCELLED:
-        return cancelled_text(t), None
+        return cancelled_by_text(t, table, cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
     playing = table.status == GameStatus.PLAYING
     return text, table_keyboard(t, table, bot_username) if playing else None

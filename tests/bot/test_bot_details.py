@@ -158,3 +158,45 @@ async def test_a_move_from_minha_mao_names_the_card_and_a_covered_one_stays_cove
     assert posted["text"] == "🃏 Cobri uma carta." and "Q♦" not in str(posted)
     await harness.wait(lambda: "Beto 🂠" in shown(harness, group))
     assert "Q♦" not in shown(harness, group)
+
+
+def _newest(h: Harness, chat: int, text: str) -> JSON | None:
+    found = [m for m in h.bot_messages(chat) if text in m["text"]]
+    return found[-1] if found else None
+
+
+async def test_cancelar_mid_match_asks_first_and_leaves_a_trace(harness: Harness) -> None:
+    s = harness.server
+    ana, beto, bia = s.add_user("Ana"), s.add_user("Beto"), s.add_user("Bia")
+    group = s.add_group("G", admins=[ana, bia], members=[beto])
+    await seat_match(harness, group, [ana, beto], paulista_hand(score=(5, 3)))
+    table = await harness.wait(lambda: harness.table(group))
+    await s.user_sends(beto, group, "/cancelar")  # neither the opener nor an admin
+    await harness.wait(lambda: _newest(harness, group, "Só quem abriu a mesa"))
+    await s.user_sends(ana, group, "/cancelar")
+    question = await harness.wait(lambda: _newest(harness, group, "Cancelar a partida?"))
+    assert "Ana</b> 5 × 3 <b>Beto" in question["html"]
+    yes, no = (button(question, x)["callback_data"] for x in ("Sim", "Não"))
+    mid = question["message_id"]
+    refused = await s.user_presses(beto, group, mid, yes)
+    assert refused["show_alert"] and "Só quem abriu" in refused["text"]
+    await s.user_presses(ana, group, mid, no)
+    await harness.wait(lambda: s.message(group, mid)["text"] == "👍 A partida continua.")
+    assert "Vez de Ana" in s.message(group, table["message_id"])["text"]
+    # an admin asks again and confirms: the table says who cancelled it, and so does the
+    # chat's newest line
+    await s.user_sends(bia, group, "/cancelar")
+    await harness.wait(
+        lambda: (q := _newest(harness, group, "Cancelar a partida?")) and q["message_id"] != mid
+    )
+    question = _newest(harness, group, "Cancelar a partida?")
+    await s.user_presses(
+        bia, group, question["message_id"], button(question, "Sim")["callback_data"]
+    )
+    line = "🚫 Partida cancelada por Bia. Placar 5 × 3"
+    await harness.wait(lambda: s.message(group, table["message_id"])["text"] == line)
+    assert s.message(group, question["message_id"])["text"] == line
+    assert not buttons(s.message(group, table["message_id"]))
+    assert (
+        "Mesa cancelada" in (await harness.wait(lambda: _newest(harness, ana, "cancelada")))["text"]
+    )

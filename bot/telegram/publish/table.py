@@ -89,7 +89,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             if not table.private:
                 # in a private chat the hand message is the table: a second copy of it, with
                 # buttons for a group (🃏 Minha mão, Abrir no privado), would mean nothing
-                await _draw_table(app, table, drawing.missing, t)
+                await _draw_table(app, table, drawing.missing, t, drawing.cancelled_by)
             await _announce(app, table, owed, t)
         except Later:
             return RETRY_SECONDS  # the newest state, drawn again soon
@@ -154,13 +154,18 @@ async def _send_once(
         await asyncio.to_thread(outbox.sent, rt.db, i, worker, sent.message_id)
 
 
-async def _draw_table(app: TrucoApp, table: Table, missing: Sequence[str], t: Translations) -> None:
+async def _draw_table(
+    app: TrucoApp,
+    table: Table,
+    missing: Sequence[str],
+    t: Translations,
+    cancelled_by: str | None = None,
+) -> None:
     """Edit the table message in place (send it when there is none); ``Later`` to retry."""
     rt = runtime_of(app)
     username = app.bot.username if app.bot._bot_user else ""
-    text, markup = public_table(
-        t, table, missing, tables.decision_seconds(table, rt.rules), username
-    )
+    seconds = tables.decision_seconds(table, rt.rules)
+    text, markup = public_table(t, table, missing, seconds, username, cancelled_by)
     if table.table_message_id is not None:
         outcome = await edit(app, table.chat_id, table.table_message_id, text, markup)
         if outcome == Edited.FAILED:
