@@ -12,8 +12,9 @@ past the handlers ever sees ``j`` or ``r1``.
 - ``z<game>:<version>:<o|c>`` opens (``o``) or closes (``c``) the list of signals
   on a private hand: only the keyboard changes, nothing is stored.
 - ``l<game>:<version>:<op>`` a lobby button (``j0``/``j1``: sit on team 1/2);
-  ``v<game>`` Revanche; ``k<key>`` a ``/config`` setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
-  ``uL<n>`` a lesson picked in the /tutorial menu.
+  ``v<game>`` Revanche; ``k<key>[:<i>]`` a ``/config`` setting (its list of values, or
+  its ``i``-th value; ``k-`` back to the settings); ``d<style>`` a ``/baralho`` choice;
+  ``u<step>:<action>`` a tutorial move, ``uL<n>`` a lesson picked in the /tutorial menu.
 - ``x<game>:<y|n>`` the answer to ``/cancelar`` mid-match (Sim / Não).
 - ``m<board>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
@@ -234,17 +235,38 @@ _CONFIG = {
 _CONFIG_BACK = {code: setting for setting, code in _CONFIG.items()}
 
 
-def config_data(setting: Setting) -> str:
-    """callback_data of a ``/config`` button."""
-    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}")
+_CONFIG_PRESS = re.compile(r"k([A-Za-z])(?::([0-9]{1,2}))?|k(-)")
 
 
-def parse_config(data: str) -> Setting:
+@dataclass(frozen=True)
+class ConfigPress:
+    """A ``/config`` button: open a setting's list (``index`` None), pick its ``index``-th
+    value, or go back to the settings (``setting`` None)."""
+
+    setting: Setting | None
+    index: int | None = None
+
+
+def config_data(setting: Setting | None, index: int | None = None) -> str:
+    """callback_data of a ``/config`` button: ``k<key>`` opens the list of a setting's
+    values, ``k<key>:<i>`` picks one, ``k-`` goes back to the settings."""
+    if setting is None:
+        return _checked(f"{Prefix.CONFIG}-")
+    tail = "" if index is None else f":{index}"
+    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}{tail}")
+
+
+def parse_config(data: str) -> ConfigPress:
     """Decode a ``/config`` button; ``ValueError`` for garbage."""
-    found = _CONFIG_BACK.get(data[1:]) if data[:1] == Prefix.CONFIG else None
+    found = _CONFIG_PRESS.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    return found
+    if found[3]:
+        return ConfigPress(None)
+    setting = _CONFIG_BACK.get(found[1])
+    if setting is None:
+        raise ValueError("botão ilegível")
+    return ConfigPress(setting, int(found[2]) if found[2] else None)
 
 
 _DECK = {DeckStyle.TRADITIONAL: "t", DeckStyle.SPANISH: "s"}

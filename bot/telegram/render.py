@@ -702,14 +702,37 @@ def help_text(t: Translations) -> str:
     )
 
 
-def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboardMarkup]:
-    """/config: the group's table defaults and a button per setting."""
+def setting_label(t: Translations, setting: Setting, value: Any) -> str:
+    """One value of a ``/config`` setting as its button names it (``45 s``, ``2×2``)."""
+    _ = t.gettext
+    w = words_for(t)
+    if setting is Setting.VARIANT:
+        return w.variant(get_ruleset(value))
+    if setting is Setting.PLAYERS:
+        return "2×2" if value == 4 else "1×1"
+    if setting is Setting.TARGET:
+        return _("{n} pontos").format(n=value)
+    if setting is Setting.TIMER:
+        return f"{value} s"  # the same in every language
+    if setting is Setting.COVERED:
+        return _("sim") if value else _("não")
+    if setting is Setting.LADDER:
+        return value or w.ladder(get_ruleset("mineiro").ladder)
+    return language_name(value or "pt")
+
+
+def config_view(
+    t: Translations,
+    chat: ChatSettings,
+    setting: Setting | None = None,
+    choices: Sequence[Any] = (),
+    current: Any = None,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """/config: the group's table defaults and a button per setting; with ``setting``, the
+    list of its ``choices`` (``current`` marked ✅) to pick one directly."""
     _ = t.gettext
     w = words_for(t)
     rs = get_ruleset(chat.variant)
-    yes_no = _("sim") if chat.covered_cards else _("não")
-    ladder = chat.ladder or w.ladder(get_ruleset("mineiro").ladder)
-    lang = language_name(chat.language or "pt")
     text = _(
         "<b>Configuração do grupo</b>\n"
         "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
@@ -717,26 +740,37 @@ def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboar
         "Toque para mudar (só admins)."
     ).format(
         variant=w.variant(rs),
-        size="2×2" if chat.players == 4 else "1×1",
+        size=setting_label(t, Setting.PLAYERS, chat.players),
         target=chat.target,
         timer=chat.timer,
-        covered=yes_no,
-        ladder=ladder,
-        lang=lang,
+        covered=setting_label(t, Setting.COVERED, chat.covered_cards),
+        ladder=setting_label(t, Setting.LADDER, chat.ladder),
+        lang=setting_label(t, Setting.LANGUAGE, chat.language),
     )
-
-    def b(text: str, setting: Setting) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text, callback_data=config_data(setting))
-
-    rows = [
-        [
-            b(_("Variante"), Setting.VARIANT),
-            b(_("Jogadores"), Setting.PLAYERS),
-            b(_("Pontos"), Setting.TARGET),
-        ],
-        [b(_("Tempo"), Setting.TIMER), b(_("Carta coberta"), Setting.COVERED)],
-        [b(_("Escada mineira"), Setting.LADDER), b(_("Idioma"), Setting.LANGUAGE)],
+    # short labels, two to a row: a phone shows them whole
+    names = {
+        Setting.VARIANT: _("Variante"),
+        Setting.PLAYERS: _("Jogadores"),
+        Setting.TARGET: _("Pontos"),
+        Setting.TIMER: _("Tempo"),
+        Setting.COVERED: _("Carta coberta"),
+        Setting.LADDER: _("Escada"),
+        Setting.LANGUAGE: _("Idioma"),
+    }
+    if setting is None:
+        buttons = [InlineKeyboardButton(n, callback_data=config_data(k)) for k, n in names.items()]
+        return text, InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+    text += "\n\n" + _("<b>{setting}</b>: escolha um valor.").format(setting=names[setting])
+    picks = [
+        InlineKeyboardButton(
+            ("✅ " if value == current else "") + setting_label(t, setting, value),
+            callback_data=config_data(setting, i),
+        )
+        for i, value in enumerate(choices)
     ]
+    per_row = 1 if setting is Setting.VARIANT else 3
+    rows = [picks[i : i + per_row] for i in range(0, len(picks), per_row)]
+    rows.append([InlineKeyboardButton(_("↩️ Voltar"), callback_data=config_data(None))])
     return text, InlineKeyboardMarkup(rows)
 
 

@@ -160,6 +160,10 @@ async def test_a_move_from_minha_mao_names_the_card_and_a_covered_one_stays_cove
     assert "Q♦" not in shown(harness, group)
 
 
+def _showing(message: JSON, text: str) -> JSON | None:
+    return message if text in str(message) else None
+
+
 def _newest(h: Harness, chat: int, text: str) -> JSON | None:
     found = [m for m in h.bot_messages(chat) if text in m["text"]]
     return found[-1] if found else None
@@ -200,3 +204,38 @@ async def test_cancelar_mid_match_asks_first_and_leaves_a_trace(harness: Harness
     assert (
         "Mesa cancelada" in (await harness.wait(lambda: _newest(harness, ana, "cancelada")))["text"]
     )
+
+
+async def test_config_picks_a_value_directly_with_short_labels(harness: Harness) -> None:
+    s = harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    await s.user_sends(ana, group, "/config")
+    cfg = await harness.wait(lambda: _newest(harness, group, "Configuração do grupo"))
+    mid = cfg["message_id"]
+    # every label fits half a phone's width: no "Jogad…", no "Escada min…"
+    assert all(len(b["text"]) <= 14 for b in buttons(cfg))
+    await s.user_presses(ana, group, mid, button(cfg, "Tempo")["callback_data"])
+    menu = await harness.wait(lambda: _showing(s.message(group, mid), "45 s"))
+    labels = [b["text"] for b in buttons(menu)]
+    assert labels == ["30 s", "45 s", "✅ 60 s", "90 s", "120 s", "↩️ Voltar"]
+    # 60 → 30 s is one tap, not four
+    saved = await s.user_presses(ana, group, mid, button(menu, "30 s")["callback_data"])
+    assert saved["text"] == "Configuração salva."
+    await harness.wait(lambda: "Tempo por jogada: 30 s" in s.message(group, mid)["text"])
+    assert "Variante" in [b["text"] for b in buttons(s.message(group, mid))]
+    # the variant: names in full, one to a row; ↩️ goes back unchanged
+    await s.user_presses(
+        ana, group, mid, button(s.message(group, mid), "Variante")["callback_data"]
+    )
+    menu = await harness.wait(lambda: _showing(s.message(group, mid), "Trem Bão"))
+    assert [b["text"] for b in buttons(menu)][:3] == [
+        "✅ Truco paulista",
+        "Truco mineiro",
+        "Trem Bão",
+    ]
+    await s.user_presses(ana, group, mid, button(menu, "Voltar")["callback_data"])
+    await harness.wait(
+        lambda: "Carta coberta" in [b["text"] for b in buttons(s.message(group, mid))]
+    )
+    assert "Tempo por jogada: 30 s" in s.message(group, mid)["text"]

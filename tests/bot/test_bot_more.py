@@ -93,6 +93,14 @@ async def test_english_speakers_get_the_english_catalog(harness: Harness) -> Non
     await s.user_presses(
         joe, group, cfg[0]["message_id"], button(cfg[0], "Idioma")["callback_data"]
     )
+    menu = await harness.wait(
+        lambda: (
+            harness.bot_messages(group)[0]
+            if "English" in str(harness.bot_messages(group)[0])
+            else None
+        )
+    )
+    await s.user_presses(joe, group, menu["message_id"], button(menu, "English")["callback_data"])
     await harness.wait(lambda: "Group settings" in harness.bot_messages(group)[0]["text"], 5)
     assert "Language: English" in harness.bot_messages(group)[0]["text"]
     ana = s.add_user("Ana")

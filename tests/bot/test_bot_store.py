@@ -267,7 +267,10 @@ def test_every_callback_fits_64_bytes_and_round_trips() -> None:
         assert cb.parse_posted_link(link, "TrucoBot") == move
         assert cb.parse_posted_link(link, "OutroBot") is None
     assert cb.parse_rematch(cb.rematch_data(biggest)) == biggest
-    assert [cb.parse_config(cb.config_data(s)) for s in Setting] == list(Setting)
+    for setting in Setting:
+        assert cb.parse_config(cb.config_data(setting)) == cb.ConfigPress(setting)
+        assert cb.parse_config(cb.config_data(setting, 11)) == cb.ConfigPress(setting, 11)
+    assert cb.parse_config(cb.config_data(None)) == cb.ConfigPress(None)
     assert [cb.parse_deck(cb.deck_data(d)) for d in DeckStyle] == list(DeckStyle)
     assert cb.parse_start(cb.start_parameter(42)) == 42 and cb.parse_start("ajuda") is None
     # the prefixes are distinct, so each handler's pattern catches only its own buttons
