@@ -252,12 +252,14 @@ def table_text(
         return "\n".join(lines)
     hand = _("Mão {n}").format(n=view.hand_number + 1)
     if view.vira is not None:
-        manilha = view.manilhas[0].rank.code if view.manilhas else "?"
+        manilha = w.rank_label(view.manilhas[0].rank, style) if view.manilhas else "?"
         hand += " · " + _("vira {vira} → manilha {rank}").format(
             vira=w.card(view.vira, style), rank=manilha
         )
     else:
-        hand += " · " + _("manilhas {cards}").format(cards=w.cards(view.manilhas, style))
+        # the fixed manilhas by the names players call them (zap, copas, espadilha, pica-fumo)
+        named = " · ".join(f"{w.manilha(c.suit)} {w.card(c, style)}" for c in view.manilhas)
+        hand += " · " + _("manilhas {cards}").format(cards=named)
     lines.append(hand)
     if view.kind == HandKind.IRON:
         lines.append(_("🔥 Mão de ferro: todos jogam às cegas, sem truco."))
@@ -401,13 +403,13 @@ def hand_text(
             )
         )
     else:
-        cards = words_for(t).cards(view.hand, style)
+        cards = marked_cards(t, view.hand, view.manilhas, style)
         lines.append(_("<b>Sua mão:</b> {cards}").format(cards=cards))
     if view.partner_hand is not None and view.partner is not None:
         lines.append(
             _("Mão de {name}: {cards}").format(
                 name=seat_name(seats[view.partner], t),
-                cards=words_for(t).cards(view.partner_hand, style),
+                cards=marked_cards(t, view.partner_hand, view.manilhas, style),
             )
         )
     for seat, sinal in view.signals:
@@ -422,6 +424,18 @@ def hand_text(
             line = _("⏳ <b>Seu tempo está acabando!</b>") + " " + line
         lines.append(line)
     return "\n".join(lines)
+
+
+def marked_cards(
+    t: Translations, cards: Sequence[Card], manilhas: Sequence[Card], style: DeckStyle
+) -> str:
+    """Cards of a hand with each manilha starred and named: ``3♣ 6♦ (★ pica-fumo)``."""
+    w = words_for(t)
+    shown = [
+        f"{w.card(c, style)} (★ {w.manilha(c.suit)})" if c in manilhas else w.card(c, style)
+        for c in cards
+    ]
+    return " ".join(shown) or "—"
 
 
 def hand_keyboard(

@@ -380,7 +380,7 @@ class PrivacyWatch:
                 hidden |= {c for s, c, cov in plays if cov and s not in (own, seen_partner)}
             self.checked += 1
             # the fixed manilhas (mineiro, Trem Bão) are named as rules, not as anyone's cards
-            public = text_.replace("manilhas " + " ".join(c.label for c in m.manilhas()), "")
+            public = re.sub(r"manilhas [^\n]*", "", text_)
             for c in hidden:
                 for label in {c.label, c.label_in(1)}:  # traditional and Spanish (R11)
                     if re.search(r"(?<![0-9A-Z])" + re.escape(label), public):

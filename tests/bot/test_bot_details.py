@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine import Match, TableOptions
+from engine.cards import parse_cards
 from tests.bot.harness import JSON, Harness, button, buttons, paulista_hand, press, seat_match
 
 
@@ -239,3 +241,45 @@ async def test_config_picks_a_value_directly_with_short_labels(harness: Harness)
         lambda: "Carta coberta" in [b["text"] for b in buttons(s.message(group, mid))]
     )
     assert "Tempo por jogada: 30 s" in s.message(group, mid)["text"]
+
+
+async def test_the_spanish_deck_names_every_card_a_person_reads_and_the_manilha(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await s.user_sends(ana, ana, "/baralho")
+    menu = await harness.wait(lambda: _newest(harness, ana, "Como você quer ver as cartas"))
+    await s.user_presses(ana, ana, menu["message_id"], button(menu, "Espanhol")["callback_data"])
+    hands = [parse_cards("JC KH 5D"), parse_cards("2S QD 7C")]
+    match = Match.from_hand(
+        "paulista", TableOptions(players=2), score=(0, 0), dealer=1, hands=hands, vira=parse_cards("QH")[0]
+    )
+    await seat_match(harness, group, [ana, beto], match)
+    hand = await harness.wait(lambda: harness.hand(ana))
+    # the vira's manilha in the same deck as the vira (10 de copas → 11, not J)
+    assert "vira 10 de copas → manilha 11" in hand["text"]
+    assert "Sua mão:</b> 11 de bastos (★ zap) 12 de copas 5 de oros" in hand["html"]
+    assert not any(x in hand["text"] for x in "♣♥♠♦")
+    results = await s.user_inline_query(ana, "", chat_id=group)
+    assert results[0]["title"] == "Jogar 11 de bastos"
+    assert "Sua mão: 11 de bastos 12 de copas 5 de oros" in results[0]["description"]
+    # the group reads the traditional deck, Beto too
+    assert "vira Q♥ → manilha J" in (await harness.wait(lambda: shown(harness, group)))
+    await harness.wait(lambda: _newest(harness, beto, "vira Q♥ → manilha J"))
+
+
+async def test_manilhas_are_marked_in_the_hand_and_fixed_ones_named(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    hands = [parse_cards("4C KH 5D"), parse_cards("2S QD 7C")]
+    match = Match.from_hand("mineiro", TableOptions(players=2), score=(0, 0), dealer=1, hands=hands)
+    await seat_match(harness, group, [ana, beto], match)
+    names = "manilhas zap 4♣ · copas 7♥ · espadilha A♠ · pica-fumo 7♦"
+    await harness.wait(lambda: names in shown(harness, group))
+    hand = await harness.wait(lambda: harness.hand(ana))
+    assert names in hand["text"] and "Sua mão: 4♣ (★ zap) K♥ 5♦" in hand["text"]
+    beto_hand = await harness.wait(lambda: _newest(harness, beto, "Sua mão"))
+    assert "Sua mão: 2♠ Q♦ 7♣" in beto_hand["text"] and "★" not in beto_hand["text"]
