@@ -444,7 +444,7 @@ class HandsDrawing:
     messages: dict[int, HandMessageInfo]
     """Their current hand messages by seat."""
     ended: dict[int, HandSummary]
-    """How finished hands ended, by hand number (only when a message needs closing)."""
+    """How finished hands ended, by hand number."""
 
 
 @dataclass(frozen=True)

@@ -389,11 +389,25 @@ def hand_text(
     time_left: float | None,
     style: DeckStyle,
     warning: bool = False,
+    previous: HandSummary | None = None,
 ) -> str:
-    """A player's private message: the table as they see it, their cards, their turn."""
+    """A player's private message: the table as they see it, their cards, their turn.
+
+    ``previous``: how the hand before ended, said first; the message of that hand is
+    gone, so that the private chat keeps one hand message, not one per hand.
+    """
     _ = t.gettext
     seats = table.seats
-    lines = [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
+    lines = []
+    if previous is not None:
+        lines.append("🏁 " + hand_over_line(t, previous, seats))
+        last = [(seat, card, card is None) for seat, card in previous.last]
+        if last:
+            lines.append(
+                _("Última vaza: {plays}").format(plays=_plays(last, seats, t, style, None))
+            )
+        lines.append("")
+    lines += [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
     if view.match_winner is not None:
         return "\n".join(lines).rstrip()
     if view.kind == HandKind.IRON:

@@ -358,7 +358,8 @@ class PrivacyWatch:
             return
         chat = event["chat_id"]
         text_ = event["message"].get("text", "")
-        shown = re.search(r"M[ãa]o (\d+)|Hand (\d+)", text_)
+        # the table's own line (a hand message may first say how the hand before ended)
+        shown = re.search(r"M[ãa]o (\d+) [·e]|Hand (\d+) [·i]", text_)
         for game in self._games():
             own = game.seat_of(chat) if chat > 0 else None
             if (chat < 0 and game.chat_id != chat) or (chat > 0 and own is None):

@@ -254,7 +254,12 @@ async def test_the_spanish_deck_names_every_card_a_person_reads_and_the_manilha(
     await s.user_presses(ana, ana, menu["message_id"], button(menu, "Espanhol")["callback_data"])
     hands = [parse_cards("JC KH 5D"), parse_cards("2S QD 7C")]
     match = Match.from_hand(
-        "paulista", TableOptions(players=2), score=(0, 0), dealer=1, hands=hands, vira=parse_cards("QH")[0]
+        "paulista",
+        TableOptions(players=2),
+        score=(0, 0),
+        dealer=1,
+        hands=hands,
+        vira=parse_cards("QH")[0],
     )
     await seat_match(harness, group, [ana, beto], match)
     hand = await harness.wait(lambda: harness.hand(ana))
