@@ -307,6 +307,15 @@ def build_application(
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
     app.add_handler(MessageHandler(filters.VIA_BOT, moves.on_posted))
+    # last: whatever else a person writes in private gets a one-line hint, never silence
+    app.add_handler(
+        MessageHandler(
+            filters.ChatType.PRIVATE
+            & filters.UpdateType.MESSAGE
+            & (filters.TEXT | filters.COMMAND),
+            commands.unknown,
+        )
+    )
     app.add_error_handler(errors.on_error)
     return app
 

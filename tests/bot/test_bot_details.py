@@ -288,3 +288,23 @@ async def test_manilhas_are_marked_in_the_hand_and_fixed_ones_named(harness: Har
     assert names in hand["text"] and "Sua mão: 4♣ (★ zap) K♥ 5♦" in hand["text"]
     beto_hand = await harness.wait(lambda: _newest(harness, beto, "Sua mão"))
     assert "Sua mão: 2♠ Q♦ 7♣" in beto_hand["text"] and "★" not in beto_hand["text"]
+
+
+async def test_unknown_commands_and_text_in_private_get_a_hint(harness: Harness) -> None:
+    s = harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    hint = "Não entendi. Jogue com /truco ou veja os comandos em /ajuda."
+    for n, text in enumerate(("/jogar", "oi, bot", "/trucoo agora"), 1):
+        await s.user_sends(ana, ana, text)
+        await harness.wait(
+            lambda n=n: [m["text"] for m in harness.bot_messages(ana)].count(hint) == n
+        )
+    # a known command still does its own thing, and the group is never answered so
+    await s.user_sends(ana, ana, "/regras")
+    await harness.wait(lambda: "Livro de regras" in harness.bot_messages(ana)[-1]["text"])
+    await s.user_sends(ana, group, "oi, gente")
+    await s.user_sends(ana, group, "/jogar")
+    await s.user_sends(ana, group, "/ajuda")
+    await harness.wait(lambda: harness.bot_messages(group))
+    assert all(m["text"] != hint for m in harness.bot_messages(group))
