@@ -308,3 +308,28 @@ async def test_unknown_commands_and_text_in_private_get_a_hint(harness: Harness)
     await s.user_sends(ana, group, "/ajuda")
     await harness.wait(lambda: harness.bot_messages(group))
     assert all(m["text"] != hint for m in harness.bot_messages(group))
+
+
+def test_one_word_for_a_round_vaza_as_the_glossary_says() -> None:
+    from babel.messages.extract import extract_from_dir
+
+    from engine import words
+    from tests import ROOT
+
+    said = [
+        msg[2] if isinstance(msg[2], str) else " ".join(msg[2])
+        for msg in extract_from_dir(
+            ROOT / "bot",
+            method_map=[("sandbox/**.py", "ignore"), ("**.py", "python")],
+            keywords={"_": None, "gettext": None, "ngettext": (1, 2), "N_": None},
+        )
+    ]
+    said += [text for _context, text in words.messages()]
+    said += [p.read_text(encoding="utf-8") for p in (ROOT / "engine" / "data").glob("*.json")]
+    pages = [p for p in (ROOT / "site").glob("*.md") if p.name != "glossario.md"]
+    said += [p.read_text(encoding="utf-8") for p in pages]
+    assert any("vaza" in text.lower() for text in said)
+    assert not [text for text in said if "rodada" in text.lower()]
+    # the glossary names rodada only to send the reader to vaza
+    glossary = (ROOT / "site" / "glossario.md").read_text(encoding="utf-8")
+    assert "Rodada\n:   O mesmo que vaza." in glossary
