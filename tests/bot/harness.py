@@ -382,6 +382,9 @@ class PrivacyWatch:
             self.checked += 1
             # the fixed manilhas (mineiro, Trem Bão) are named as rules, not as anyone's cards
             public = re.sub(r"manilhas [^\n]*", "", text_)
+            if public.startswith("🏁"):
+                # how the hand before ended: public facts of a hand gone (covered stay covered)
+                public = public.partition("\n\n")[2]
             for c in hidden:
                 for label in {c.label, c.label_in(1)}:  # traditional and Spanish (R11)
                     if re.search(r"(?<![0-9A-Z])" + re.escape(label), public):
