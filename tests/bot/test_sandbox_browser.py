@@ -338,3 +338,7 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
         assert errors == []
     finally:
         assert sandbox.stop() == 0
+    # the terminal of `make run` after a whole hand with robots: a few lines, none per job run
+    out = sandbox.log.read_text()
+    assert "Running job" not in out and "apscheduler" not in out, out[-3000:]
+    assert len(out.splitlines()) < 15, out[-3000:]
