@@ -9,7 +9,7 @@ typed commands, and gets plain values back; it never sees a row or a session.
   ``playing_tables_of``, ``turn_of``, ``to_resume``. Changes return a ``Change``
   (what to redraw and reschedule); refusals raise ``Refused(reason: Reason)``.
 - ``bot.domain.people``: ``meet`` a person, ``set_deck``, ``set_started``, the
-  tutorial step, ``chat_settings`` / ``change_setting`` (``/config``), ``ranking``.
+  tutorial step, ``chat_settings`` / ``setting_choices`` / ``change_setting`` (``/config``), ``ranking``.
 - ``bot.domain.messages``: what the public table and the private hands must show
   (``table_drawing``, ``hands_drawing``) and their bookkeeping; the event log.
 - ``bot.domain.values``: every value and command above (``Table``, ``Occupant``,

@@ -61,7 +61,6 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         if game is None or game.snapshot is None:
             return None
         table = row_to_table(s, game)
-        hand_number = table.match().hand_number
         rows = {
             h.seat: _hand_message(h)
             for h in s.exec(select(HandMessage).where(HandMessage.game_id == game_id))
@@ -72,10 +71,8 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
                 p = s.get(Player, x.user)
                 if p is not None:
                     people[i] = player_info(p)
-        needed = table.status == GameStatus.OVER or any(
-            r.hand_number != hand_number for r in rows.values()
-        )
-        ended = {h.hand: h for h in _hand_overs(s, game_id)} if needed else {}
+        # every hand message tells how the hand before it ended: the closings are always read
+        ended = {h.hand: h for h in _hand_overs(s, game_id)}
         return HandsDrawing(table, people, rows, ended)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any
 
 from sqlalchemy import case, func
 from sqlmodel import Session, col, select
@@ -21,12 +21,13 @@ from bot.domain.values import (
 from engine import TableOptions, get_ruleset
 from engine.cards import DeckStyle
 
-T = TypeVar("T")
 VARIANTS = ("paulista", "mineiro", "trem-bao")
-TARGETS = (12, 15, 18, 24, 30, 6, 9)
-TIMERS = (60, 90, 120, 30, 45)
+TARGETS = (6, 9, 12, 15, 18, 24, 30)
+TIMERS = (30, 45, 60, 90, 120)
 HOUSE_LADDER = "4-6-10-12"
 """The mineiro house ladder ``/config`` offers besides the variant's."""
+_FIELDS = {Setting.COVERED: "covered_cards"}
+"""Settings whose chat field is not named like the setting."""
 
 
 def player_info(p: Player) -> PlayerInfo:
@@ -134,35 +135,47 @@ def chat_language(db: Database, chat_id: int) -> str:
         return c.language if c is not None and c.language else "pt"
 
 
-def _cycle(values: tuple[T, ...], current: T) -> T:
-    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en")) -> tuple[Any, ...]:
+    """The values ``/config`` offers for a setting, in the order its menu lists them.
+
+    ``languages``: the chat languages, the default (stored as ``None``) first.
+    """
+    choices: dict[Setting, tuple[Any, ...]] = {
+        Setting.VARIANT: VARIANTS,
+        Setting.PLAYERS: (2, 4),
+        Setting.TARGET: TARGETS,
+        Setting.TIMER: TIMERS,
+        Setting.COVERED: (True, False),
+        Setting.LADDER: (None, HOUSE_LADDER),
+        Setting.LANGUAGE: (None, *languages[1:]),
+    }
+    return choices[setting]
+
+
+def setting_value(chat: ChatSettings, setting: Setting) -> Any:
+    """A chat's current value of one ``/config`` setting (as ``setting_choices`` lists it)."""
+    return getattr(chat, _FIELDS.get(setting, setting.value))
 
 
 def change_setting(
-    db: Database, chat_id: int, setting: Setting, languages: tuple[str, ...] = ("pt", "en")
+    db: Database,
+    chat_id: int,
+    setting: Setting,
+    index: int,
+    languages: tuple[str, ...] = ("pt", "en"),
 ) -> ChatSettings:
-    """Move one ``/config`` setting to its next value (``Refused`` if the table would be invalid).
+    """Set one ``/config`` setting to its ``index``-th choice (``setting_choices``).
 
-    ``languages`` are the chat languages to cycle through, the default (stored as
-    ``None``) first.
+    ``Refused(BAD_BUTTON)`` for an index past the choices, ``Refused(BAD_OPTIONS)`` when
+    the chat's table would be invalid with it; nothing is stored then.
     """
+    choices = setting_choices(setting, languages)
+    if not 0 <= index < len(choices):
+        raise Refused(Reason.BAD_BUTTON)
+    value = choices[index]
     with db.session() as s:  # no await inside: an open write would lock SQLite for all
         c = _chat(s, chat_id)
-        if setting is Setting.VARIANT:
-            c.variant = _cycle(VARIANTS, c.variant)
-        elif setting is Setting.PLAYERS:
-            c.players = 4 if c.players == 2 else 2
-        elif setting is Setting.TARGET:
-            c.target = _cycle(TARGETS, c.target)
-        elif setting is Setting.TIMER:
-            c.timer = _cycle(TIMERS, c.timer)
-        elif setting is Setting.COVERED:
-            c.covered_cards = not c.covered_cards
-        elif setting is Setting.LADDER:
-            c.ladder = None if c.ladder else HOUSE_LADDER
-        else:
-            following = _cycle(languages, c.language or languages[0])
-            c.language = None if following == languages[0] else following
+        setattr(c, _FIELDS.get(setting, setting.value), value)
         try:
             TableOptions(c.players, c.target, c.covered_cards, None, c.timer).validated(
                 get_ruleset(c.variant)

@@ -451,12 +451,16 @@ def lobby(
     *,
     authorised: bool,
     rules: Rules,
+    expected: int | None = None,
 ) -> Change:
     """Join, leave, add or remove a robot, start or cancel a lobby.
 
     Who may: anyone joins, the seated leave, the seated or ``authorised`` (the
     opener or an admin, as the adapter proved) add and remove robots, only
-    ``authorised`` start or cancel.
+    ``authorised`` start or cancel. ``expected`` is the lobby's version the button was
+    drawn for: a robot button pressed again on the same drawing, after the same person's
+    press already added (removed) that robot, is a double tap: ``Refused(LOBBY_REPEAT)``,
+    one robot added.
     """
     if isinstance(command, Start):
         if not authorised:
@@ -471,8 +475,15 @@ def lobby(
         seats = _seats(s, game, load_options(game.options).players)
         mine = seat_of(seats, user.id)
         free = next((i for i, x in enumerate(seats) if x is None), None)
+        drawn_before = expected is not None and expected != game.version
+        if drawn_before and _repeated(s, game_id, expected or 0, user.id, command):
+            raise Refused(Reason.LOBBY_REPEAT)
         expected = game.version
         match command:
+            case Join(team=team) if team is not None and len(seats) == 4:
+                place = _team_seat(seats, mine, team, Occupant(name=user.name, user=user.id))
+                _save(s, game, expected)
+                _event(s, game, expected + 1, "join", place, user.id, team=team)
             case Join():
                 if mine is not None:
                     raise Refused(Reason.ALREADY_SEATED)
@@ -514,6 +525,56 @@ def lobby(
                 _event(s, game, expected + 1, "cancel", None, user.id)
         _store_seats(s, game_id, seats)
         return _commit(s, game, None, seats, rules)
+
+
+def _repeated(s: Session, game_id: int, drawn: int, user_id: int, command: LobbyCommand) -> bool:
+    """Whether the same person's same robot press, on the lobby drawn for version ``drawn``,
+    was already applied after that drawing (a double tap)."""
+    level: RobotLevel | None = None
+    match command:
+        case AddRobot():
+            kind, level = "robot", command.level
+        case RemoveRobot():
+            kind = "unrobot"
+        case _:
+            return False
+    q = select(Event).where(
+        Event.game_id == game_id,
+        Event.version > drawn,
+        Event.kind == kind,
+        Event.user_id == user_id,
+    )
+    return any(level is None or json.loads(e.data).get("level") == level.value for e in s.exec(q))
+
+
+def _team_seat(
+    seats: list[Occupant | None], mine: int | None, team: int, newcomer: Occupant
+) -> int:
+    """Seat the person of seat ``mine`` (``None``: ``newcomer``, standing) on ``team``, in
+    place; returns the seat.
+
+    A free seat of the team is taken first; else a robot of the team moves to the seat
+    the person leaves (or to a free one): people choose, robots fill what is left.
+    """
+    if team not in (0, 1):
+        raise Refused(Reason.BAD_BUTTON)
+    if mine is not None and mine % 2 == team:
+        raise Refused(Reason.SAME_TEAM)
+    ours = [i for i in (team, team + 2) if seats[i] is None]
+    person = seats[mine] if mine is not None else newcomer
+    if mine is not None:
+        seats[mine] = None
+    if not ours:
+        bot_seat = next((i for i in (team, team + 2) if (x := seats[i]) and x.robot), None)
+        elsewhere = next((i for i, x in enumerate(seats) if x is None and i % 2 != team), None)
+        if bot_seat is None or elsewhere is None:
+            if mine is not None:
+                seats[mine] = person
+            raise Refused(Reason.TEAM_FULL, team=team + 1)
+        seats[elsewhere], seats[bot_seat] = seats[bot_seat], None
+        ours = [bot_seat]
+    seats[ours[0]] = person
+    return ours[0]
 
 
 def pending_starts(s: Session, seats: Sequence[Occupant | None]) -> list[str]:
@@ -684,9 +745,12 @@ def _finish(
 
 
 def _closing(s: Session, game: Game, version: int, m: Match) -> None:
-    """Log a hand's end and owe the table's chat its closing line."""
+    """Log a hand's end and owe the table's chat its closing line (a group's: in private
+    the person's hand message tells how the hand ended)."""
     summary = hand_summary(m).to_json()
     _event(s, game, version, "hand_over", **summary)
+    if game.private:
+        return
     key = f"{game.id}:hand:{summary['hand']}"
     outbox.record(s, game, outbox.Announcement.HAND_OVER, key, summary)
 

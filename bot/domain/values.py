@@ -83,6 +83,10 @@ class Reason(StrEnum):
     BAD_OPTIONS = "bad_options"
     ADMIN_ONLY = "admin_only"
     NO_SIGNAL = "no_signal"
+    LOBBY_REPEAT = "lobby_repeat"
+    """A robot button pressed again on the same lobby drawing (a double tap): a toast."""
+    TEAM_FULL = "team_full"
+    SAME_TEAM = "same_team"
     UNKNOWN = "unknown"
 
 
@@ -109,7 +113,10 @@ class Stale(Refused):
 
 @dataclass(frozen=True)
 class Join:
-    """Sit in the first free seat."""
+    """Sit in the first free seat, or (2×2) in a seat of ``team`` (0 or 1), moving there
+    from another seat; a robot on that team gives its seat up for a free one."""
+
+    team: int | None = None
 
 
 @dataclass(frozen=True)
@@ -442,6 +449,8 @@ class TableDrawing:
     """Lobby: seated people who never opened a private chat with the bot."""
     buried: int = 0
     """Messages posted in the chat since the table message (chatter, announcements)."""
+    cancelled_by: str | None = None
+    """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
 
 
 class Ping(IntEnum):
@@ -478,7 +487,7 @@ class HandsDrawing:
     messages: dict[int, HandMessageInfo]
     """Their current hand messages by seat."""
     ended: dict[int, HandSummary]
-    """How finished hands ended, by hand number (only when a message needs closing)."""
+    """How finished hands ended, by hand number."""
 
 
 @dataclass(frozen=True)

@@ -299,6 +299,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(moves.on_signals, pattern=pattern(Prefix.SIGNALS)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
+    app.add_handler(CallbackQueryHandler(lobby.on_cancel, pattern=pattern(Prefix.CANCEL)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
     app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))
     app.add_handler(CallbackQueryHandler(tutorial.on_tutorial, pattern=pattern(Prefix.TUTORIAL)))
@@ -309,6 +310,15 @@ def build_application(
     # after the handlers above: every group message, command or not, counts for burying
     chatter = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
     app.add_handler(MessageHandler(chatter, commands.on_group_message), group=1)
+    # last: whatever else a person writes in private gets a one-line hint, never silence
+    app.add_handler(
+        MessageHandler(
+            filters.ChatType.PRIVATE
+            & filters.UpdateType.MESSAGE
+            & (filters.TEXT | filters.COMMAND),
+            commands.unknown,
+        )
+    )
     app.add_error_handler(errors.on_error)
     return app
 

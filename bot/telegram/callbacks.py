@@ -11,9 +11,11 @@ past the handlers ever sees ``j`` or ``r1``.
   signal, R12); also the id of an inline result.
 - ``z<game>:<version>:<o|c>`` opens (``o``) or closes (``c``) the list of signals
   on a private hand: only the keyboard changes, nothing is stored.
-- ``l<game>:<op>`` a lobby button; ``v<game>`` Revanche; ``k<key>`` a ``/config``
-  setting; ``d<style>`` a ``/baralho`` choice; ``u<step>:<action>`` a tutorial move,
-  ``uL<n>`` a lesson picked in the /tutorial menu.
+- ``l<game>:<version>:<op>`` a lobby button (``j0``/``j1``: sit on team 1/2);
+  ``v<game>`` Revanche; ``k<key>[:<i>]`` a ``/config`` setting (its list of values, or
+  its ``i``-th value; ``k-`` back to the settings); ``d<style>`` a ``/baralho`` choice;
+  ``u<step>:<action>`` a tutorial move, ``uL<n>`` a lesson picked in the /tutorial menu.
+- ``x<game>:<y|n>`` the answer to ``/cancelar`` mid-match (Sim / Não).
 - ``m<board>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
 - ``/start g<game>`` the deep link back to a table.
@@ -61,6 +63,7 @@ class Prefix(StrEnum):
     TUTORIAL = "u"
     MARCADOR = "m"
     SIGNALS = "z"
+    CANCEL = "x"
 
 
 def pattern(prefix: Prefix) -> str:
@@ -153,6 +156,8 @@ def parse_signals(data: str) -> tuple[int, int, bool]:
 
 LOBBY_CODES: dict[str, LobbyCommand] = {
     "j": Join(),
+    "j0": Join(0),
+    "j1": Join(1),
     "s": Leave(),
     "go": Start(),
     "x": CancelTable(),
@@ -162,20 +167,22 @@ LOBBY_CODES: dict[str, LobbyCommand] = {
     "r3": AddRobot(RobotLevel.DIFICIL),
 }
 _LOBBY_BACK = {command: code for code, command in LOBBY_CODES.items()}
-_LOBBY = re.compile(r"l([0-9]{1,20}):(" + "|".join(LOBBY_CODES) + ")")
+# the version is optional: lobby messages drawn before it was carried still work
+_LOBBY = re.compile(r"l([0-9]{1,20}):(?:([0-9]{1,20}):)?(" + "|".join(LOBBY_CODES) + ")")
 
 
-def lobby_data(game_id: int, command: LobbyCommand) -> str:
-    """callback_data of a lobby button."""
-    return _checked(f"{Prefix.LOBBY}{game_id}:{_LOBBY_BACK[command]}")
+def lobby_data(game_id: int, command: LobbyCommand, version: int) -> str:
+    """callback_data of a lobby button drawn for the lobby's ``version``."""
+    return _checked(f"{Prefix.LOBBY}{game_id}:{version}:{_LOBBY_BACK[command]}")
 
 
-def parse_lobby(data: str) -> tuple[int, LobbyCommand]:
-    """Decode a lobby button; ``ValueError`` for garbage."""
+def parse_lobby(data: str) -> tuple[int, LobbyCommand, int | None]:
+    """Decode a lobby button: (game, command, version or ``None``); ``ValueError`` for garbage."""
     found = _LOBBY.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    return parse_number(found[1]), LOBBY_CODES[found[2]]
+    version = parse_number(found[2]) if found[2] else None
+    return parse_number(found[1]), LOBBY_CODES[found[3]], version
 
 
 # -------------------------------------------------------------------- rematch
@@ -196,6 +203,24 @@ def parse_rematch(data: str) -> int:
     return parse_number(found[1])
 
 
+# ------------------------------------------------------------------- /cancelar
+
+_CANCEL = re.compile(r"x([0-9]{1,20}):([yn])")
+
+
+def cancel_data(game_id: int, yes: bool) -> str:
+    """callback_data of the Sim / Não answer to /cancelar mid-match."""
+    return _checked(f"{Prefix.CANCEL}{game_id}:{'y' if yes else 'n'}")
+
+
+def parse_cancel(data: str) -> tuple[int, bool]:
+    """Decode a /cancelar answer: (game, yes); ``ValueError`` for garbage."""
+    found = _CANCEL.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1]), found[2] == "y"
+
+
 # ------------------------------------------------------------ /config, /baralho
 
 _CONFIG = {
@@ -210,17 +235,38 @@ _CONFIG = {
 _CONFIG_BACK = {code: setting for setting, code in _CONFIG.items()}
 
 
-def config_data(setting: Setting) -> str:
-    """callback_data of a ``/config`` button."""
-    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}")
+_CONFIG_PRESS = re.compile(r"k([A-Za-z])(?::([0-9]{1,2}))?|k(-)")
 
 
-def parse_config(data: str) -> Setting:
+@dataclass(frozen=True)
+class ConfigPress:
+    """A ``/config`` button: open a setting's list (``index`` None), pick its ``index``-th
+    value, or go back to the settings (``setting`` None)."""
+
+    setting: Setting | None
+    index: int | None = None
+
+
+def config_data(setting: Setting | None, index: int | None = None) -> str:
+    """callback_data of a ``/config`` button: ``k<key>`` opens the list of a setting's
+    values, ``k<key>:<i>`` picks one, ``k-`` goes back to the settings."""
+    if setting is None:
+        return _checked(f"{Prefix.CONFIG}-")
+    tail = "" if index is None else f":{index}"
+    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}{tail}")
+
+
+def parse_config(data: str) -> ConfigPress:
     """Decode a ``/config`` button; ``ValueError`` for garbage."""
-    found = _CONFIG_BACK.get(data[1:]) if data[:1] == Prefix.CONFIG else None
+    found = _CONFIG_PRESS.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    return found
+    if found[3]:
+        return ConfigPress(None)
+    setting = _CONFIG_BACK.get(found[1])
+    if setting is None:
+        raise ValueError("botão ilegível")
+    return ConfigPress(setting, int(found[2]) if found[2] else None)
 
 
 _DECK = {DeckStyle.TRADITIONAL: "t", DeckStyle.SPANISH: "s"}

@@ -46,6 +46,7 @@ from bot.domain.values import (
 from bot.i18n import Translations, language_name, words_for
 from bot.telegram.callbacks import (
     Move,
+    cancel_data,
     config_data,
     deck_data,
     deep_link,
@@ -107,7 +108,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.BAD_LINK: _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
         Reason.NOT_HERE: _("Esse botão não é desta mensagem."),
         Reason.ROBOTS_NOT_ALLOWED: _(
-            "Robôs: só quem está na mesa, quem abriu ou um admin do grupo."
+            "Você não está nessa mesa: robôs, só quem está sentado, quem abriu ou um admin."
         ),
         Reason.ANONYMOUS: _(
             "Para jogar, escreva como você mesmo (desligue o anonimato de admin no grupo)."
@@ -116,6 +117,9 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.BAD_OPTIONS: _("Essas opções não combinam com essa variante: veja /config."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
         Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, na sua vez)."),
+        Reason.LOBBY_REPEAT: _("✔️ Já feito: a mesa mostra o robô."),
+        Reason.TEAM_FULL: _("O time {team} está completo."),
+        Reason.SAME_TEAM: _("Você já está nesse time."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 
@@ -177,15 +181,19 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
 def lobby_keyboard(
     t: Translations, table: Table, missing: Sequence[str], bot_username: str
 ) -> InlineKeyboardMarkup:
-    """Entrar / Sair / + Robô / Começar / Cancelar (and the deep link when needed)."""
+    """Entrar / Sair / Time 1 / Time 2 (2×2) / + Robô / Começar / Cancelar (and the deep
+    link when needed)."""
     _ = t.gettext
     gid = table.id
 
     def b(text: str, command: Any) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text, callback_data=lobby_data(gid, command))
+        return InlineKeyboardButton(text, callback_data=lobby_data(gid, command, table.version))
 
-    rows = [
-        [b(_("Entrar"), Join()), b(_("Sair"), Leave())],
+    rows = [[b(_("Entrar"), Join()), b(_("Sair"), Leave())]]
+    if table.options.players == 4:
+        # partners by choice; Entrar keeps the join order, robots fill what is left
+        rows.append([b(_("Time {n}").format(n=n + 1), Join(n)) for n in (0, 1)])
+    rows += [
         [
             b(_("+ Robô fácil"), AddRobot(RobotLevel.FACIL)),
             b(_("+ Robô médio"), AddRobot(RobotLevel.MEDIO)),
@@ -247,12 +255,14 @@ def table_text(
         return "\n".join(lines)
     hand = _("Mão {n}").format(n=view.hand_number + 1)
     if view.vira is not None:
-        manilha = view.manilhas[0].rank.code if view.manilhas else "?"
+        manilha = w.rank_label(view.manilhas[0].rank, style) if view.manilhas else "?"
         hand += " · " + _("vira {vira} → manilha {rank}").format(
             vira=w.card(view.vira, style), rank=manilha
         )
     else:
-        hand += " · " + _("manilhas {cards}").format(cards=w.cards(view.manilhas, style))
+        # the fixed manilhas by the names players call them (zap, copas, espadilha, pica-fumo)
+        named = " · ".join(f"{w.manilha(c.suit)} {w.card(c, style)}" for c in view.manilhas)
+        hand += " · " + _("manilhas {cards}").format(cards=named)
     lines.append(hand)
     if view.kind == HandKind.IRON:
         lines.append(_("🔥 Mão de ferro: todos jogam às cegas, sem truco."))
@@ -267,7 +277,9 @@ def table_text(
         lines.append(rounds_line(t, view.rounds, seats))
     if view.table:
         lines.append(_("Na mesa: {plays}").format(plays=_plays(view.table, seats, t, style, own)))
-    lines.append(_("Valendo {n}").format(n=view.stake))
+    if view.phase != Phase.DECIDE:
+        # while the team decides, the hand is worth what the ⚠️ line says, not the stake
+        lines.append(_("Valendo {n}").format(n=view.stake))
     if view.phase == Phase.ANSWER and view.call_team is not None:
         lines.append(
             _("❗ {call} de {team}: vale {value} se aceitar").format(
@@ -423,11 +435,25 @@ def hand_text(
     time_left: float | None,
     style: DeckStyle,
     warning: bool = False,
+    previous: HandSummary | None = None,
 ) -> str:
-    """A player's private message: the table as they see it, their cards, their turn."""
+    """A player's private message: the table as they see it, their cards, their turn.
+
+    ``previous``: how the hand before ended, said first; the message of that hand is
+    gone, so that the private chat keeps one hand message, not one per hand.
+    """
     _ = t.gettext
     seats = table.seats
-    lines = [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
+    lines = []
+    if previous is not None:
+        lines.append("🏁 " + hand_over_line(t, previous, seats))
+        last = [(seat, card, card is None) for seat, card in previous.last]
+        if last:
+            lines.append(
+                _("Última vaza: {plays}").format(plays=_plays(last, seats, t, style, None))
+            )
+        lines.append("")
+    lines += [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
     if view.match_winner is not None:
         return "\n".join(lines).rstrip()
     if view.kind == HandKind.IRON:
@@ -437,13 +463,13 @@ def hand_text(
             )
         )
     else:
-        cards = words_for(t).cards(view.hand, style)
+        cards = marked_cards(t, view.hand, view.manilhas, style)
         lines.append(_("<b>Sua mão:</b> {cards}").format(cards=cards))
     if view.partner_hand is not None and view.partner is not None:
         lines.append(
             _("Mão de {name}: {cards}").format(
                 name=seat_name(seats[view.partner], t),
-                cards=words_for(t).cards(view.partner_hand, style),
+                cards=marked_cards(t, view.partner_hand, view.manilhas, style),
             )
         )
     for seat, sinal in view.signals:
@@ -458,6 +484,18 @@ def hand_text(
             line = _("⏳ <b>Seu tempo está acabando!</b>") + " " + line
         lines.append(line)
     return "\n".join(lines)
+
+
+def marked_cards(
+    t: Translations, cards: Sequence[Card], manilhas: Sequence[Card], style: DeckStyle
+) -> str:
+    """Cards of a hand with each manilha starred and named: ``3♣ 6♦ (★ pica-fumo)``."""
+    w = words_for(t)
+    shown = [
+        f"{w.card(c, style)} (★ {w.manilha(c.suit)})" if c in manilhas else w.card(c, style)
+        for c in cards
+    ]
+    return " ".join(shown) or "—"
 
 
 def hand_keyboard(
@@ -501,8 +539,9 @@ def inline_results(
 ) -> list[InlineQueryResultArticle]:
     """The legal actions as inline results; the message a result posts carries its move.
 
-    The message each one posts in the group names no card, so that a stale choice
-    reveals nothing; its first word links to the move (``posted_link``), which the bot
+    The message each one posts in the group says what was done, as the table shows it a
+    moment later: the card played (``🃏 Joguei 7♣.``), never a covered one (``🃏 Cobri
+    uma carta.``). Its first word links to the move (``posted_link``), which the bot
     applies when that message arrives in the table's chat.
     """
     _ = t.gettext
@@ -519,12 +558,19 @@ def inline_results(
     for action in view.legal:
         label = w.button(action, view, style)
         move = Move(table.id, table.version, action)
-        link = escape(posted_link(bot_username, move))
-        if action.act in (Act.PLAY, Act.COVER, Act.BLIND):
-            posted = _("{card} Joguei.").format(card=f'<a href="{link}">🃏</a>')
+        icon = f'<a href="{escape(posted_link(bot_username, move))}">🃏</a>'
+        if action.act is Act.PLAY and action.card is not None:
+            card = w.card(action.card, style)
+            posted = _("{icon} Joguei {card}.").format(icon=icon, card=card)
+            title = _("Jogar {card}").format(card=card)
+        elif action.act is Act.COVER and action.card is not None:
+            posted = _("{icon} Cobri uma carta.").format(icon=icon)
+            title = _("Cobrir {card}").format(card=w.card(action.card, style))
+        elif action.act is Act.BLIND:
+            posted = _("{icon} Joguei a {slot} às cegas.").format(icon=icon, slot=label)
             title = _("Jogar {card}").format(card=label)
         else:
-            posted = f'<a href="{link}">{escape(label)}</a>'
+            posted = f'<a href="{escape(posted_link(bot_username, move))}">{escape(label)}</a>'
             title = label
         results.append(
             InlineQueryResultArticle(
@@ -554,13 +600,16 @@ def hand_over_line(t: Translations, data: HandSummary, seats: Seats) -> str:
     winner = data.winner
     points = data.points[winner]
     if data.ran:
-        text = _("Mão {n}: {loser} correu; {points} para {team}. Placar {score}")
-        return text.format(
-            n=n,
-            loser=team_name(seats, 1 - winner, t),
-            team=team_name(seats, winner, t),
-            points=points,
-            score=score,
+        loser = 1 - winner
+        members = sum(1 for i in range(len(seats)) if i % 2 == loser)
+        ran = t.ngettext("{loser} correu", "{loser} correram", members).format(
+            loser=team_name(seats, loser, t)
+        )
+        scored = t.ngettext(
+            "{points} ponto para {team}", "{points} pontos para {team}", points
+        ).format(points=points, team=team_name(seats, winner, t))
+        return _("Mão {n}: {ran}; {scored}. Placar {score}").format(
+            n=n, ran=ran, scored=scored, score=score
         )
     text = t.ngettext(
         "Mão {n}: {points} ponto para {team}. Placar {score}",
@@ -620,18 +669,49 @@ def cancelled_text(t: Translations) -> str:
     return t.gettext("🚫 Mesa cancelada.")
 
 
+def cancelled_by_text(t: Translations, table: Table, name: str | None) -> str:
+    """A cancelled table message in its chat: who cancelled it and, mid-match, the score."""
+    if name is None:
+        return cancelled_text(t)
+    if not table.started:
+        return t.gettext("🚫 Mesa cancelada por {name}.").format(name=escape(name))
+    score = table.view(0).score
+    return t.gettext("🚫 Partida cancelada por {name}. Placar {x} × {y}").format(
+        name=escape(name), x=score[0], y=score[1]
+    )
+
+
+def cancel_question(t: Translations, table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    """/cancelar mid-match: the question and its Sim / Não buttons (opener or admin)."""
+    _ = t.gettext
+    score = table.view(0).score
+    text = _(
+        "Cancelar a partida? <b>{us}</b> {x} × {y} <b>{them}</b>\n"
+        "Só quem abriu a mesa ou um admin responde."
+    ).format(
+        us=team_name(table.seats, 0, t),
+        them=team_name(table.seats, 1, t),
+        x=score[0],
+        y=score[1],
+    )
+    yes = InlineKeyboardButton(_("Sim, cancelar"), callback_data=cancel_data(table.id, True))
+    no = InlineKeyboardButton(_("Não"), callback_data=cancel_data(table.id, False))
+    return text, InlineKeyboardMarkup([[yes, no]])
+
+
 def public_table(
     t: Translations,
     table: Table,
     missing: Sequence[str],
     time_left: float | None,
     bot_username: str,
+    cancelled_by: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for any status: lobby, match, end or cancellation."""
     if table.status == GameStatus.LOBBY:
         return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
     if table.status == GameStatus.CANCELLED:
-        return cancelled_text(t), None
+        return cancelled_by_text(t, table, cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
     playing = table.status == GameStatus.PLAYING
     return text, table_keyboard(t, table, bot_username) if playing else None
@@ -701,14 +781,37 @@ def help_text(t: Translations) -> str:
     )
 
 
-def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboardMarkup]:
-    """/config: the group's table defaults and a button per setting."""
+def setting_label(t: Translations, setting: Setting, value: Any) -> str:
+    """One value of a ``/config`` setting as its button names it (``45 s``, ``2×2``)."""
+    _ = t.gettext
+    w = words_for(t)
+    if setting is Setting.VARIANT:
+        return w.variant(get_ruleset(value))
+    if setting is Setting.PLAYERS:
+        return "2×2" if value == 4 else "1×1"
+    if setting is Setting.TARGET:
+        return _("{n} pontos").format(n=value)
+    if setting is Setting.TIMER:
+        return f"{value} s"  # the same in every language
+    if setting is Setting.COVERED:
+        return _("sim") if value else _("não")
+    if setting is Setting.LADDER:
+        return value or w.ladder(get_ruleset("mineiro").ladder)
+    return language_name(value or "pt")
+
+
+def config_view(
+    t: Translations,
+    chat: ChatSettings,
+    setting: Setting | None = None,
+    choices: Sequence[Any] = (),
+    current: Any = None,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """/config: the group's table defaults and a button per setting; with ``setting``, the
+    list of its ``choices`` (``current`` marked ✅) to pick one directly."""
     _ = t.gettext
     w = words_for(t)
     rs = get_ruleset(chat.variant)
-    yes_no = _("sim") if chat.covered_cards else _("não")
-    ladder = chat.ladder or w.ladder(get_ruleset("mineiro").ladder)
-    lang = language_name(chat.language or "pt")
     text = _(
         "<b>Configuração do grupo</b>\n"
         "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
@@ -716,26 +819,37 @@ def config_view(t: Translations, chat: ChatSettings) -> tuple[str, InlineKeyboar
         "Toque para mudar (só admins)."
     ).format(
         variant=w.variant(rs),
-        size="2×2" if chat.players == 4 else "1×1",
+        size=setting_label(t, Setting.PLAYERS, chat.players),
         target=chat.target,
         timer=chat.timer,
-        covered=yes_no,
-        ladder=ladder,
-        lang=lang,
+        covered=setting_label(t, Setting.COVERED, chat.covered_cards),
+        ladder=setting_label(t, Setting.LADDER, chat.ladder),
+        lang=setting_label(t, Setting.LANGUAGE, chat.language),
     )
-
-    def b(text: str, setting: Setting) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text, callback_data=config_data(setting))
-
-    rows = [
-        [
-            b(_("Variante"), Setting.VARIANT),
-            b(_("Jogadores"), Setting.PLAYERS),
-            b(_("Pontos"), Setting.TARGET),
-        ],
-        [b(_("Tempo"), Setting.TIMER), b(_("Carta coberta"), Setting.COVERED)],
-        [b(_("Escada mineira"), Setting.LADDER), b(_("Idioma"), Setting.LANGUAGE)],
+    # short labels, two to a row: a phone shows them whole
+    names = {
+        Setting.VARIANT: _("Variante"),
+        Setting.PLAYERS: _("Jogadores"),
+        Setting.TARGET: _("Pontos"),
+        Setting.TIMER: _("Tempo"),
+        Setting.COVERED: _("Carta coberta"),
+        Setting.LADDER: _("Escada"),
+        Setting.LANGUAGE: _("Idioma"),
+    }
+    if setting is None:
+        buttons = [InlineKeyboardButton(n, callback_data=config_data(k)) for k, n in names.items()]
+        return text, InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+    text += "\n\n" + _("<b>{setting}</b>: escolha um valor.").format(setting=names[setting])
+    picks = [
+        InlineKeyboardButton(
+            ("✅ " if value == current else "") + setting_label(t, setting, value),
+            callback_data=config_data(setting, i),
+        )
+        for i, value in enumerate(choices)
     ]
+    per_row = 1 if setting is Setting.VARIANT else 3
+    rows = [picks[i : i + per_row] for i in range(0, len(picks), per_row)]
+    rows.append([InlineKeyboardButton(_("↩️ Voltar"), callback_data=config_data(None))])
     return text, InlineKeyboardMarkup(rows)
 
 

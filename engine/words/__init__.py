@@ -283,6 +283,10 @@ class Words:
             )
         return card.rank.code + card.suit.symbol
 
+    def rank_label(self, rank: Rank, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
+        """A rank as a card's label shows it: ``J``; in the Spanish deck ``11`` (R11)."""
+        return SPANISH_RANKS[rank] if style == DeckStyle.SPANISH else rank.code
+
     def cards(self, cards: tuple[Card, ...], style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
         """Cards' labels side by side, or ``—`` for none."""
         return " ".join(self.card(c, style) for c in cards) or "—"

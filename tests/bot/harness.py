@@ -372,7 +372,8 @@ class PrivacyWatch:
             return
         chat = event["chat_id"]
         text_ = event["message"].get("text", "")
-        shown = re.search(r"M[ãa]o (\d+)|Hand (\d+)", text_)
+        # the table's own line (a hand message may first say how the hand before ended)
+        shown = re.search(r"M[ãa]o (\d+) [·e]|Hand (\d+) [·i]", text_)
         for game in self._games():
             own = game.seat_of(chat) if chat > 0 else None
             if (chat < 0 and game.chat_id != chat) or (chat > 0 and own is None):
@@ -394,7 +395,10 @@ class PrivacyWatch:
                 hidden |= {c for s, c, cov in plays if cov and s not in (own, seen_partner)}
             self.checked += 1
             # the fixed manilhas (mineiro, Trem Bão) are named as rules, not as anyone's cards
-            public = text_.replace("manilhas " + " ".join(c.label for c in m.manilhas()), "")
+            public = re.sub(r"manilhas [^\n]*", "", text_)
+            if public.startswith("🏁"):
+                # how the hand before ended: public facts of a hand gone (covered stay covered)
+                public = public.partition("\n\n")[2]
             for c in hidden:
                 for label in {c.label, c.label_in(1)}:  # traditional and Spanish (R11)
                     if re.search(r"(?<![0-9A-Z])" + re.escape(label), public):

@@ -9,7 +9,7 @@ from bot.i18n import translations
 from bot.telegram.render import reason_text
 from engine import Match, TableOptions
 from engine.cards import parse_cards
-from tests.bot.harness import Harness, moves, paulista_hand, press, seat_match
+from tests.bot.harness import Harness, button, moves, paulista_hand, press, seat_match
 
 
 async def test_truco_ladder_answers_and_covered_cards(harness: Harness) -> None:
@@ -69,6 +69,16 @@ async def test_mao_de_onze_shows_partner_cards_and_iron_hand_is_blind(harness: H
     assert "Mão de Caio: A♥ J♠ 4♦" in harness.hand(ana)["text"]
     # the iron hand: 11 × 11, blind buttons, own cards hidden
     await s.user_sends(ana, group, "/cancelar")
+    question = await harness.wait(
+        lambda: (
+            next(iter(harness.bot_messages(group)[-1:]), None)
+            if "Cancelar a partida" in harness.bot_messages(group)[-1]["text"]
+            else None
+        )
+    )
+    await s.user_presses(
+        ana, group, question["message_id"], button(question, "Sim")["callback_data"]
+    )
     await harness.wait(lambda: "cancelada" in s.message(group, first_table)["text"], timeout=5)
     await seat_match(harness, group, [ana, beto], paulista_hand(score=(11, 11)))
     msg = await harness.wait(

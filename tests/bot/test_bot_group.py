@@ -88,7 +88,7 @@ async def test_lobby_shows_seats_and_refuses_strangers(harness: Harness) -> None
     answer = await s.user_presses(
         caio, group, lobby["message_id"], button(lobby, "+ Robô fácil")["callback_data"]
     )
-    assert answer["show_alert"] and "Robôs" in answer["text"]
+    assert answer["show_alert"] and "robôs" in answer["text"]
     answer = await s.user_presses(
         caio, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
     )

@@ -204,7 +204,7 @@ async def test_robots_are_for_the_seated_the_opener_or_an_admin(harness: Harness
     async def press(who: int, label: str) -> dict[str, Any]:
         return await s.user_presses(who, group, mid, button(lobby, label)["callback_data"])
 
-    refused = "Robôs: só quem está na mesa, quem abriu ou um admin do grupo."
+    refused = "Você não está nessa mesa: robôs, só quem está sentado, quem abriu ou um admin."
     assert (await press(caio, "+ Robô médio"))["text"] == refused
     assert len([x for x in active(harness, group).seats if x]) == 1
     assert (await press(bia, "+ Robô médio"))["show_alert"] is False  # an admin, not seated
@@ -252,7 +252,7 @@ async def test_inline_moves_count_only_in_the_tables_chat(harness: Harness) -> N
     assert results and "🃏" in results[0]["input_message_content"]["message_text"]
     before = len(harness.bot_messages(ana))
     posted = await s.user_chooses_inline(ana, results[0]["id"], chat_id=other)
-    assert posted["text"] == "🃏 Joguei."
+    assert posted["text"] == "🃏 Joguei 3♣."  # the person's words; the bot may not delete here
     await harness.wait(lambda: len(harness.bot_messages(ana)) > before)
     assert harness.bot_messages(ana)[-1]["text"] == (
         "Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."

@@ -28,37 +28,42 @@ async def start_group_game(h: Harness, command: str) -> tuple[int, int, dict]:
     return ana, group, table
 
 
-async def test_each_hand_message_is_closed_when_its_hand_ends(
+async def test_the_private_chat_keeps_one_hand_message_per_match(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
     async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000, TRUCO_SEED=5) as h:
         ana, group, _ = await start_group_game(h, "/truco paulista 1x1 6")
+        closings: dict[int, str] = {}
+
+        def on_event(event: dict) -> None:
+            # each hand's result, as the next hand's message says it first
+            text = event["message"].get("text", "") if event["type"] != "delete" else ""
+            if event["chat_id"] == ana and (found := re.match(r"🏁 Mão (\d+): [^\n]+", text)):
+                closings.setdefault(int(found[1]), found[0])
+
+        server.listeners.append(on_event)
         await h.play_out([ana], group, timeout=90, seed=11)
         assert h.db is not None
         game = tables.load(h.db, 1)
         assert game is not None and game.status == GameStatus.OVER
         hands_played = len(messages.events_of(h.db, 1, "hand_over"))
-        # every hand message Ana got ends up closed: no buttons, no turn, how the hand ended
-        hand_messages = await h.wait(
+        assert hands_played >= 2, hands_played
+        # one message left: the last hand's, closed (no buttons, no turn), with the winner
+        left = await h.wait(
             lambda: (
                 found
-                if (found := [m for m in h.bot_messages(ana) if re.search(r"Mão \d+", m["text"])])
-                and "Vitória" in found[-1]["text"]
+                if len(found := [m for m in h.bot_messages(ana) if "Mão" in m["text"]]) == 1
+                and "Vitória" in found[0]["text"]
                 else None
             )
         )
-        numbers = []
-        for m in hand_messages:
-            text = m["text"]
-            assert not buttons(m), text
-            assert "Vez de" not in text and "sua vez" not in text, text
-            n = re.search(r"Mão (\d+) encerrada", text)
-            assert n, text
-            numbers.append(int(n[1]))
-            assert re.search(rf"Mão {n[1]}: .*Placar \d+ × \d+", text), text
-        assert numbers == list(range(1, hands_played + 1))  # one closed message per hand
-        assert hands_played >= 2, hands_played
-        assert "Vitória de" in hand_messages[-1]["text"]
+        text = left[0]["text"]
+        assert not buttons(left[0]) and "Vez de" not in text and "sua vez" not in text
+        assert re.search(rf"Mão {hands_played} encerrada", text), text
+        assert re.search(rf"Mão {hands_played}: .*Placar \d+ × \d+", text), text
+        # and every hand before it was told in the message of the hand that followed
+        assert sorted(closings) == list(range(1, hands_played)), closings
+        assert all("Placar" in line for line in closings.values())
 
 
 def expected_table(h: Harness, game_id: int) -> tuple[int, str]:

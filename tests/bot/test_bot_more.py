@@ -67,7 +67,7 @@ async def test_inline_mode_lists_and_plays_only_the_pressers_moves(harness: Harn
     answer = s.inline_answer(beto)
     assert "Não é a sua vez" in answer["button"]["text"] and "3♣" not in str(answer)
     posted = await s.user_chooses_inline(ana, results[1]["id"])
-    assert posted["text"] == "🃏 Joguei."  # names no card
+    assert posted["text"] == "🃏 Joguei K♥."  # the card, as the table shows it
     await harness.wait(lambda: "Ana K♥" in harness.table(group)["text"], 5)
     # choosing the same (now stale) result again changes nothing and Ana is told privately
     await s.user_chooses_inline(ana, results[0]["id"])
@@ -93,6 +93,14 @@ async def test_english_speakers_get_the_english_catalog(harness: Harness) -> Non
     await s.user_presses(
         joe, group, cfg[0]["message_id"], button(cfg[0], "Idioma")["callback_data"]
     )
+    menu = await harness.wait(
+        lambda: (
+            harness.bot_messages(group)[0]
+            if "English" in str(harness.bot_messages(group)[0])
+            else None
+        )
+    )
+    await s.user_presses(joe, group, menu["message_id"], button(menu, "English")["callback_data"])
     await harness.wait(lambda: "Group settings" in harness.bot_messages(group)[0]["text"], 5)
     assert "Language: English" in harness.bot_messages(group)[0]["text"]
     ana = s.add_user("Ana")

@@ -247,14 +247,19 @@ def test_every_callback_fits_64_bytes_and_round_trips() -> None:
     biggest = DB_INT_MAX
     for command in (
         Join(),
+        Join(0),
+        Join(1),
         Leave(),
         Start(),
         CancelTable(),
         RemoveRobot(),
         *tuple(AddRobot(level) for level in RobotLevel),
     ):
-        data = cb.lobby_data(biggest, command)
-        assert cb.parse_lobby(data) == (biggest, command)
+        data = cb.lobby_data(biggest, command, biggest)
+        assert cb.parse_lobby(data) == (biggest, command, biggest)
+        assert len(data.encode()) <= cb.MAX_BYTES
+    # a lobby drawn before buttons carried the version still works (no version check)
+    assert cb.parse_lobby("l12:r2") == (12, AddRobot(RobotLevel.MEDIO), None)
     for action in (A.TRUCO, A.RAISE, A.PLAY[0], A.COVER[39], A.BLIND[2], A.RUN11):
         move = cb.Move(biggest, biggest, action)
         assert cb.parse_move(move.encode()) == move and len(move.encode()) <= cb.MAX_BYTES
@@ -262,10 +267,13 @@ def test_every_callback_fits_64_bytes_and_round_trips() -> None:
         assert cb.parse_posted_link(link, "TrucoBot") == move
         assert cb.parse_posted_link(link, "OutroBot") is None
     assert cb.parse_rematch(cb.rematch_data(biggest)) == biggest
-    assert [cb.parse_config(cb.config_data(s)) for s in Setting] == list(Setting)
+    for setting in Setting:
+        assert cb.parse_config(cb.config_data(setting)) == cb.ConfigPress(setting)
+        assert cb.parse_config(cb.config_data(setting, 11)) == cb.ConfigPress(setting, 11)
+    assert cb.parse_config(cb.config_data(None)) == cb.ConfigPress(None)
     assert [cb.parse_deck(cb.deck_data(d)) for d in DeckStyle] == list(DeckStyle)
     assert cb.parse_start(cb.start_parameter(42)) == 42 and cb.parse_start("ajuda") is None
     # the prefixes are distinct, so each handler's pattern catches only its own buttons
     assert len({p.value for p in cb.Prefix}) == len(cb.Prefix)
     with pytest.raises(ValueError, match="64 bytes"):
-        cb.lobby_data(10**70, Join())
+        cb.lobby_data(10**70, Join(), 1)

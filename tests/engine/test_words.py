@@ -120,6 +120,11 @@ class TestNames:
         assert EN.card_name(kh, article=True) == "the king of hearts"
         for card in ALL_CARDS:  # the engine's own Spanish label reads the same in pt-BR
             assert PT.card(card, DeckStyle.SPANISH) == card.label_in(DeckStyle.SPANISH)
+            # a rank alone (the manilha of a vira) reads as the card's label begins
+            assert PT.card(card, DeckStyle.SPANISH).startswith(
+                PT.rank_label(card.rank, DeckStyle.SPANISH) + " "
+            )
+            assert PT.card(card) == PT.rank_label(card.rank) + card.suit.symbol
 
     def test_calls_special_hands_levels_variants(self) -> None:
         mineiro = get_ruleset("mineiro")

@@ -1,4 +1,5 @@
-"""The informational commands: /start, /ajuda, /regras, /placar, /ranking."""
+"""The informational commands: /start, /ajuda, /regras, /placar, /ranking, and the hint
+for anything else written in private."""
 
 from __future__ import annotations
 
@@ -152,3 +153,11 @@ async def ranking(update: Update, context: BotContext) -> None:
         return
     rows = await context.call(people.ranking, context.db, chat.id)
     await reply(update, context, ranking_text(context.t, rows))
+
+
+async def unknown(update: Update, context: BotContext) -> None:
+    """An unknown command or free text in private: one line pointing to /truco and /ajuda."""
+    if context.person is None:
+        return
+    hint = context.t.gettext("Não entendi. Jogue com /truco ou veja os comandos em /ajuda.")
+    await reply(update, context, hint)

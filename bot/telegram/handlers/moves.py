@@ -23,6 +23,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import answer_after
 from bot.telegram.publish import refresh
 from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
+from engine.actions import Act
 
 
 async def on_move(update: Update, context: BotContext) -> None:
@@ -182,6 +183,11 @@ async def on_posted(update: Update, context: BotContext) -> None:
             source=Source.INLINE,
         )
     except Refused as r:
+        if move.action.act is Act.PLAY:
+            # a move that did not count names a card still in the hand: take it down where
+            # the bot may (an admin that deletes messages); elsewhere it stays, harmless
+            with contextlib.suppress(TelegramError):
+                await msg.delete()
         player = await context.call(people.meet, context.db, person)
         if player.started:
             t = person_translations(player.language_code)

@@ -38,7 +38,7 @@ async def config_command(update: Update, context: BotContext) -> None:
 
 
 async def on_config(update: Update, context: BotContext) -> None:
-    """A /config button: change one setting (admins only)."""
+    """A /config button: open a setting's values, pick one, or go back (admins only)."""
     q, person = update.callback_query, context.person
     if q is None or q.message is None or person is None:
         return
@@ -48,21 +48,32 @@ async def on_config(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.ADMIN_ONLY), show_alert=True)
         return
     try:
-        setting = parse_config(q.data or "")
+        press = parse_config(q.data or "")
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
-    try:
-        settings = await context.call(
-            people.change_setting, context.db, chat_id, setting, LANGUAGES
-        )
-    except Refused as r:
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
-        return
-    if chat_id < 0:  # the language may be the setting that changed
-        t = translations(settings.language or "pt")
-    await q.answer(t.gettext("Configuração salva."))
-    text, markup = config_view(t, settings)
+    setting = press.setting
+    if setting is None or press.index is None:
+        settings = await context.call(people.chat_settings, context.db, chat_id)
+        await q.answer()
+    else:
+        try:
+            settings = await context.call(
+                people.change_setting, context.db, chat_id, setting, press.index, LANGUAGES
+            )
+        except Refused as r:
+            await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+            return
+        if chat_id < 0:  # the language may be the setting that changed
+            t = translations(settings.language or "pt")
+        await q.answer(t.gettext("Configuração salva."))
+        setting = None  # a value picked: back to the settings, showing it
+    if setting is None:
+        text, markup = config_view(t, settings)
+    else:
+        choices = people.setting_choices(setting, LANGUAGES)
+        current = people.setting_value(settings, setting)
+        text, markup = config_view(t, settings, setting, choices, current)
     try:
         await q.edit_message_text(text, reply_markup=markup)
     except TelegramError as exc:

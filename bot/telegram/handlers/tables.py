@@ -1,16 +1,19 @@
-"""Opening and closing tables: /truco, the lobby buttons, Revanche, /cancelar."""
+"""Opening and closing tables: /truco, the lobby buttons, Revanche, /cancelar (and its Sim /
+Não mid-match)."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 
 from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ChatType
+from telegram.error import TelegramError
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
-from bot.domain.values import AddRobot, Reason, RemoveRobot, Table
+from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
 from bot.numbers import NumberRefused
-from bot.telegram.callbacks import deep_link, parse_lobby, parse_rematch
+from bot.telegram.callbacks import deep_link, parse_cancel, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
     answer_after,
@@ -21,7 +24,7 @@ from bot.telegram.handlers.common import (
     sender_is_admin,
 )
 from bot.telegram.publish import refresh, schedule_table
-from bot.telegram.render import cancelled_text, reason_text
+from bot.telegram.render import cancel_question, cancelled_by_text, cancelled_text, reason_text
 
 
 async def new_table(update: Update, context: BotContext) -> None:
@@ -71,6 +74,14 @@ async def cancel_command(update: Update, context: BotContext) -> None:
         await reply(update, context, t.gettext("Não há mesa aberta aqui."))
         return
     ok = table.creator_id == person.id or await sender_is_admin(update, context)
+    if table.status == GameStatus.PLAYING:
+        # a match in play is lost on cancelling: ask first (Sim / Não, opener or admin)
+        if not ok:
+            await reply(update, context, reason_text(t, Reason.ONLY_CREATOR))
+            return
+        text, markup = cancel_question(t, table)
+        await reply(update, context, text, reply_markup=markup)
+        return
     try:
         change = await context.call(
             tables.cancel, context.db, table.id, person.id, authorised=ok, rules=context.rules
@@ -83,13 +94,56 @@ async def cancel_command(update: Update, context: BotContext) -> None:
         await reply(update, context, cancelled_text(t))
 
 
+async def on_cancel(update: Update, context: BotContext) -> None:
+    """Sim / Não under /cancelar's question: cancel the match (opener or admin) or keep it."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    try:
+        game_id, yes = parse_cancel(q.data or "")
+    except NumberRefused:
+        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+        return
+    except ValueError:
+        await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
+        return
+    table = await context.call(tables.load, context.db, game_id)
+    if table is None or q.message is None or q.message.chat.id != table.chat_id:
+        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
+        return
+    t = context.t  # the question sits in the table's chat: the chat's language
+    if table.creator_id != person.id and not await is_admin(context, table.chat_id, person.id):
+        await q.answer(reason_text(t, Reason.ONLY_CREATOR), show_alert=True)
+        return
+    await context.call(people.meet, context.db, person)  # the table names who cancelled it
+    if not yes:
+        await answer_after(q)
+        with contextlib.suppress(TelegramError):
+            await q.edit_message_text(t.gettext("👍 A partida continua."))
+        return
+    try:
+        change = await context.call(
+            tables.cancel, context.db, game_id, person.id, authorised=True, rules=context.rules
+        )
+    except Refused as r:
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+        with contextlib.suppress(TelegramError):  # the question has nothing left to ask
+            await q.edit_message_reply_markup(None)
+        return
+    refresh(context.application, change)
+    await answer_after(q)
+    # the short line at the bottom of the chat; the table far up says the same
+    with contextlib.suppress(TelegramError):
+        await q.edit_message_text(cancelled_by_text(t, table, person.name))
+
+
 async def on_lobby(update: Update, context: BotContext) -> None:
     """A lobby button: Entrar, Sair, + Robô, − Robô, Começar, Cancelar."""
     q, person = update.callback_query, context.person
     if q is None or person is None:
         return
     try:
-        game_id, command = parse_lobby(q.data or "")
+        game_id, command, version = parse_lobby(q.data or "")
     except NumberRefused:
         await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
         return
@@ -123,9 +177,12 @@ async def on_lobby(update: Update, context: BotContext) -> None:
             command,
             authorised=authorised,
             rules=context.rules,
+            expected=version,
         )
     except Refused as r:
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+        # a double tap on + Robô: the lobby already shows what the first tap did
+        alert = r.reason != Reason.LOBBY_REPEAT
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
         if r.reason == Reason.MUST_START:
             schedule_table(context.application, table.chat_id, table.thread_id, game_id)
         return

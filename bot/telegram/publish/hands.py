@@ -1,7 +1,8 @@
 """Each person's private hand message: their view and exactly their legal buttons.
 
-The message of a hand that is over is closed: its buttons and turn line give way
-to how the hand ended. One redraw job per game (``JobKind.HANDS``) is enough: it
+When a hand is over its message goes, and the next hand's message says first how
+it ended: a person's chat keeps one hand message per match. The last hand's message
+is closed instead (no buttons, how the hand and the match ended). One redraw job per game (``JobKind.HANDS``) is enough: it
 draws whatever the database holds when it runs.
 """
 
@@ -67,6 +68,15 @@ def _needs(view: View) -> str:
     return "needs:" + hashlib.sha1(json.dumps(shown).encode()).hexdigest()
 
 
+async def _deleted(app: TrucoApp, chat_id: int, message_id: int) -> bool:
+    """Delete a private message; ``False`` when it stays (too old, a network error)."""
+    try:
+        await app.bot.delete_message(chat_id, message_id)
+    except TelegramError:
+        return False
+    return True
+
+
 async def update_hands(app: TrucoApp, game_id: int) -> bool:
     """Send or edit each person's hand message so it shows their view and legal buttons.
 
@@ -104,7 +114,8 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                     left: float = table.deadline_at - now
                 else:
                     left = seconds
-                text = hand_text(t, table, view, left, player.deck, warning=warn)
+                previous = drawing.ended.get(view.hand_number - 1)
+                text = hand_text(t, table, view, left, player.deck, warn, previous)
                 markup = hand_keyboard(t, table, view, player.deck)
                 if view.legal:
                     ping = Ping.WARNING if warn else Ping.TURN
@@ -135,6 +146,8 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                 if outcome == Edited.FAILED:
                     failed = True
                     continue
+            elif row is not None and await _deleted(app, row.chat_id, row.message_id):
+                pass  # a new hand: its message tells how this one ended, the chat keeps one
             elif row is not None:
                 data = drawing.ended.get(row.hand_number)
                 if data is None:  # no record of how it ended: at least take the buttons off

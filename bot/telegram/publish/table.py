@@ -121,6 +121,10 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 if owed:
                     await _announce(app, table, owed, t)
                     continue  # then the newest table, or what was said meanwhile
+                if table.private:
+                    # in a private chat the hand message is the table: a second copy of it,
+                    # with buttons for a group (🃏 Minha mão, Abrir no privado), means nothing
+                    return 0.0
                 return await _draw_table(app, drawing, t)
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon
@@ -226,9 +230,8 @@ async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> 
     rt = runtime_of(app)
     table = drawing.table
     username = app.bot.username if app.bot._bot_user else ""
-    text, markup = public_table(
-        t, table, drawing.missing, tables.decision_seconds(table, rt.rules), username
-    )
+    seconds = tables.decision_seconds(table, rt.rules)
+    text, markup = public_table(t, table, drawing.missing, seconds, username, drawing.cancelled_by)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER
