@@ -236,8 +236,9 @@ class Harness:
             return None
         return next((m for m in self.bot_messages(chat_id) if m["message_id"] == found), None)
 
-    async def wait(self, predicate: Callable[[], Any], timeout: float = 10) -> Any:
-        """Wait for a condition on the fake's state."""
+    async def wait(self, predicate: Callable[[], Any], timeout: float = 30) -> Any:
+        """Wait for a condition on the fake's state (returns as soon as it holds: the long
+        timeout only lets a machine loaded by other work be slow, it never adds a wait)."""
         return await self.server.wait_for(predicate, timeout)
 
     async def press_move(self, user: int, choose: Callable[[list[JSON]], JSON]) -> JSON:
