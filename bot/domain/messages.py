@@ -51,7 +51,20 @@ def table_drawing(db: Database, game_id: int) -> TableDrawing | None:
             return None
         table = row_to_table(s, game)
         missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
-        return TableDrawing(table, _language(s, game), tuple(missing), game.table_after)
+        by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
+        return TableDrawing(
+            table, _language(s, game), tuple(missing), cancelled_by=by, buried=game.table_after
+        )
+
+
+def _canceller(s: Session, game_id: int) -> str | None:
+    """The name of who cancelled a table (the person behind its ``cancel`` event)."""
+    q = select(Event).where(Event.game_id == game_id, Event.kind == "cancel")
+    event = s.exec(q.order_by(col(Event.id).desc())).first()
+    if event is None or event.user_id is None:
+        return None
+    player = s.get(Player, event.user_id)
+    return player.name if player is not None else None
 
 
 def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
