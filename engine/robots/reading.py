@@ -54,6 +54,14 @@ HONEST_WINS = 0.85
 """How often a call made with a good hand wins once accepted and played out."""
 BLUFF_WINS = 0.25
 """How often a bluff wins once accepted and played out."""
+PRIOR_WINS = 0.7
+"""How often a call wins once accepted, before the match shows any, at the prior call and run
+shares (a little below what ``PRIOR_BLUFF`` alone says: the dealt-hand quantile already
+reads part of it)."""
+CALLS_COST = 0.45
+"""How much that expectation drops per unit of call share above the prior."""
+RUNS_GAIN = 0.6
+"""How much it rises per unit of run share (from calls faced) above the prior."""
 SHOWN_WEIGHT = 4.0
 """How many played-out calls the bluff prior is worth."""
 WIN_EVIDENCE = 1.0
@@ -94,6 +102,8 @@ class Tendencies:
     bluff: float = PRIOR_BLUFF
     """Share of the team's calls made below its threshold (read from its called hands
     that were played out: a team whose calls rarely win bluffs)."""
+    wins: float = 0.76
+    """How often its calls are expected to win once accepted (shown calls and priors)."""
     lose_ratio: float = 0.3
     """How much likelier a call is from a hand that wins than from one that loses, inverted:
     (1 - w) / w where w is how often the team's shown calls won."""
@@ -121,7 +131,13 @@ class Tendencies:
             r_ = max(r_, PRIOR_RAISE)
         r_ = min(a, r_)
         shown, won = float(sum(r.shown)), float(sum(r.shown_won))
-        prior_wins = (1 - PRIOR_BLUFF) * HONEST_WINS + PRIOR_BLUFF * BLUFF_WINS
+        # before its called hands show: a team that calls in most hands cannot hold a good
+        # hand in all of them, and a team that runs a lot plays tight and calls with good
+        # hands (its calls win more)
+        ran = _smooth(float(sum(r.ran)), float(sum(r.faced)), 1.0 - PRIOR_ACCEPT)
+        prior_wins = PRIOR_WINS - CALLS_COST * (c - PRIOR_CALL)
+        prior_wins += RUNS_GAIN * (ran - (1.0 - PRIOR_ACCEPT))
+        prior_wins = min(0.9, max(0.5, prior_wins))
         wins = (won + SHOWN_WEIGHT * prior_wins) / (shown + SHOWN_WEIGHT)
         bluff = min(0.7, max(0.0, (HONEST_WINS - wins) / (HONEST_WINS - BLUFF_WINS)))
         if not ADAPT_FLOOR:
@@ -133,6 +149,7 @@ class Tendencies:
             raise_=_seat_threshold(r_, seats),
             seats=seats,
             bluff=bluff,
+            wins=wins,
             lose_ratio=min(1.0, max(0.05, (1.0 - wins) / wins)),
         )
 
