@@ -58,6 +58,7 @@ from bot.telegram.publish.hands import flush_hands
 from bot.telegram.publish.marcador import flush_board
 from bot.telegram.publish.table import flush_table
 from bot.telegram.render import WARNING_SECONDS
+from bot.telegram.throttle import CommandThrottle, notes_for
 from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
@@ -275,6 +276,7 @@ def build_application(
         budget=budget,
         jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
         metrics=metrics,
+        throttle=CommandThrottle(notes_for(db)),
     )
     app.bot_data[RUNTIME_KEY] = rt
     rt.jobs.register(JobKind.TABLE, flush_table)
