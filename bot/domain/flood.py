@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, insert, or_
+from sqlalchemy import and_, delete, func, insert, or_
 from sqlmodel import col, select
 
 from bot.domain.models import FloodKey, FloodMark
@@ -142,3 +142,20 @@ def forget(db: Database, now: float) -> int:
         gone = s.execute(delete(FloodMark).where(col(FloodMark.at) < now - LONGEST))
         s.commit()
         return int(gone.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def alive(db: Database, worker: str, now: float, ttl: float) -> int:
+    """Note ``worker`` alive at ``now``; how many processes were noted within ``ttl`` seconds.
+
+    The bot's per-second budget is split between them (``bot.telegram.budget``).
+    """
+    key = f"alive:{worker}"
+    with db.session() as s:
+        s.execute(insert(FloodMark).values(key=key, at=now))
+        s.execute(delete(FloodMark).where(col(FloodMark.key) == key, col(FloodMark.at) < now))
+        count = select(func.count(func.distinct(FloodMark.key))).where(
+            col(FloodMark.key).startswith("alive:"), col(FloodMark.at) > now - ttl
+        )
+        found = int(s.exec(count).one())
+        s.commit()
+    return max(1, found)

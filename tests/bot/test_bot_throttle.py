@@ -1,10 +1,14 @@
-"""The command throttle: replicas on one database enforce one limit per person."""
+"""Limits the replicas share: the command throttle's notes, the bot's messages a second."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from bot.domain import Database
+import pytest
+
+from bot.domain import Database, flood
+from bot.telegram.budget import SharedBudget
 from bot.telegram.throttle import CommandThrottle, LocalNotes, Route, SharedNotes, notes_for
 from tests.bot.harness import FakeClock, database_url
 
@@ -66,4 +70,34 @@ def test_one_process_on_sqlite_keeps_its_notes_in_memory(tmp_path: Path) -> None
     assert throttle.route(room, GROUP, 7, "regras", started=True) is Route.DROP
     clock.now += 60
     assert throttle.route(room, GROUP, 7, "regras", started=True) is Route.GROUP
+    db.close()
+
+
+def test_processes_alive_are_counted_from_their_recent_notes(tmp_path: Path) -> None:
+    db = Database(database_url(tmp_path))
+    now = 1_800_000_000.0
+    assert flood.alive(db, "a", now, 3.0) == 1
+    assert flood.alive(db, "b", now + 0.5, 3.0) == 2
+    assert flood.alive(db, "c", now + 1.0, 3.0) == 3
+    assert flood.alive(db, "a", now + 1.1, 3.0) == 3  # a note again replaces its own
+    # b and c stop; four seconds later only a is heard of
+    assert flood.alive(db, "a", now + 4.6, 3.0) == 1
+    db.close()
+
+
+async def test_each_process_sends_its_share_of_the_bots_second(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path}/one.db")  # one process: the whole second is its own
+    clock = FakeClock()
+    budget = SharedBudget(db, bot_limit=30, clock=clock)
+    for _ in range(30):
+        await asyncio.wait_for(budget.take(42), 5)  # private chats: no group budget
+    with pytest.raises(TimeoutError):  # the clock stands still: the 31st never fits
+        await asyncio.wait_for(budget.take(42), 0.2)
+    clock.now += 1.0
+    await asyncio.wait_for(budget.take(42), 5)
+    # with three replicas alive each sends ten a second; with seven, four (never more than 30)
+    budget.replicas = 3
+    assert budget.share == 10
+    budget.replicas = 7
+    assert budget.share == 4
     db.close()
