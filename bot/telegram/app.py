@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import signal
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
@@ -62,6 +63,8 @@ from bot.telegram.throttle import CommandThrottle, notes_for
 from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005)."""
 
 COMMANDS = (
     ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
@@ -324,6 +327,10 @@ def build_application(
 
 def run(config: Config) -> int:
     """Run the bot until SIGINT/SIGTERM: long polling, or a webhook when one is configured."""
+    # The database calls run on threads, and each round trip gives the GIL back; with the
+    # default 5 ms switch interval a thread waits up to 5 ms for it after every round trip
+    # while the event loop draws messages (a move is about ten round trips).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     db = Database(config.database_url)
     try:
         app = build_application(config, db)
