@@ -89,6 +89,11 @@ class TeamBets:
     """Calls of each step the team answered with a raise."""
     ran: tuple[int, ...] = (0, 0, 0, 0)
     """Calls of each step the team ran from (every partner ran)."""
+    shown: tuple[int, ...] = (0, 0, 0, 0)
+    """The team's calls of each step that were the hand's last call, accepted and played out
+    to a winner: the calls whose cards everybody then saw."""
+    shown_won: tuple[int, ...] = (0, 0, 0, 0)
+    """Of ``shown``, the hands the team won: a team whose called hands win rarely bluffs."""
 
     @property
     def faced(self) -> tuple[int, ...]:
@@ -105,42 +110,74 @@ class TeamBets:
             "accepted": list(self.accepted),
             "raised": list(self.raised),
             "ran": list(self.ran),
+            "shown": list(self.shown),
+            "shown_won": list(self.shown_won),
         }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> TeamBets:
-        """The inverse of ``to_json``."""
+        """The inverse of ``to_json`` (older snapshots have no ``shown`` counts: zeros)."""
+        zeros = [0, 0, 0, 0]
         return TeamBets(
             int(data["hands"]),
-            *(tuple(int(x) for x in data[k]) for k in ("calls", "accepted", "raised", "ran")),
+            *(
+                tuple(int(x) for x in (data.get(k, zeros) if k in _OPTIONAL_COUNTS else data[k]))
+                for k in _COUNTS
+            ),
         )
+
+
+_COUNTS = ("calls", "accepted", "raised", "ran", "shown", "shown_won")
+_OPTIONAL_COUNTS = ("shown", "shown_won")
 
 
 NO_BETS = (TeamBets(), TeamBets())
 
 
 def fold_bets(
-    bets: tuple[TeamBets, TeamBets], hand_log: list[tuple[int, Action]], ran_team: int | None
+    bets: tuple[TeamBets, TeamBets],
+    hand_log: list[tuple[int, Action]],
+    ran_team: int | None,
+    winner: int | None = None,
 ) -> tuple[TeamBets, TeamBets]:
-    """``bets`` after one finished normal hand (``ran_team``: the team that ran, if it ended so)."""
-    count = [[list(b.calls), list(b.accepted), list(b.raised), list(b.ran)] for b in bets]
+    """``bets`` after one finished normal hand.
+
+    ``ran_team``: the team that ran, if it ended so; ``winner``: the team that won it.
+    """
+    count = [
+        [
+            list(b.calls),
+            list(b.accepted),
+            list(b.raised),
+            list(b.ran),
+            list(b.shown),
+            list(b.shown_won),
+        ]
+        for b in bets
+    ]
     step = -1
     settled = True
+    caller = -1
     for seat, a in hand_log:
         team = seat & 1
         if a.act == Act.TRUCO:
             step += 1
             count[team][0][step] += 1
             settled = False
+            caller = team
         elif a.act == Act.RAISE:
             count[team][2][step] += 1
             step += 1
             count[team][0][step] += 1
+            caller = team
         elif a.act == Act.ACCEPT:
             count[team][1][step] += 1
             settled = True
     if not settled and ran_team is not None and step >= 0:
         count[ran_team][3][step] += 1
+    if settled and step >= 0 and ran_team is None and winner is not None:
+        count[caller][4][step] += 1
+        count[caller][5][step] += int(winner == caller)
     return (
         TeamBets(bets[0].hands + 1, *(tuple(c) for c in count[0])),
         TeamBets(bets[1].hands + 1, *(tuple(c) for c in count[1])),
@@ -738,7 +775,7 @@ class Match:
         self.hand_winner = winner
         if self.kind == HandKind.NORMAL:
             ran_team = None if winner is None or not self.ran else 1 - winner
-            self.bets = fold_bets(self.bets, self.hand_log, ran_team)
+            self.bets = fold_bets(self.bets, self.hand_log, ran_team, winner)
         self.call = -1
         self.call_team = -1
         target = self.options.target

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, insert, or_
+from sqlalchemy import and_, delete, func, insert, or_
 from sqlmodel import col, select
 
 from bot.domain.models import FloodKey, FloodMark
@@ -52,8 +52,17 @@ def bot_budget(limit: int = 30) -> Budget:
     return Budget("bot", limit, 1.0)
 
 
-def _wait(marks: Sequence[float], b: Budget, now: float, needed: int, spaced: bool) -> float:
-    """Seconds until ``needed`` more calls fit in ``b`` given the marks inside its window."""
+LONGEST = 3600.0
+"""No budget looks further back than this (marks older are forgotten)."""
+
+
+def seconds_to_wait(
+    marks: Sequence[float], b: Budget, now: float, needed: int, spaced: bool
+) -> float:
+    """Seconds until ``needed`` more calls fit in ``b`` given the marks inside its window.
+
+    ``spaced``: also keep ``b.gap`` after the last call.
+    """
     recent = sorted(t for t in marks if now - t < b.window)
     gap = max(0.0, recent[-1] + b.gap - now) if recent and b.gap and spaced else 0.0
     over = len(recent) + needed - b.limit
@@ -72,37 +81,43 @@ def wait(db: Database, budgets: Sequence[Budget], now: float, needed: int = 1) -
             marks = s.exec(
                 select(FloodMark.at).where(FloodMark.key == b.key, FloodMark.at > now - b.window)
             ).all()
-            worst = max(worst, _wait(marks, b, now, needed, spaced=True))
+            worst = max(worst, seconds_to_wait(marks, b, now, needed, spaced=True))
         return worst
 
 
-def take(db: Database, budgets: Sequence[Budget], now: float) -> float:
+def take(
+    db: Database, budgets: Sequence[Budget], now: float, lock: Sequence[str] | None = None
+) -> float:
     """Count one call in every budget if it fits now (returns 0); else the seconds to wait.
+
+    ``lock``: the budgets' rows that make callers take turns (all of them by default);
+    the command throttle's many little budgets of one person share the person's row.
 
     Five round trips while the budgets' rows are locked (lock, read, count, forget,
     commit): every call of every process takes its turn on the bot's row, so the time
     the lock is held is what bounds the bot's calls a second.
     """
-    keys = sorted({b.key for b in budgets})
+    keys = sorted({b.key for b in budgets} if lock is None else set(lock))
+    marked = sorted({b.key for b in budgets})
     with db.session() as s:
         # in key order: two processes never wait on each other in a cycle
-        lock = select(FloodKey.key).where(col(FloodKey.key).in_(keys))
-        lock = lock.order_by(col(FloodKey.key)).with_for_update()
-        if len(s.exec(lock).all()) < len(keys):  # a budget counted for the first time
+        rows_of = select(FloodKey.key).where(col(FloodKey.key).in_(keys))
+        locking = rows_of.order_by(col(FloodKey.key)).with_for_update()
+        if len(s.exec(locking).all()) < len(keys):  # a budget counted for the first time
             for key in keys:
                 stmt = insert_of(s, FloodKey).values(key=key)
                 s.execute(stmt.on_conflict_do_nothing(index_elements=["key"]))
-            s.exec(lock).all()
+            s.exec(locking).all()
         oldest = now - max(b.window for b in budgets)
         rows = s.exec(
             select(FloodMark.key, FloodMark.at).where(
-                col(FloodMark.key).in_(keys), col(FloodMark.at) > oldest
+                col(FloodMark.key).in_(marked), col(FloodMark.at) > oldest
             )
         ).all()
         worst = 0.0
         for b in budgets:
             marks = [at for key, at in rows if key == b.key and at > now - b.window]
-            worst = max(worst, _wait(marks, b, now, 1, spaced=False))
+            worst = max(worst, seconds_to_wait(marks, b, now, 1, spaced=False))
         if worst > 0:
             s.rollback()
             return worst
@@ -119,3 +134,28 @@ def take(db: Database, budgets: Sequence[Budget], now: float) -> float:
         )
         s.commit()
         return 0.0
+
+
+def forget(db: Database, now: float) -> int:
+    """Drop the marks no budget looks at any more (those of keys seldom counted linger)."""
+    with db.session() as s:
+        gone = s.execute(delete(FloodMark).where(col(FloodMark.at) < now - LONGEST))
+        s.commit()
+        return int(gone.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def alive(db: Database, worker: str, now: float, ttl: float) -> int:
+    """Note ``worker`` alive at ``now``; how many processes were noted within ``ttl`` seconds.
+
+    The bot's per-second budget is split between them (``bot.telegram.budget``).
+    """
+    key = f"alive:{worker}"
+    with db.session() as s:
+        s.execute(insert(FloodMark).values(key=key, at=now))
+        s.execute(delete(FloodMark).where(col(FloodMark.key) == key, col(FloodMark.at) < now))
+        count = select(func.count(func.distinct(FloodMark.key))).where(
+            col(FloodMark.key).startswith("alive:"), col(FloodMark.at) > now - ttl
+        )
+        found = int(s.exec(count).one())
+        s.commit()
+    return max(1, found)

@@ -19,7 +19,7 @@ it has one writer at a time and the bot one process there.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -178,38 +178,44 @@ def claim(
     worker: str,
     now: float,
     lease: float,
-    limit: int,
-    kinds: Iterable[str] | None = None,
+    wants: Sequence[tuple[Iterable[str], int]],
 ) -> list[ClaimedJob]:
-    """Take up to ``limit`` due jobs nobody holds, for ``lease`` seconds (``kinds``: only those)."""
+    """Take due jobs nobody holds, for ``lease`` seconds: up to ``limit`` of the ``kinds`` of
+    each of ``wants``, in that order, in one transaction."""
+    claimed: list[ClaimedJob] = []
     with db.session() as s:
-        q = select(Job).where(
-            col(Job.due_at) <= now,
-            (col(Job.claimed_until).is_(None)) | (col(Job.claimed_until) < now),
-        )
-        if kinds is not None:
-            q = q.where(col(Job.kind).in_(list(kinds)))
-        q = q.order_by(col(Job.due_at)).limit(limit).with_for_update(skip_locked=True)
-        rows = list(s.exec(q))
-        claimed = []
-        for row in rows:
-            row.claimed_by = worker
-            row.claimed_until = now + lease
-            s.add(row)
-            claimed.append(
-                ClaimedJob(
-                    row.id or 0,
-                    row.kind,
-                    row.key,
-                    row.due_at,
-                    json.loads(row.data),
-                    row.generation,
-                    row.attempts,
-                    now + lease,
+        for kinds, limit in wants:
+            if limit <= 0:
+                continue
+            q = (
+                select(Job)
+                .where(
+                    col(Job.due_at) <= now,
+                    (col(Job.claimed_until).is_(None)) | (col(Job.claimed_until) < now),
+                    col(Job.kind).in_(list(kinds)),
                 )
+                .order_by(col(Job.due_at))
+                .limit(limit)
+                .with_for_update(skip_locked=True)
             )
+            for row in s.exec(q):
+                row.claimed_by = worker
+                row.claimed_until = now + lease
+                s.add(row)
+                claimed.append(
+                    ClaimedJob(
+                        row.id or 0,
+                        row.kind,
+                        row.key,
+                        row.due_at,
+                        json.loads(row.data),
+                        row.generation,
+                        row.attempts,
+                        now + lease,
+                    )
+                )
         s.commit()
-        return claimed
+    return claimed
 
 
 def finish(db: Database, job: ClaimedJob, worker: str) -> None:

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import signal
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
@@ -58,9 +59,12 @@ from bot.telegram.publish.hands import flush_hands
 from bot.telegram.publish.marcador import flush_board
 from bot.telegram.publish.table import flush_table
 from bot.telegram.render import WARNING_SECONDS
+from bot.telegram.throttle import CommandThrottle, notes_for
 from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005)."""
 
 COMMANDS = (
     ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
@@ -275,6 +279,7 @@ def build_application(
         budget=budget,
         jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
         metrics=metrics,
+        throttle=CommandThrottle(notes_for(db)),
     )
     app.bot_data[RUNTIME_KEY] = rt
     rt.jobs.register(JobKind.TABLE, flush_table)
@@ -325,6 +330,10 @@ def build_application(
 
 def run(config: Config) -> int:
     """Run the bot until SIGINT/SIGTERM: long polling, or a webhook when one is configured."""
+    # The database calls run on threads, and each round trip gives the GIL back; with the
+    # default 5 ms switch interval a thread waits up to 5 ms for it after every round trip
+    # while the event loop draws messages (a move is about ten round trips).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     db = Database(config.database_url)
     try:
         app = build_application(config, db)

@@ -135,18 +135,22 @@ class JobRunner:
                 self._wake.clear()
                 now = self.clock()
                 try:
-                    claimed = []
-                    for lane in self.lanes:
-                        free = lane.slots - sum(n == lane.name for n in self._lane_of.values())
-                        if free <= 0:
-                            continue
-                        taken = await asyncio.to_thread(
-                            store.claim, self.db, self.worker, now, self.lease, free, lane.kinds
+                    lanes = {str(kind): lane.name for lane in self.lanes for kind in lane.kinds}
+                    wants = [
+                        (
+                            lane.kinds,
+                            lane.slots - sum(n == lane.name for n in self._lane_of.values()),
                         )
-                        for job in taken:
-                            self._lane_of[job.id] = lane.name
-                            self._running[job.id] = app.create_task(self._run(app, job))
-                        claimed += taken
+                        for lane in self.lanes
+                    ]
+                    claimed = []
+                    if any(free > 0 for _, free in wants):
+                        claimed = await asyncio.to_thread(
+                            store.claim, self.db, self.worker, now, self.lease, wants
+                        )
+                    for job in claimed:
+                        self._lane_of[job.id] = lanes.get(job.kind, "")
+                        self._running[job.id] = app.create_task(self._run(app, job))
                     if self._running and now >= renew_at:
                         renew_at = now + self.lease / 3
                         until = now + self.lease

@@ -12,17 +12,24 @@ closings and the answers to commands all count. Game traffic comes first:
   bot, otherwise nowhere;
 - private chats are not throttled here (Telegram's limit there is per person).
 
-The decision is per process; the budget it reads is the group's flood budget.
+The notes of who was answered when are flood budgets of their own (a person's
+answers in a chat, one answer to them, its private copy): with several processes
+they live in the database beside the flood budgets (``SharedNotes``), so the
+replicas enforce one limit between them; one process on SQLite keeps them in
+memory (``LocalNotes``), sparing the single writer a write per command.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
+
+from bot.domain import flood
+from bot.domain.store import Database
 
 
 class Route(Enum):
@@ -41,10 +48,74 @@ class Budget(Protocol):
         ...
 
 
+class Notes(Protocol):
+    """Where the throttle counts the answers it gave."""
+
+    def take(self, budgets: Sequence[flood.Budget], now: float, lock: str) -> float:
+        """Count one answer in every budget if it fits (0), else the seconds to wait.
+
+        ``lock``: the person's key; two answers to one person are decided in turn.
+        """
+        ...
+
+
+@dataclass
+class LocalNotes:
+    """The answers given, in this process's memory (one process: SQLite, tests)."""
+
+    _marks: dict[str, list[float]] = field(default_factory=dict)
+
+    def take(self, budgets: Sequence[flood.Budget], now: float, lock: str) -> float:
+        """Count one answer in every budget if it fits (0), else the seconds to wait."""
+        self._forget(now)
+        worst = 0.0
+        for b in budgets:
+            marks = self._marks.get(b.key, [])
+            worst = max(worst, flood.seconds_to_wait(marks, b, now, 1, spaced=False))
+        if worst > 0:
+            return worst
+        for b in budgets:
+            marks = [t for t in self._marks.get(b.key, []) if now - t < b.window]
+            self._marks[b.key] = [*marks, now]
+        return 0.0
+
+    def _forget(self, now: float) -> None:
+        """Drop what no longer matters once the notes grow (a process meets many people)."""
+        if len(self._marks) < 4096:
+            return
+        for key in [k for k, marks in self._marks.items() if now - marks[-1] >= flood.LONGEST]:
+            del self._marks[key]
+
+
+@dataclass
+class SharedNotes:
+    """The answers given, in the database every process shares (PostgreSQL replicas)."""
+
+    db: Database
+    forget_every: float = 60.0
+    _forgot_at: float = 0.0
+
+    def take(self, budgets: Sequence[flood.Budget], now: float, lock: str) -> float:
+        """Count one answer in every budget if it fits (0), else the seconds to wait."""
+        if now - self._forgot_at >= self.forget_every:
+            self._forgot_at = now
+            flood.forget(self.db, now)  # the keys of answers never repeated
+        # the person's row is the lock: their answers' own keys need no row of their own
+        return flood.take(self.db, budgets, now, lock=[lock])
+
+
+def notes_for(db: Database) -> Notes:
+    """Shared notes on PostgreSQL (where replicas run), notes in memory on SQLite."""
+    if db.engine.dialect.name == "postgresql":
+        return SharedNotes(db)
+    return LocalNotes()
+
+
 @dataclass
 class CommandThrottle:
     """Decides where each command's answer goes (see the module's rules)."""
 
+    notes: Notes = field(default_factory=LocalNotes)
     reserve: int = 8
     """Calls a minute kept free for the table in a group with a 20-a-minute budget."""
     window: float = 60.0
@@ -53,42 +124,30 @@ class CommandThrottle:
     """Answers in the group to one person's commands within a window."""
     private_gap: float = 10.0
     """Seconds between two private answers to the same repeated command."""
-    clock: Callable[[], float] = time.monotonic
-    _group: dict[tuple[int, int], deque[float]] = field(default_factory=dict)
-    _same: dict[tuple[int, int, str], float] = field(default_factory=dict)
-    _private: dict[tuple[int, int, str], float] = field(default_factory=dict)
+    clock: Callable[[], float] = time.time
+    """Wall time: shared notes are compared across processes."""
 
     def route(
         self, budget: Budget, chat_id: int, user_id: int | None, answer: str, started: bool
     ) -> Route:
-        """Where ``answer`` to a command from ``user_id`` in ``chat_id`` goes (and note it)."""
+        """Where ``answer`` to a command from ``user_id`` in ``chat_id`` goes (and note it).
+
+        May block on the database (shared notes): handlers call it off the event loop.
+        """
         if chat_id > 0:
             return Route.GROUP  # a private chat: the answer is the person's own
         now = self.clock()
-        self._forget(now)
-        person = (chat_id, user_id or 0)
-        key = (*person, answer)
-        answered = self._group.setdefault(person, deque())
-        while answered and now - answered[0] >= self.window:
-            answered.popleft()
-        fresh = now - self._same.get(key, float("-inf")) >= self.window
+        person = f"cmd:{chat_id}:{user_id or 0}"
+        same = hashlib.sha1(answer.encode()).hexdigest()[:16]
+        in_group = [
+            flood.Budget(person, self.per_person, self.window),
+            flood.Budget(f"{person}:g:{same}", 1, self.window),
+        ]
         # the minute's budget minus what the table needs; the 1 s spacing is no reason to wait
         room = budget.wait(chat_id, 1 + self.reserve) <= 1.0
-        if fresh and room and len(answered) < self.per_person:
-            answered.append(now)
-            self._same[key] = now
+        if room and self.notes.take(in_group, now, person) == 0:
             return Route.GROUP
-        if started and user_id and now - self._private.get(key, float("-inf")) >= self.private_gap:
-            self._private[key] = now
+        privately = [flood.Budget(f"{person}:p:{same}", 1, self.private_gap)]
+        if started and user_id and self.notes.take(privately, now, person) == 0:
             return Route.PRIVATE
         return Route.DROP
-
-    def _forget(self, now: float) -> None:
-        """Drop what no longer matters once the notes grow (a process meets many people)."""
-        if len(self._same) + len(self._private) < 4096:
-            return
-        for notes in (self._same, self._private):
-            for key in [k for k, at in notes.items() if now - at >= self.window]:
-                del notes[key]
-        for person in [p for p, q in self._group.items() if not q or now - q[-1] >= self.window]:
-            del self._group[person]

@@ -21,6 +21,17 @@ MARGIN = 0.004
 """A call or raise must gain at least this much match chance over the quiet choice."""
 DEFER_DISCOUNT = 0.01
 """Leaving an answer to the partner costs a little: they may misjudge too."""
+RERAISE_MIN = 0.75
+"""Chance of winning the hand needed to raise a raise (seis and up): whoever raised a call
+showed a strong hand, and a team that gives up rarely answers with the next raise."""
+DEFEND_FOLDS = 0.55
+"""Share of the other team's trucos this team may run from before it defends: a team
+that runs more than that pays whoever calls on any hand (bluffing wins when the caller's
+opponent runs from more than half the calls, R6 values 1 and 3)."""
+DEFEND_GAIN = 3.0
+"""How fast the defending share grows with the runs above ``DEFEND_FOLDS``."""
+DEFEND_MIN = 0.15
+"""A hand below this chance of winning never defends."""
 
 
 def next_value(view: View) -> int:
@@ -170,11 +181,30 @@ def _answer(sense: Sense, rng: random.Random, samples: int) -> Action:
             for share, chance in reading.split_by(partner)
         )
         run = max(run, defer - DEFER_DISCOUNT)
-    if A.RAISE in v.legal and v.raise_value is not None:
+    if A.RAISE in v.legal and v.raise_value is not None and (step == 0 or p >= RERAISE_MIN):
         raised = _call_worth(v, reading, step + 1, pending)
         if raised > max(accept, run) + MARGIN:
             return A.RAISE
-    return A.ACCEPT if accept >= run else A.RUN
+    if accept >= run:
+        return A.ACCEPT
+    last = partner is None or partner in v.ran or v.partner_hand is not None
+    if last and step == 0 and p >= DEFEND_MIN and rng.random() < _defend_share(v, reading):
+        return A.ACCEPT
+    return A.RUN
+
+
+def _defend_share(v: View, reading: Reading) -> float:
+    """How often to accept a truco the chances say to run from (a mixed answer).
+
+    A caller who knows this team runs from most calls profits by calling on any hand.
+    When this team's runs from the other team's trucos pass ``DEFEND_FOLDS``, it accepts
+    some of them anyway, the less so the more the caller's shown calls won.
+    """
+    mine = v.bets[v.team]
+    faced, ran = mine.faced[0], mine.ran[0]
+    folds = (ran + 4 * (1 - DEFEND_FOLDS)) / (faced + 4)
+    honest = min(1.0, max(0.0, (reading.tend[1 - v.team].wins - 0.6) / 0.3))
+    return max(0.0, min(1.0, (folds - DEFEND_FOLDS) * DEFEND_GAIN * (1.0 - honest)))
 
 
 def _should_call(sense: Sense, rng: random.Random, samples: int) -> bool:

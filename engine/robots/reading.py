@@ -33,16 +33,45 @@ PRIOR_WEIGHT = 5.0
 """How many observations the prior is worth: the match's own counts take over after that."""
 STEP_SHRINK = 0.6
 """Each step up the ladder keeps this share of the hands that would act at the step below."""
-ADAPT_ANSWERS = 0.0
-"""Whether the match's counts move the accept and raise thresholds too, not only the call
-threshold. Off: measured in the arena, reading accepts from the counts made médio bluff
-into a tight table's good hands (2×2 against tight: 47.7% with it, 53.2% without)."""
+ADAPT_ANSWERS = 1.0
+"""Whether the match's accept and raise counts move the thresholds that read the answers
+seen this hand ("a team that runs a lot accepts only with good cards")."""
+PREDICT_UP_ONLY = 1.0
+"""When predicting how a team will answer our call, its match counts may only make it
+accept *more* than the prior. Its runs were counted against our calls as we chose them
+(mostly good hands, late in the hand), and a player who answers by its chance of winning
+accepts our bluffs far more often: measured in the arena, predicting folds from the counts
+made médio bluff into a tight table's good hands (2×2 against tight: 47.7% with it, 53.2%
+without)."""
 ANSWER_SHRINK = 1.0
 """The same for answers: who answers a raise already showed a good hand by calling."""
 WIDTH = 0.07
 """How sharp a threshold is, in quantile units."""
-BLUFF_FLOOR = 0.08
-"""Chance that a call comes with any hand at all (bluffs, misreads)."""
+PRIOR_BLUFF = 0.15
+"""Share of a team's calls that are bluffs (made below its threshold), before the match
+shows its called hands."""
+HONEST_WINS = 0.85
+"""How often a call made with a good hand wins once accepted and played out."""
+BLUFF_WINS = 0.25
+"""How often a bluff wins once accepted and played out."""
+PRIOR_WINS = 0.7
+"""How often a call wins once accepted, before the match shows any, at the prior call and run
+shares (a little below what ``PRIOR_BLUFF`` alone says: the dealt-hand quantile already
+reads part of it)."""
+CALLS_COST = 0.45
+"""How much that expectation drops per unit of call share above the prior."""
+RUNS_GAIN = 0.6
+"""How much it rises per unit of run share (from calls faced) above the prior."""
+SHOWN_WEIGHT = 4.0
+"""How many played-out calls the bluff prior is worth."""
+WIN_EVIDENCE = 1.0
+"""Whether a call also weighs each deal by whether the caller wins it played out: a rule-based
+player calls by its chance of winning *now* (after the first round, with the cards seen),
+which a dealt-hand quantile misses; how much it says comes from the team's shown calls."""
+ADAPT_FLOOR = 1.0
+"""Whether the share of bluffs below a call's threshold follows the team's shown calls."""
+MIN_FLOOR = 0.004
+"""Smallest weight of a deal below a call's threshold (slips, misreads)."""
 ACCEPT_FLOOR = 0.04
 
 
@@ -70,10 +99,22 @@ class Tendencies:
     """Quantile from which a seat raises a first call."""
     seats: int
     """Seats that may answer for the team (1 or 2)."""
+    bluff: float = PRIOR_BLUFF
+    """Share of the team's calls made below its threshold (read from its called hands
+    that were played out: a team whose calls rarely win bluffs)."""
+    wins: float = 0.76
+    """How often its calls are expected to win once accepted (shown calls and priors)."""
+    lose_ratio: float = 0.3
+    """How much likelier a call is from a hand that wins than from one that loses, inverted:
+    (1 - w) / w where w is how often the team's shown calls won."""
 
     @staticmethod
-    def of(view: View, team: int) -> Tendencies:
-        """``team``'s habits from its earlier hands in the match (the priors at first)."""
+    def of(view: View, team: int, predict: bool = False) -> Tendencies:
+        """``team``'s habits from its earlier hands in the match (the priors at first).
+
+        ``predict``: the thresholds that forecast its answer to our next call (see
+        ``PREDICT_UP_ONLY``), not the ones that read the answers it gave.
+        """
         r = view.bets[team]
         hands, calls = float(r.hands), float(r.calls[0])
         faced = accepts = raises = 0.0
@@ -84,13 +125,32 @@ class Tendencies:
         seats = 2 if view.players == 4 else 1
         c = _smooth(calls, hands, PRIOR_CALL)
         a = _smooth(accepts, faced, PRIOR_ACCEPT)
-        r_ = min(a, _smooth(raises, faced, PRIOR_RAISE))
+        r_ = _smooth(raises, faced, PRIOR_RAISE)
+        if predict and PREDICT_UP_ONLY:
+            a = max(a, PRIOR_ACCEPT)
+            r_ = max(r_, PRIOR_RAISE)
+        r_ = min(a, r_)
+        shown, won = float(sum(r.shown)), float(sum(r.shown_won))
+        # before its called hands show: a team that calls in most hands cannot hold a good
+        # hand in all of them, and a team that runs a lot plays tight and calls with good
+        # hands (its calls win more)
+        ran = _smooth(float(sum(r.ran)), float(sum(r.faced)), 1.0 - PRIOR_ACCEPT)
+        prior_wins = PRIOR_WINS - CALLS_COST * (c - PRIOR_CALL)
+        prior_wins += RUNS_GAIN * (ran - (1.0 - PRIOR_ACCEPT))
+        prior_wins = min(0.9, max(0.5, prior_wins))
+        wins = (won + SHOWN_WEIGHT * prior_wins) / (shown + SHOWN_WEIGHT)
+        bluff = min(0.7, max(0.0, (HONEST_WINS - wins) / (HONEST_WINS - BLUFF_WINS)))
+        if not ADAPT_FLOOR:
+            bluff = PRIOR_BLUFF
         # a team acts when either seat does: per seat the share is 1 - (1 - team)^(1/seats)
         return Tendencies(
             call=_seat_threshold(c, 1),  # only the seat on turn calls
             accept=_seat_threshold(a, seats),
             raise_=_seat_threshold(r_, seats),
             seats=seats,
+            bluff=bluff,
+            wins=wins,
+            lose_ratio=min(1.0, max(0.05, (1.0 - wins) / wins)),
         )
 
     def at_step(self, threshold: float, step: int, shrink: float = 0.0) -> float:
@@ -98,9 +158,16 @@ class Tendencies:
         return 1.0 - (1.0 - threshold) * (shrink or STEP_SHRINK) ** step
 
     def p_call(self, q: float, step: int) -> float:
-        """Chance that a seat holding quantile ``q`` calls ladder ``step``."""
+        """Chance that a seat holding quantile ``q`` calls ladder ``step``.
+
+        Below the threshold the weight is such that a share ``bluff`` of all calls
+        comes from there: ``floor * t / (floor * t + (1 - t)) = bluff``.
+        """
         t = self.at_step(self.call, step)
-        return BLUFF_FLOOR + (1 - BLUFF_FLOOR) * _sigmoid((q - t) / WIDTH)
+        b = self.bluff
+        floor = b * (1 - t) / max(1e-6, t * (1 - b))
+        floor = min(1.0, max(MIN_FLOOR, floor))
+        return floor + (1 - floor) * _sigmoid((q - t) / WIDTH)
 
     def p_accept(self, q: float, step: int) -> float:
         """Chance that a seat with quantile ``q`` accepts or raises a call of ``step``."""
@@ -132,13 +199,14 @@ class Deal:
 class Reading:
     """Sampled deals consistent with the view, weighed by the actions seen this hand."""
 
-    __slots__ = ("deals", "tend", "view")
+    __slots__ = ("deals", "forecast", "tend", "view")
 
     def __init__(self, sense: Sense, rng: random.Random, samples: int) -> None:
         """Deal the hidden cards ``samples`` times and weigh each deal."""
         v = sense.view
         self.view = v
         self.tend = (Tendencies.of(v, 0), Tendencies.of(v, 1))
+        self.forecast = (Tendencies.of(v, 0, predict=True), Tendencies.of(v, 1, predict=True))
         self.deals = _sample(sense, rng, samples, self.tend)
 
     def total(self) -> float:
@@ -156,7 +224,7 @@ class Reading:
         Returns (run share, accept share, our chance when they accept, raise share,
         our chance when they raise).
         """
-        t = self.tend[team]
+        t = self.forecast[team]
         seats = [s for s in range(self.view.players) if s & 1 == team]
         ran = set(self.view.ran)
         seats = [s for s in seats if s not in ran]
@@ -265,23 +333,25 @@ def _sample(
                     if got_q is None:
                         got_q = seen_q[dk] = table.quantile_of(key_of(levels, dealt))
                     quant[s] = got_q
-        weight = 1.0
-        for s, act, step in events:
-            t = tend[s & 1]
-            q = quant[s]
-            if act == Act.TRUCO or act == Act.RAISE:
-                weight *= t.p_call(q, step) if act == Act.TRUCO else t.p_raise(q, step)
-            elif act == Act.ACCEPT:
-                weight *= max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
-            elif act == Act.RUN:
-                weight *= 1.0 - t.p_accept(q, step)
-        if clues:
-            weight *= clues.weight(hands)
+        weight = clues.weight(hands) if clues else 1.0
         if all(hands[(v.turn + i) % n] for i in range(n - len(table_now))):
             winner = simulate(hands, table_now.copy(), v.rounds, v.turn, v.leader, n)
             win = 0.5 if winner is None else (1.0 if winner == v.team else 0.0)
         else:
             win = 0.5
+        for s, act, step in events:
+            t = tend[s & 1]
+            q = quant[s]
+            if act == Act.TRUCO or act == Act.RAISE:
+                weight *= t.p_call(q, step) if act == Act.TRUCO else t.p_raise(q, step)
+                if WIN_EVIDENCE:
+                    # a call says "we win this hand" as often as the team's shown calls won
+                    wins = win if s & 1 == v.team else 1.0 - win
+                    weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
+            elif act == Act.ACCEPT:
+                weight *= max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
+            elif act == Act.RUN:
+                weight *= 1.0 - t.p_accept(q, step)
         deals.append(Deal(weight, win, quant))
     return deals
 

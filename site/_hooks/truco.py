@@ -667,6 +667,11 @@ def robots_dev() -> str:
         a, b = run["results"]
         machine = run.get("machine") or {}
         where = f"{machine.get('cpus', '?')} CPUs, Python {machine.get('python', '?')}"
+        load = run.get("load_average")
+        if load:  # the machine's 1-minute load when the run started and ended
+            where += ", carga " + " → ".join(
+                f"{load[k][0]:.1f}".replace(".", ",") for k in ("start", "end")
+            )
         times = " / ".join(
             f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}".replace(".", ",")
             for s in (a, b)

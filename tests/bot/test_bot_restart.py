@@ -105,19 +105,17 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
         await server.wait_for(lambda: bot_messages(server, ana), timeout=20)
         await server.user_sends(ana, ana, "/truco")
         await play(server, ana, 5)
-        # killed on Ana's turn, as the reference let her clock run: once the robot has
-        # answered (a fixed 0.2 s was too short when the machine is busy: the robot then
-        # moved after the restart, and Ana's new deadline was the restarted one's 600 s)
-        alive = Database(url, migrate=False)
+        # as in the reference: the robot has answered, and Ana's clock runs when the bot dies
+        first = Database(url, migrate=False)
         try:
 
             def anas_turn() -> bool:
-                table = tables.load(alive, 1)
+                table = tables.load(first, 1)
                 return table is not None and tables.change_of(table).robot_seat is None
 
             await server.wait_for(anas_turn, timeout=20)
         finally:
-            alive.close()
+            first.close()
         assert not any("Fim de jogo" in m["text"] for m in bot_messages(server, ana))
         bot.send_signal(signal.SIGKILL)
         bot.wait(timeout=10)

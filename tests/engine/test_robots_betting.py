@@ -92,6 +92,21 @@ def test_a_partners_run_overridden_by_an_accept_is_no_run() -> None:
         m.apply(seat, A.PLAY[Card.parse(code)])
     assert m.phase == Phase.HAND_OVER
     assert m.bets[1].accepted == (1, 0, 0, 0) and m.bets[1].ran == (0, 0, 0, 0)
+    # the call was played out: everybody saw whether the caller's hand was good
+    won = int(m.hand_winner == 0)
+    assert m.bets[0].shown == (1, 0, 0, 0) and m.bets[0].shown_won == (won, 0, 0, 0)
+    assert m.bets[1].shown == (0, 0, 0, 0)
+
+
+def test_a_run_shows_no_called_hand_and_old_snapshots_load_without_shown_counts() -> None:
+    m = scripted("5D 6D 7S / KC QH JS", dealer=0)
+    m.apply(1, A.TRUCO)
+    m.apply(0, A.RUN)
+    assert m.bets[1].calls == (1, 0, 0, 0) and m.bets[1].shown == (0, 0, 0, 0)
+    data = m.to_json()
+    for team in data["bets"]:
+        del team["shown"], team["shown_won"]
+    assert Match.from_json(data).bets == m.bets
 
 
 # ------------------------------------------------------------------ equity
@@ -120,7 +135,7 @@ def test_a_call_reads_as_a_better_hand_the_more_so_from_a_team_that_rarely_calls
     m.apply(1, A.TRUCO)
     view = m.view(0)
     rare = Tendencies(call=0.9, accept=0.5, raise_=0.9, seats=1)
-    assert rare.p_call(0.99, 0) > 0.8 > 0.2 > rare.p_call(0.5, 0)
+    assert rare.p_call(0.99, 0) > 0.75 > 0.2 > rare.p_call(0.5, 0)
 
     def caller_quantile(bets: tuple[TeamBets, TeamBets]) -> float:
         r = Reading(read(replace(view, bets=bets)), random.Random(1), 400)
@@ -132,6 +147,26 @@ def test_a_call_reads_as_a_better_hand_the_more_so_from_a_team_that_rarely_calls
     noisy = (TeamBets(), TeamBets(hands=20, calls=(16, 0, 0, 0)))
     assert caller_quantile(quiet) > caller_quantile(noisy) + 0.05
     assert caller_quantile(m.view(0).bets) > flat + 0.1
+
+
+def test_a_call_from_a_team_whose_shown_calls_won_reads_stronger_than_from_a_bluffer() -> None:
+    m = scripted("KC JH 6S / 4C 4H 5S", dealer=0)
+    m.apply(1, A.TRUCO)
+    view = m.view(0)
+
+    def chance(shown: int, won: int) -> float:
+        them = TeamBets(
+            hands=12, calls=(shown, 0, 0, 0), shown=(shown, 0, 0, 0), shown_won=(won, 0, 0, 0)
+        )
+        return Reading(
+            read(replace(view, bets=(TeamBets(hands=12), them))), random.Random(1), 400
+        ).chance()
+
+    honest, bluffer = chance(8, 8), chance(8, 2)
+    assert bluffer > honest + 0.1
+    assert (
+        Tendencies.of(replace(view, bets=(TeamBets(), TeamBets(shown=(8, 0, 0, 0)))), 1).bluff > 0.5
+    )
 
 
 def test_medio_runs_from_a_re_raise_with_a_middling_hand_and_keeps_a_lock() -> None:

@@ -374,6 +374,7 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
         arena_run("robot:dificil", "robot:medio", 0.6125, [0.5911, 0.6335], 212.0),
         arena_run("robot:medio", "random", 0.955, [0.9451, 0.9632], 2.5),
     ]
+    runs[1]["load_average"] = {"start": [10.88, 11.9, 10.7], "end": [8.2, 9.0, 9.9]}
     path = tmp_path / "arena.json"
     path.write_text(json.dumps(runs), encoding="utf-8")
     out = tmp_path / "site"
@@ -397,6 +398,8 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     dev_rows = body_rows(dev)
     assert [field(r, "command").text for r in dev_rows] == [run["command"] for run in runs]
     assert value(dev_rows[0], "ms").split() == ["53.0", "212.0", "0.75", "3.0"]
+    # how busy the machine was shows with the run that recorded it
+    assert "carga 10,9 → 8,2" in dev_rows[1].text and "carga" not in dev_rows[0].text
 
 
 def test_robots_table_refuses_a_file_it_cannot_read(tmp_path) -> None:

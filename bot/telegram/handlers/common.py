@@ -39,7 +39,8 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
         known = await context.call(people.player, context.db, person.id) if person else None
         throttle = context.runtime.throttle
         left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
-        where = throttle.route(
+        where = await context.call(
+            throttle.route,
             Looked(left),
             chat.id,
             person.id if person else None,
