@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from bot.sandbox.fakeapi import FakeTelegram
 from engine import Match, TableOptions
 from engine.cards import parse_cards
-from tests.bot.harness import JSON, Harness, button, buttons, paulista_hand, press, seat_match
+from tests.bot.harness import (
+    JSON,
+    Harness,
+    button,
+    buttons,
+    paulista_hand,
+    press,
+    running,
+    seat_match,
+)
 
 
 def shown(h: Harness, group: int) -> str:
@@ -333,3 +345,24 @@ def test_one_word_for_a_round_vaza_as_the_glossary_says() -> None:
     # the glossary names rodada only to send the reader to vaza
     glossary = (ROOT / "site" / "glossario.md").read_text(encoding="utf-8")
     assert "Rodada\n:   O mesmo que vaza." in glossary
+
+
+async def test_cancelar_is_asked_even_when_the_table_needs_the_groups_minute(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # a group budget this small leaves no room for command answers: keyboards stay out...
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=5) as h:
+        ana, beto = server.add_user("Ana"), server.add_user("Beto")
+        group = server.add_group("G", admins=[ana], members=[beto])
+        await seat_match(h, group, [ana, beto], paulista_hand())
+        table = await h.wait(lambda: h.table(group))
+        await server.user_sends(ana, group, "/config")
+        await server.user_sends(ana, group, "/cancelar")
+        # ...but the question of /cancelar waits for its turn instead of being dropped
+        question = await h.wait(lambda: _newest(h, group, "Cancelar a partida?"), 60)
+        assert not _newest(h, group, "Configuração do grupo")
+        await server.user_presses(
+            ana, group, question["message_id"], button(question, "Sim")["callback_data"]
+        )
+        mid = table["message_id"]
+        await h.wait(lambda: "cancelada por Ana" in server.message(group, mid)["text"], 60)

@@ -17,6 +17,8 @@ from bot.telegram.callbacks import deep_link, parse_cancel, parse_lobby, parse_r
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
     answer_after,
+    answered,
+    ask,
     greet_later,
     greet_privately,
     is_admin,
@@ -80,7 +82,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
             await reply(update, context, reason_text(t, Reason.ONLY_CREATOR))
             return
         text, markup = cancel_question(t, table)
-        await reply(update, context, text, reply_markup=markup)
+        await ask(update, context, text, markup)
         return
     try:
         change = await context.call(
@@ -116,6 +118,7 @@ async def on_cancel(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.ONLY_CREATOR), show_alert=True)
         return
     await context.call(people.meet, context.db, person)  # the table names who cancelled it
+    answered(table.chat_id)
     if not yes:
         await answer_after(q)
         with contextlib.suppress(TelegramError):
