@@ -40,7 +40,7 @@ SECRET = "replicas-secret"
 ENV = {
     "TRUCO_SEED": "11",
     "TRUCO_ROBOT_DELAY": "0",
-    "TRUCO_DECISION_SECONDS": "8",
+    "TRUCO_DECISION_SECONDS": "20",
     "TRUCO_ROBOT_BUDGET_MS": "20",
     "TRUCO_JOB_LEASE": "2",
 }
@@ -128,7 +128,7 @@ async def person(
     silent_version: str | None = None
     while not done.is_set():
         msg = newest_hand(server, user)
-        hand = re.search(r"Mão (\d+)", msg["text"]) if msg else None
+        hand = re.search(r"Mão (\d+) ·", msg["text"]) if msg else None
         cards = [
             b["callback_data"]
             for b in (buttons(msg) if msg else [])
@@ -161,7 +161,9 @@ async def open_table(server: FakeTelegram) -> tuple[int, int, int]:
     for u in (ana, beto):
         await server.user_sends(u, u, "/start")
         await server.wait_for(lambda u=u: any(m["from"]["is_bot"] for m in server.messages(u)), 30)
-    await server.user_sends(ana, group, "/truco paulista 2x2")
+    # without sinais: a robot's signal passes no turn, so it could land before or after a
+    # press in one run and the other, and the two logs would differ only in that order
+    await server.user_sends(ana, group, "/truco paulista 2x2 sem-sinais")
 
     def lobby() -> dict[str, Any] | None:
         for m in server.messages(group):
