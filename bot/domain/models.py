@@ -37,6 +37,8 @@ class Chat(SQLModel, table=True):
     covered_cards: bool = True
     ladder: str | None = None
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
+    sinais: bool = True
+    """Whether the chat's 2×2 tables play with sinais (R12); ``/truco sem-sinais`` overrides."""
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -46,6 +46,7 @@ def _settings(c: Chat) -> ChatSettings:
         covered_cards=c.covered_cards,
         ladder=c.ladder,
         language=c.language,
+        sinais=c.sinais,
     )
 
 
@@ -147,6 +148,7 @@ def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en"))
         Setting.TIMER: TIMERS,
         Setting.COVERED: (True, False),
         Setting.LADDER: (None, HOUSE_LADDER),
+        Setting.SINAIS: (True, False),
         Setting.LANGUAGE: (None, *languages[1:]),
     }
     return choices[setting]

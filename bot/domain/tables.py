@@ -60,6 +60,8 @@ from engine.sinais import DEFAULT_CATCH_PERCENT
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
 SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
 """Words of ``/truco`` for a 2×2 table without sinais (R12 house rule)."""
+COM_SINAIS = ("com-sinais", "comsinais", "com_sinais", "signals")
+"""Words of ``/truco`` for sinais in a chat whose ``/config`` plays without them."""
 
 
 # --------------------------------------------------------------- rows ↔ values
@@ -360,15 +362,17 @@ def resume_jobs(db: Database, rules: Rules) -> int:
 
 
 def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
-    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais]`` on top of the chat's defaults."""
+    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults."""
     variant = chat.variant
     players = chat.players
     target = chat.target
-    sinais = True
+    sinais = chat.sinais
     for raw in args:
         word = raw.strip().lower()
         if word in SEM_SINAIS:
             sinais = False
+        elif word in COM_SINAIS:
+            sinais = True
         elif word in ("1x1", "1×1", "2", "1v1"):
             players = 2
         elif word in ("2x2", "2×2", "4", "2v2"):

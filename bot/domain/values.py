@@ -158,6 +158,7 @@ class Setting(StrEnum):
     TIMER = "timer"
     COVERED = "covered"
     LADDER = "ladder"
+    SINAIS = "sinais"
     LANGUAGE = "language"
 
 
@@ -222,6 +223,8 @@ class ChatSettings:
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
     language: str | None = None
     """``None`` means Portuguese."""
+    sinais: bool = True
+    """Whether 2×2 tables play with sinais (R12)."""
 
 
 @dataclass(frozen=True)

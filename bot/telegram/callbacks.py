@@ -230,6 +230,7 @@ _CONFIG = {
     Setting.TIMER: "T",
     Setting.COVERED: "c",
     Setting.LADDER: "l",
+    Setting.SINAIS: "s",
     Setting.LANGUAGE: "L",
 }
 _CONFIG_BACK = {code: setting for setting, code in _CONFIG.items()}

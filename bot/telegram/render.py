@@ -793,7 +793,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
         return _("{n} pontos").format(n=value)
     if setting is Setting.TIMER:
         return f"{value} s"  # the same in every language
-    if setting is Setting.COVERED:
+    if setting is Setting.COVERED or setting is Setting.SINAIS:
         return _("sim") if value else _("não")
     if setting is Setting.LADDER:
         return value or w.ladder(get_ruleset("mineiro").ladder)
@@ -815,7 +815,8 @@ def config_view(
     text = _(
         "<b>Configuração do grupo</b>\n"
         "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
-        "Carta coberta: {covered}\nEscada do mineiro: {ladder}\nIdioma: {lang}\n"
+        "Carta coberta: {covered}\nEscada do mineiro: {ladder}\nSinais no 2×2: {sinais}\n"
+        "Idioma: {lang}\n"
         "Toque para mudar (só admins)."
     ).format(
         variant=w.variant(rs),
@@ -824,6 +825,7 @@ def config_view(
         timer=chat.timer,
         covered=setting_label(t, Setting.COVERED, chat.covered_cards),
         ladder=setting_label(t, Setting.LADDER, chat.ladder),
+        sinais=setting_label(t, Setting.SINAIS, chat.sinais),
         lang=setting_label(t, Setting.LANGUAGE, chat.language),
     )
     # short labels, two to a row: a phone shows them whole
@@ -834,6 +836,7 @@ def config_view(
         Setting.TIMER: _("Tempo"),
         Setting.COVERED: _("Carta coberta"),
         Setting.LADDER: _("Escada"),
+        Setting.SINAIS: _("Sinais"),
         Setting.LANGUAGE: _("Idioma"),
     }
     if setting is None:

@@ -366,3 +366,31 @@ async def test_cancelar_is_asked_even_when_the_table_needs_the_groups_minute(
         )
         mid = table["message_id"]
         await h.wait(lambda: "cancelada por Ana" in server.message(group, mid)["text"], 60)
+
+
+async def test_config_sets_whether_the_groups_2x2_tables_play_with_sinais(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/config")
+    cfg = await harness.wait(lambda: _newest(harness, group, "Configuração do grupo"))
+    mid = cfg["message_id"]
+    assert "Sinais no 2×2: sim" in cfg["text"]
+    await s.user_presses(ana, group, mid, button(cfg, "Sinais")["callback_data"])
+    menu = await harness.wait(lambda: _showing(s.message(group, mid), "não"))
+    assert [b["text"] for b in buttons(menu)][:2] == ["✅ sim", "não"]
+    await s.user_presses(ana, group, mid, button(menu, "não")["callback_data"])
+    await harness.wait(lambda: "Sinais no 2×2: não" in s.message(group, mid)["text"])
+    # the group's tables now play without sinais, unless /truco asks for them
+    await s.user_sends(ana, group, "/truco 2x2")
+    lobby = await harness.wait(lambda: harness.table(group))
+    assert "sem sinais" in lobby["text"]
+    await s.user_presses(
+        ana, group, lobby["message_id"], button(lobby, "Cancelar")["callback_data"]
+    )
+    await harness.wait(lambda: harness.table(group) is None or "cancelada" in shown(harness, group))
+    await s.user_sends(ana, group, "/truco 2x2 com-sinais")
+    await harness.wait(lambda: "com sinais" in shown(harness, group))
