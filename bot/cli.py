@@ -15,9 +15,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
     """Run the Telegram bot with long polling (configuration from the environment)."""
     from telegram.error import InvalidToken
 
-    from bot import logs
     from bot.config import Config, ConfigError
     from bot.domain import DatabaseError
+    from bot.ops import logs
 
     logs.setup(verbose=args.verbose)
     try:

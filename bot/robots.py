@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from bot.lifecycle import die_with_parent
+from bot.ops.lifecycle import die_with_parent
 from engine.actions import Action
 from engine.robots import get_robot, normalize_level
 from engine.view import View

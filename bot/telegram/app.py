@@ -39,8 +39,9 @@ from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.domain.values import Clock
 from bot.i18n import N_, translations
-from bot.lifecycle import DrainingJobQueue
-from bot.metrics import Metrics, received_at
+from bot.ops.lifecycle import DrainingJobQueue
+from bot.ops.metrics import Metrics, received_at
+from bot.ops.webserver import BotServer, webhook_path
 from bot.telegram import guards
 from bot.telegram.budget import SharedBudget
 from bot.telegram.callbacks import Prefix, pattern
@@ -60,7 +61,6 @@ from bot.telegram.publish.marcador import flush_board
 from bot.telegram.publish.table import flush_table
 from bot.telegram.render import WARNING_SECONDS
 from bot.telegram.throttle import CommandThrottle, notes_for
-from bot.webserver import BotServer, webhook_path
 
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.0005
@@ -268,7 +268,7 @@ def build_application(
         .job_queue(DrainingJobQueue())
     )
     if config.webhook_url:
-        builder = builder.updater(None)  # updates come from bot.webserver
+        builder = builder.updater(None)  # updates come from bot.ops.webserver
     else:
         builder = builder.get_updates_read_timeout(config.poll_timeout + 10)
     app = builder.build()

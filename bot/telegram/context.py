@@ -22,7 +22,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from bot.config import Config
 from bot.domain import Database, Person, Rules, people
 from bot.i18n import Translations, language_for, translations
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
 from bot.robots import Thinkers
 from bot.telegram.budget import SharedBudget
 from bot.telegram.jobs import JobRunner

@@ -42,7 +42,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.domain import jobs as store
 from bot.domain.jobs import ClaimedJob, JobKind
 from bot.domain.store import Database
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
 JobCallback = Callable[[Any, ClaimedJob], Awaitable[None]]

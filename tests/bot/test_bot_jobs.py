@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.domain import Database
 from bot.domain import jobs as store
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
 from bot.telegram.jobs import ClaimedJob, JobKind, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
 

@@ -12,10 +12,10 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.domain.store import Database
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
+from bot.ops.webserver import BotServer
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.app import Runner, build_application
-from bot.webserver import BotServer
 from tests.bot.harness import TOKEN, database_url
 
 URL = "https://truco.example/telegram/hook"

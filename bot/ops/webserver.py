@@ -25,7 +25,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.domain import Database
-from bot.metrics import Metrics, received_at
+from bot.ops.metrics import Metrics, received_at
 
 log = logging.getLogger(__name__)
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
