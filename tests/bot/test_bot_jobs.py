@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,13 @@ class _App:
         task = asyncio.get_running_loop().create_task(coro, name=name)
         self.tasks.append(task)
         return task
+
+
+async def until(done: Callable[[], bool], timeout: float = 60) -> None:
+    """Wait for the runner's tasks (a roomy bound: a loaded machine is slow, never wrong)."""
+    async with asyncio.timeout(timeout):
+        while not done():
+            await asyncio.sleep(0.01)
 
 
 async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Path) -> None:
@@ -58,19 +65,13 @@ async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Pa
     store.request(db, JobKind.ROBOT, "8", clock.now, {"game": 8})
     app = _App()
     runner.start(app)
-    for _ in range(500):
-        if len(moved) == 2:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: len(moved) == 2)
     assert moved == ["7", "8"]  # both ran, one at a time, while the redraws waited
     assert redrawn == []
     running = {kind for kind, _key, _due in store.waiting(db)}
     assert running == {JobKind.TABLE.value}  # the robot jobs are finished and gone
     budget_spent.set()
-    for _ in range(500):
-        if len(redrawn) == 5:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: len(redrawn) == 5)
     assert sorted(redrawn) == [f"-{i}:0" for i in range(5)]
     app.running = False  # the Application stops: the runner drains and returns
     runner.wake()

@@ -4,21 +4,39 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import PlayerInfo, people
-from bot.domain.values import Table
-from bot.i18n import person_translations
+from bot.domain.values import Reason, Table
+from bot.i18n import Translations, person_translations
+from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
+from bot.telegram.render import reason_text
 from bot.telegram.throttle import Route
 
 log = logging.getLogger(__name__)
+Parsed = TypeVar("Parsed")
+
+
+async def parse_button(
+    q: CallbackQuery, t: Translations, parse: Callable[[str], Parsed]
+) -> Parsed | None:
+    """A button's data read by ``parse``; ``None`` once the person was told why it cannot act."""
+    try:
+        return parse(q.data or "")
+    except NumberRefused:
+        reason = Reason.NO_GAME  # an id too big to be one of ours
+    except ValueError:
+        reason = Reason.BAD_BUTTON
+    await q.answer(reason_text(t, reason), show_alert=True)
+    return None
 
 
 async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> None:

@@ -11,7 +11,6 @@ from telegram.error import TelegramError
 from bot.domain import Refused, Source, people, tables
 from bot.domain.values import Reason, Table
 from bot.i18n import person_translations, words_for
-from bot.numbers import NumberRefused
 from bot.telegram.callbacks import (
     Move,
     parse_move,
@@ -20,7 +19,7 @@ from bot.telegram.callbacks import (
     start_parameter,
 )
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import answer_after
+from bot.telegram.handlers.common import answer_after, parse_button
 from bot.telegram.publish import refresh
 from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
 from engine.actions import Act
@@ -32,14 +31,10 @@ async def on_move(update: Update, context: BotContext) -> None:
     if q is None or person is None:
         return
     t = person_translations(person.language_code)
-    try:
-        move = parse_move(q.data or "")
-    except NumberRefused:
-        await q.answer(reason_text(t, Reason.NO_GAME), show_alert=True)
+    parsed = await parse_button(q, t, parse_move)
+    if parsed is None:
         return
-    except ValueError:
-        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
-        return
+    move = parsed
     if q.message is None or q.message.chat.id != person.id:
         # hand buttons live on the person's own hand message, in their private chat
         await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)

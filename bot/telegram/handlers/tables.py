@@ -12,7 +12,6 @@ from telegram.error import TelegramError
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
 from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
-from bot.numbers import NumberRefused
 from bot.telegram.callbacks import deep_link, parse_cancel, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
@@ -22,6 +21,7 @@ from bot.telegram.handlers.common import (
     greet_later,
     greet_privately,
     is_admin,
+    parse_button,
     reply,
     sender_is_admin,
 )
@@ -101,14 +101,10 @@ async def on_cancel(update: Update, context: BotContext) -> None:
     q, person = update.callback_query, context.person
     if q is None or person is None:
         return
-    try:
-        game_id, yes = parse_cancel(q.data or "")
-    except NumberRefused:
-        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+    parsed = await parse_button(q, context.t, parse_cancel)
+    if parsed is None:
         return
-    except ValueError:
-        await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
-        return
+    game_id, yes = parsed
     table = await context.call(tables.load, context.db, game_id)
     if table is None or q.message is None or q.message.chat.id != table.chat_id:
         await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
@@ -145,14 +141,10 @@ async def on_lobby(update: Update, context: BotContext) -> None:
     q, person = update.callback_query, context.person
     if q is None or person is None:
         return
-    try:
-        game_id, command, version = parse_lobby(q.data or "")
-    except NumberRefused:
-        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+    parsed = await parse_button(q, context.t, parse_lobby)
+    if parsed is None:
         return
-    except ValueError:
-        await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
-        return
+    game_id, command, version = parsed
     table = await context.call(tables.load, context.db, game_id)
     if table is None:
         await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
@@ -210,14 +202,10 @@ async def on_rematch(update: Update, context: BotContext) -> None:
     q, person = update.callback_query, context.person
     if q is None or person is None:
         return
-    try:
-        game_id = parse_rematch(q.data or "")
-    except NumberRefused:
-        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
+    parsed = await parse_button(q, context.t, parse_rematch)
+    if parsed is None:
         return
-    except ValueError:
-        await q.answer(reason_text(context.t, Reason.BAD_BUTTON), show_alert=True)
-        return
+    game_id = parsed
     old = await context.call(tables.load, context.db, game_id)
     if old is not None and (q.message is None or q.message.chat.id != old.chat_id):
         # Revanche is drawn on the match's closing message, in the match's chat
