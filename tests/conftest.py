@@ -22,6 +22,35 @@ def browser() -> Iterator[Any]:
     yield from browsers.launch(found)
 
 
+def pytest_configure(config: Any) -> None:
+    """Under ``pytest -n``, each worker gets its own PostgreSQL database.
+
+    The bot's tests empty the database of ``TRUCO_TEST_DATABASE_URL`` before using it;
+    two workers sharing one would empty it under each other's feet.
+    """
+    url = os.environ.get("TRUCO_TEST_DATABASE_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return
+    from sqlalchemy import create_engine, make_url, text
+
+    parsed = make_url(url)
+    own = parsed.set(database=f"{parsed.database}_{worker}")
+    engine = create_engine(
+        parsed.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+    )
+    try:
+        with engine.connect() as conn:
+            exists = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}
+            ).first()
+            if exists is None:
+                conn.execute(text(f'CREATE DATABASE "{own.database}"'))
+    finally:
+        engine.dispose()
+    os.environ["TRUCO_TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say once, in one line, what to install when the browser tests could not run."""
     if browsers.find.cache_info().currsize:
