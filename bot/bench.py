@@ -324,6 +324,34 @@ def _replica(api_url: str, database_url: str, port: int, log: Path) -> subproces
     )
 
 
+def _cpu_seconds(roots: list[int]) -> float | None:
+    """CPU time (user + system) so far of these processes, their descendants alive and the
+    children they reaped (``/proc``); None where there is no ``/proc``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stats: dict[int, tuple[int, int]] = {}  # pid -> (parent, ticks)
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            text = Path("/proc", entry, "stat").read_text()
+        except OSError:
+            continue
+        # after "pid (comm) ": state ppid ... utime stime cutime cstime (fields 14-17)
+        fields = text[text.rindex(")") + 2 :].split()
+        stats[int(entry)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    tree = {pid for pid in roots if pid in stats}
+    grown = True
+    while grown:
+        more = {pid for pid, (parent, _) in stats.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return sum(stats[pid][1] for pid in tree) / tick
+
+
 def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=5) as resp:
         return str(resp.read().decode())
@@ -488,8 +516,12 @@ async def _run_replicas(
                 await asyncio.sleep(0.1)
         await asyncio.sleep(1.0)  # every replica has set its webhook
         ours.send(addresses)
+        replicas = [bot.pid for bot in bots]
+        loads = [load.pid] if load.pid is not None else []
+        before = (_cpu_seconds(replicas), _cpu_seconds(loads))
         ours.send("go")
         figures = await asyncio.to_thread(ours.recv)
+        after = (_cpu_seconds(replicas), _cpu_seconds(loads))
         for address in addresses:
             with contextlib.suppress(OSError):
                 texts.append(await asyncio.to_thread(_get, address + "/metrics"))
@@ -509,7 +541,11 @@ async def _run_replicas(
     db.close()
     figures["lateness"] = _lateness(texts)
     figures["throttled_429"] = _counter(texts, "truco_throttled_total")
-    return _figures(
+    replicas_cpu, load_cpu = (
+        (a - b if a is not None and b is not None else None)
+        for a, b in zip(after, before, strict=True)
+    )
+    result = _figures(
         figures,
         hands,
         tables,
@@ -520,8 +556,14 @@ async def _run_replicas(
         pace,
         processes,
         [],
-        used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
+        # the replicas alone while measured; without /proc, every child from start to stop
+        replicas_cpu
+        if replicas_cpu is not None
+        else used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
     )
+    if load_cpu is not None:
+        result["load_cpu_seconds"] = round(load_cpu, 1)  # the fake Telegram and the people
+    return result
 
 
 def _figures(
@@ -589,6 +631,7 @@ def _figures(
         "tables_one_token_can_serve": round(30 / per_table) if per_table else None,
         "bot_loop_lag_ms": ({"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)} if lags else None),
         "bot_cpu_seconds": round(cpu_seconds, 1),
+        "bot_cpu_ms_per_hand": round(cpu_seconds / hands * 1000) if hands else None,
     }
 
 

@@ -18,17 +18,19 @@ it has one writer at a time and the bot one process there.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import case, delete, func, update
+from sqlalchemy import bindparam, case, delete, func, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Job
-from bot.domain.store import Database, insert_of
+from bot.domain.store import Database
 from bot.domain.values import Change, GameStatus
 
 Merge = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -138,26 +140,12 @@ def schedule(
     ``merge(old, new)``: combine the data of a job already waiting with the new data.
     A job being run while it is rescheduled runs again once its run ends.
     """
-    text = json.dumps(data)
-    stmt = insert_of(s, Job).values(
-        kind=kind, key=key, due_at=due_at, data=text, generation=1, attempts=0
-    )
     # One statement (every move schedules three jobs, each a round trip on the move's
     # path): a new job, or the waiting one replaced. With ``merge`` only when the data is
     # the same (a chat's one table redrawn again); other data is merged below.
-    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
-    due = case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at) if keep_earlier else None
-    upsert = stmt.on_conflict_do_update(
-        index_elements=["kind", "key"],
-        set_={
-            "due_at": new.due_at if due is None else due,
-            "data": new.data,
-            "generation": jobs.generation + 1,
-            "attempts": 0,
-        },
-        where=(jobs.data == new.data) if merge else None,
-    )
-    if s.execute(upsert.returning(jobs.id)).first() is not None:
+    params = {"kind": kind, "key": key, "due_at": due_at, "data": json.dumps(data)}
+    upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge is not None)
+    if s.execute(upsert, params).first() is not None:
         return
     q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
     row = s.exec(q).one()  # it conflicted and is locked by the statement above
@@ -168,9 +156,41 @@ def schedule(
     s.add(row)
 
 
+@functools.cache
+def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool) -> Any:
+    """``schedule``'s statement, built once per shape: building it anew for every job
+    (its ``excluded`` alias, the ON CONFLICT clause, their cache key) cost more CPU than
+    running it."""
+    stmt = (postgresql if dialect == "postgresql" else sqlite).insert(Job.__table__)  # type: ignore[attr-defined]
+    stmt = stmt.values(
+        kind=bindparam("kind"),
+        key=bindparam("key"),
+        due_at=bindparam("due_at"),
+        data=bindparam("data"),
+        generation=1,
+        attempts=0,
+    )
+    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
+    due = case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at) if keep_earlier else None
+    upsert = stmt.on_conflict_do_update(
+        index_elements=["kind", "key"],
+        set_={
+            "due_at": new.due_at if due is None else due,
+            "data": new.data,
+            "generation": jobs.generation + 1,
+            "attempts": 0,
+        },
+        where=(jobs.data == new.data) if same_data_only else None,
+    )
+    return upsert.returning(jobs.id)
+
+
+_CANCEL = delete(Job).where(col(Job.kind) == bindparam("kind"), col(Job.key) == bindparam("key"))
+
+
 def cancel(s: Session, kind: str, key: str) -> None:
     """Drop the job of ``kind`` and ``key`` (in the caller's transaction)."""
-    s.execute(delete(Job).where(col(Job.kind) == kind, col(Job.key) == key))
+    s.execute(_CANCEL, {"kind": kind, "key": key})
 
 
 def claim(

@@ -24,6 +24,10 @@ HERE = Path(__file__).resolve().parent
 # PostgreSQL advisory lock keys (any 64-bit numbers unique to this application)
 MIGRATION_LOCK = 0x7472_7563_6F_01  # "truco" 1
 POLLING_LOCK = 0x7472_7563_6F_02
+POOL_SIZE = 12
+"""PostgreSQL connections each process keeps open: the updates' threads (8) and the jobs'
+running at once. SQLAlchemy's default of 5 made every busier moment open connections and
+close them again (a new server process each time: ~5 a second per replica in bot-bench)."""
 
 
 class DatabaseError(RuntimeError):
@@ -54,7 +58,7 @@ def make_engine(url: str) -> Engine:
     if parsed.drivername == "postgresql":
         url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     try:
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=20)
     except ImportError as exc:
         raise DatabaseError(f"driver do banco não instalado: {exc.name}") from None
 
