@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+from sqlmodel import select
+
 from bot.domain import Database
 from bot.domain import jobs as store
+from bot.domain.models import Job
 from bot.ops.metrics import Metrics
 from bot.telegram.jobs import ClaimedJob, JobKind, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
@@ -68,8 +73,9 @@ async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Pa
     await until(lambda: len(moved) == 2)
     assert moved == ["7", "8"]  # both ran, one at a time, while the redraws waited
     assert redrawn == []
-    running = {kind for kind, _key, _due in store.waiting(db)}
-    assert running == {JobKind.TABLE.value}  # the robot jobs are finished and gone
+    # the robot jobs finish and are gone (deleted just after their handler returns)
+    await until(lambda: {kind for kind, _key, _due in store.waiting(db)} == {JobKind.TABLE.value})
+    assert redrawn == []
     budget_spent.set()
     await until(lambda: len(redrawn) == 5)
     assert sorted(redrawn) == [f"-{i}:0" for i in range(5)]
@@ -78,3 +84,29 @@ async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Pa
     await asyncio.wait_for(app.tasks[0], 10)
     assert store.waiting(db) == []
     db.close()
+
+
+def test_renewing_leases_skips_a_job_a_change_holds(tmp_path: Path) -> None:
+    """A lease renewal never waits on (and so never deadlocks with) a change rescheduling."""
+    db = Database(database_url(tmp_path))
+    if db.engine.dialect.name != "postgresql":
+        db.close()
+        pytest.skip("row locks: PostgreSQL only (TRUCO_TEST_DATABASE_URL)")
+    store.request(db, JobKind.ROBOT, "1", 0, {"game": 1})
+    store.request(db, JobKind.HANDS, "1", 0, {"game": 1})
+    held = store.claim(db, "me", now=10, lease=5, wants=[({JobKind.ROBOT, JobKind.HANDS}, 2)])
+    robot, hands = sorted(held, key=lambda j: j.kind != JobKind.ROBOT)
+    pool = ThreadPoolExecutor(1)
+    with db.session() as change:  # a move rescheduling the robot's turn, not yet committed
+        store.schedule(change, JobKind.ROBOT, "1", 20, {"game": 1, "version": 2})
+        renewal = pool.submit(store.renew, db, [robot.id, hands.id], "me", 99)
+        try:
+            renewal.result(timeout=30)  # waiting on the change's lock would never end
+        finally:
+            change.commit()
+    pool.shutdown()
+    with db.session() as s:
+        leases = dict(s.exec(select(Job.kind, Job.claimed_until)).all())
+    db.close()
+    assert leases[JobKind.HANDS.value] == 99
+    assert leases[JobKind.ROBOT.value] == 15  # skipped while locked: renewed the next time
