@@ -11,6 +11,7 @@ install (and in CI, where a browser is part of the machine, they fail with it).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -109,7 +110,12 @@ def find() -> Found:
         return Found(path)
     if _playwright_own():
         return Found(None)
-    _install()
+    # ``pytest -n`` workers meet here together: one installs, the others wait for it
+    LOG.parent.mkdir(exist_ok=True)
+    with (ARTIFACTS / ".browser-install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _debian() is None and not _playwright_own():
+            _install()
     path = _debian()
     if path is not None:
         return Found(path)

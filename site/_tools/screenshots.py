@@ -103,6 +103,13 @@ def _open_private(page: Any) -> None:
     expect(page.locator(".msg.from-bot").first).to_be_visible(timeout=15_000)
 
 
+def _no_alert(page: Any) -> None:
+    """Stop with the bot's words when a press was refused (an alert), not 30 s later."""
+    alert = page.locator("#alert")
+    if alert.is_visible():
+        raise AssertionError(f"the bot refused a press: {page.inner_text('#alert-text')!r}")
+
+
 def take(out: Path, url: str, browser: Any) -> list[Path]:
     """Play the start of a table in the sandbox at ``url`` and save the three pictures."""
     from playwright.sync_api import expect
@@ -124,8 +131,10 @@ def take(out: Path, url: str, browser: Any) -> list[Path]:
         before = lobby.inner_text()
         lobby.get_by_role("button", name="+ Robô médio").click()
         expect(lobby).not_to_have_text(before, timeout=10_000)
+        _no_alert(page)
     lobby.get_by_role("button", name="Começar").click()
     expect(page.locator(".msg.from-bot", has_text="Mão 1").last).to_be_visible(timeout=20_000)
+    _no_alert(page)
 
     # Ana's turn: her hand in private shows only the moves she may make
     _open_private(page)
