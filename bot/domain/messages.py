@@ -78,12 +78,13 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
             h.seat: _hand_message(h)
             for h in s.exec(select(HandMessage).where(HandMessage.game_id == game_id))
         }
-        people: dict[int, PlayerInfo] = {}
-        for i, x in enumerate(table.seats):
-            if x is not None and x.user is not None:
-                p = s.get(Player, x.user)
-                if p is not None:
-                    people[i] = player_info(p)
+        users = {x.user for x in table.seats if x is not None and x.user is not None}
+        found = {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(users)))}
+        people: dict[int, PlayerInfo] = {
+            i: player_info(found[x.user])
+            for i, x in enumerate(table.seats)
+            if x is not None and x.user is not None and x.user in found
+        }
         # every hand message tells how the hand before it ended: the closings are always read
         ended = {h.hand: h for h in _hand_overs(s, game_id)}
         return HandsDrawing(table, people, rows, ended)

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import bindparam, delete, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from bot.domain import jobs, outbox
@@ -97,11 +98,18 @@ def load_options(text: str) -> TableOptions:
     )
 
 
+_SEATS = select(SeatRow.seat, SeatRow.name, SeatRow.user_id, SeatRow.robot).where(
+    col(SeatRow.game_id) == bindparam("game")
+)
+"""A game's seats as plain columns: every action and redraw reads them, and loading them
+as ORM objects (identity map, instance state) cost more than the query."""
+
+
 def _seats(s: Session, game: Game, players: int) -> list[Occupant | None]:
     seats: list[Occupant | None] = [None] * players
-    for row in s.exec(select(SeatRow).where(SeatRow.game_id == game.id)):
-        level = RobotLevel(row.robot) if row.robot else None
-        seats[row.seat] = Occupant(name=row.name, user=row.user_id, robot=level)
+    for seat, name, user_id, level in s.execute(_SEATS, {"game": game.id}):
+        robot = RobotLevel(level) if level else None
+        seats[seat] = Occupant(name=name, user=user_id, robot=robot)
     return seats
 
 
@@ -238,11 +246,14 @@ def _save(s: Session, game: Game, expected: int, **values: Any) -> int:
     values["version"] = expected + 1
     values["updated_at"] = utcnow()
     stmt = update(Game).where(col(Game.id) == game.id, col(Game.version) == expected)
+    # the row object is brought up to date below, as stored: the ORM need not search its
+    # session for objects the statement changed
+    stmt = stmt.execution_options(synchronize_session=False)
     if s.execute(stmt.values(**values)).rowcount != 1:  # type: ignore[attr-defined]
         s.rollback()
         raise Stale()
     for k, v in values.items():
-        setattr(game, k, v)
+        set_committed_value(game, k, v)
     return expected + 1
 
 
