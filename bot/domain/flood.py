@@ -144,6 +144,14 @@ def forget(db: Database, now: float) -> int:
         return int(gone.rowcount or 0)  # type: ignore[attr-defined]
 
 
+def drop(db: Database, prefix: str) -> int:
+    """Forget every mark of the keys starting with ``prefix``; how many."""
+    with db.session() as s:
+        gone = s.execute(delete(FloodMark).where(col(FloodMark.key).startswith(prefix)))
+        s.commit()
+        return int(gone.rowcount or 0)  # type: ignore[attr-defined]
+
+
 def alive(db: Database, worker: str, now: float, ttl: float) -> int:
     """Note ``worker`` alive at ``now``; how many processes were noted within ``ttl`` seconds.
 

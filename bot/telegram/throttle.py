@@ -10,6 +10,8 @@ closings and the answers to commands all count. Game traffic comes first:
   ``per_person`` of their commands a window; the rest go to their private chat
   (the same answer at most once per ``private_gap``) when they have started the
   bot, otherwise nowhere;
+- a question with buttons (/cancelar's Sim / Não) is asked once per person and chat
+  while it is open (``ask_gap``), repeats go the throttled way above;
 - private chats are not throttled here (Telegram's limit there is per person).
 
 The notes of who was answered when are flood budgets of their own (a person's
@@ -58,6 +60,10 @@ class Notes(Protocol):
         """
         ...
 
+    def drop(self, prefix: str) -> None:
+        """Forget the answers counted under every key starting with ``prefix``."""
+        ...
+
 
 @dataclass
 class LocalNotes:
@@ -78,6 +84,11 @@ class LocalNotes:
             marks = [t for t in self._marks.get(b.key, []) if now - t < b.window]
             self._marks[b.key] = [*marks, now]
         return 0.0
+
+    def drop(self, prefix: str) -> None:
+        """Forget the answers counted under every key starting with ``prefix``."""
+        for key in [k for k in self._marks if k.startswith(prefix)]:
+            del self._marks[key]
 
     def _forget(self, now: float) -> None:
         """Drop what no longer matters once the notes grow (a process meets many people)."""
@@ -103,6 +114,10 @@ class SharedNotes:
         # the person's row is the lock: their answers' own keys need no row of their own
         return flood.take(self.db, budgets, now, lock=[lock])
 
+    def drop(self, prefix: str) -> None:
+        """Forget the answers counted under every key starting with ``prefix``."""
+        flood.drop(self.db, prefix)
+
 
 def notes_for(db: Database) -> Notes:
     """Shared notes on PostgreSQL (where replicas run), notes in memory on SQLite."""
@@ -124,8 +139,24 @@ class CommandThrottle:
     """Answers in the group to one person's commands within a window."""
     private_gap: float = 10.0
     """Seconds between two private answers to the same repeated command."""
+    ask_gap: float = 60.0
+    """Seconds during which one person's repeated question in a chat (/cancelar's Sim / Não)
+    is not asked again while the first is open."""
     clock: Callable[[], float] = time.time
     """Wall time: shared notes are compared across processes."""
+
+    def may_ask(self, chat_id: int, user_id: int | None) -> bool:
+        """Whether a question with buttons may be posted for this person in this chat (and
+        note it): one open question each, whichever replica they reach.
+
+        May block on the database (shared notes): handlers call it off the event loop.
+        """
+        key = f"ask:{chat_id}:{user_id or 0}"
+        return self.notes.take([flood.Budget(key, 1, self.ask_gap)], self.clock(), key) == 0
+
+    def answered(self, chat_id: int) -> None:
+        """A question in ``chat_id`` was answered: whoever asks next is asked at once."""
+        self.notes.drop(f"ask:{chat_id}:")
 
     def route(
         self, budget: Budget, chat_id: int, user_id: int | None, answer: str, started: bool

@@ -58,6 +58,26 @@ def test_two_replicas_answer_a_repeated_command_once_between_them(tmp_path: Path
     db.close()
 
 
+def test_a_question_is_asked_once_between_replicas_until_it_is_answered(tmp_path: Path) -> None:
+    db = Database(database_url(tmp_path))
+    clock = FakeClock()
+    one, two = (CommandThrottle(SharedNotes(db), clock=clock) for _ in range(2))
+    # Ana's /cancelar reaches one replica, her repeat the other: asked once
+    assert one.may_ask(GROUP, 7)
+    assert not two.may_ask(GROUP, 7)
+    assert two.may_ask(GROUP, 8)  # Beto's own question
+    assert two.may_ask(GROUP - 1, 7)  # in another group
+    # answered (on either replica): whoever asks next in the group is asked at once
+    two.answered(GROUP)
+    assert one.may_ask(GROUP, 7)
+    assert one.may_ask(GROUP, 8)
+    assert not two.may_ask(GROUP - 1, 7)  # the other group's question is still open
+    # an open question is asked again once its minute is over
+    clock.now += one.ask_gap
+    assert two.may_ask(GROUP, 7)
+    db.close()
+
+
 def test_one_process_on_sqlite_keeps_its_notes_in_memory(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path}/one.db")
     notes = notes_for(db)
@@ -70,6 +90,10 @@ def test_one_process_on_sqlite_keeps_its_notes_in_memory(tmp_path: Path) -> None
     assert throttle.route(room, GROUP, 7, "regras", started=True) is Route.DROP
     clock.now += 60
     assert throttle.route(room, GROUP, 7, "regras", started=True) is Route.GROUP
+    assert throttle.may_ask(GROUP, 7)
+    assert not throttle.may_ask(GROUP, 7)
+    throttle.answered(GROUP)
+    assert throttle.may_ask(GROUP, 7)
     db.close()
 
 

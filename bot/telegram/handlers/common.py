@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -83,31 +82,22 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
     context.application.create_task(send(), update=update)
 
 
-ASK_GAP = 60.0
-"""Seconds during which one person's repeated question in a chat goes the throttled way."""
-_asked: dict[tuple[int, int], float] = {}
-
-
 async def ask(update: Update, context: BotContext, text: str, markup: Any) -> None:
     """Post a question with its buttons (/cancelar's Sim / Não) in the command's chat.
 
     ``reply`` keeps a keyboard out of a group whose minute the table needs, so a
     question would be lost there; this one waits for the group's flood budget (the
     rate limiter) instead. Only those who may answer are asked; the same person asking
-    again within ``ASK_GAP``, while the question is still open, goes through ``reply``
-    (the command throttle): one open question, not a stream of them.
+    again while the question is still open (``CommandThrottle.may_ask``, noted where
+    every replica sees it) goes through ``reply``: one open question, not a stream of them.
     """
     msg, chat, person = update.effective_message, update.effective_chat, context.person
     if msg is None or chat is None:
         return
-    now = time.monotonic()
-    for key in [k for k, at in _asked.items() if now - at >= ASK_GAP]:
-        del _asked[key]
-    key = (chat.id, person.id if person else 0)
-    if key in _asked:
+    throttle = context.runtime.throttle
+    if not await context.call(throttle.may_ask, chat.id, person.id if person else None):
         await reply(update, context, text, reply_markup=markup)
         return
-    _asked[key] = now
 
     async def send() -> None:
         try:
@@ -118,10 +108,9 @@ async def ask(update: Update, context: BotContext, text: str, markup: Any) -> No
     context.application.create_task(send(), update=update)
 
 
-def answered(chat_id: int) -> None:
+async def answered(context: BotContext, chat_id: int) -> None:
     """A question in ``chat_id`` was answered: whoever asks next is asked at once."""
-    for key in [k for k in _asked if k[0] == chat_id]:
-        del _asked[key]
+    await context.call(context.runtime.throttle.answered, chat_id)
 
 
 def anonymous_admin(update: Update) -> bool:

@@ -114,7 +114,7 @@ async def on_cancel(update: Update, context: BotContext) -> None:
         await q.answer(reason_text(t, Reason.ONLY_CREATOR), show_alert=True)
         return
     await context.call(people.meet, context.db, person)  # the table names who cancelled it
-    answered(table.chat_id)
+    await answered(context, table.chat_id)
     if not yes:
         await answer_after(q)
         with contextlib.suppress(TelegramError):
