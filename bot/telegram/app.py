@@ -33,6 +33,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from bot.config import Config
 from bot.domain import Database, Rules, tables
@@ -60,6 +61,7 @@ from bot.telegram.publish.hands import flush_hands
 from bot.telegram.publish.marcador import flush_board
 from bot.telegram.publish.table import flush_table
 from bot.telegram.render import WARNING_SECONDS
+from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for
 
 log = logging.getLogger(__name__)
@@ -254,6 +256,7 @@ def build_application(
     )
     # flood budgets count real seconds, whatever clock the tables run on
     budget = SharedBudget(db, config.group_budget, config.bot_budget)
+    http = AiohttpRequest()
     builder = (
         Application.builder()
         .token(config.token)
@@ -262,6 +265,7 @@ def build_application(
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .context_types(CONTEXT_TYPES)
         .rate_limiter(SharedLimiter(budget, metrics))
+        .request(http)
         .concurrent_updates(True)
         .post_init(on_startup)
         .post_shutdown(on_shutdown)
@@ -270,7 +274,10 @@ def build_application(
     if config.webhook_url:
         builder = builder.updater(None)  # updates come from bot.ops.webserver
     else:
-        builder = builder.get_updates_read_timeout(config.poll_timeout + 10)
+        # PTB's own request for long polling, as it builds it (with .request() set it
+        # refuses get_updates_read_timeout)
+        polling = HTTPXRequest(connection_pool_size=1, read_timeout=config.poll_timeout + 10)
+        builder = builder.get_updates_request(polling)
     app = builder.build()
     rt = Runtime(
         config=config,
@@ -280,6 +287,7 @@ def build_application(
         jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
         metrics=metrics,
         throttle=CommandThrottle(notes_for(db)),
+        http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt
     rt.jobs.register(JobKind.TABLE, flush_table)
@@ -418,3 +426,7 @@ class Runner:
             await app.stop()
         await app.shutdown()
         await on_shutdown(app)
+        # a start that failed early (a rejected token) leaves the Bot API session open
+        http = runtime_of(app).http
+        if http is not None:
+            await http.shutdown()

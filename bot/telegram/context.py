@@ -18,6 +18,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
+from telegram.request import BaseRequest
 
 from bot.config import Config
 from bot.domain import Database, Person, Rules, people
@@ -47,6 +48,8 @@ class Runtime:
     thinkers: Thinkers = field(default_factory=Thinkers)
     throttle: CommandThrottle = field(default_factory=CommandThrottle)
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
+    http: BaseRequest | None = None
+    """The Bot API's request (PTB's ``Bot`` holds it too)."""
     _updates: ThreadPoolExecutor | None = None
     reposted: dict[int, float] = field(default_factory=dict)
     """When this process last posted each table again below (monotonic seconds)."""
