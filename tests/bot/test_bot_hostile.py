@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.domain import tables
+from bot.domain import messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.context import runtime_of
+from bot.telegram.publish.table import REPOST_AFTER
 from tests.bot.harness import TOKEN, Harness, button, buttons, paulista_hand, running, seat_match
 
 JSON = dict[str, Any]
@@ -336,6 +338,9 @@ async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
             for _ in range(40):
                 await server.user_sends(eva, group, "/regras")
             await h.wait(lambda: not server.updates.pending)
+            # fetched is not yet counted: the move must find the table buried
+            db = runtime_of(h.app).db
+            await h.wait(lambda: messages.table_drawing(db, gid).buried >= REPOST_AFTER, 30)
             hand = await h.wait(lambda: h.hand(ana))
             data = next(b["callback_data"] for b in buttons(hand) if b["text"] == "3♣")
             assert (await server.user_presses(ana, ana, hand["message_id"], data))[
