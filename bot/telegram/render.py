@@ -508,9 +508,10 @@ def hand_keyboard(
     for action in view.legal:
         key = {Act.PLAY: "a", Act.BLIND: "a", Act.COVER: "b"}.get(action.act, "c")
         data = Move(table.id, table.version, action).encode()
-        rows.setdefault(key, []).append(
-            InlineKeyboardButton(words_for(t).button(action, view, style), callback_data=data)
-        )
+        label = words_for(t).button(action, view, style)
+        if action.card is not None and action.card in view.manilhas:
+            label += " ★"  # the buttons are where a phone shows the cards: mark the manilhas
+        rows.setdefault(key, []).append(InlineKeyboardButton(label, callback_data=data))
     if view.legal_signals:
         data = signals_data(table.id, table.version, True)
         rows["d"] = [InlineKeyboardButton(t.gettext("👁️ Sinal"), callback_data=data)]

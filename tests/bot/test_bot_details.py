@@ -12,6 +12,7 @@ from tests.bot.harness import (
     Harness,
     button,
     buttons,
+    moves,
     paulista_hand,
     press,
     running,
@@ -298,8 +299,11 @@ async def test_manilhas_are_marked_in_the_hand_and_fixed_ones_named(harness: Har
     await harness.wait(lambda: names in shown(harness, group))
     hand = await harness.wait(lambda: harness.hand(ana))
     assert names in hand["text"] and "Sua mão: 4♣ (★ zap) K♥ 5♦" in hand["text"]
+    # the card buttons, which a phone shows first, mark the manilha too
+    assert {"4♣ ★", "K♥", "5♦"} <= set(moves(hand))
     beto_hand = await harness.wait(lambda: _newest(harness, beto, "Sua mão"))
     assert "Sua mão: 2♠ Q♦ 7♣" in beto_hand["text"] and "★" not in beto_hand["text"]
+    assert not any("★" in label for label in moves(beto_hand))
 
 
 async def test_unknown_commands_and_text_in_private_get_a_hint(harness: Harness) -> None:
