@@ -181,7 +181,7 @@ def robot_turn_of(table: Table) -> tuple[int, Action | None] | None:
     """``robot_turn`` of a stored table (``None`` unless it is being played)."""
     if table.status != GameStatus.PLAYING or not table.started:
         return None
-    return robot_turn(table.match(), table.seats, table.note, table.version)
+    return robot_turn(table.shown, table.seats, table.note, table.version)
 
 
 def _robot_change(
@@ -216,7 +216,7 @@ def _change(game: Game, m: Match | None, seats: Sequence[Occupant | None]) -> Ch
 
 def change_of(table: Table) -> Change:
     """The ``Change`` describing a table's current state (for rescheduling)."""
-    m = table.match() if table.status == GameStatus.PLAYING and table.started else None
+    m = table.shown if table.status == GameStatus.PLAYING and table.started else None
     return _robot_change(table.id, table, m, table.seats, table.note)
 
 
@@ -339,7 +339,7 @@ def turn_of(db: Database, user_id: int) -> tuple[Table, int] | None:
         seat = table.seat_of(user_id)
         if seat is None:
             continue
-        if seat in table.match().to_act():
+        if seat in table.shown.to_act():
             return table, seat
         best = best or (table, seat)
     return best

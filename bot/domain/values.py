@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from functools import cached_property
 from typing import Any
 
 from engine import Match, TableOptions, View
@@ -386,9 +387,17 @@ class Table:
             raise Refused(Reason.NOT_STARTED)
         return Match.from_json(json.loads(self.snapshot))
 
+    @cached_property
+    def shown(self) -> Match:
+        """The stored match, rebuilt once per ``Table`` for reading only (views, whose turn
+        it is): a table drawing asked for a view per seat and per announcement, each one
+        parsing the snapshot and replaying the hand again. Never apply an action to it;
+        ``match()`` gives a match to change."""
+        return self.match()
+
     def view(self, seat: int) -> View:
         """What ``seat`` may see of the match."""
-        return self.match().view(seat)
+        return self.shown.view(seat)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a person, if seated."""

@@ -49,7 +49,7 @@ async def on_robot(app: TrucoApp, job: ClaimedJob) -> None:
         return  # it waits for its person partner now (R6), or the turn moved on
     who = table.seats[seat]
     level = who.robot if who is not None and who.robot else RobotLevel.MEDIO
-    m = table.match()
+    m = table.shown  # read only; the move goes through tables.act
     view = m.view(seat)
     seed = table.seed * 1_000_003 + version
     action = turn[1]  # the run that follows its person's run, when they ran

@@ -88,7 +88,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         if drawing is None:
             return True
         table = drawing.table
-        m = table.match()
+        m = table.shown
         over = table.status == GameStatus.OVER
         cancelled = table.status == GameStatus.CANCELLED
         failed = False
