@@ -24,7 +24,9 @@ edit), and the bot's event-loop lag.
 
 With ``processes=N`` the bot runs as N ``truco bot`` replicas in webhook mode on the
 configured database, behind the fake's round-robin proxy (as in production with
-nginx); their jobs' lateness and 429s are read from each replica's ``/metrics``.
+nginx); their jobs' lateness and 429s are read from each replica's ``/metrics``, and the
+CPU they (and their difícil workers) used while measured from ``/proc``, apart from the
+load process's.
 """
 
 from __future__ import annotations
