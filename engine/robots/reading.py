@@ -15,8 +15,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.actions import Act
+from engine.match import TeamBets
 from engine.robots.equity import key_of, level_map, table_for
 from engine.robots.sense import COVERED, Sense, simulate
 from engine.robots.sinais import Clues
@@ -115,14 +117,18 @@ class Tendencies:
         ``predict``: the thresholds that forecast its answer to our next call (see
         ``PREDICT_UP_ONLY``), not the ones that read the answers it gave.
         """
-        r = view.bets[team]
+        return _tendencies(view.bets[team], view.players, predict)
+
+    @staticmethod
+    def of_bets(r: TeamBets, players: int, predict: bool = False) -> Tendencies:
+        """``of`` for a team's bet counts ``r`` at a table of ``players`` (not cached)."""
         hands, calls = float(r.hands), float(r.calls[0])
         faced = accepts = raises = 0.0
         if ADAPT_ANSWERS:
             faced = float(r.faced[0])
             accepts = float(r.accepted[0] + r.raised[0])
             raises = float(r.raised[0])
-        seats = 2 if view.players == 4 else 1
+        seats = 2 if players == 4 else 1
         c = _smooth(calls, hands, PRIOR_CALL)
         a = _smooth(accepts, faced, PRIOR_ACCEPT)
         r_ = _smooth(raises, faced, PRIOR_RAISE)
@@ -178,6 +184,13 @@ class Tendencies:
         """Chance that a seat with quantile ``q`` raises a call of ``step``."""
         t = self.at_step(self.raise_, step, ANSWER_SHRINK)
         return 0.02 + 0.98 * _sigmoid((q - t) / WIDTH) * self.p_accept(q, step)
+
+
+@lru_cache(maxsize=4096)
+def _tendencies(r: TeamBets, players: int, predict: bool) -> Tendencies:
+    """``Tendencies.of_bets``, kept: a match's counts change once a hand, and difícil's
+    play-outs read the same counts thousands of times per decision."""
+    return Tendencies.of_bets(r, players, predict)
 
 
 def _seat_threshold(team_share: float, seats: int) -> float:
