@@ -11,7 +11,7 @@ from engine.match import HandKind, Phase
 from engine.robots.base import decision_rng
 from engine.robots.reading import Reading
 from engine.robots.sense import Sense, read, value_after
-from engine.robots.sinais import choose_signal
+from engine.robots.sinais import bluff_scale, choose_signal
 from engine.view import View
 
 MEDIO_SAMPLES = 72
@@ -32,6 +32,8 @@ DEFEND_GAIN = 3.0
 """How fast the defending share grows with the runs above ``DEFEND_FOLDS``."""
 DEFEND_MIN = 0.15
 """A hand below this chance of winning never defends."""
+BLUFF_BELOW = 0.5
+"""A call on a hand with less chance than this of winning it played out is a bluff."""
 
 
 def next_value(view: View) -> int:
@@ -216,8 +218,13 @@ def _should_call(sense: Sense, rng: random.Random, samples: int) -> bool:
         return False  # this hand decides the match either way: a call changes nothing
     reading = Reading(sense, rng, samples)
     step = v.next_step if v.next_step is not None else 0
-    keep = _played_out(v, reading.chance(), now)
-    return _call_worth(v, reading, step, now) > keep + MARGIN
+    p = reading.chance()
+    if _call_worth(v, reading, step, now) <= _played_out(v, p, now) + MARGIN:
+        return False
+    # a call on a hand that loses more often than not is a bluff; after this seat's own
+    # weak signal an opponent may know it, and a bluff they know of is a gift
+    scale = bluff_scale(v)
+    return p >= BLUFF_BELOW or scale >= 1.0 or rng.random() < scale
 
 
 def _dump(sense: Sense) -> Action:

@@ -10,6 +10,7 @@ import pytest
 
 from engine import Match, Phase, TableOptions
 from engine import actions as A
+from engine.actions import Act
 from engine.robots import Deaf, get_robot, robot_signal
 from engine.robots.reading import Reading
 from engine.robots.search import Dificil
@@ -112,6 +113,35 @@ def test_no_signals_in_1x1_and_bluffs_shrink_when_a_nada_may_be_seen() -> None:
     m2 = Match("paulista", TableOptions(players=4, catch_percent=25), 1, dealer=3)
     m2.apply(0, A.SIGNAL[Sinal.NADA])
     assert bluff_scale(m2.view(0)) == pytest.approx(0.75**2)
+
+
+def _after_nada(seed: int, catch: int) -> Match:
+    """2×2 paulista, every seat playing its first card until seat 0's second turn; then seat
+    0 signals "nada" (the catches roll only now, so both tables share what came before)."""
+    m = Match("paulista", TableOptions(players=4, catch_percent=catch), seed, dealer=3)
+    while not (m.to_act()[0] == 0 and len(m.view(0).hand) == 2):
+        seat = m.to_act()[0]
+        m.apply(seat, next(a for a in m.view(seat).legal if a.card is not None))
+    if A.TRUCO in m.view(0).legal and A.SIGNAL[Sinal.NADA] in m.view(0).legal_signals:
+        m.apply(0, A.SIGNAL[Sinal.NADA])
+    return m
+
+
+def test_medio_drops_bluffs_after_a_nada_the_other_team_surely_saw() -> None:
+    robot = get_robot("medio", seed=1)
+    unseen_calls: set[int] = set()
+    seen_calls: set[int] = set()
+    for seed in range(200):
+        unseen, seen = _after_nada(seed, 0), _after_nada(seed, 100)
+        if not any(a.act is Act.SIGNAL for _, a in seen.view(0).history):
+            continue
+        if robot.choose(unseen.view(0)) == A.TRUCO:
+            unseen_calls.add(seed)
+        if robot.choose(seen.view(0)) == A.TRUCO:
+            seen_calls.add(seed)
+    # the same calls, less the bluffs: a bluff a watcher saw coming is a gift
+    assert seen_calls < unseen_calls
+    assert len(unseen_calls) >= 20
 
 
 def test_the_terminal_game_sends_and_shows_signals() -> None:
