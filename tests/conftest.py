@@ -32,22 +32,22 @@ def pytest_configure(config: Any) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if not url or not worker:
         return
-    from sqlalchemy import create_engine, make_url, text
+    from sqlalchemy import make_url, text
+
+    from bot.domain.store import Database
 
     parsed = make_url(url)
     own = parsed.set(database=f"{parsed.database}_{worker}")
-    engine = create_engine(
-        parsed.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
-    )
+    admin = Database(url, migrate=False)
     try:
-        with engine.connect() as conn:
+        with admin.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             exists = conn.execute(
                 text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}
             ).first()
             if exists is None:
                 conn.execute(text(f'CREATE DATABASE "{own.database}"'))
     finally:
-        engine.dispose()
+        admin.close()
     os.environ["TRUCO_TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
 
 
