@@ -11,6 +11,7 @@ import json
 
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.domain.models import Chat, Event, Game, HandMessage, Player
 from bot.domain.people import player_info
@@ -90,13 +91,21 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         return HandsDrawing(table, people, rows, ended)
 
 
+def _hand_row(game_id: int, seat: int) -> SelectOfScalar[HandMessage]:
+    """A seat's hand message row, locked: an ask and a redraw's record never both read it
+    and then overwrite each other (the ask would be lost)."""
+    return (
+        select(HandMessage)
+        .where(HandMessage.game_id == game_id, HandMessage.seat == seat)
+        .with_for_update()
+    )
+
+
 def ask_for_hand(db: Database, game_id: int, seat: int) -> None:
     """The person wants their hand message at the bottom of the chat: the next redraw sends
     it anew (and deletes the old one)."""
     with db.session() as s:
-        row = s.exec(
-            select(HandMessage).where(HandMessage.game_id == game_id, HandMessage.seat == seat)
-        ).first()
+        row = s.exec(_hand_row(game_id, seat)).first()
         if row is None:
             return
         _ping, _sep, fingerprint = row.digest.partition(":")
@@ -177,17 +186,23 @@ def bring_table_down(db: Database, game_id: int, after: int) -> None:
         s.commit()
 
 
-def save_hand_message(db: Database, game_id: int, seat: int, message: HandMessageInfo) -> None:
-    """Record which message shows a seat's hand, for which hand, with which content."""
+def save_hand_message(
+    db: Database, game_id: int, seat: int, message: HandMessageInfo, *, saw_ask: bool
+) -> None:
+    """Record which message shows a seat's hand, for which hand, with which content.
+
+    ``saw_ask``: the message was drawn from a state in which the person had already asked
+    for their hand (:func:`ask_for_hand`), so it answers the ask.
+    """
     with db.session() as s:
-        row = s.exec(
-            select(HandMessage).where(HandMessage.game_id == game_id, HandMessage.seat == seat)
-        ).first()
+        row = s.exec(_hand_row(game_id, seat)).first()
         if row is None:
             row = HandMessage(game_id=game_id, seat=seat, chat_id=0, message_id=0, hand_number=0)
         ping = message.ping
-        if row.message_id == message.message_id and _hand_message(row).ping == Ping.ASKED:
-            ping = Ping.ASKED  # an edit drawn while the person asked for it anew: still asked
+        if not saw_ask and _hand_message(row).ping == Ping.ASKED:
+            # the person asked while this message was being drawn: it may lie above their
+            # /start, so the ask stands and the next redraw sends the hand anew
+            ping = Ping.ASKED
         row.chat_id, row.message_id = message.chat_id, message.message_id
         row.hand_number = message.hand_number
         # the ping rides in the digest column ("<ping>:<digest>"): bookkeeping only, so no

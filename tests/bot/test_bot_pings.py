@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.domain import messages
+from bot.domain.values import HandMessageInfo, Ping
 from bot.telegram.publish.hands import update_hands
 from tests.bot.harness import FakeClock, Harness, paulista_hand, press, running, seat_match
 
@@ -77,3 +79,27 @@ async def test_abrir_no_privado_mid_match_brings_the_live_hand_down(harness: Har
     assert [
         m.get("deleted") for m in _sent(harness, ana) if m["message_id"] == before[-1]["message_id"]
     ] == [True]
+
+
+async def test_an_ask_made_while_a_redraw_sends_the_hand_is_not_lost(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    first = await harness.wait(lambda: harness.hand(ana))
+    db = harness.db
+    assert db is not None
+    # Ana follows the table's link just as a redraw has sent her hand anew but not yet
+    # recorded it: the redraw read her row before the ask, so its message may lie above
+    # her /start
+    messages.ask_for_hand(db, gid, 0)
+    racing = HandMessageInfo(ana, first["message_id"] + 1000, 1, "drawn before the ask", Ping.TURN)
+    messages.save_hand_message(db, gid, 0, racing, saw_ask=False)
+    assert messages.hands_drawing(db, gid).messages[0].ping == Ping.ASKED  # the ask stands
+    await update_hands(harness.app, gid)
+    again = harness.hand(ana)
+    assert again is not None and again["message_id"] > first["message_id"]
+    # that message answers the ask: the next redraw leaves it where it is
+    assert messages.hands_drawing(db, gid).messages[0].ping == Ping.TURN
+    await update_hands(harness.app, gid)
+    assert harness.hand(ana)["message_id"] == again["message_id"]

@@ -126,6 +126,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                 # comes anew, whole, at their turn; four edits a move hit the bot's 30 a second
                 fingerprint = _needs(view)
             row = drawing.messages.get(seat)
+            saw_ask = row is not None and row.ping == Ping.ASKED
             if row is not None and row.hand_number == view.hand_number and ping > row.ping:
                 # the person's turn began (or their time is nearly out, or they asked for
                 # it): only a new message makes their phone ring and sits at the bottom of
@@ -141,7 +142,9 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                     shown = HandMessageInfo(
                         player.id, row.message_id, view.hand_number, fingerprint, ping
                     )
-                    await asyncio.to_thread(messages.save_hand_message, rt.db, game_id, seat, shown)
+                    await asyncio.to_thread(
+                        messages.save_hand_message, rt.db, game_id, seat, shown, saw_ask=saw_ask
+                    )
                     continue
                 if outcome == Edited.FAILED:
                     failed = True
@@ -172,5 +175,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                 failed = True
                 continue
             shown = HandMessageInfo(player.id, sent.message_id, view.hand_number, fingerprint, ping)
-            await asyncio.to_thread(messages.save_hand_message, rt.db, game_id, seat, shown)
+            await asyncio.to_thread(
+                messages.save_hand_message, rt.db, game_id, seat, shown, saw_ask=saw_ask
+            )
     return not failed
