@@ -13,6 +13,7 @@ from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from bot.domain import outbox
 from bot.domain.models import Chat, Event, Game, HandMessage, Player
 from bot.domain.people import player_info
 from bot.domain.store import Database
@@ -44,8 +45,12 @@ def _language(s: Session, game: Game) -> str:
     return c.language if c is not None and c.language else "pt"
 
 
-def table_drawing(db: Database, game_id: int) -> TableDrawing | None:
-    """The public message of a table: its state and language (announcements: ``outbox``)."""
+def table_drawing(db: Database, game_id: int, now: float | None = None) -> TableDrawing | None:
+    """The public message of a table: its state and language (announcements: ``outbox``).
+
+    ``now``: the clock, so that an ending claimed by a sender past its lease counts as
+    unsure (the sender died during the call).
+    """
     with db.session() as s:
         game = s.get(Game, game_id)
         if game is None:
@@ -53,8 +58,14 @@ def table_drawing(db: Database, game_id: int) -> TableDrawing | None:
         table = row_to_table(s, game)
         missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
         by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
+        unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
         return TableDrawing(
-            table, _language(s, game), tuple(missing), cancelled_by=by, buried=game.table_after
+            table,
+            _language(s, game),
+            tuple(missing),
+            cancelled_by=by,
+            buried=game.table_after,
+            ending_unsure=unsure,
         )
 
 

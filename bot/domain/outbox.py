@@ -166,6 +166,22 @@ def drop_chat(db: Database, chat_id: int) -> int:
         return int(n or 0)
 
 
+def ending_unsure(s: Session, game_id: int, now: float | None) -> bool:
+    """Whether a game's ending message may never have been shown: its send timed out, was
+    refused, or is claimed past its lease (``now``) by a sender that died during the call.
+    """
+    q = select(OutboxMessage).where(
+        OutboxMessage.game_id == game_id, OutboxMessage.kind == Announcement.MATCH_OVER
+    )
+    end = s.exec(q).first()
+    if end is None:
+        return False
+    if end.state in (State.UNCERTAIN, State.FAILED):
+        return True
+    lapsed = end.claimed_until is not None and now is not None and end.claimed_until < now
+    return end.state == State.SENDING and lapsed
+
+
 def owed_games(s: Session) -> list[int]:
     """Games with announcements still pending (they stay in the resume list until sent)."""
     q = select(OutboxMessage.game_id).where(OutboxMessage.state == State.PENDING).distinct()

@@ -463,6 +463,9 @@ class TableDrawing:
     """Messages posted in the chat since the table message (chatter, announcements)."""
     cancelled_by: str | None = None
     """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
+    ending_unsure: bool = False
+    """The match is over and its ending message (with Revanche) may never have been shown:
+    its send timed out, was refused, or died with its sender."""
 
 
 class Ping(IntEnum):

@@ -41,6 +41,7 @@ from bot.domain.values import (
     Setting,
     Start,
     Table,
+    TableDrawing,
     TimeoutNote,
 )
 from bot.i18n import Translations, language_name, words_for
@@ -701,21 +702,22 @@ def cancel_question(t: Translations, table: Table) -> tuple[str, InlineKeyboardM
 
 
 def public_table(
-    t: Translations,
-    table: Table,
-    missing: Sequence[str],
-    time_left: float | None,
-    bot_username: str,
-    cancelled_by: str | None = None,
+    t: Translations, drawing: TableDrawing, time_left: float | None, bot_username: str
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The group's table message for any status: lobby, match, end or cancellation."""
+    """The group's table message for any status: lobby, match, end or cancellation.
+
+    An ended match whose ending message may never have been shown carries the Revanche
+    itself: the ending is never sent twice, and without it nobody could ask for one.
+    """
+    table, missing = drawing.table, drawing.missing
     if table.status == GameStatus.LOBBY:
         return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
     if table.status == GameStatus.CANCELLED:
-        return cancelled_by_text(t, table, cancelled_by), None
+        return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
-    playing = table.status == GameStatus.PLAYING
-    return text, table_keyboard(t, table, bot_username) if playing else None
+    if table.status == GameStatus.PLAYING:
+        return text, table_keyboard(t, table, bot_username)
+    return text, rematch_keyboard(t, table) if drawing.ending_unsure else None
 
 
 # ------------------------------------------------------------------ commands

@@ -12,7 +12,7 @@ import pytest
 from bot.domain import messages, outbox, tables
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
-from tests.bot.harness import Harness, buttons, running
+from tests.bot.harness import Harness, buttons, paulista_hand, running, seat_match
 
 
 def moves_of(h: Harness, kind: str) -> int:
@@ -97,3 +97,38 @@ async def test_a_bot_removed_from_the_group_does_not_stay_in_the_resume_list(
         await h.wait(lambda: outbox.counts(h.db).get("pending", 0) == 0, 15)  # type: ignore[arg-type]
         assert outbox.counts(h.db).get("failed", 0) >= 1
         assert [t.id for t in tables.to_resume(h.db)] == []
+
+
+async def test_an_ending_that_was_never_shown_leaves_the_revanche_on_the_table(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand(score=(11, 11)))
+    await harness.wait(lambda: harness.table(group))
+    # Telegram refuses the group's next messages: the iron hand's closing and the ending
+    s.fail_next("sendMessage", 400, "Bad Request: chat not found", chat_id=group, times=2)
+    db = harness.db
+    assert db is not None
+    while tables.load(db, gid).status != "over":  # type: ignore[union-attr]
+        for u in (ana, beto):
+            hand = harness.hand(u)
+            moves = [b for b in buttons(hand or {}) if b["callback_data"][:1] == "g"]
+            if moves and hand is not None:
+                with contextlib.suppress(TimeoutError, LookupError):
+                    await s.user_presses(u, u, hand["message_id"], moves[0]["callback_data"])
+        await asyncio.sleep(0.05)
+    # the ending is never sent again (it might have been shown), so the table carries the
+    # Revanche: without it nobody could ask for one
+    table = await harness.wait(
+        lambda: (m := harness.table_message(group))
+        and any(b.get("callback_data", "")[:1] == "v" for b in buttons(m))
+        and m
+    )
+    assert outbox.counts(db).get("failed", 0) == 2
+    assert not [m for m in harness.bot_messages(group) if "Fim de jogo" in m["text"]]
+    revanche = next(b for b in buttons(table) if b.get("callback_data", "")[:1] == "v")
+    answer = await s.user_presses(ana, group, table["message_id"], revanche["callback_data"])
+    assert not answer["show_alert"], answer
+    await harness.wait(lambda: tables.load(db, gid + 1))

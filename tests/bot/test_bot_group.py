@@ -157,6 +157,8 @@ async def whole_match(harness: Harness, command: str, people: list[str], seed: i
     final = await harness.wait(
         lambda: (m := harness.table_message(group)) and "Vitória" in m["text"] and m
     )
+    # the ending was shown with its Revanche: the table does not repeat the button
+    assert not [b for b in buttons(final) if b.get("callback_data", "")[:1] == "v"]
     # Revanche seats the same people again and deals a new match
     before = len(harness.bot_messages(users[0]))
     answer = await s.user_presses(

@@ -21,9 +21,11 @@ from bot.domain import (
     Stale,
     Start,
     messages,
+    outbox,
     people,
     tables,
 )
+from bot.domain.models import Game
 from tests.bot.harness import (
     Harness,
     button,
@@ -277,3 +279,30 @@ def test_every_callback_fits_64_bytes_and_round_trips() -> None:
     assert len({p.value for p in cb.Prefix}) == len(cb.Prefix)
     with pytest.raises(ValueError, match="64 bytes"):
         cb.lobby_data(10**70, Join(), 1)
+
+
+def test_an_ending_is_unsure_once_its_sender_may_have_died_during_the_call(tmp_path: Path) -> None:
+    db = Database(database_url(tmp_path))
+    ana = Person(1, "Ana")
+    people.meet(db, ana, started=True)
+    request = tables.parse_request(["1x1"], people.chat_settings(db, -5))
+    game = tables.open_table(db, -5, None, ana, request)
+    with db.session() as s:
+        row = s.get(Game, game.id)
+        assert row is not None
+        ending = {"winner": 0, "score": [12, 3]}
+        outbox.record(s, row, outbox.Announcement.MATCH_OVER, f"{game.id}:over", ending)
+        s.commit()
+
+    def unsure(now: float) -> bool:
+        with db.session() as s:
+            return outbox.ending_unsure(s, game.id, now)
+
+    assert not unsure(100.0)  # owed: it will be sent
+    [end] = outbox.pending(db, game.id, 100.0)
+    assert outbox.begin(db, end.id, "w1", 130.0)
+    assert not unsure(120.0)  # its sender is on it
+    assert unsure(131.0)  # past the lease: the sender died during the call
+    outbox.sent(db, end.id, "w1", 77)
+    assert not unsure(131.0)
+    db.close()

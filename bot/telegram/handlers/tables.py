@@ -208,7 +208,7 @@ async def on_rematch(update: Update, context: BotContext) -> None:
     game_id = parsed
     old = await context.call(tables.load, context.db, game_id)
     if old is not None and (q.message is None or q.message.chat.id != old.chat_id):
-        # Revanche is drawn on the match's closing message, in the match's chat
+        # Revanche is drawn in the match's chat (its closing message, or the table)
         await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
         return
     try:

@@ -104,12 +104,13 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
     async with rt.lock(("chat", game_id)):
         for _round in range(ROUNDS):
             # the drawing before the outbox: all it shows was recorded with what it owes
-            drawing = await asyncio.to_thread(messages.table_drawing, rt.db, game_id)
+            now = rt.rules.clock()
+            drawing = await asyncio.to_thread(messages.table_drawing, rt.db, game_id, now)
             if drawing is None:
                 return 0.0
             table = drawing.table
             t = translations(drawing.language)
-            owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, rt.rules.clock())
+            owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, now)
             if not table.private:
                 wait = await rt.budget.wait(table.chat_id, 1)
                 if wait > SHORT_WAIT:
@@ -231,7 +232,7 @@ async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> 
     table = drawing.table
     username = app.bot.username if app.bot._bot_user else ""
     seconds = tables.decision_seconds(table, rt.rules)
-    text, markup = public_table(t, table, drawing.missing, seconds, username, drawing.cancelled_by)
+    text, markup = public_table(t, drawing, seconds, username)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER
