@@ -122,9 +122,11 @@ async def test_an_ending_that_was_never_shown_leaves_the_revanche_on_the_table(
     # the ending is never sent again (it might have been shown), so the table carries the
     # Revanche: without it nobody could ask for one
     table = await harness.wait(
-        lambda: (m := harness.table_message(group))
-        and any(b.get("callback_data", "")[:1] == "v" for b in buttons(m))
-        and m
+        lambda: (
+            (m := harness.table_message(group))
+            and any(b.get("callback_data", "")[:1] == "v" for b in buttons(m))
+            and m
+        )
     )
     assert outbox.counts(db).get("failed", 0) == 2
     assert not [m for m in harness.bot_messages(group) if "Fim de jogo" in m["text"]]
