@@ -110,6 +110,17 @@ def _no_alert(page: Any) -> None:
         raise AssertionError(f"the bot refused a press: {page.inner_text('#alert-text')!r}")
 
 
+def _press(page: Any, button: Any) -> None:
+    """Press a button and wait for the bot's answer to it (the page's spinner goes away):
+    the lobby's text can change before the answer comes, and the next press must not
+    race it."""
+    from playwright.sync_api import expect
+
+    button.click()
+    expect(page.locator(".kb-btn.loading")).to_have_count(0, timeout=20_000)
+    _no_alert(page)
+
+
 def take(out: Path, url: str, browser: Any) -> list[Path]:
     """Play the start of a table in the sandbox at ``url`` and save the three pictures."""
     from playwright.sync_api import expect
@@ -129,12 +140,10 @@ def take(out: Path, url: str, browser: Any) -> list[Path]:
 
     for _ in range(3):
         before = lobby.inner_text()
-        lobby.get_by_role("button", name="+ Robô médio").click()
+        _press(page, lobby.get_by_role("button", name="+ Robô médio"))
         expect(lobby).not_to_have_text(before, timeout=10_000)
-        _no_alert(page)
-    lobby.get_by_role("button", name="Começar").click()
+    _press(page, lobby.get_by_role("button", name="Começar"))
     expect(page.locator(".msg.from-bot", has_text="Mão 1").last).to_be_visible(timeout=20_000)
-    _no_alert(page)
 
     # Ana's turn: her hand in private shows only the moves she may make
     _open_private(page)
@@ -143,7 +152,7 @@ def take(out: Path, url: str, browser: Any) -> list[Path]:
     saved.append(out / "mao-no-privado.png")
     page.screenshot(path=str(saved[-1]))
 
-    hand.last.locator(".kb-btn").first.click()
+    _press(page, hand.last.locator(".kb-btn").first)
     page.locator(".chat-item", has_text=GROUP_NAME).click()
     table = page.locator(".msg.from-bot", has_text="Na mesa").last
     expect(table).to_be_visible(timeout=20_000)
