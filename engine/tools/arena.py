@@ -616,6 +616,7 @@ def arena(
     hands = played = 0
     errors: list[str] = []
     started = time.monotonic()
+    load_at_start = load_average()
     last_note = started
     for result in run_pairs(setup, deals, jobs):
         totals[0].add(result.tallies[0])
@@ -653,8 +654,19 @@ def arena(
         "hands": hands,
         "seconds": round(time.monotonic() - started, 1),
         "results": summarize(setup, totals, played, hands),
+        # wall-clock decision times mostly measure the wait for a processor on a busy
+        # machine: the run says how busy it was
+        "load_average": {"start": load_at_start, "end": load_average()},
         "errors": errors,
     }
+
+
+def load_average() -> list[float] | None:
+    """The machine's 1, 5 and 15 minute load averages (``None`` where the system has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
 
 
 def save_run(path: Path, run: dict[str, Any]) -> None:

@@ -668,7 +668,7 @@ def robots_dev() -> str:
         machine = run.get("machine") or {}
         where = f"{machine.get('cpus', '?')} CPUs, Python {machine.get('python', '?')}"
         load = run.get("load_average")
-        if load:  # the machine's 1-minute load when the run started and ended
+        if load and load.get("start") and load.get("end"):  # 1-minute load at start and end
             where += ", carga " + " → ".join(
                 f"{load[k][0]:.1f}".replace(".", ",") for k in ("start", "end")
             )

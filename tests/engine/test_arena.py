@@ -144,6 +144,8 @@ def test_arena_figures_add_up(players: int) -> None:
     assert a["decision_ms"]["decisions"] > 0  # type: ignore[index]
     assert a["decision_cpu_ms"]["p95"] >= a["decision_cpu_ms"]["p50"] >= 0  # type: ignore[index]
     assert run["machine"]["cpus"]  # type: ignore[index]
+    load = run["load_average"]  # how busy the machine was, at the start and the end
+    assert all(len(load[k]) == 3 and min(load[k]) >= 0 for k in ("start", "end"))  # type: ignore[index]
 
 
 def test_mirrored_pair_gives_each_side_both_seats_of_the_same_deal() -> None:
