@@ -60,8 +60,7 @@ class Ruleset:
             return self.manilhas
         if vira is None:
             raise ValueError(f"{self.name} precisa de vira")
-        rank = vira.rank.next()
-        return tuple(Card.of(rank, s) for s in reversed(Suit))
+        return _manilhas_after(vira)
 
     def strength_table(self, vira: Card | None) -> tuple[int, ...]:
         """Strength of every card in a hand: rank 0-9 for common cards, 10-13 for manilhas.
@@ -90,6 +89,17 @@ class Ruleset:
 
 
 _STRENGTH_CACHE: dict[tuple[Card, ...], tuple[int, ...]] = {}
+_MANILHAS_CACHE: dict[Card, tuple[Card, ...]] = {}
+
+
+def _manilhas_after(vira: Card) -> tuple[Card, ...]:
+    """The manilhas a vira turns (the next rank, strongest suit first), cached by vira:
+    the robots' play-outs ask for them on every view they read."""
+    cached = _MANILHAS_CACHE.get(vira)
+    if cached is None:
+        rank = vira.rank.next()
+        cached = _MANILHAS_CACHE[vira] = tuple(Card.of(rank, s) for s in reversed(Suit))
+    return cached
 
 
 def _strength_table(manilhas: tuple[Card, ...]) -> tuple[int, ...]:

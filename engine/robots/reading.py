@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.actions import Act
+from engine.cards import Card
 from engine.match import TeamBets
 from engine.robots.equity import key_of, level_map, table_for
 from engine.robots.sense import COVERED, Sense, simulate
@@ -313,60 +314,110 @@ def _sample(
     events = _events(v)
     clues = Clues.of(v, st)
     deals: list[Deal] = []
-    seen_q: dict[tuple[int, ...], float] = {}
+    seen_q = _quantiles(v.variant, n, v.vira)
     own_held = [st[c] for c in v.hand]
     partner_held = [st[c] for c in known_partner] if known_partner is not None else []
+    # what each seat is dealt, planned once: (seat, cards drawn, cards held, cards it
+    # played open when it covered none, or None when its covered cards come from the draw)
+    plan: list[tuple[int, int, int, list[int] | None, list[int | None]]] = []
+    for s in hidden:
+        shown = [x for x in played[s] if x is not None]
+        plan.append(
+            (
+                s,
+                need[s],
+                v.cards_left[s],
+                shown if len(shown) == len(played[s]) else None,
+                played[s],
+            )
+        )
+    base_quant = [0.5] * n
+    base_quant[me] = own_q
+    if known_partner is not None and partner is not None:
+        base_quant[partner] = partner_q
+    # the seats that still play this round hold cards in every deal, or in none (the
+    # counts of held cards are the view's): whether to play the hand out is known now
+    playable = all(
+        (v.cards_left[s] if s in need else len(own_held) if s == me else len(partner_held))
+        for s in ((v.turn + i) % n for i in range(n - len(table_now)))
+    )
+    # each telling action weighs a deal by the actor's quantile (a few dozen values):
+    # (seat, factor by quantile, how its call's win evidence counts, or None)
+    weighers: list[tuple[int, dict[float, float], Tendencies, Act, int, bool | None]] = []
+    for s, act, step in events:
+        evidence = None
+        if (act == Act.TRUCO or act == Act.RAISE) and WIN_EVIDENCE:
+            evidence = s & 1 == v.team
+        weighers.append((s, _factor_memo(tend[s & 1], act, step), tend[s & 1], act, step, evidence))
+    rounds, turn, leader, team = v.rounds, v.turn, v.leader, v.team
+    quantile_of = table.quantile_of
     for _ in range(samples):
         drawn = rng.sample(pool, total)
         k = 0
-        hands: list[list[int]] = []
-        quant = [0.5] * n
-        for s in range(n):
-            if s == me:
-                hands.append(own_held.copy())
-                quant[s] = own_q
-            elif s == partner and known_partner is not None:
-                hands.append(partner_held.copy())
-                quant[s] = partner_q
+        quant = base_quant.copy()
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[me] = own_held.copy()
+        if known_partner is not None and partner is not None:
+            hands[partner] = partner_held.copy()
+        for s, m, left, open_played, played_s in plan:
+            got = drawn[k : k + m]
+            k += m
+            held = got[:left]
+            if open_played is not None:
+                dealt = held + open_played
             else:
-                m = need[s]
-                got = drawn[k : k + m]
-                k += m
-                held = got[: v.cards_left[s]]
-                hidden_played = iter(got[v.cards_left[s] :])
-                dealt = held + [x if x is not None else next(hidden_played) for x in played[s]]
-                hands.append(held)
-                if len(dealt) == 3:
-                    dk = (
-                        (dealt[0], dealt[1], dealt[2])
-                        if dealt[0] >= dealt[1] >= dealt[2]
-                        else tuple(sorted(dealt, reverse=True))
-                    )
-                    got_q = seen_q.get(dk)
-                    if got_q is None:
-                        got_q = seen_q[dk] = table.quantile_of(key_of(levels, dealt))
-                    quant[s] = got_q
+                hidden_played = iter(got[left:])
+                dealt = held + [x if x is not None else next(hidden_played) for x in played_s]
+            hands[s] = held
+            if len(dealt) == 3:
+                dk = (dealt[0], dealt[1], dealt[2])
+                got_q = seen_q.get(dk)
+                if got_q is None:
+                    got_q = seen_q[dk] = quantile_of(key_of(levels, dealt))
+                quant[s] = got_q
         weight = clues.weight(hands) if clues else 1.0
-        if all(hands[(v.turn + i) % n] for i in range(n - len(table_now))):
-            winner = simulate(hands, table_now.copy(), v.rounds, v.turn, v.leader, n)
-            win = 0.5 if winner is None else (1.0 if winner == v.team else 0.0)
+        if playable:
+            winner = simulate(hands, table_now.copy(), rounds, turn, leader, n)
+            win = 0.5 if winner is None else (1.0 if winner == team else 0.0)
         else:
             win = 0.5
-        for s, act, step in events:
-            t = tend[s & 1]
+        for s, memo, t, act, step, evidence in weighers:
             q = quant[s]
-            if act == Act.TRUCO or act == Act.RAISE:
-                weight *= t.p_call(q, step) if act == Act.TRUCO else t.p_raise(q, step)
-                if WIN_EVIDENCE:
-                    # a call says "we win this hand" as often as the team's shown calls won
-                    wins = win if s & 1 == v.team else 1.0 - win
-                    weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
-            elif act == Act.ACCEPT:
-                weight *= max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
-            elif act == Act.RUN:
-                weight *= 1.0 - t.p_accept(q, step)
+            f = memo.get(q)
+            if f is None:
+                f = memo[q] = _event_factor(t, act, q, step)
+            weight *= f
+            if evidence is not None:
+                # a call says "we win this hand" as often as the team's shown calls won
+                wins = win if evidence else 1.0 - win
+                weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
         deals.append(Deal(weight, win, quant))
     return deals
+
+
+@lru_cache(maxsize=256)
+def _quantiles(variant: str, players: int, vira: Card | None) -> dict[tuple[int, int, int], float]:
+    """Where ``_sample`` keeps the dealt-hand quantile of three strengths (in any order)
+    for one vira: a reading asks for it in every deal, and difícil reads thousands."""
+    return {}
+
+
+@lru_cache(maxsize=4096)
+def _factor_memo(t: Tendencies, act: Act, step: int) -> dict[float, float]:
+    """Where ``_sample`` keeps ``_event_factor`` by quantile for these habits and action:
+    the same few dozen values serve every deal of every reading until the counts change."""
+    return {}
+
+
+def _event_factor(t: Tendencies, act: Act, q: float, step: int) -> float:
+    """How likely a seat of quantile ``q`` with habits ``t`` takes this telling action."""
+    if act == Act.TRUCO:
+        return t.p_call(q, step)
+    if act == Act.RAISE:
+        return t.p_raise(q, step)
+    if act == Act.ACCEPT:
+        return max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
+    return 1.0 - t.p_accept(q, step)  # a run
 
 
 def _events(v: View) -> list[tuple[int, Act, int]]:

@@ -114,26 +114,35 @@ def simulate(
     round, or their lowest when their team already holds it or nothing takes it.
     """
     while True:
+        # the strongest card on the table and its team (2: both teams hold it), kept
+        # up to date as cards fall (the follower's rule reads it for every card)
+        best = -2
+        team = -1
+        for seat, s in table:
+            if s > best:
+                best, team = s, seat & 1
+            elif s == best and team != seat & 1:
+                team = 2
         while len(table) < players:
             h = hands[turn]
+            mine = turn & 1
             if not table:
                 card = max(h)
+            elif team == mine:
+                card = min(h)
             else:
-                best = -2
-                team = -1
-                for seat, s in table:
-                    if s > best:
-                        best, team = s, seat & 1
-                    elif s == best and team != seat & 1:
-                        team = 2
-                if team == turn & 1:
+                card = -9
+                for c in h:
+                    if c > best and (card == -9 or c < card):
+                        card = c
+                if card == -9:
                     card = min(h)
-                else:
-                    card = min((c for c in h if c > best), default=-9)
-                    if card == -9:
-                        card = min(h)
             h.remove(card)
             table.append((turn, card))
+            if card > best:
+                best, team = card, mine
+            elif card == best and team != mine:
+                team = 2
             turn = (turn + 1) % players
         best = -2
         first = -1
