@@ -5,7 +5,8 @@ view, rebuilds each such world with ``Match.from_hand`` and the hand's history, 
 plays every candidate action out to the end of the hand with the médio policy for
 all seats (each seeing only its own view of the sampled world). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
-choice is taken when the gain is clear of the sampling noise.
+choice is taken when the gain is clear of the sampling noise. Options clearly worse
+than médio's choice stop being played out part way (``prune``), on the same worlds.
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ ROLLOUT_SAMPLES = 12
 """Hidden hands the play-out policy samples per betting decision (médio itself uses more)."""
 MIN_WORLDS = 3
 """Sampled worlds searched at least, even past a time cap (the bot under load)."""
+PRUNE_AT = (0.2, 0.4, 0.6)
+"""Shares of the planned worlds after which the options clearly worse than the baseline
+stop being played out (see ``prune``): the same worlds, fewer play-outs."""
+PRUNE_Z = 1.5
+"""Standard errors an option's mean gain may lie below zero and still be played out."""
+STOP_Z = 3.0
+"""Standard errors above zero that settle the search early on its only contender."""
 
 
 class Dificil:
@@ -86,25 +94,46 @@ class Dificil:
         cap = math.inf if self.budget_ms is None else start + self.budget_ms * 0.9 / 1000
         work = self.playouts or (DEFAULT_PLAYOUTS if view.players == 2 else DEFAULT_PLAYOUTS_2X2)
         worlds_planned = max(MIN_WORLDS, work // len(options))
+        checks = {max(MIN_WORLDS, int(worlds_planned * f)) for f in PRUNE_AT}
+        alive = list(range(len(options)))  # the baseline (0) always stays
         gains: list[list[float]] = [[] for _ in options]
         weights: list[float] = []
         for w in range(worlds_planned):
             world, weight = weighted_world(view, rng)
             world_seed = rng.getrandbits(32)
             values = [
-                playout(world, view.seat, action, random.Random(world_seed)) for action in options
+                playout(world, view.seat, options[i], random.Random(world_seed)) for i in alive
             ]
             weights.append(weight)
-            for i, value in enumerate(values):
+            for i, value in zip(alive, values, strict=True):
                 gains[i].append(value - values[0])
-            if w + 1 >= MIN_WORLDS and w + 1 < worlds_planned and time.perf_counter() > cap:
+            done = w + 1
+            if done in checks and done < worlds_planned:
+                alive, chosen = prune(alive, gains, weights)
+                if chosen is not None:
+                    return options[chosen]
+            if done >= MIN_WORLDS and done < worlds_planned and time.perf_counter() > cap:
                 self.capped += 1
                 break
-        return pick(options, gains, weights)
+        return pick([options[i] for i in alive], [gains[i] for i in alive], weights)
 
     def signal(self, view: View) -> Action | None:
         """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
         return choose_signal(view)
+
+
+def gain_bounds(gains: list[float], weights: list[float]) -> tuple[float, float]:
+    """Weighted mean gain of an option over the baseline and its standard error.
+
+    The error uses the effective number of worlds the weights leave.
+    """
+    total = sum(weights)
+    if total <= 0:
+        return 0.0, 0.0
+    n_eff = total * total / sum(w * w for w in weights)
+    mean = sum(w * x for w, x in zip(weights, gains, strict=True)) / total
+    var = sum(w * (x - mean) ** 2 for w, x in zip(weights, gains, strict=True)) / total
+    return mean, math.sqrt(var / max(1.0, n_eff - 1))
 
 
 def pick(options: list[Action], gains: list[list[float]], weights: list[float]) -> Action:
@@ -113,18 +142,41 @@ def pick(options: list[Action], gains: list[list[float]], weights: list[float]) 
     The gain must stand out from the sampling noise of a few dozen worlds (one
     standard error, with the effective number of worlds the weights leave).
     """
-    total = sum(weights)
-    if total <= 0:
+    if sum(weights) <= 0:
         return options[0]
-    n_eff = total * total / sum(w * w for w in weights)
     best, best_score = options[0], 0.0
     for action, g in zip(options[1:], gains[1:], strict=True):
-        mean = sum(w * x for w, x in zip(weights, g, strict=True)) / total
-        var = sum(w * (x - mean) ** 2 for w, x in zip(weights, g, strict=True)) / total
-        score = mean - math.sqrt(var / max(1.0, n_eff - 1))
+        mean, err = gain_bounds(g, weights)
+        score = mean - err
         if score > best_score:
             best, best_score = action, score
     return best
+
+
+def prune(
+    alive: list[int], gains: list[list[float]], weights: list[float]
+) -> tuple[list[int], int | None]:
+    """Drop the options clearly worse than the baseline so far; stop when one is settled.
+
+    An option goes when even ``PRUNE_Z`` standard errors above its mean gain stay
+    below zero: more worlds would almost never make ``pick`` take it. With one
+    option left beside the baseline and its gain ``STOP_Z`` errors above zero, it is
+    taken now (returned second); with none left, the baseline is.
+    """
+    if sum(weights) <= 0:
+        return alive, None
+    kept = [alive[0]]
+    last: tuple[float, float] = (0.0, 0.0)
+    for i in alive[1:]:
+        mean, err = gain_bounds(gains[i], weights)
+        if mean + PRUNE_Z * err >= 0:
+            kept.append(i)
+            last = (mean, err)
+    if len(kept) == 1:
+        return kept, kept[0]
+    if len(kept) == 2 and last[0] - STOP_Z * last[1] > 0:
+        return kept, kept[1]
+    return kept, None
 
 
 def candidates(view: View, baseline: Action) -> list[Action]:

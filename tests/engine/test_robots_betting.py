@@ -252,3 +252,21 @@ def test_dificil_decides_the_same_on_a_loaded_and_an_idle_machine() -> None:
 def test_get_robot_takes_dificils_work_and_cap() -> None:
     robot = get_robot("dificil", seed=1, playouts=30, budget_ms=500)
     assert isinstance(robot, Dificil) and robot.playouts == 30 and robot.budget_ms == 500
+
+
+def test_dificil_stops_playing_out_the_options_clearly_worse_than_the_baseline() -> None:
+    from engine.robots.search import prune
+
+    weights = [1.0] * 20
+    worse = [-0.2 + 0.01 * (i % 3) for i in range(20)]  # always below the baseline
+    unclear = [0.05 if i % 2 else -0.05 for i in range(20)]
+    better = [0.3 + 0.01 * (i % 3) for i in range(20)]
+    zero = [0.0] * 20
+    # the baseline (0) always stays; a clear loser goes, an unclear option stays
+    assert prune([0, 1, 2], [zero, worse, unclear], weights) == ([0, 2], None)
+    # nothing left beside the baseline: the baseline is taken now
+    assert prune([0, 1], [zero, worse], weights) == ([0], 0)
+    # one contender left, far above the baseline: taken now
+    assert prune([0, 1, 3], [zero, worse, zero, better], weights) == ([0, 3], 3)
+    # two contenders: the search goes on
+    assert prune([0, 2, 3], [zero, zero, unclear, better], weights) == ([0, 2, 3], None)
