@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -351,8 +352,10 @@ def _sample(
         weighers.append((s, _factor_memo(tend[s & 1], act, step), tend[s & 1], act, step, evidence))
     rounds, turn, leader, team = v.rounds, v.turn, v.leader, v.team
     quantile_of = table.quantile_of
+    draw = drawer(pool, total)
+    getrandbits = rng.getrandbits
     for _ in range(samples):
-        drawn = rng.sample(pool, total)
+        drawn = draw(getrandbits)
         k = 0
         quant = base_quant.copy()
         hands: list[list[int]] = [[] for _ in range(n)]
@@ -393,6 +396,50 @@ def _sample(
                 weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
         deals.append(Deal(weight, win, quant))
     return deals
+
+
+def drawer(pool: list[int], k: int) -> Callable[[Callable[[int], int]], list[int]]:
+    """``random.Random.sample(pool, k)`` as a function of the generator's ``getrandbits``.
+
+    The same draws, bit for bit, as the standard library's ``sample`` (CPython 3.11,
+    whose ``Random`` draws below ``n`` from ``getrandbits``), without its checks and
+    set-up on every call: a reading draws the hidden cards a dozen times per decision
+    inside difícil's play-outs.
+    """
+    n = len(pool)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+
+        def from_pool(getrandbits: Callable[[int], int]) -> list[int]:
+            rest = pool.copy()
+            out = [0] * k
+            for i in range(k):
+                m = n - i
+                bits = m.bit_length()
+                j = getrandbits(bits)
+                while j >= m:
+                    j = getrandbits(bits)
+                out[i] = rest[j]
+                rest[j] = rest[m - 1]
+            return out
+
+        return from_pool
+    bits = n.bit_length()
+
+    def from_set(getrandbits: Callable[[int], int]) -> list[int]:
+        taken: set[int] = set()
+        out = [0] * k
+        for i in range(k):
+            j = getrandbits(bits)
+            while j >= n or j in taken:
+                j = getrandbits(bits)
+            taken.add(j)
+            out[i] = pool[j]
+        return out
+
+    return from_set
 
 
 @lru_cache(maxsize=256)

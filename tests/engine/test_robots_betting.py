@@ -270,3 +270,18 @@ def test_dificil_stops_playing_out_the_options_clearly_worse_than_the_baseline()
     assert prune([0, 1, 3], [zero, worse, zero, better], weights) == ([0, 3], 3)
     # two contenders: the search goes on
     assert prune([0, 2, 3], [zero, zero, unclear, better], weights) == ([0, 2, 3], None)
+
+
+def test_readings_draw_the_hidden_cards_as_random_sample_does() -> None:
+    from engine.robots.reading import drawer
+
+    for seed in range(40):
+        for n in (1, 5, 21, 22, 27, 36, 40):
+            for k in range(min(n, 10) + 1):
+                pool = list(range(100, 100 + n))
+                mine, theirs = random.Random(seed), random.Random(seed)
+                draw = drawer(pool, k)
+                assert [draw(mine.getrandbits) for _ in range(3)] == [
+                    theirs.sample(pool, k) for _ in range(3)
+                ]
+                assert mine.random() == theirs.random()  # the streams stay in step
