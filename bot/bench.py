@@ -451,6 +451,7 @@ async def _run(
     lags: list[float] = []
     watch = asyncio.create_task(_watch_loop(lags))
     cpu = resource.getrusage(resource.RUSAGE_SELF)
+    db_before = (db.transactions, db.statements)
     try:
         ours.send("go")
         figures = await asyncio.to_thread(ours.recv)
@@ -467,6 +468,7 @@ async def _run(
     text = app.bot_data["runtime"].metrics.text().decode()
     figures["lateness"] = _lateness([text])
     figures["throttled_429"] = _counter([text], "truco_throttled_total")
+    figures["db"] = (db.transactions - db_before[0], db.statements - db_before[1])
     return _figures(
         figures,
         hands,
@@ -508,6 +510,7 @@ async def _run_replicas(
     bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log") for p in ports]
     addresses = [f"http://127.0.0.1:{p}" for p in ports]
     texts: list[str] = []
+    started: list[str] = []
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         for address in addresses:
@@ -521,6 +524,7 @@ async def _run_replicas(
         replicas = [bot.pid for bot in bots]
         loads = [load.pid] if load.pid is not None else []
         before = (_cpu_seconds(replicas), _cpu_seconds(loads))
+        started += [await asyncio.to_thread(_get, a + "/metrics") for a in addresses]
         ours.send("go")
         figures = await asyncio.to_thread(ours.recv)
         after = (_cpu_seconds(replicas), _cpu_seconds(loads))
@@ -543,6 +547,10 @@ async def _run_replicas(
     db.close()
     figures["lateness"] = _lateness(texts)
     figures["throttled_429"] = _counter(texts, "truco_throttled_total")
+    figures["db"] = tuple(  # while measured: start-up and resuming left out
+        _counter(texts, name) - _counter(started, name)
+        for name in ("truco_db_transactions_total", "truco_db_statements_total")
+    )
     replicas_cpu, load_cpu = (
         (a - b if a is not None and b is not None else None)
         for a, b in zip(after, before, strict=True)
@@ -634,6 +642,9 @@ def _figures(
         "bot_loop_lag_ms": ({"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)} if lags else None),
         "bot_cpu_seconds": round(cpu_seconds, 1),
         "bot_cpu_ms_per_hand": round(cpu_seconds / hands * 1000) if hands else None,
+        # the bot's transactions and statements (the lobbies' included), per hand played
+        "db_transactions_per_hand": per_hand(int(figures["db"][0])),
+        "db_statements_per_hand": per_hand(int(figures["db"][1])),
     }
 
 

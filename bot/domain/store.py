@@ -101,14 +101,29 @@ def upgrade(engine: Engine) -> None:
 
 
 class Database:
-    """The bot's database: one engine, short sessions."""
+    """The bot's database: one engine, short sessions.
+
+    ``transactions`` and ``statements`` count the round trips made so far (``/metrics``,
+    ``truco bot-bench``: what a hand costs the database). Threads may lose an increment
+    now and then (no lock on the hot path); they are figures, not accounts.
+    """
 
     def __init__(self, url: str, *, migrate: bool = True) -> None:
         """Open ``url`` and, unless ``migrate`` is False, upgrade its schema."""
         self.url = url
         self.engine = make_engine(url)
+        self.transactions = 0
+        self.statements = 0
+        event.listen(self.engine, "begin", self._began)
+        event.listen(self.engine, "before_cursor_execute", self._executed)
         if migrate:
             upgrade(self.engine)
+
+    def _began(self, _conn: Any) -> None:
+        self.transactions += 1
+
+    def _executed(self, *_args: Any) -> None:
+        self.statements += 1
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import contextvars
 import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 
 # When the update being handled reached this process (webhook POST or getUpdates);
 # the answer to a button is timed from it.
@@ -63,6 +67,12 @@ class Metrics:
             "truco_outbox_pending", "Messages recorded and not yet sent", registry=r
         )
 
+    def count_database(
+        self, transactions: Callable[[], int], statements: Callable[[], int]
+    ) -> None:
+        """Export the database's round trips (transactions begun, statements sent) so far."""
+        self.registry.register(_Counted(transactions, statements))
+
     def answered(self) -> None:
         """A button was answered: time it from the update's arrival."""
         start = received_at.get()
@@ -72,3 +82,18 @@ class Metrics:
     def text(self) -> bytes:
         """The Prometheus text exposition of every metric."""
         return generate_latest(self.registry)
+
+
+class _Counted(Collector):
+    """Counters kept elsewhere (the database's), read when ``/metrics`` is asked."""
+
+    def __init__(self, transactions: Callable[[], int], statements: Callable[[], int]) -> None:
+        self._transactions, self._statements = transactions, statements
+
+    def collect(self) -> Iterator[Any]:
+        yield CounterMetricFamily(
+            "truco_db_transactions", "Database transactions begun", value=self._transactions()
+        )
+        yield CounterMetricFamily(
+            "truco_db_statements", "SQL statements sent to the database", value=self._statements()
+        )

@@ -247,6 +247,7 @@ def build_application(
     """
     db = db or Database(config.database_url)
     metrics = Metrics()
+    metrics.count_database(lambda: db.transactions, lambda: db.statements)
     rules = Rules(
         decision_seconds=config.decision_seconds,
         seed=config.seed,

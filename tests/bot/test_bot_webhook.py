@@ -146,6 +146,12 @@ async def test_health_and_metrics(server: FakeTelegram, tmp_path: Path) -> None:
         assert 'truco_job_lateness_seconds_count{kind="table"}' in text
         for name in ("truco_throttled_total", "truco_actions", "truco_robot_decision_seconds"):
             assert name in text
+        # the database's round trips so far: the move's at least (read, write, commit)
+        counted = dict(
+            line.rsplit(" ", 1) for line in text.splitlines() if line.startswith("truco_db_")
+        )
+        assert float(counted["truco_db_transactions_total"]) >= 1
+        assert float(counted["truco_db_statements_total"]) >= 2
 
 
 async def test_health_is_503_when_the_database_does_not_answer() -> None:
