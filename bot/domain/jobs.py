@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import bindparam, case, delete, func, update
+from sqlalchemy import select as core_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
@@ -202,55 +203,117 @@ def claim(
 ) -> list[ClaimedJob]:
     """Take due jobs nobody holds, for ``lease`` seconds: up to ``limit`` of the ``kinds`` of
     each of ``wants``, in that order, in one transaction."""
+    return cycle(db, worker, now, lease, wants).claimed
+
+
+@dataclass(frozen=True)
+class Cycle:
+    """What one turn of a runner found."""
+
+    claimed: list[ClaimedJob]
+    """Jobs taken for the lease."""
+    more: bool
+    """Some lane got all it asked for: more jobs may be due."""
+    next_due: float | None
+    """When the next job becomes claimable (looked up when none is waiting: ``more`` False)."""
+    unfinished: list[ClaimedJob]
+    """Jobs that ran whose rows a change held: finish them next time."""
+
+
+_MINE = (
+    select(Job.id, Job.generation)
+    .where(col(Job.id).in_(bindparam("ids", expanding=True)), col(Job.claimed_by) == bindparam("w"))
+    .with_for_update(skip_locked=True)
+)
+_DONE = delete(Job).where(col(Job.id).in_(bindparam("ids", expanding=True)))
+_RELEASE = (
+    update(Job)
+    .where(col(Job.id).in_(bindparam("ids", expanding=True)))
+    .values(claimed_by=None, claimed_until=None)
+)
+_CLAIMED = (
+    update(Job)
+    .where(col(Job.id).in_(bindparam("ids", expanding=True)))
+    .values(claimed_by=bindparam("w"), claimed_until=bindparam("until"))
+)
+_NEXT = select(
+    func.min(case((col(Job.claimed_by).is_(None), col(Job.due_at)), else_=col(Job.claimed_until)))
+)
+
+
+@functools.cache
+def _claim_query(kinds: frozenset[str]) -> Any:
+    """The due jobs of ``kinds`` nobody holds, oldest first, locked (built once per lane)."""
+    jobs = Job.__table__.c  # type: ignore[attr-defined]
+    now: Any = bindparam("now")
+    return (
+        core_select(
+            jobs.id, jobs.kind, jobs.key, jobs.due_at, jobs.data, jobs.generation, jobs.attempts
+        )
+        .where(
+            jobs.due_at <= now,
+            jobs.claimed_until.is_(None) | (jobs.claimed_until < now),
+            jobs.kind.in_(sorted(kinds)),
+        )
+        .order_by(jobs.due_at)
+        .limit(bindparam("limit"))
+        .with_for_update(skip_locked=True)
+    )
+
+
+def cycle(
+    db: Database,
+    worker: str,
+    now: float,
+    lease: float,
+    wants: Sequence[tuple[Iterable[str], int]],
+    done: Sequence[ClaimedJob] = (),
+) -> Cycle:
+    """One turn of a runner, in one transaction: finish the jobs ``done`` (as ``finish``),
+    claim due ones (as ``claim``), and, when no more are waiting, when the next one is due.
+
+    Every job ran used to cost a transaction to finish and every look for work two more
+    (claim, then the next due time): most of the database's transactions of a hand.
+
+    The rows of ``done`` are locked with SKIP LOCKED, never waited for: a change
+    rescheduling a game locks its jobs in its own order, and waiting here while holding
+    other rows could deadlock with it (as ``renew``). A row skipped is finished next time.
+    """
     claimed: list[ClaimedJob] = []
+    more = False
+    unfinished: list[ClaimedJob] = []
     with db.session() as s:
+        if done:
+            by_id = {j.id: j for j in done}
+            rows = s.execute(_MINE, {"ids": list(by_id), "w": worker}).all()
+            mine: dict[int, int] = {i: gen for i, gen in rows}
+            finished = [i for i, gen in mine.items() if by_id[i].generation == gen]
+            again = [i for i, gen in mine.items() if by_id[i].generation != gen]
+            if finished:
+                s.execute(_DONE, {"ids": finished})
+            if again:  # rescheduled while it ran: it runs again
+                s.execute(_RELEASE, {"ids": again})
+            missing = [i for i in by_id if i not in mine]
+            if missing:  # locked by a change, or no longer ours (cancelled, lease lost)
+                q = select(Job.id).where(col(Job.id).in_(missing), col(Job.claimed_by) == worker)
+                held = set(s.exec(q).all())
+                unfinished = [by_id[i] for i in missing if i in held]
+        until = now + lease
         for kinds, limit in wants:
             if limit <= 0:
                 continue
-            q = (
-                select(Job)
-                .where(
-                    col(Job.due_at) <= now,
-                    (col(Job.claimed_until).is_(None)) | (col(Job.claimed_until) < now),
-                    col(Job.kind).in_(list(kinds)),
-                )
-                .order_by(col(Job.due_at))
-                .limit(limit)
-                .with_for_update(skip_locked=True)
-            )
-            for row in s.exec(q):
-                row.claimed_by = worker
-                row.claimed_until = now + lease
-                s.add(row)
-                claimed.append(
-                    ClaimedJob(
-                        row.id or 0,
-                        row.kind,
-                        row.key,
-                        row.due_at,
-                        json.loads(row.data),
-                        row.generation,
-                        row.attempts,
-                        now + lease,
-                    )
-                )
+            query = _claim_query(frozenset(kinds))
+            rows = s.execute(query, {"now": now, "limit": limit}).all()
+            more = more or len(rows) >= limit
+            claimed += [
+                ClaimedJob(i, kind, key, due, json.loads(data), gen, tries, until)
+                for i, kind, key, due, data, gen, tries in rows
+            ]
+        if claimed:
+            s.execute(_CLAIMED, {"ids": [j.id for j in claimed], "w": worker, "until": until})
+        nxt = None if more else s.execute(_NEXT).scalar()
         s.commit()
-    return claimed
-
-
-def finish(db: Database, job: ClaimedJob, worker: str) -> None:
-    """The job ran: delete it, unless it was rescheduled meanwhile (then it runs again)."""
-    with db.session() as s:
-        gone = s.execute(
-            delete(Job).where(
-                col(Job.id) == job.id,
-                col(Job.generation) == job.generation,
-                col(Job.claimed_by) == worker,
-            )
-        )
-        if gone.rowcount == 0:  # type: ignore[attr-defined]
-            _release(s, [job.id], worker)
-        s.commit()
+    return Cycle(claimed, more, nxt, unfinished)
 
 
 def postpone(
@@ -318,23 +381,11 @@ def release_all(db: Database, worker: str) -> int:
         return int(n or 0)
 
 
-def _release(s: Session, ids: list[int], worker: str) -> None:
-    s.execute(
-        update(Job)
-        .where(col(Job.id).in_(ids), col(Job.claimed_by) == worker)
-        .values(claimed_by=None, claimed_until=None)
-    )
-
-
 def next_due(db: Database, now: float) -> float | None:
     """When the next job becomes claimable (a due time, or a lease running out)."""
     with db.session() as s:
-        free = s.exec(select(func.min(Job.due_at)).where(col(Job.claimed_by).is_(None))).one()
-        held = s.exec(
-            select(func.min(Job.claimed_until)).where(col(Job.claimed_by).is_not(None))
-        ).one()
-    found = [t for t in (free, held) if t is not None]
-    return min(found) if found else None
+        found: float | None = s.execute(_NEXT).scalar()
+        return found
 
 
 def waiting(db: Database, kind: str | None = None) -> list[tuple[str, str, float]]:

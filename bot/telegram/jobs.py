@@ -108,6 +108,8 @@ class JobRunner:
         self.worker = worker_name()
         self._callbacks: dict[str, JobCallback] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._done: list[ClaimedJob] = []
+        """Jobs that ran, finished (deleted) by the next claim's transaction."""
         self._lane_of: dict[int, str] = {}
         self._wake = asyncio.Event()
         self._stopping = False
@@ -143,11 +145,19 @@ class JobRunner:
                         )
                         for lane in self.lanes
                     ]
-                    claimed = []
-                    if any(free > 0 for _, free in wants):
-                        claimed = await asyncio.to_thread(
-                            store.claim, self.db, self.worker, now, self.lease, wants
-                        )
+                    claimed: list[ClaimedJob] = []
+                    more, nxt = False, None
+                    if self._done or any(free > 0 for _, free in wants):
+                        done, self._done = self._done, []
+                        try:
+                            turn = await asyncio.to_thread(
+                                store.cycle, self.db, self.worker, now, self.lease, wants, done
+                            )
+                        except BaseException:
+                            self._done[:0] = done  # finished next time
+                            raise
+                        self._done[:0] = turn.unfinished
+                        claimed, more, nxt = turn.claimed, turn.more, turn.next_due
                     for job in claimed:
                         self._lane_of[job.id] = lanes.get(job.kind, "")
                         self._running[job.id] = app.create_task(self._run(app, job))
@@ -157,11 +167,9 @@ class JobRunner:
                         await asyncio.to_thread(
                             store.renew, self.db, list(self._running), self.worker, until
                         )
-                    if claimed:
-                        failures = 0
-                        continue  # there may be more
-                    nxt = await asyncio.to_thread(store.next_due, self.db, now)
                     failures = 0
+                    if more:
+                        continue  # a lane got all it asked for: there may be more
                 except SQLAlchemyError as exc:
                     failures += 1
                     wait = min(MAX_BACKOFF, 0.5 * 2 ** min(failures, 8))
@@ -182,6 +190,12 @@ class JobRunner:
         if self._running:
             await asyncio.gather(*self._running.values(), return_exceptions=True)
         with contextlib.suppress(SQLAlchemyError):
+            if self._done:  # claim nothing: only finish what ran
+                done, self._done = self._done, []
+                now = self.clock()
+                await asyncio.to_thread(
+                    store.cycle, self.db, self.worker, now, self.lease, [], done
+                )
             released = await asyncio.to_thread(store.release_all, self.db, self.worker)
             if released:
                 log.info("jobs: gave back %d claimed jobs", released)
@@ -212,18 +226,12 @@ class JobRunner:
                 return
             except Exception:
                 log.exception("job %s %s failed", kind, job.key)
-            await self._finish(job)
+            self._done.append(job)  # deleted with the next claim
         finally:
             self._running.pop(job.id, None)
             self._lane_of.pop(job.id, None)
             if self._stopping is False:
                 self._wake.set()
-
-    async def _finish(self, job: ClaimedJob) -> None:
-        try:
-            await asyncio.to_thread(store.finish, self.db, job, self.worker)
-        except SQLAlchemyError:
-            log.warning("job %s %s: could not finish; its lease will run out", job.kind, job.key)
 
     async def _give_back(
         self, job: ClaimedJob, due_at: float, *, failed: bool, data: dict[str, Any] | None = None

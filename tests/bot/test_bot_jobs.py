@@ -110,3 +110,43 @@ def test_renewing_leases_skips_a_job_a_change_holds(tmp_path: Path) -> None:
     db.close()
     assert leases[JobKind.HANDS.value] == 99
     assert leases[JobKind.ROBOT.value] == 15  # skipped while locked: renewed the next time
+
+
+def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
+    """One transaction finishes the jobs that ran and claims the next: a job rescheduled
+    while it ran is given back (it runs again); one a change holds is skipped, not waited
+    for, and finished the next time; one cancelled meanwhile is forgotten."""
+    db = Database(database_url(tmp_path))
+    for key in ("1", "2", "3", "4"):
+        store.request(db, JobKind.HANDS, key, 0, {"game": int(key)})
+    hands = ({JobKind.HANDS}, 4)
+    turn = store.cycle(db, "me", now=10, lease=5, wants=[hands])
+    assert len(turn.claimed) == 4 and turn.more  # the lane got all it asked for
+    ran = {j.key: j for j in turn.claimed}
+    store.request(db, JobKind.HANDS, "2", 11, {"game": 2})  # redrawn again while it ran
+    with db.session() as s:
+        store.cancel(s, JobKind.HANDS, "3")
+        s.commit()
+    postgres = db.engine.dialect.name == "postgresql"
+    pool = ThreadPoolExecutor(1)
+    with db.session() as change:
+        if postgres:  # a move rescheduling job 4, not yet committed (row locks: PostgreSQL)
+            store.schedule(change, JobKind.HANDS, "4", 12, {"game": 4}, keep_earlier=True)
+        done = list(ran.values())
+        running = pool.submit(store.cycle, db, "me", 12, 5, [hands], done)
+        try:
+            turn = running.result(timeout=30)  # waiting on the change's lock would never end
+        finally:
+            change.commit()
+    pool.shutdown()
+    # job 2 came back at once: due, and given back by the same transaction
+    assert [j.key for j in turn.claimed] == ["2"] and not turn.more
+    assert [j.key for j in turn.unfinished] == (["4"] if postgres else [])
+    waiting = {key for _kind, key, _due in store.waiting(db)}
+    assert waiting == ({"2", "4"} if postgres else {"2"})
+    turn = store.cycle(db, "me", 13, 5, [], turn.unfinished)
+    assert turn.unfinished == [] and turn.next_due is not None
+    if postgres:  # rescheduled while held: given back, not deleted
+        assert {key for _kind, key, _due in store.waiting(db)} == {"2", "4"}
+        assert [j.key for j in store.cycle(db, "me", 14, 5, [hands]).claimed] == ["4"]
+    db.close()
