@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, func, insert, or_
-from sqlmodel import col, select
+from sqlalchemy import and_, bindparam, delete, func, insert, or_
+from sqlmodel import Session, col, select
 
 from bot.domain.models import FloodKey, FloodMark
 from bot.domain.store import Database, insert_of
@@ -76,13 +76,21 @@ def seconds_to_wait(
 def wait(db: Database, budgets: Sequence[Budget], now: float, needed: int = 1) -> float:
     """Seconds before ``needed`` calls fit in every budget (a look, nothing is counted)."""
     with db.session() as s:
-        worst = 0.0
-        for b in budgets:
-            marks = s.exec(
-                select(FloodMark.at).where(FloodMark.key == b.key, FloodMark.at > now - b.window)
-            ).all()
-            worst = max(worst, seconds_to_wait(marks, b, now, needed, spaced=True))
-        return worst
+        return wait_in(s, budgets, now, needed)
+
+
+_MARKS = select(FloodMark.at).where(
+    col(FloodMark.key) == bindparam("key"), col(FloodMark.at) > bindparam("since")
+)
+
+
+def wait_in(s: Session, budgets: Sequence[Budget], now: float, needed: int = 1) -> float:
+    """``wait`` in the caller's session (a redraw reads its table and its budget together)."""
+    worst = 0.0
+    for b in budgets:
+        marks = s.execute(_MARKS, {"key": b.key, "since": now - b.window}).scalars().all()
+        worst = max(worst, seconds_to_wait(marks, b, now, needed, spaced=True))
+    return worst
 
 
 def take(

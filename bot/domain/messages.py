@@ -8,13 +8,16 @@ bumps the game version: it is not game state.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from bot.domain import outbox
+from bot.domain import flood, outbox
 from bot.domain.models import Chat, Event, Game, HandMessage, Player
+from bot.domain.outbox import Outgoing
 from bot.domain.people import player_info
 from bot.domain.store import Database
 from bot.domain.tables import pending_starts, row_to_table
@@ -52,21 +55,60 @@ def table_drawing(db: Database, game_id: int, now: float | None = None) -> Table
     unsure (the sender died during the call).
     """
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
+        return _table_drawing(s, game_id, now)
+
+
+def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing | None:
+    game = s.get(Game, game_id)
+    if game is None:
+        return None
+    table = row_to_table(s, game)
+    missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
+    by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
+    unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
+    return TableDrawing(
+        table,
+        _language(s, game),
+        tuple(missing),
+        cancelled_by=by,
+        buried=game.table_after,
+        ending_unsure=unsure,
+    )
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """What one round of a table's redraw needs: the drawing, what it owes, the budget."""
+
+    drawing: TableDrawing
+    owed: list[Outgoing]
+    """The announcements still to send, oldest first (``outbox.pending``)."""
+    wait: float
+    """Seconds before one more call fits the chat's budgets (``flood.wait``)."""
+
+
+def table_round(
+    db: Database,
+    game_id: int,
+    now: float,
+    budgets: Callable[[int], Sequence[flood.Budget]],
+    at: float,
+) -> TableRound | None:
+    """The drawing, the outbox and the flood budget of a table's chat, in one transaction.
+
+    ``now``: the tables' clock (outbox leases); ``budgets(chat_id)``: the chat's budgets
+    (none for a private table), looked at as of ``at`` (the budgets' real seconds). Three
+    sessions a round before. The drawing is read first: all it shows was recorded with
+    what it owes, so the outbox read after it holds every announcement it owes.
+    """
+    with db.session() as s:
+        drawing = _table_drawing(s, game_id, now)
+        if drawing is None:
             return None
-        table = row_to_table(s, game)
-        missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
-        by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
-        unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
-        return TableDrawing(
-            table,
-            _language(s, game),
-            tuple(missing),
-            cancelled_by=by,
-            buried=game.table_after,
-            ending_unsure=unsure,
-        )
+        table = drawing.table
+        owed = outbox.pending_in(s, game_id, now)
+        wait = 0.0 if table.private else flood.wait_in(s, budgets(table.chat_id), at, 1)
+        return TableRound(drawing, owed, wait)
 
 
 def _canceller(s: Session, game_id: int) -> str | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, update
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Game, OutboxMessage, utcnow
@@ -80,32 +80,55 @@ def record(s: Session, game: Game, kind: Announcement, key: str, payload: dict[s
 def pending(db: Database, game_id: int, now: float) -> list[Outgoing]:
     """The game's announcements still to send, oldest first (expired claims become uncertain)."""
     with db.session() as s:
+        return pending_in(s, game_id, now)
+
+
+_OPEN = (
+    select(OutboxMessage)
+    .where(
+        col(OutboxMessage.game_id) == bindparam("game"),
+        col(OutboxMessage.state).in_((State.PENDING.value, State.SENDING.value)),
+    )
+    .order_by(col(OutboxMessage.id))
+)
+
+
+def pending_in(s: Session, game_id: int, now: float) -> list[Outgoing]:
+    """``pending`` in the caller's session; commits only when a claim had expired.
+
+    One read of what is pending or being sent; the update to ``uncertain`` is made only
+    when a sender's lease ran out (a process died during the call), which is rare: it
+    was a statement and a transaction of every redraw.
+    """
+    rows = s.execute(_OPEN, {"game": game_id}).scalars().all()
+    expired = [
+        m.id
+        for m in rows
+        if m.state == State.SENDING and m.claimed_until is not None and m.claimed_until < now
+    ]
+    if expired:
         s.execute(
             update(OutboxMessage)
             .where(
-                col(OutboxMessage.game_id) == game_id,
+                col(OutboxMessage.id).in_(expired),
                 col(OutboxMessage.state) == State.SENDING,
                 col(OutboxMessage.claimed_until) < now,
             )
             .values(state=State.UNCERTAIN)
         )
         s.commit()
-        q = (
-            select(OutboxMessage)
-            .where(OutboxMessage.game_id == game_id, OutboxMessage.state == State.PENDING)
-            .order_by(col(OutboxMessage.id))
+    return [
+        Outgoing(
+            m.id or 0,
+            m.game_id,
+            m.chat_id,
+            m.thread_id,
+            Announcement(m.kind),
+            json.loads(m.payload),
         )
-        return [
-            Outgoing(
-                m.id or 0,
-                m.game_id,
-                m.chat_id,
-                m.thread_id,
-                Announcement(m.kind),
-                json.loads(m.payload),
-            )
-            for m in s.exec(q)
-        ]
+        for m in rows
+        if m.state == State.PENDING
+    ]
 
 
 def begin(db: Database, message_id: int, worker: str, until: float) -> bool:

@@ -103,16 +103,22 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
     rt = runtime_of(app)
     async with rt.lock(("chat", game_id)):
         for _round in range(ROUNDS):
-            # the drawing before the outbox: all it shows was recorded with what it owes
-            now = rt.rules.clock()
-            drawing = await asyncio.to_thread(messages.table_drawing, rt.db, game_id, now)
-            if drawing is None:
+            # the drawing, then the outbox, then the chat's budget: one look at the database
+            found = await asyncio.to_thread(
+                messages.table_round,
+                rt.db,
+                game_id,
+                rt.rules.clock(),
+                rt.budget.budgets,
+                rt.budget.clock(),
+            )
+            if found is None:
                 return 0.0
+            drawing, owed = found.drawing, found.owed
             table = drawing.table
             t = translations(drawing.language)
-            owed = await asyncio.to_thread(outbox.pending, rt.db, game_id, now)
             if not table.private:
-                wait = await rt.budget.wait(table.chat_id, 1)
+                wait = found.wait
                 if wait > SHORT_WAIT:
                     return wait  # the group's minute is spent: come back, free the slot
                 if wait > 0.01:
