@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ from alembic.config import Config as AlembicConfig
 from sqlalchemy import event, inspect, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, InvalidatePoolError, OperationalError
 from sqlmodel import Session, SQLModel, create_engine
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +29,8 @@ POOL_SIZE = 12
 """PostgreSQL connections each process keeps open: the updates' threads (8) and the jobs'
 running at once. SQLAlchemy's default of 5 made every busier moment open connections and
 close them again (a new server process each time: ~5 a second per replica in bot-bench)."""
+IDLE_PING = 5.0
+"""Seconds a pooled connection may sit unused before it is pinged again before use."""
 
 
 class DatabaseError(RuntimeError):
@@ -58,9 +61,38 @@ def make_engine(url: str) -> Engine:
     if parsed.drivername == "postgresql":
         url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     try:
-        return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=20)
+        engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=20)
     except ImportError as exc:
         raise DatabaseError(f"driver do banco não instalado: {exc.name}") from None
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection before use only when it sat idle ``IDLE_PING`` seconds.
+
+    ``pool_pre_ping`` pinged at every checkout: a round trip (and the driver's work) per
+    session, ~160 a hand in bot-bench, for connections used milliseconds before. A dead
+    connection is still found before use when it may have died quietly (a server's idle
+    timeout, a network drop); when the server restarts, the first statement on a
+    connection used just before fails (that one call gets the error, as a transaction in
+    flight would) and SQLAlchemy drops the whole pool.
+    """
+
+    def checkin(_dbapi: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checkout(dbapi: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since < IDLE_PING:
+            return
+        try:
+            engine.dialect.do_ping(dbapi)
+        except Exception as exc:  # gone: every connection as old is dropped, a new one made
+            raise InvalidatePoolError() from exc
+
+    event.listen(engine, "checkin", checkin)
+    event.listen(engine, "checkout", checkout)
 
 
 def insert_of(s: Session, model: type[SQLModel]) -> Any:

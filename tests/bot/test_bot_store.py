@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
+from sqlalchemy import text as sql
 from sqlmodel import SQLModel
 
 from bot.domain import (
@@ -23,6 +25,7 @@ from bot.domain import (
     messages,
     outbox,
     people,
+    store,
     tables,
 )
 from bot.domain.models import Game
@@ -44,6 +47,26 @@ def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)
     db.close()
     assert diff == []
+
+
+def test_a_pooled_connection_dropped_while_idle_is_replaced_before_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Connections are pinged only after sitting idle, and one found dead is never used."""
+    db = Database(database_url(tmp_path))
+    if db.engine.dialect.name != "postgresql":
+        db.close()
+        pytest.skip("a server to drop connections: PostgreSQL only (TRUCO_TEST_DATABASE_URL)")
+    with db.engine.connect() as conn:
+        pid = conn.execute(sql("SELECT pg_backend_pid()")).scalar()
+    other = create_engine(db.engine.url)
+    with other.connect() as conn:  # the server drops it (a restart, an idle timeout)
+        conn.execute(sql("SELECT pg_terminate_backend(:p)"), {"p": pid})
+    other.dispose()
+    monkeypatch.setattr(store, "IDLE_PING", 0.0)  # it sat idle long enough to be pinged
+    with db.engine.connect() as conn:
+        assert conn.execute(sql("SELECT pg_backend_pid()")).scalar() != pid
+    db.close()
 
 
 def test_two_changes_for_one_version_store_one(tmp_path: Path) -> None:
