@@ -11,16 +11,16 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, update
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.domain import flood, outbox
-from bot.domain.models import Chat, Event, Game, HandMessage, Player
+from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
-from bot.domain.people import player_info
+from bot.domain.people import chat_language_in, player_info
 from bot.domain.store import Database
-from bot.domain.tables import pending_starts, row_to_table
+from bot.domain.tables import GameRow, game_row, pending_starts, row_to_table
 from bot.domain.values import (
     GameStatus,
     HandMessageInfo,
@@ -38,14 +38,17 @@ def _hand_overs(s: Session, game_id: int) -> list[HandSummary]:
     return [HandSummary.from_json(json.loads(e.data)) for e in s.exec(q.order_by(col(Event.id)))]
 
 
-def _language(s: Session, game: Game) -> str:
+_PERSON_LANGUAGE = select(Player.language_code).where(col(Player.id) == bindparam("id"))
+
+
+def _language(s: Session, game: GameRow) -> str:
+    """The table's language: its chat's setting, or its person's in a private game (one
+    column each, read at every redraw round)."""
     from bot.i18n import language_for
 
     if game.private:
-        p = s.get(Player, game.creator_id)
-        return language_for(p.language_code if p else None)
-    c = s.get(Chat, game.chat_id)
-    return c.language if c is not None and c.language else "pt"
+        return language_for(s.execute(_PERSON_LANGUAGE, {"id": game.creator_id}).scalar())
+    return chat_language_in(s, game.chat_id)
 
 
 def table_drawing(db: Database, game_id: int, now: float | None = None) -> TableDrawing | None:
@@ -59,7 +62,7 @@ def table_drawing(db: Database, game_id: int, now: float | None = None) -> Table
 
 
 def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing | None:
-    game = s.get(Game, game_id)
+    game = game_row(s, game_id)
     if game is None:
         return None
     table = row_to_table(s, game)
@@ -124,7 +127,7 @@ def _canceller(s: Session, game_id: int) -> str | None:
 def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
     """The private hand messages of a started table: seated people, their messages, closings."""
     with db.session() as s:
-        game = s.get(Game, game_id)
+        game = game_row(s, game_id)
         if game is None or game.snapshot is None:
             return None
         table = row_to_table(s, game)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import bindparam, case, func
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Chat, Player, Result
@@ -132,8 +132,20 @@ def chat_settings(db: Database, chat_id: int, kind: str = "group", title: str = 
 def chat_language(db: Database, chat_id: int) -> str:
     """The language of a group (``/config``), Portuguese by default."""
     with db.session() as s:
-        c = s.get(Chat, chat_id)
-        return c.language if c is not None and c.language else "pt"
+        return chat_language_in(s, chat_id)
+
+
+_CHAT_LANGUAGE = select(Chat.language).where(col(Chat.id) == bindparam("id"))
+
+
+def chat_language_in(s: Session, chat_id: int) -> str:
+    """``chat_language`` in the caller's session.
+
+    One column by a statement built once: it is asked before every update in a group
+    and at every redraw, and loading the chat as an ORM object (``Session.get``) cost
+    more CPU than the query.
+    """
+    return s.execute(_CHAT_LANGUAGE, {"id": chat_id}).scalar() or "pt"
 
 
 def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en")) -> tuple[Any, ...]:

@@ -12,9 +12,10 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import bindparam, delete, update
+from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -105,7 +106,7 @@ _SEATS = select(SeatRow.seat, SeatRow.name, SeatRow.user_id, SeatRow.robot).wher
 as ORM objects (identity map, instance state) cost more than the query."""
 
 
-def _seats(s: Session, game: Game, players: int) -> list[Occupant | None]:
+def _seats(s: Session, game: GameRow, players: int) -> list[Occupant | None]:
     seats: list[Occupant | None] = [None] * players
     for seat, name, user_id, level in s.execute(_SEATS, {"game": game.id}):
         robot = RobotLevel(level) if level else None
@@ -120,7 +121,58 @@ def _store_seats(s: Session, game_id: int, seats: Sequence[Occupant | None]) -> 
             s.add(SeatRow(game_id=game_id, seat=i, user_id=x.user, robot=x.robot, name=x.name))
 
 
-def row_to_table(s: Session, game: Game) -> Table:
+class GameRow(Protocol):
+    """What a table is read from: a ``Game`` object, or a plain row of ``games``."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def thread_id(self) -> int | None: ...
+    @property
+    def private(self) -> bool: ...
+    @property
+    def creator_id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def options(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def deadline_at(self) -> float | None: ...
+    @property
+    def note(self) -> str | None: ...
+    @property
+    def table_message_id(self) -> int | None: ...
+    @property
+    def snapshot(self) -> str | None: ...
+    @property
+    def table_after(self) -> int: ...
+
+
+_GAME_ROW = core_select(Game.__table__).where(  # type: ignore[attr-defined]
+    Game.__table__.c.id == bindparam("id")  # type: ignore[attr-defined]
+)
+
+
+def game_row(s: Session, game_id: int) -> GameRow | None:
+    """A game as plain columns, for reading only (drawings, a robot's look).
+
+    Every redraw and robot turn reads its game; loading it as an ORM object
+    (``Session.get``: identity map, instance state) cost more CPU than the query.
+    Changes load the ``Game`` object, which their versioned ``UPDATE`` keeps current.
+    """
+    row: GameRow | None = s.execute(_GAME_ROW, {"id": game_id}).first()
+    return row
+
+
+def row_to_table(s: Session, game: GameRow) -> Table:
     """The ``Table`` value of a game row (its seats read in the same session)."""
     options = load_options(game.options)
     return Table(
@@ -309,7 +361,7 @@ def hand_summary(m: Match) -> HandSummary:
 def load(db: Database, game_id: int) -> Table | None:
     """A table by id."""
     with db.session() as s:
-        game = s.get(Game, game_id)
+        game = game_row(s, game_id)
         return row_to_table(s, game) if game is not None else None
 
 
