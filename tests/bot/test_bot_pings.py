@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bot.domain import messages
+from bot.domain import jobs, messages
+from bot.domain.jobs import JobKind
 from bot.domain.values import HandMessageInfo, Ping
+from bot.telegram.context import runtime_of
 from bot.telegram.publish.hands import update_hands
 from tests.bot.harness import FakeClock, Harness, paulista_hand, press, running, seat_match
 
@@ -89,6 +91,12 @@ async def test_an_ask_made_while_a_redraw_sends_the_hand_is_not_lost(harness: Ha
     first = await harness.wait(lambda: harness.hand(ana))
     db = harness.db
     assert db is not None
+    clock = runtime_of(harness.app).rules.clock
+
+    def quiet() -> bool:  # no redraw of its own before the warning's, far ahead
+        return all(due > clock() + 10 for _k, _key, due in jobs.waiting(db, JobKind.HANDS))
+
+    await harness.wait(quiet)
     # Ana follows the table's link just as a redraw has sent her hand anew but not yet
     # recorded it: the redraw read her row before the ask, so its message may lie above
     # her /start
