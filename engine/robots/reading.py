@@ -77,6 +77,17 @@ ADAPT_FLOOR = 1.0
 MIN_FLOOR = 0.004
 """Smallest weight of a deal below a call's threshold (slips, misreads)."""
 ACCEPT_FLOOR = 0.04
+RAISE_READ_FLOOR = 0.15
+"""Weight of a deal below a team's raise threshold when reading a raise it made in 1×1, at
+the prior raise rate: a player raises by its chance of winning *now* (after a round, with
+the cards seen), and a raiser the dealt-hand quantile calls weak wins often. Counted in
+1×1 against the tight style and the probe, médio ran from seis raises it would have won
+played out in about half the cases where its reading gave it 10-26%. In 2×2 it was the
+other way (it accepted seis and nove raises it lost), so 2×2 readings keep no floor."""
+PRIOR_RAISE_RATE = 0.04
+"""Raises (calls of seis and up) per hand a team makes, before the match shows its own."""
+RAISE_RATE_WEIGHT = 10.0
+"""How many hands the prior raise rate is worth."""
 
 
 def _sigmoid(x: float) -> float:
@@ -108,6 +119,9 @@ class Tendencies:
     that were played out: a team whose calls rarely win bluffs)."""
     wins: float = 0.76
     """How often its calls are expected to win once accepted (shown calls and priors)."""
+    raise_floor: float = RAISE_READ_FLOOR
+    """Weight of a deal below the raise threshold when reading one of its raises: the more
+    often the team raises (per hand), the less a raise says."""
     lose_ratio: float = 0.3
     """How much likelier a call is from a hand that wins than from one that loses, inverted:
     (1 - w) / w where w is how often the team's shown calls won."""
@@ -150,6 +164,9 @@ class Tendencies:
         bluff = min(0.7, max(0.0, (HONEST_WINS - wins) / (HONEST_WINS - BLUFF_WINS)))
         if not ADAPT_FLOOR:
             bluff = PRIOR_BLUFF
+        rate = (float(sum(r.calls[1:])) + RAISE_RATE_WEIGHT * PRIOR_RAISE_RATE) / (
+            hands + RAISE_RATE_WEIGHT
+        )
         # a team acts when either seat does: per seat the share is 1 - (1 - team)^(1/seats)
         return Tendencies(
             call=_seat_threshold(c, 1),  # only the seat on turn calls
@@ -159,6 +176,7 @@ class Tendencies:
             bluff=bluff,
             wins=wins,
             lose_ratio=min(1.0, max(0.05, (1.0 - wins) / wins)),
+            raise_floor=min(0.5, RAISE_READ_FLOOR * rate / PRIOR_RAISE_RATE),
         )
 
     def at_step(self, threshold: float, step: int, shrink: float = 0.0) -> float:
@@ -344,12 +362,13 @@ def _sample(
     )
     # each telling action weighs a deal by the actor's quantile (a few dozen values):
     # (seat, factor by quantile, how its call's win evidence counts, or None)
-    weighers: list[tuple[int, dict[float, float], Tendencies, Act, int, bool | None]] = []
+    weighers: list[tuple[int, dict[float, float], float, Act, int, bool | None]] = []
     for s, act, step in events:
         evidence = None
         if (act == Act.TRUCO or act == Act.RAISE) and WIN_EVIDENCE:
             evidence = s & 1 == v.team
-        weighers.append((s, _factor_memo(tend[s & 1], act, step), tend[s & 1], act, step, evidence))
+        t = tend[s & 1]
+        weighers.append((s, _factor_memo(t, act, step), t.lose_ratio, act, step, evidence))
     rounds, turn, leader, team = v.rounds, v.turn, v.leader, v.team
     quantile_of = table.quantile_of
     draw = drawer(pool, total)
@@ -384,7 +403,7 @@ def _sample(
             win = 0.5 if winner is None else (1.0 if winner == team else 0.0)
         else:
             win = 0.5
-        for s, memo, t, act, step, evidence in weighers:
+        for s, memo, lose, act, step, evidence in weighers:
             q = quant[s]
             f = memo.get(q)
             if f is None:
@@ -393,7 +412,7 @@ def _sample(
             if evidence is not None:
                 # a call says "we win this hand" as often as the team's shown calls won
                 wins = win if evidence else 1.0 - win
-                weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
+                weight *= lose + (1.0 - lose) * wins
         deals.append(Deal(weight, win, quant))
     return deals
 
@@ -461,7 +480,8 @@ def _event_factor(t: Tendencies, act: Act, q: float, step: int) -> float:
     if act == Act.TRUCO:
         return t.p_call(q, step)
     if act == Act.RAISE:
-        return t.p_raise(q, step)
+        floor = t.raise_floor if t.seats == 1 else 0.0
+        return floor + (1.0 - floor) * t.p_raise(q, step)
     if act == Act.ACCEPT:
         return max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
     return 1.0 - t.p_accept(q, step)  # a run

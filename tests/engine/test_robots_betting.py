@@ -181,6 +181,23 @@ def test_medio_runs_from_a_re_raise_with_a_middling_hand_and_keeps_a_lock() -> N
     assert Medio(0).choose(lock.view(0)) in (A.ACCEPT, A.RAISE)
 
 
+def test_a_raise_says_less_from_a_team_that_raises_often() -> None:
+    # seat 0 calls truco, seat 1 raises to seis
+    m = scripted("KC JH 6S / 4C 4H 5S", dealer=1)
+    m.apply(0, A.TRUCO)
+    m.apply(1, A.RAISE)
+    view = m.view(0)
+    rare = TeamBets(hands=12, calls=(3, 0, 0, 0), accepted=(4, 0, 0, 0), raised=(1, 0, 0, 0))
+    often = TeamBets(hands=12, calls=(3, 5, 0, 0), accepted=(0, 0, 0, 0), raised=(5, 0, 0, 0))
+    assert Tendencies.of_bets(often, 2).raise_floor > 2 * Tendencies.of_bets(rare, 2).raise_floor
+
+    def chance(them: TeamBets) -> float:
+        bets = (TeamBets(hands=12, calls=(5, 0, 0, 0)), them)
+        return Reading(read(replace(view, bets=bets)), random.Random(1), 400).chance()
+
+    assert chance(often) > chance(rare) + 0.03
+
+
 # ---------------------------------------------------------------- sparring
 
 
