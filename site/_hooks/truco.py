@@ -676,6 +676,14 @@ def robots_dev() -> str:
             f"{s['decision_ms']['p50']:g} · {s['decision_ms']['p95']:g}".replace(".", ",")
             for s in (a, b)
         )
+        # the decision's own CPU time, when the run recorded it: on a shared machine the
+        # wall clock mostly measures the wait for a processor
+        cpus = [s.get("decision_cpu_ms") for s in (a, b)]
+        cpu = (
+            " / ".join(f"{c['p50']:g} · {c['p95']:g}".replace(".", ",") for c in cpus if c)
+            if all(cpus)
+            else "—"
+        )
         rows.append(
             f'<tr data-run="{n}">'
             + _td(f"{_side(a['side'])} × {_side(b['side'])}")
@@ -684,11 +692,22 @@ def robots_dev() -> str:
                 "ms",
                 " ".join(f"{s['decision_ms']['p50']} {s['decision_ms']['p95']}" for s in (a, b)),
             )
+            + _td(
+                cpu,
+                "cpu_ms",
+                " ".join(f"{c['p50']} {c['p95']}" for c in cpus if c) if all(cpus) else None,
+            )
             + _td(f"{html.escape(_day(run))}, {html.escape(where)}")
             + _td(f"<code>{html.escape(str(run.get('command', '')))}</code>", "command")
             + "</tr>"
         )
-    head = ["A × B", "Decisão em ms: mediana · p95 (A / B)", "Medido em", "Comando"]
+    head = [
+        "A × B",
+        "Decisão em ms: mediana · p95 (A / B)",
+        "CPU da decisão em ms: mediana · p95 (A / B)",
+        "Medido em",
+        "Comando",
+    ]
     return _table({"truco": "robots-dev"}, head, rows)
 
 

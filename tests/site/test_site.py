@@ -375,6 +375,10 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
         arena_run("robot:medio", "random", 0.955, [0.9451, 0.9632], 2.5),
     ]
     runs[1]["load_average"] = {"start": [10.88, 11.9, 10.7], "end": [8.2, 9.0, 9.9]}
+    for side, cpu in zip(
+        runs[0]["results"], ({"p50": 40.5, "p95": 96.1}, {"p50": 0.4, "p95": 0.5}), strict=True
+    ):
+        side["decision_cpu_ms"] = cpu
     path = tmp_path / "arena.json"
     path.write_text(json.dumps(runs), encoding="utf-8")
     out = tmp_path / "site"
@@ -398,6 +402,10 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     dev_rows = body_rows(dev)
     assert [field(r, "command").text for r in dev_rows] == [run["command"] for run in runs]
     assert value(dev_rows[0], "ms").split() == ["53.0", "212.0", "0.75", "3.0"]
+    # the decision's CPU time when the run recorded it (a shared machine inflates the clock)
+    assert value(dev_rows[0], "cpu_ms").split() == ["40.5", "96.1", "0.4", "0.5"]
+    assert "40,5 · 96,1 / 0,4 · 0,5" in field(dev_rows[0], "cpu_ms").text
+    assert field(dev_rows[1], "cpu_ms").text == "—"
     # how busy the machine was shows with the run that recorded it
     assert "carga 10,9 → 8,2" in dev_rows[1].text and "carga" not in dev_rows[0].text
 
