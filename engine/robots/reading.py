@@ -362,13 +362,12 @@ def _sample(
     )
     # each telling action weighs a deal by the actor's quantile (a few dozen values):
     # (seat, factor by quantile, how its call's win evidence counts, or None)
-    weighers: list[tuple[int, dict[float, float], float, Act, int, bool | None]] = []
+    weighers: list[tuple[int, dict[float, float], Tendencies, Act, int, bool | None]] = []
     for s, act, step in events:
         evidence = None
         if (act == Act.TRUCO or act == Act.RAISE) and WIN_EVIDENCE:
             evidence = s & 1 == v.team
-        t = tend[s & 1]
-        weighers.append((s, _factor_memo(t, act, step), t.lose_ratio, act, step, evidence))
+        weighers.append((s, _factor_memo(tend[s & 1], act, step), tend[s & 1], act, step, evidence))
     rounds, turn, leader, team = v.rounds, v.turn, v.leader, v.team
     quantile_of = table.quantile_of
     draw = drawer(pool, total)
@@ -403,16 +402,16 @@ def _sample(
             win = 0.5 if winner is None else (1.0 if winner == team else 0.0)
         else:
             win = 0.5
-        for s, memo, lose, act, step, evidence in weighers:
+        for s, memo, t, act, step, evidence in weighers:
             q = quant[s]
             f = memo.get(q)
-            if f is None:
+            if f is None:  # with the acting team's own habits: the memo is theirs
                 f = memo[q] = _event_factor(t, act, q, step)
             weight *= f
             if evidence is not None:
                 # a call says "we win this hand" as often as the team's shown calls won
                 wins = win if evidence else 1.0 - win
-                weight *= lose + (1.0 - lose) * wins
+                weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
         deals.append(Deal(weight, win, quant))
     return deals
 

@@ -302,3 +302,38 @@ def test_readings_draw_the_hidden_cards_as_random_sample_does() -> None:
                     theirs.sample(pool, k) for _ in range(3)
                 ]
                 assert mine.random() == theirs.random()  # the streams stay in step
+
+
+def test_a_2x2_reading_weighs_each_action_by_its_own_teams_habits(monkeypatch) -> None:
+    # a partner's call and an opponent's answer in one hand: each is read with the habits
+    # of the team that made it (a slip once read the whole hand with the last one's)
+    import engine.robots.reading as reading
+
+    seen: list[tuple[Tendencies, object, int]] = []
+    factor = reading._event_factor
+
+    def spy(t, act, q, step):
+        seen.append((t, act, step))
+        return factor(t, act, q, step)
+
+    monkeypatch.setattr(reading, "_event_factor", spy)
+    checked = 0
+    for seed in range(40):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
+        robots = [get_robot("medio", seed=seed * 10 + s) for s in range(4)]
+        while not m.is_terminal() and checked < 5:
+            if m.phase == Phase.HAND_OVER:
+                m.deal()
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            tend = (Tendencies.of(view, 0), Tendencies.of(view, 1))
+            events = reading._events(view)
+            if tend[0] != tend[1] and len({s & 1 for s, _a, _st in events}) == 2:
+                reading._factor_memo.cache_clear()
+                seen.clear()
+                Reading(read(view), random.Random(seed), 24)
+                own = {(act, step): tend[s & 1] for s, act, step in events}
+                assert seen and all(own.get((act, step), t) == t for t, act, step in seen)
+                checked += 1
+            m.apply(seat, robots[seat].choose(view))
+    assert checked == 5
