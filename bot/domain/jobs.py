@@ -242,6 +242,12 @@ _NEXT = select(
 
 
 @functools.cache
+def _next_query(kinds: frozenset[str]) -> Any:
+    """When the next job of ``kinds`` becomes claimable (built once per set of kinds)."""
+    return _NEXT.where(col(Job.kind).in_(sorted(kinds)))
+
+
+@functools.cache
 def _claim_query(kinds: frozenset[str]) -> Any:
     """The due jobs of ``kinds`` nobody holds, oldest first, locked (built once per lane)."""
     jobs = Job.__table__.c  # type: ignore[attr-defined]
@@ -311,7 +317,10 @@ def cycle(
             ]
         if claimed:
             s.execute(_CLAIMED, {"ids": [j.id for j in claimed], "w": worker, "until": until})
-        nxt = None if more else s.execute(_NEXT).scalar()
+        # only the lanes with a free slot: a full lane's due jobs are not claimable now
+        # (a job ending wakes the runner), and counting them made it look again every 5 ms
+        free = frozenset(k for kinds, limit in wants if limit > 0 for k in kinds)
+        nxt = None if more or not free else s.execute(_next_query(free)).scalar()
         s.commit()
     return Cycle(claimed, more, nxt, unfinished)
 

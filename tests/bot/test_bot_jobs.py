@@ -145,8 +145,22 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     waiting = {key for _kind, key, _due in store.waiting(db)}
     assert waiting == ({"2", "4"} if postgres else {"2"})
     turn = store.cycle(db, "me", 13, 5, [], turn.unfinished)
-    assert turn.unfinished == [] and turn.next_due is not None
+    assert turn.unfinished == [] and turn.next_due is None  # only finished: no lane to look at
     if postgres:  # rescheduled while held: given back, not deleted
         assert {key for _kind, key, _due in store.waiting(db)} == {"2", "4"}
         assert [j.key for j in store.cycle(db, "me", 14, 5, [hands]).claimed] == ["4"]
+    db.close()
+
+
+def test_a_full_lane_does_not_make_the_runner_look_again_at_once(tmp_path: Path) -> None:
+    """With every redraw slot busy, a due redraw is not claimable: the next time to look is
+    the next job of a lane with room (a redraw ending wakes the runner anyway)."""
+    db = Database(database_url(tmp_path))
+    store.request(db, JobKind.HANDS, "1", 0, {"game": 1})  # due, but its lane is full
+    store.request(db, JobKind.ROBOT, "2", 50, {"game": 2})
+    turns, redraws = ({JobKind.ROBOT, JobKind.DEADLINE}, 4), ({JobKind.HANDS}, 0)
+    turn = store.cycle(db, "me", now=10, lease=5, wants=[turns, redraws])
+    assert turn.claimed == [] and turn.next_due == 50
+    turn = store.cycle(db, "me", now=10, lease=5, wants=[turns, ({JobKind.HANDS}, 2)])
+    assert [j.key for j in turn.claimed] == ["1"] and turn.next_due == 15  # its lease
     db.close()
