@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import bindparam, case, delete, func, update
+from sqlalchemy import bindparam, case, delete, func, tuple_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
@@ -73,15 +73,15 @@ def after_change(
     key = str(change.game_id)
     game = {"game": change.game_id, "version": change.version}
     playing = change.status == GameStatus.PLAYING
+    dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
     if playing and change.robot_seat is not None:
         schedule(s, JobKind.ROBOT, key, now + robot_delay, {**game, "seat": change.robot_seat})
-        cancel(s, JobKind.DEADLINE, key)
+        dropped.append((JobKind.DEADLINE, key))
     elif playing and change.deadline_at is not None:
         schedule(s, JobKind.DEADLINE, key, change.deadline_at, game)
-        cancel(s, JobKind.ROBOT, key)
+        dropped.append((JobKind.ROBOT, key))
     else:
-        cancel(s, JobKind.DEADLINE, key)
-        cancel(s, JobKind.ROBOT, key)
+        dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
     if change.status != GameStatus.LOBBY:
         schedule(s, JobKind.HANDS, key, now, {"game": change.game_id}, keep_earlier=True)
     # the hands drawn once more when the time of whoever must act is nearly out
@@ -89,7 +89,8 @@ def after_change(
     if playing and warn_at is not None and warn_at > now:
         schedule(s, JobKind.HANDS, f"{key}:warning", warn_at, {"game": change.game_id})
     else:
-        cancel(s, JobKind.HANDS, f"{key}:warning")
+        dropped.append((JobKind.HANDS, f"{key}:warning"))
+    s.execute(_CANCEL_ALL, {"pairs": [(str(kind), k) for kind, k in dropped]})
     redraw = {"games": [change.game_id]}
     tkey = table_key(change.chat_id, change.thread_id)
     schedule(s, JobKind.TABLE, tkey, now, redraw, keep_earlier=True, merge=_games)
@@ -187,6 +188,9 @@ def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool) -> Any:
 
 
 _CANCEL = delete(Job).where(col(Job.kind) == bindparam("kind"), col(Job.key) == bindparam("key"))
+_CANCEL_ALL = delete(Job).where(
+    tuple_(col(Job.kind), col(Job.key)).in_(bindparam("pairs", expanding=True))
+)
 
 
 def cancel(s: Session, kind: str, key: str) -> None:
