@@ -12,13 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, update
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.domain import flood, outbox
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
-from bot.domain.people import chat_language_in, player_info
+from bot.domain.people import chat_language_in, info_of
 from bot.domain.store import Database
 from bot.domain.tables import GameRow, game_row, pending_starts, row_to_table
 from bot.domain.values import (
@@ -32,10 +33,31 @@ from bot.domain.values import (
     TableDrawing,
 )
 
+_EVENTS = Event.__table__  # type: ignore[attr-defined]
+_HAND_OVERS = (
+    core_select(_EVENTS.c.data)
+    .where(_EVENTS.c.game_id == bindparam("game"), _EVENTS.c.kind == "hand_over")
+    .order_by(_EVENTS.c.id)
+)
+_HANDS = HandMessage.__table__  # type: ignore[attr-defined]
+_HAND_ROWS = core_select(
+    _HANDS.c.seat, _HANDS.c.chat_id, _HANDS.c.message_id, _HANDS.c.hand_number, _HANDS.c.digest
+).where(_HANDS.c.game_id == bindparam("game"))
+_PLAYERS = Player.__table__  # type: ignore[attr-defined]
+_SEATED = core_select(
+    _PLAYERS.c.id,
+    _PLAYERS.c.name,
+    _PLAYERS.c.language_code,
+    _PLAYERS.c.deck,
+    _PLAYERS.c.started,
+).where(_PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
+"""The reads of every hands redraw, as plain columns by statements built once: loading
+the rows as ORM objects cost more CPU than the queries."""
+
 
 def _hand_overs(s: Session, game_id: int) -> list[HandSummary]:
-    q = select(Event).where(Event.game_id == game_id, Event.kind == "hand_over")
-    return [HandSummary.from_json(json.loads(e.data)) for e in s.exec(q.order_by(col(Event.id)))]
+    rows = s.execute(_HAND_OVERS, {"game": game_id}).scalars()
+    return [HandSummary.from_json(json.loads(data)) for data in rows]
 
 
 _PERSON_LANGUAGE = select(Player.language_code).where(col(Player.id) == bindparam("id"))
@@ -132,13 +154,16 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
             return None
         table = row_to_table(s, game)
         rows = {
-            h.seat: _hand_message(h)
-            for h in s.exec(select(HandMessage).where(HandMessage.game_id == game_id))
+            seat: _hand_info(chat, message, hand, digest)
+            for seat, chat, message, hand, digest in s.execute(_HAND_ROWS, {"game": game_id})
         }
-        users = {x.user for x in table.seats if x is not None and x.user is not None}
-        found = {p.id: p for p in s.exec(select(Player).where(col(Player.id).in_(users)))}
+        users = sorted({x.user for x in table.seats if x is not None and x.user is not None})
+        found = {
+            row.id: info_of(row.id, row.name, row.language_code, row.deck, row.started)
+            for row in s.execute(_SEATED, {"ids": users})
+        }
         people: dict[int, PlayerInfo] = {
-            i: player_info(found[x.user])
+            i: found[x.user]
             for i, x in enumerate(table.seats)
             if x is not None and x.user is not None and x.user in found
         }
@@ -171,10 +196,14 @@ def ask_for_hand(db: Database, game_id: int, seat: int) -> None:
 
 
 def _hand_message(h: HandMessage) -> HandMessageInfo:
-    ping, sep, fingerprint = h.digest.partition(":")
+    return _hand_info(h.chat_id, h.message_id, h.hand_number, h.digest)
+
+
+def _hand_info(chat_id: int, message_id: int, hand_number: int, digest: str) -> HandMessageInfo:
+    ping, sep, fingerprint = digest.partition(":")
     if not sep or not ping.lstrip("-").isdigit():  # stored before pings were kept
-        return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, h.digest)
-    return HandMessageInfo(h.chat_id, h.message_id, h.hand_number, fingerprint, Ping(int(ping)))
+        return HandMessageInfo(chat_id, message_id, hand_number, digest)
+    return HandMessageInfo(chat_id, message_id, hand_number, fingerprint, Ping(int(ping)))
 
 
 def mark_table(db: Database, game_id: int, *, table_message_id: int, seen: int = 0) -> None:

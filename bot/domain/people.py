@@ -32,8 +32,15 @@ _FIELDS = {Setting.COVERED: "covered_cards"}
 
 def player_info(p: Player) -> PlayerInfo:
     """The ``PlayerInfo`` value of a player row."""
-    deck = DeckStyle.SPANISH if p.deck == "spanish" else DeckStyle.TRADITIONAL
-    return PlayerInfo(p.id, p.name, p.language_code, deck, p.started)
+    return info_of(p.id, p.name, p.language_code, p.deck, p.started)
+
+
+def info_of(
+    user_id: int, name: str, language_code: str | None, deck: str, started: bool
+) -> PlayerInfo:
+    """The ``PlayerInfo`` value of a player's columns."""
+    style = DeckStyle.SPANISH if deck == "spanish" else DeckStyle.TRADITIONAL
+    return PlayerInfo(user_id, name, language_code, style, started)
 
 
 def _settings(c: Chat) -> ChatSettings:
