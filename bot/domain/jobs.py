@@ -232,7 +232,11 @@ _MINE = (
     .where(col(Job.id).in_(bindparam("ids", expanding=True)), col(Job.claimed_by) == bindparam("w"))
     .with_for_update(skip_locked=True)
 )
-_DONE = _JOBS.delete().where(_JOBS.c.id.in_(bindparam("ids", expanding=True)))
+# by id *and* generation: on SQLite the read of ``_MINE`` locks nothing, and a request
+# committed between it and the delete (a newer generation) must survive and run again
+_DONE = _JOBS.delete().where(
+    tuple_(_JOBS.c.id, _JOBS.c.generation).in_(bindparam("done", expanding=True))
+)
 _RELEASE = (
     _JOBS.update()
     .where(_JOBS.c.id.in_(bindparam("ids", expanding=True)))
@@ -303,7 +307,10 @@ def cycle(
             finished = [i for i, gen in mine.items() if by_id[i].generation == gen]
             again = [i for i, gen in mine.items() if by_id[i].generation != gen]
             if finished:
-                s.execute(_DONE, {"ids": finished})
+                pairs = [(i, mine[i]) for i in finished]
+                gone = s.execute(_DONE, {"done": pairs}).rowcount  # type: ignore[attr-defined]
+                if gone < len(finished):  # rescheduled since the read: not finished after all
+                    again += finished
             if again:  # rescheduled while it ran: it runs again
                 s.execute(_RELEASE, {"ids": again})
             missing = [i for i in by_id if i not in mine]

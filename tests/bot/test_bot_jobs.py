@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from bot.domain import Database
 from bot.domain import jobs as store
@@ -149,6 +149,40 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     if postgres:  # rescheduled while held: given back, not deleted
         assert {key for _kind, key, _due in store.waiting(db)} == {"2", "4"}
         assert [j.key for j in store.cycle(db, "me", 14, 5, [hands]).claimed] == ["4"]
+    db.close()
+
+
+def test_a_job_redrawn_again_as_its_run_is_finished_runs_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request committed between the turn's read of the jobs that ran and their delete
+    (SQLite locks nothing on that read) is not deleted with them: the job runs again."""
+    db = Database(database_url(tmp_path))
+    store.request(db, JobKind.TABLE, "chat", 0, {"games": [1]})
+    table = ({JobKind.TABLE}, 1)
+    [ran] = store.cycle(db, "me", now=10, lease=5, wants=[table]).claimed
+    postgres = db.engine.dialect.name == "postgresql"
+    pool = ThreadPoolExecutor(1)
+    pending: list[Any] = []
+    execute = Session.execute
+
+    def racing(self: Session, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        if statement is store._DONE and not pending:
+            # someone joins the lobby: its redraw is requested while this one finishes
+            pending.append(
+                pool.submit(store.request, db, JobKind.TABLE, "chat", 11, {"games": [1]})
+            )
+            if not postgres:  # on PostgreSQL the request waits for this turn's row lock
+                pending[0].result(timeout=30)
+        return execute(self, statement, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "execute", racing)
+    store.cycle(db, "me", 12, 5, [], [ran])
+    monkeypatch.undo()
+    pending[0].result(timeout=30)
+    pool.shutdown()
+    assert [key for _kind, key, _due in store.waiting(db)] == ["chat"]
+    assert [j.key for j in store.cycle(db, "me", 13, 5, [table]).claimed] == ["chat"]
     db.close()
 
 
