@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.actions import Action
+from engine.actions import Act, Action
 from engine.match import Match, Phase
 from engine.robots import (
     LEVELS,
@@ -321,6 +321,18 @@ class Tally:
     times_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
     """Processor time of built-in robots' decisions (robust to a busy machine)."""
+    calls: int = 0
+    """Calls this side made on its turn: truco, or the next step of a truco it accepted."""
+    raises: int = 0
+    """Raises this side answered with (seis and up)."""
+    run_points: int = 0
+    """Points scored in hands the other side ran from (a call or the mão de onze/dez)."""
+    played_points: int = 0
+    """Points scored in hands played to the last round."""
+    raised_won: int = 0
+    """Hands played out at a stake above the truco (seis and up) that this side won."""
+    raised_lost: int = 0
+    """Hands played out at a stake above the truco that this side lost."""
 
     def add(self, other: Tally) -> None:
         """Fold ``other`` into this tally."""
@@ -330,6 +342,40 @@ class Tally:
         self.capped += other.capped
         self.times_ms.extend(other.times_ms)
         self.cpu_ms.extend(other.cpu_ms)
+        for name in _BET_COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def bets(self) -> dict[str, int]:
+        """The betting counts, as the run's JSON shows them."""
+        return {name: getattr(self, name) for name in _BET_COUNTS}
+
+
+_BET_COUNTS = ("calls", "raises", "run_points", "played_points", "raised_won", "raised_lost")
+"""Where a side's points came from: what the issue's own post-mortem counted."""
+
+
+def tally_bet(
+    tallies: tuple[Tally, Tally], side_of_team: tuple[int, int], seat: int, action: Action, m: Match
+) -> None:
+    """Count ``action`` (just applied by ``seat``) and, if it ended the hand, its points."""
+    me = tallies[side_of_team[seat & 1]]
+    if action.act == Act.TRUCO:
+        me.calls += 1
+    elif action.act == Act.RAISE:
+        me.raises += 1
+    result = m.hand_result()
+    if result is None or result.winner is None:
+        return
+    winner = tallies[side_of_team[result.winner]]
+    loser = tallies[side_of_team[1 - result.winner]]
+    points = result.points[result.winner]
+    if result.ran:
+        winner.run_points += points
+        return
+    winner.played_points += points
+    if result.stake > m.ladder[0]:
+        winner.raised_won += 1
+        loser.raised_lost += 1
 
 
 @dataclass
@@ -432,6 +478,7 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                 tallies[side_index].cpu_ms.append((time.process_time() - cpu) * 1000)
             before = m.score
             m.apply(seat, action)
+            tally_bet(tallies, side_of_team, seat, action, m)
             if m.phase >= Phase.HAND_OVER:
                 for team in (0, 1):
                     tallies[side_of_team[team]].points += m.score[team] - before[team]
@@ -586,6 +633,7 @@ def summarize(
                 ),
                 "forfeits": t.forfeits,
                 "capped": t.capped,
+                "bets": t.bets(),
             }
         )
     return out

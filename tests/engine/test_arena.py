@@ -17,12 +17,14 @@ from engine.rulesets import TableOptions
 from engine.tools.arena import (
     Forfeit,
     Setup,
+    Tally,
     Side,
     arena,
     first_to_ask,
     parse_answer,
     play_pair,
     save_run,
+    tally_bet,
     wilson,
 )
 from engine.tools.cli import main
@@ -379,3 +381,51 @@ def test_a_seat_with_no_cards_left_may_raise_for_its_team() -> None:
     for seat, code in ((2, "6H"), (3, "7S"), (0, "5S")):
         m.apply(seat, A.PLAY[Card.parse(code)])
     assert m.hand_winner == 1 and m.points == (0, 6)
+
+
+def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
+    def fresh() -> Match:
+        return Match.from_hand(
+            "paulista",
+            TableOptions(players=4, sinais=False),
+            score=(0, 0),
+            dealer=3,
+            hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
+            vira=Card.parse("7D"),
+        )
+
+    def play(m: Match, moves: list[tuple[int, A.Action]], first: int) -> tuple[Tally, Tally]:
+        tallies = (Tally(), Tally())
+        side_of_team = (first, 1 - first)
+        for seat, action in moves:
+            m.apply(seat, action)
+            tally_bet(tallies, side_of_team, seat, action, m)
+        return tallies
+
+    # a truco both partners run from: one call, and the caller's point came from a run
+    a, b = play(fresh(), [(0, A.TRUCO), (1, A.RUN), (3, A.RUN)], first=0)
+    assert (a.calls, a.run_points, a.played_points) == (1, 1, 0)
+    assert (b.calls, b.raises, b.run_points, b.played_points) == (0, 0, 0, 0)
+    # a truco raised to seis, accepted and played out: side B (team 0 now) counts the call
+    # and side A (team 1) the raise and the six points won at a raised stake
+    cards = [(0, "3S"), (1, "4H"), (2, "5C"), (3, "6C"), (0, "4D"), (1, "2H"), (2, "5D")]
+    cards += [(3, "6D"), (1, "KC")]
+    moves = [(s, A.PLAY[Card.parse(c)]) for s, c in cards]
+    moves += [(2, A.TRUCO), (3, A.RAISE), (2, A.ACCEPT)]
+    moves += [(s, A.PLAY[Card.parse(c)]) for s, c in ((2, "6H"), (3, "7S"), (0, "5S"))]
+    a, b = play(fresh(), moves, first=1)
+    assert (b.calls, b.raises, a.calls, a.raises) == (1, 0, 0, 1)
+    assert (a.played_points, a.raised_won, a.raised_lost) == (6, 1, 0)
+    assert (b.played_points, b.raised_won, b.raised_lost) == (0, 0, 1)
+    assert a.run_points == b.run_points == 0
+
+
+def test_arena_betting_counts_add_up_to_the_points() -> None:
+    run = arena(setup("robot:medio", "robot:loose", players=4), matches=6, progress=False)
+    rows = [figures(run, 0), figures(run, 1)]
+    for mine, theirs in (rows, rows[::-1]):
+        bets = mine["bets"]
+        assert isinstance(bets, dict)
+        assert bets["run_points"] + bets["played_points"] > 0
+        assert bets["raised_won"] == theirs["bets"]["raised_lost"]  # type: ignore[index]
+    assert sum(r["bets"]["calls"] for r in rows) > 0  # type: ignore[index]
