@@ -17,8 +17,8 @@ from engine.rulesets import TableOptions
 from engine.tools.arena import (
     Forfeit,
     Setup,
-    Tally,
     Side,
+    Tally,
     arena,
     first_to_ask,
     parse_answer,

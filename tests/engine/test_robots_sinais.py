@@ -11,6 +11,7 @@ import pytest
 from engine import Match, Phase, TableOptions
 from engine import actions as A
 from engine.actions import Act
+from engine.cards import parse_cards
 from engine.robots import Deaf, get_robot, robot_signal
 from engine.robots.reading import Reading
 from engine.robots.search import Dificil
@@ -21,9 +22,9 @@ from engine.tools.arena import Setup, Side, arena
 from engine.tools.terminal import play
 
 
-def answered_call(sinal: Sinal | None, *, signaller: int, catch: int = 25) -> Match:
-    """Seed 1, 2×2 paulista: seat 0 calls truco at once; ``signaller`` signals first."""
-    m = Match("paulista", TableOptions(players=4, catch_percent=catch), 1, dealer=3)
+def answered_call(sinal: Sinal | None, *, signaller: int, catch: int = 25, seed: int = 1) -> Match:
+    """2×2 paulista (seed 1): seat 0 calls truco at once; ``signaller`` signals first."""
+    m = Match("paulista", TableOptions(players=4, catch_percent=catch), seed, dealer=3)
     if sinal is not None and signaller == 0:
         m.apply(0, A.SIGNAL[sinal])
     m.apply(0, A.TRUCO)
@@ -36,9 +37,11 @@ def answered_call(sinal: Sinal | None, *, signaller: int, catch: int = 25) -> Ma
     "robot", [get_robot("medio", seed=1), Dificil(1, playouts=120)], ids=["medio", "dificil"]
 )
 def test_the_partners_signal_changes_the_answer(robot: object) -> None:
-    # seat 1 holds A♦ 5♠ 5♦ under a Q♥ vira: two small cards and one good one
-    zap = answered_call(Sinal.ZAP, signaller=3)
-    nada = answered_call(Sinal.NADA, signaller=3)
+    # seat 1 holds 2♣ 3♣ 7♦ under a Q♣ vira: two good cards and no manilha, a hand that
+    # runs from a truco at once unless the partner holds the zap
+    zap = answered_call(Sinal.ZAP, signaller=3, seed=13)
+    nada = answered_call(Sinal.NADA, signaller=3, seed=13)
+    assert zap.view(1).hand == nada.view(1).hand == tuple(parse_cards("2C 3C 7D"))
     # with the zap beside it the hand plays on (médio may even raise); with nothing it runs
     assert robot.choose(zap.view(1)) in (A.ACCEPT, A.RAISE)  # type: ignore[attr-defined]
     assert robot.choose(nada.view(1)) == A.RUN  # type: ignore[attr-defined]
