@@ -9,6 +9,10 @@ bet, each by fixed thresholds on their plain chance of winning the hand:
 - ``bluffer``: calls truco on air half the time and raises on air too;
 - ``honest``: calls with good hands only and never bluffs (a call always means it);
 - ``accepter``: never runs from a call; calls on good hands;
+- ``solid``: calls only with strong hands and never bluffs, but accepts with middling
+  ones and raises with strong ones: the solid player who rarely calls and is hard to
+  push off a hand (the outside baseline issue 13 describes called half as often as
+  médio and won far more of the hands played out);
 - ``probe``: the best response to one fixed robot (médio by default): for each betting
   choice it deals the hidden cards many times and asks *that robot's own policy* what
   it would answer (or would have called) in each deal, so it exploits every leak of
@@ -64,6 +68,7 @@ STYLES: dict[str, Style] = {
     "bluffer": Style(call=0.6, bluff=0.5, accept=0.45, raise_=0.8, raise_bluff=0.2),
     "honest": Style(call=0.7, bluff=0.0, accept=0.5, raise_=0.85),
     "accepter": Style(call=0.7, bluff=0.05, accept=0.0, raise_=0.85, never_runs=True),
+    "solid": Style(call=0.8, bluff=0.0, accept=0.45, raise_=0.8),
 }
 """The fixed-threshold styles, by name."""
 

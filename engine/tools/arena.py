@@ -3,7 +3,7 @@
 A side is a built-in robot (``robot:facil``, ``robot:medio``, ``robot:dificil``; add
 ``:sem-sinais`` for one that ignores signals, R12), a sparring robot with one betting
 style (``robot:tight``, ``robot:loose``, ``robot:bluffer``, ``robot:honest``,
-``robot:accepter``, ``robot:probe``; see ``engine.robots.sparring``), ``random`` (a
+``robot:accepter``, ``robot:solid``, ``robot:probe``; see ``engine.robots.sparring``), ``random`` (a
 uniformly random legal action) or an outside program (``exec:COMMAND``) that speaks the
 JSON Lines protocol of docs-dev/arena-protocol.md.
 

@@ -574,6 +574,7 @@ SIDE_NAMES = {
     "robot:bluffer": "treino: blefador",
     "robot:honest": "treino: sem blefe",
     "robot:accepter": "treino: aceita tudo",
+    "robot:solid": "treino: sólido",
     "robot:probe": "treino: sonda do médio",
 }
 

@@ -223,6 +223,13 @@ def test_styles_differ_where_they_should() -> None:
     view = weak.view(0)
     assert get_sparring("accepter").choose(view) == A.ACCEPT
     assert get_sparring("tight").choose(view) == A.RUN
+    # an ace, a jack and a five (about 60% to win it played out): solid stays in the hand,
+    # tight runs from it by some of its samples
+    middling = scripted("AC JH 5S / 5D 6D 7D", dealer=0)
+    middling.apply(1, A.TRUCO)
+    view = middling.view(0)
+    assert all(get_sparring("solid", s).choose(view) == A.ACCEPT for s in range(6))
+    assert any(get_sparring("tight", s).choose(view) == A.RUN for s in range(6))
 
 
 # ---------------------------------------------------- difícil's fixed work
