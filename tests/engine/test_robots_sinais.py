@@ -57,9 +57,10 @@ def test_a_caught_signal_changes_the_answer_and_an_unseen_one_does_not() -> None
         return Reading(read(m.view(1)), random.Random(1), 2000).chance()
 
     # a caught "nada" before the truco makes the call look like a bluff, a caught zap the
-    # opposite; médio weighs that against how rarely anyone calls without cards
+    # opposite; médio weighs that against how rarely anyone calls without cards (in 2×2
+    # it expects 80% of calls to win, so the nada lifts its chance by about a third)
     plain = answered_call(None, signaller=0)
-    assert chance(caught_nada) > chance(plain) + 0.05
+    assert chance(caught_nada) > chance(plain) * 1.25
     assert chance(plain) > chance(caught_zap)
     unseen = [answered_call(s, signaller=0, catch=0) for s in (Sinal.ZAP, Sinal.NADA)]
     assert robot.choose(unseen[0].view(1)) == robot.choose(unseen[1].view(1))
