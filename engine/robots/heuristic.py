@@ -10,13 +10,16 @@ from engine.cards import Card
 from engine.match import HandKind, Phase
 from engine.robots.base import decision_rng
 from engine.robots.reading import Reading
-from engine.robots.sense import Sense, read, value_after
+from engine.robots.sense import Sense, card_chances, read, value_after
 from engine.robots.sinais import bluff_scale, choose_signal
 from engine.view import View
 
 MEDIO_SAMPLES = 72
 """Deals of the hidden cards médio samples for a betting decision (each weighed by the bets
-seen, see ``reading``); its card play samples nothing."""
+seen, see ``reading``)."""
+CARD_SAMPLES = 48
+"""Deals of the hidden cards médio samples to choose a card: each card it may play is played
+out on the same deals (``sense.card_chances``)."""
 MARGIN = 0.004
 """A call or raise must gain at least this much match chance over the quiet choice."""
 DEFER_DISCOUNT = 0.01
@@ -100,25 +103,34 @@ class Medio:
 
     level = "medio"
 
-    def __init__(self, seed: int = 0, samples: int = MEDIO_SAMPLES) -> None:
-        """A médio robot; ``samples`` sets how finely it estimates its chances."""
+    def __init__(
+        self, seed: int = 0, samples: int = MEDIO_SAMPLES, card_samples: int = CARD_SAMPLES
+    ) -> None:
+        """A médio robot; ``samples`` sets how finely it estimates its chances to bet,
+        ``card_samples`` how many deals it plays each card out on (0: tiers only)."""
         self.seed = seed
         self.samples = samples
+        self.card_samples = card_samples
 
     def choose(self, view: View) -> Action:
         """One action out of ``view.legal``."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        return medio_action(view, decision_rng(self.seed, view), self.samples)
+        rng = decision_rng(self.seed, view)
+        return medio_action(view, rng, self.samples, self.card_samples)
 
     def signal(self, view: View) -> Action | None:
         """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
         return choose_signal(view)
 
 
-def medio_action(view: View, rng: random.Random, samples: int) -> Action:
-    """Médio's decision for ``view`` (also the play-out policy of difícil)."""
+def medio_action(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:
+    """Médio's decision for ``view`` (also the play-out policy of difícil).
+
+    ``card_samples`` is passed to ``_medio_card``: difícil's play-outs keep the default 0
+    (card tiers only), as they make thousands of card choices per decision.
+    """
     legal = view.legal
     if view.kind == HandKind.IRON:
         return rng.choice(legal)  # blind cards: no position tells anything
@@ -129,7 +141,7 @@ def medio_action(view: View, rng: random.Random, samples: int) -> Action:
         return _answer(sense, rng, samples)
     if A.TRUCO in legal and _should_call(sense, rng, samples):
         return A.TRUCO
-    return _medio_card(sense)
+    return _medio_card(sense, rng, card_samples)
 
 
 def _decide_special(sense: Sense, rng: random.Random, samples: int) -> Action:
@@ -233,8 +245,21 @@ def _dump(sense: Sense) -> Action:
     return A.COVER[low] if A.COVER[low] in sense.view.legal else A.PLAY[low]
 
 
-def _medio_card(sense: Sense) -> Action:
-    """Choose the card: tiers and position as mão (leading) or pé (following)."""
+def _medio_card(sense: Sense, rng: random.Random | None = None, samples: int = 0) -> Action:
+    """Choose the card: by playing each one out when ``samples`` is given, else by tiers.
+
+    With ``samples`` deals (médio, the sparring robots) every card of a different strength
+    is played open now and the hand played out by ``simulate``'s plain policy on the same
+    deals; the best chance of winning the hand is chosen, the cheaper card when two are
+    even. This sees what the tiers below miss: whether the partner still plays after an
+    opponent, which round decides after a tie (R4), which cards are out. The lowest card
+    goes face down when it gives the round up anyway. Measured against the tiers alone
+    (2000 mirrored matches, seed 1, no signals, 2026-12-01): 53.4% of the matches in 2×2,
+    52.5% in 1×1.
+
+    Without samples (difícil's play-outs, which make thousands of card choices): tiers
+    and position as mão (leading) or pé (following).
+    """
     v = sense.view
     st = sense.strength
     hand = sense.hand  # strongest first
@@ -242,6 +267,17 @@ def _medio_card(sense: Sense) -> Action:
     rounds = v.rounds
     if len(hand) == 1:
         return _last_card(sense)
+    if samples > 0 and rng is not None:
+        cards = tuple(c for i, c in enumerate(hand) if i == 0 or st[c] != st[hand[i - 1]])
+        if len(cards) > 1:
+            chances = card_chances(sense, cards, rng, samples)
+            pick = max(range(len(cards)), key=lambda i: (chances[i], i))
+            card = cards[pick]
+            if st[card] != st[hand[-1]]:
+                return A.PLAY[card]
+            if v.table and st[hand[-1]] < sense.table_best[0]:
+                return _dump(sense)
+            return A.PLAY[hand[-1]]
     if not v.table:
         if not rounds:
             # keep the best card back when the second one can take the round alone

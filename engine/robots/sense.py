@@ -217,6 +217,63 @@ def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
     return wins / samples
 
 
+def card_chances(
+    sense: Sense, cards: tuple[Card, ...], rng: random.Random, samples: int
+) -> list[float]:
+    """For each of ``cards`` (own cards), the chance this seat's team wins the hand if
+    this seat plays it open now, the rest being played out by ``simulate``'s plain policy.
+
+    Every card is played out on the same sampled deals (drawn as ``win_chance`` draws
+    them, signals included), so the comparison between cards carries little noise.
+    """
+    v = sense.view
+    n = v.players
+    st = sense.strength
+    own = [st[c] for c in v.hand]
+    partner = v.partner
+    known_partner = (
+        [st[c] for c in v.partner_hand]
+        if v.partner_hand is not None and partner is not None
+        else None
+    )
+    need = [0] * n
+    for s in range(n):
+        if s != v.seat and not (s == partner and known_partner is not None):
+            need[s] = v.cards_left[s]
+    total = sum(need)
+    pool = list(sense.unseen_strengths)
+    wins = [0.0] * len(cards)
+    if total > len(pool) or len(v.table) >= n:  # not a consistent play state
+        return [0.5] * len(cards)
+    table = [(s, COVERED if cov or c is None else st[c]) for s, c, cov in v.table]
+    after = (v.seat + 1) % n
+    clues = Clues.of(v, st)
+    for _ in range(samples):
+        for _ in range(MAX_TRIES if clues else 1):
+            drawn = rng.sample(pool, total)
+            hands: list[list[int]] = []
+            k = 0
+            for s in range(n):
+                if s == v.seat:
+                    hands.append(own)
+                elif known_partner is not None and s == partner:
+                    hands.append(known_partner)
+                else:
+                    hands.append(drawn[k : k + need[s]])
+                    k += need[s]
+            if not clues or clues.accept(clues.weight(hands), rng):
+                break
+        for i, card in enumerate(cards):
+            played = [h.copy() for h in hands]
+            played[v.seat].remove(st[card])
+            winner = simulate(played, [*table, (v.seat, st[card])], v.rounds, after, v.leader, n)
+            if winner is None:
+                wins[i] += 0.5
+            elif winner == v.team:
+                wins[i] += 1.0
+    return [w / samples for w in wins]
+
+
 # ------------------------------------------------------------------ match value
 
 

@@ -29,6 +29,7 @@ from engine.actions import Act, Action
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import Robot, decision_rng
 from engine.robots.heuristic import (
+    CARD_SAMPLES,
     Medio,
     _medio_card,
     _played_out,
@@ -106,7 +107,7 @@ class Styled:
             p = win_chance(sense, rng, STYLE_SAMPLES)
             if p >= st.call or (p < 0.35 and rng.random() < st.bluff):
                 return A.TRUCO
-        return _medio_card(sense)
+        return _medio_card(sense, rng, CARD_SAMPLES)
 
 
 # ---------------------------------------------------------------- the probe
@@ -122,7 +123,8 @@ class Probe:
         """A probe against ``target`` (médio when none is given)."""
         self.level = "probe"
         self.seed = seed
-        self.target: Robot = target if target is not None else Medio(seed ^ 0x5EED)
+        # only the target's bets are asked for: its card play need not sample
+        self.target: Robot = target if target is not None else Medio(seed ^ 0x5EED, card_samples=0)
 
     def choose(self, view: View) -> Action:
         """One action out of ``view.legal``."""
@@ -143,7 +145,7 @@ class Probe:
             return self._answer(view, worlds)
         if A.TRUCO in legal and self._call(view, worlds):
             return A.TRUCO
-        return _medio_card(sense)
+        return _medio_card(sense, rng, CARD_SAMPLES)
 
     def _worlds(self, view: View, rng: random.Random) -> list[tuple[Match, float]]:
         """Deals consistent with the view, weighted by how likely the target's actions were."""
