@@ -242,6 +242,33 @@ def test_medio_covers_a_card_once_the_round_is_safe() -> None:
     assert choice == A.COVER[Card.parse("4H")]
 
 
+def test_medio_backs_its_partner_in_the_round_that_decides_after_a_tie() -> None:
+    m = at_hand(
+        "paulista",
+        "4C JS QD / 7C AC 6S / KD 6D JD / KH 3H 4S",
+        vira="4D",  # manilhas are the fives
+        players=4,
+        dealer=0,
+        actions=(
+            (1, "play 7C"),
+            (2, "play KD"),
+            (3, "play KH"),  # the kings tie round 1: round 2 decides (R4)
+            (0, "play 4C"),
+            (1, "play AC"),  # the partner's ace holds the round, but a 2 or a 3 beats it
+            (2, "play 6D"),
+        ),
+    )
+    choice = medio_choice(m, 3)
+    if choice == A.TRUCO:
+        m.apply(3, A.TRUCO)
+        m.apply(0, A.ACCEPT)
+        choice = medio_choice(m, 3)
+    # seat 0 still plays: the 3 over the ace leaves it only a manilha to win the hand
+    # (the tiers alone keep the 3 and give the 4 away)
+    assert choice == A.PLAY[Card.parse("3H")]
+    assert Medio(0, card_samples=0).choose(m.view(3)) == A.PLAY[Card.parse("4S")]
+
+
 def test_medio_plays_mao_de_onze_with_strong_partner_and_runs_with_trash() -> None:
     strong = at_hand(
         "paulista",
