@@ -254,8 +254,10 @@ def _medio_card(sense: Sense, rng: random.Random | None = None, samples: int = 0
     even. This sees what the tiers below miss: whether the partner still plays after an
     opponent, which round decides after a tie (R4), which cards are out. The lowest card
     goes face down when it gives the round up anyway. Measured against the tiers alone
-    (2000 mirrored matches a row, no signals, 2026-12-01): 51.7% and 52.3% of the matches
-    in 2×2 (seeds 1 and 2), 56.8% in 2×2 with signals, 52.2% in 1×1.
+    (2000 mirrored matches a row, no signals, 2026-12-01): 52.2% of the matches in 1×1;
+    52.5% and 51.5% in 2×2 (seeds 1 and 3), where the tiers keep the first round: played
+    out there too, 2×2 fell to 50.5% and 48.8%: more points from the hands played out
+    (5027 against 4384 in 2000 matches) but fewer from the bets (16454 against 17587).
 
     Without samples (difícil's play-outs, which make thousands of card choices): tiers
     and position as mão (leading) or pé (following).
@@ -267,7 +269,8 @@ def _medio_card(sense: Sense, rng: random.Random | None = None, samples: int = 0
     rounds = v.rounds
     if len(hand) == 1:
         return _last_card(sense)
-    if samples > 0 and rng is not None:
+    # 2×2 keeps the tiers in the first round (measured above)
+    if samples > 0 and rng is not None and (rounds or v.players == 2):
         cards = tuple(c for i, c in enumerate(hand) if i == 0 or st[c] != st[hand[i - 1]])
         if len(cards) > 1:
             chances = card_chances(sense, cards, rng, samples)
