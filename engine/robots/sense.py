@@ -6,6 +6,7 @@ Everything here reads a ``View`` (never a ``Match``), so the robots built on it 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -162,14 +163,14 @@ def simulate(
             return winner
 
 
-def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
-    """Chance that this seat's team wins the hand from here, by sampling unseen hands.
+def sampled_hands(sense: Sense, rng: random.Random, samples: int) -> Iterator[list[list[int]]]:
+    """``samples`` deals of the hidden cards, each as every seat's strengths left (fresh lists).
 
-    Draws hidden hands uniformly from the unseen cards (the view's partner cards when
-    visible), keeps each draw as likely as the signals seen make it (``Clues``), and
-    plays them out with ``simulate``. A tied hand counts half.
+    Hidden hands are drawn uniformly from the unseen cards (the view's partner cards when
+    visible) and each draw is kept as likely as the signals seen make it (``Clues``).
+    Yields nothing when the view leaves too few unseen cards to deal (never in a
+    consistent view).
     """
-
     v = sense.view
     n = v.players
     st = sense.strength
@@ -186,12 +187,9 @@ def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
             need[s] = v.cards_left[s]
     total = sum(need)
     pool = list(sense.unseen_strengths)
-    if total > len(pool):  # cannot happen with a consistent view; stay safe
-        return 0.5
-    table = [(s, COVERED if cov or c is None else st[c]) for s, c, cov in v.table]
-    turn = v.turn
+    if total > len(pool):
+        return
     clues = Clues.of(v, st)
-    wins = 0.0
     for _ in range(samples):
         for _ in range(MAX_TRIES if clues else 1):
             drawn = rng.sample(pool, total)
@@ -207,14 +205,35 @@ def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
                     k += need[s]
             if not clues or clues.accept(clues.weight(hands), rng):
                 break
-        if any(not hands[(turn + i) % n] for i in range(n - len(table))):
+        yield hands
+
+
+def _open_table(sense: Sense) -> list[tuple[int, int]]:
+    """The table as (seat, strength) pairs, covered cards at ``COVERED``."""
+    st = sense.strength
+    return [(s, COVERED if cov or c is None else st[c]) for s, c, cov in sense.view.table]
+
+
+def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
+    """Chance that this seat's team wins the hand from here, by sampling unseen hands.
+
+    Plays ``sampled_hands`` out with ``simulate``. A tied hand counts half.
+    """
+    v = sense.view
+    n = v.players
+    table = _open_table(sense)
+    wins = 0.0
+    dealt = 0
+    for hands in sampled_hands(sense, rng, samples):
+        if any(not hands[(v.turn + i) % n] for i in range(n - len(table))):
             return 0.5  # no cards to play (not a play state): nothing to learn
-        winner = simulate(hands, table.copy(), v.rounds, turn, v.leader, n)
+        winner = simulate(hands, table.copy(), v.rounds, v.turn, v.leader, n)
         if winner is None:
             wins += 0.5
         elif winner == v.team:
             wins += 1.0
-    return wins / samples
+        dealt += 1
+    return wins / dealt if dealt else 0.5
 
 
 def card_chances(
@@ -223,46 +242,19 @@ def card_chances(
     """For each of ``cards`` (own cards), the chance this seat's team wins the hand if
     this seat plays it open now, the rest being played out by ``simulate``'s plain policy.
 
-    Every card is played out on the same sampled deals (drawn as ``win_chance`` draws
-    them, signals included), so the comparison between cards carries little noise.
+    Every card is played out on the same ``sampled_hands``, so the comparison between
+    cards carries little noise.
     """
     v = sense.view
     n = v.players
     st = sense.strength
-    own = [st[c] for c in v.hand]
-    partner = v.partner
-    known_partner = (
-        [st[c] for c in v.partner_hand]
-        if v.partner_hand is not None and partner is not None
-        else None
-    )
-    need = [0] * n
-    for s in range(n):
-        if s != v.seat and not (s == partner and known_partner is not None):
-            need[s] = v.cards_left[s]
-    total = sum(need)
-    pool = list(sense.unseen_strengths)
-    wins = [0.0] * len(cards)
-    if total > len(pool) or len(v.table) >= n:  # not a consistent play state
+    if len(v.table) >= n:  # not a play state
         return [0.5] * len(cards)
-    table = [(s, COVERED if cov or c is None else st[c]) for s, c, cov in v.table]
+    table = _open_table(sense)
     after = (v.seat + 1) % n
-    clues = Clues.of(v, st)
-    for _ in range(samples):
-        for _ in range(MAX_TRIES if clues else 1):
-            drawn = rng.sample(pool, total)
-            hands: list[list[int]] = []
-            k = 0
-            for s in range(n):
-                if s == v.seat:
-                    hands.append(own)
-                elif known_partner is not None and s == partner:
-                    hands.append(known_partner)
-                else:
-                    hands.append(drawn[k : k + need[s]])
-                    k += need[s]
-            if not clues or clues.accept(clues.weight(hands), rng):
-                break
+    wins = [0.0] * len(cards)
+    dealt = 0
+    for hands in sampled_hands(sense, rng, samples):
         for i, card in enumerate(cards):
             played = [h.copy() for h in hands]
             played[v.seat].remove(st[card])
@@ -271,7 +263,8 @@ def card_chances(
                 wins[i] += 0.5
             elif winner == v.team:
                 wins[i] += 1.0
-    return [w / samples for w in wins]
+        dealt += 1
+    return [w / dealt for w in wins] if dealt else [0.5] * len(cards)
 
 
 # ------------------------------------------------------------------ match value

@@ -332,8 +332,9 @@ def test_programs_get_start_and_end_messages(tmp_path: Path) -> None:
         assert len({s["seed"] for s in seats}) == 2
 
 
-def test_the_called_team_is_asked_in_play_order_from_the_caller() -> None:
-    m = Match.from_hand(
+def scripted_hand() -> Match:
+    """A 2x2 paulista hand dealt by seat 3, vira 7D: the 3, then the 2 take the first rounds."""
+    return Match.from_hand(
         "paulista",
         TableOptions(players=4, sinais=False),
         score=(0, 0),
@@ -341,6 +342,10 @@ def test_the_called_team_is_asked_in_play_order_from_the_caller() -> None:
         hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
         vira=Card.parse("7D"),
     )
+
+
+def test_the_called_team_is_asked_in_play_order_from_the_caller() -> None:
+    m = scripted_hand()
     m.apply(0, A.TRUCO)
     assert first_to_ask(m) == 1  # seat 1 speaks before seat 3
     m.apply(1, A.RAISE)
@@ -352,14 +357,7 @@ def test_the_called_team_is_asked_in_play_order_from_the_caller() -> None:
 def test_a_seat_with_no_cards_left_may_raise_for_its_team() -> None:
     # R6: either partner answers, and a raise is an accept plus the next call; nothing in
     # the rules asks the answering seat to hold a card (it may have played its last one)
-    m = Match.from_hand(
-        "paulista",
-        TableOptions(players=4, sinais=False),
-        score=(0, 0),
-        dealer=3,
-        hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
-        vira=Card.parse("7D"),
-    )
+    m = scripted_hand()
     for seat, code in ((0, "3S"), (1, "4H"), (2, "5C"), (3, "6C")):  # the 3 takes round 1
         m.apply(seat, A.PLAY[Card.parse(code)])
     for seat, code in ((0, "4D"), (1, "2H"), (2, "5D"), (3, "6D")):  # the 2 takes round 2
@@ -384,16 +382,6 @@ def test_a_seat_with_no_cards_left_may_raise_for_its_team() -> None:
 
 
 def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
-    def fresh() -> Match:
-        return Match.from_hand(
-            "paulista",
-            TableOptions(players=4, sinais=False),
-            score=(0, 0),
-            dealer=3,
-            hands=[parse_cards(h) for h in ("3S 4D 5S", "4H 2H KC", "5C 5D 6H", "6C 6D 7S")],
-            vira=Card.parse("7D"),
-        )
-
     def play(m: Match, moves: list[tuple[int, A.Action]], first: int) -> tuple[Tally, Tally]:
         tallies = (Tally(), Tally())
         side_of_team = (first, 1 - first)
@@ -403,7 +391,7 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
         return tallies
 
     # a truco both partners run from: one call, and the caller's point came from a run
-    a, b = play(fresh(), [(0, A.TRUCO), (1, A.RUN), (3, A.RUN)], first=0)
+    a, b = play(scripted_hand(), [(0, A.TRUCO), (1, A.RUN), (3, A.RUN)], first=0)
     assert (a.calls, a.run_points, a.played_points) == (1, 1, 0)
     assert (b.calls, b.raises, b.run_points, b.played_points) == (0, 0, 0, 0)
     # a truco raised to seis, accepted and played out: side B (team 0 now) counts the call
@@ -413,7 +401,7 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
     moves = [(s, A.PLAY[Card.parse(c)]) for s, c in cards]
     moves += [(2, A.TRUCO), (3, A.RAISE), (2, A.ACCEPT)]
     moves += [(s, A.PLAY[Card.parse(c)]) for s, c in ((2, "6H"), (3, "7S"), (0, "5S"))]
-    a, b = play(fresh(), moves, first=1)
+    a, b = play(scripted_hand(), moves, first=1)
     assert (b.calls, b.raises, a.calls, a.raises) == (1, 0, 0, 1)
     assert (a.played_points, a.raised_won, a.raised_lost) == (6, 1, 0)
     assert (b.played_points, b.raised_won, b.raised_lost) == (0, 0, 1)
