@@ -439,7 +439,7 @@ def _sample(
             q = quant[s]
             f = memo.get(q)
             if f is None:  # with the acting team's own habits: the memo is theirs
-                f = memo[q] = _event_factor(t, act, q, step)
+                f = memo[q] = event_likelihood(t, act, q, step)
             weight *= f
             if evidence is not None:
                 # a call says "we win this hand" as often as the team's shown calls won
@@ -504,12 +504,12 @@ def _quantiles(variant: str, players: int, vira: Card | None) -> dict[tuple[int,
 
 @lru_cache(maxsize=4096)
 def _factor_memo(t: Tendencies, act: Act, step: int) -> dict[float, float]:
-    """Where ``_sample`` keeps ``_event_factor`` by quantile for these habits and action:
+    """Where ``_sample`` keeps ``event_likelihood`` by quantile for these habits and action:
     the same few dozen values serve every deal of every reading until the counts change."""
     return {}
 
 
-def _event_factor(t: Tendencies, act: Act, q: float, step: int) -> float:
+def event_likelihood(t: Tendencies, act: Act, q: float, step: int) -> float:
     """How likely a seat of quantile ``q`` with habits ``t`` takes this telling action."""
     if act == Act.TRUCO:
         return t.p_call(q, step)

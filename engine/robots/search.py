@@ -3,7 +3,10 @@
 For each decision it deals the hidden cards many times in ways consistent with the
 view, rebuilds each such world with ``Match.from_hand`` and the hand's history, and
 plays every candidate action out to the end of the hand with the médio policy for
-all seats (each seeing only its own view of the sampled world). Outcomes are scored
+all seats (each seeing only its own view of the sampled world), except that the other
+team answers calls the way its habits in the match say (``habit_answer``). Worlds count
+as much as the other team's calls and answers this hand make them likely, read with the
+same habits (``reading.Tendencies``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
 choice is taken when the gain is clear of the sampling noise. Options clearly worse
 than médio's choice stop being played out part way (``prune``), on the same worlds.
@@ -20,7 +23,9 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import decision_rng
+from engine.robots.equity import key_of, level_map, table_for
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
+from engine.robots.reading import Tendencies, event_likelihood
 from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
@@ -256,6 +261,8 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     m.bets = view.bets  # the match's earlier hands, as everybody saw them
     cursor = [0] * n
     weight = 1.0
+    step = -1
+    habits = Tendencies.of(view, 1 - (seat & 1)) if judge is not None and BY_HABITS else None
     for s, a in view.history:
         if a.act == Act.SIGNAL:
             continue  # a sign changes no state; the world's seed would decide other catches
@@ -263,16 +270,51 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
             cursor[s] += 1
-        elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
-            # a call or an accept says something about the hand: worlds where it
+        elif a.act == Act.TRUCO or a.act == Act.RAISE:
+            step += 1
+        if judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
+            # a call or an answer says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
-            p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
-            weight *= _likelihood(a.act, p)
+            if habits is not None:
+                weight *= _habit_likelihood(
+                    habits, a.act, step, hands[s], strength, view, m.view(s), judge
+                )
+            elif a.act != Act.RUN:
+                p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
+                weight *= _likelihood(a.act, p)
         m.apply(s, a)
     return m, weight
 
 
-_TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
+def _habit_likelihood(
+    habits: Tendencies,
+    act: Act,
+    step: int,
+    dealt: tuple[Card, ...],
+    strength: tuple[int, ...],
+    view: View,
+    seen: View,
+    judge: random.Random,
+) -> float:
+    """How likely a seat with these habits and ``dealt`` cards takes this action.
+
+    The dealt-hand quantile against the team's call and answer thresholds (as médio reads
+    them), and for a call, the caller's chance of winning at that moment.
+    """
+    levels = level_map(view.variant, view.vira)
+    q = table_for(view.variant, view.players).quantile_of(
+        key_of(levels, [strength[c] for c in dealt])
+    )
+    at = step - 1 if act == Act.RAISE else max(0, step)
+    f = event_likelihood(habits, act, q, at)
+    if act == Act.TRUCO or act == Act.RAISE:
+        p = win_chance(read(seen), judge, JUDGE_SAMPLES)
+        f *= habits.lose_ratio + (1.0 - habits.lose_ratio) * p
+    return f
+
+
+_TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT, Act.RUN)
+BY_HABITS = True
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
@@ -288,13 +330,40 @@ def playout(world: Match, seat: int, action: Action, rng: random.Random) -> floa
     """Match-winning chance of ``seat``'s team after ``action`` and médio play to the hand's end."""
     m = world.copy()
     m.apply(seat, action)
+    them = 1 - (seat & 1)
     while m.phase < Phase.HAND_OVER:
         s = m.to_act()[0]
         legal = m.legal_actions(s)
-        a = legal[0] if len(legal) == 1 else medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
+        if len(legal) == 1:
+            a = legal[0]
+        elif HABIT_ANSWERS and s & 1 == them and m.phase == Phase.ANSWER:
+            a = habit_answer(m.view(s), rng)
+        else:
+            a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)
     team = seat & 1
     if m.match_winner is not None:
         return 1.0 if m.match_winner == team else 0.0
     w = match_values(m.ruleset.name, m.options.target)
     return w[m.score[team]][m.score[1 - team]]
+
+
+HABIT_ANSWERS = True
+"""Whether the other team's answers in a play-out follow its habits (``habit_answer``)
+rather than médio's policy."""
+
+
+def habit_answer(view: View, rng: random.Random) -> Action:
+    """How a seat answers a call in a play-out: by its chance of winning the hand now,
+    against its team's answer thresholds (``Tendencies``: the shares of calls it accepted
+    and raised in the match, the priors at first).
+
+    A play-out where the other team answers like médio would misjudge a team that raises
+    or accepts more than médio does: against the solid style, which raises with strong
+    hands, difícil called truco, met a seis and ran, again and again.
+    """
+    habits = Tendencies.of(view, view.team)
+    p = win_chance(read(view), rng, ROLLOUT_SAMPLES)
+    if A.RAISE in view.legal and p >= habits.raise_:
+        return A.RAISE
+    return A.ACCEPT if p >= habits.accept else A.RUN

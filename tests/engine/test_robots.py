@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -11,9 +12,9 @@ from engine import Match, Phase, TableOptions, get_ruleset
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card, parse_cards
-from engine.match import HandKind
+from engine.match import HandKind, TeamBets
 from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
-from engine.robots.search import sample_world, weighted_world
+from engine.robots.search import habit_answer, sample_world, weighted_world
 from engine.robots.sense import match_values, read, win_chance
 
 TABLES = [
@@ -332,6 +333,42 @@ def test_difficil_reads_a_truco_call_as_a_strong_hand() -> None:
         total += weight
     # worlds where the caller holds good cards count more than a blind deal would say
     assert weighted / total > plain + 2
+
+
+def test_difficil_reads_a_bluffing_teams_truco_as_a_weaker_hand() -> None:
+    # the same truco from a team whose called hands, played out, always won and from one
+    # whose called hands always lost: the second team's worlds hold weaker cards
+    strength = get_ruleset("paulista").strength_table(Card.parse("3D"))
+
+    def caller_power(shown_won: int) -> float:
+        m = at_hand("paulista", "5D 6D 7S / 4C 4H 3S", vira="3D", dealer=0, actions=((1, "truco"),))
+        caller = TeamBets(hands=8, calls=(5, 0, 0, 0), shown=(5, 0, 0, 0))
+        m.bets = (TeamBets(hands=8), replace(caller, shown_won=(shown_won, 0, 0, 0)))
+        rng = random.Random(2)
+        weighted = total = 0.0
+        for _ in range(300):
+            world, weight = weighted_world(m.view(0), rng)
+            weighted += weight * sum(strength[c] for c in world.hands[1])
+            total += weight
+        return weighted / total
+
+    assert caller_power(shown_won=0) + 1 < caller_power(shown_won=5)
+
+
+def test_difficil_plays_out_the_other_teams_answers_by_their_habits() -> None:
+    # the same answer to a truco, in a play-out, from a team that raised every call it
+    # faced, one with no history and one that ran from every call
+    def answers(bets: TeamBets) -> Counter[Act]:
+        m = at_hand("paulista", "5D 6D 7D / 2C KH 7S", vira="3D", actions=((0, "truco"),))
+        m.bets = (TeamBets(hands=8), bets)
+        return Counter(habit_answer(m.view(1), random.Random(seed)).act for seed in range(40))
+
+    raiser = answers(TeamBets(hands=8, raised=(8, 0, 0, 0)))
+    prior = answers(TeamBets(hands=8))
+    runner = answers(TeamBets(hands=8, ran=(8, 0, 0, 0)))
+    assert raiser[Act.RAISE] > 30 > prior[Act.RAISE]
+    assert prior[Act.ACCEPT] > 20 and prior[Act.RUN] < 5
+    assert runner[Act.RUN] > prior[Act.RUN] + 10
 
 
 def test_match_values_grow_with_own_score_and_are_even_when_level() -> None:

@@ -317,13 +317,13 @@ def test_a_2x2_reading_weighs_each_action_by_its_own_teams_habits(monkeypatch) -
     import engine.robots.reading as reading
 
     seen: list[tuple[Tendencies, object, int]] = []
-    factor = reading._event_factor
+    factor = reading.event_likelihood
 
     def spy(t, act, q, step):
         seen.append((t, act, step))
         return factor(t, act, q, step)
 
-    monkeypatch.setattr(reading, "_event_factor", spy)
+    monkeypatch.setattr(reading, "event_likelihood", spy)
     checked = 0
     for seed in range(40):
         m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
