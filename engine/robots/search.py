@@ -4,9 +4,9 @@ For each decision it deals the hidden cards many times in ways consistent with t
 view, rebuilds each such world with ``Match.from_hand`` and the hand's history, and
 plays every candidate action out to the end of the hand with the médio policy for
 all seats (each seeing only its own view of the sampled world), except that the other
-team answers calls the way its habits in the match say (``habit_answer``; in 2×2 only
-the trucos). Worlds count as much as the other team's calls and answers this hand make
-them likely, read with the same habits (``reading.Tendencies``). Outcomes are scored
+seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
+Worlds count as much as the other team's calls and answers this hand make them likely
+(at a 1×1 table read with the same habits, ``reading.Tendencies``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
 choice is taken when the gain is clear of the sampling noise. Options clearly worse
 than médio's choice stop being played out part way (``prune``), on the same worlds.
@@ -262,7 +262,8 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     cursor = [0] * n
     weight = 1.0
     step = -1
-    habits = Tendencies.of(view, 1 - (seat & 1)) if judge is not None and BY_HABITS else None
+    by_habits = judge is not None and BY_HABITS and n == 2
+    habits = Tendencies.of(view, 1 - (seat & 1)) if by_habits else None
     for s, a in view.history:
         if a.act == Act.SIGNAL:
             continue  # a sign changes no state; the world's seed would decide other catches
@@ -315,6 +316,10 @@ def _habit_likelihood(
 
 _TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT, Act.RUN)
 BY_HABITS = True
+"""Whether, at a 1×1 table, the other seat's calls, answers and runs weigh a world by its
+habits in the match (``reading.event_likelihood``, as médio reads them) rather than by
+one sensible-player curve on its chance (``_likelihood``). Not in 2×2 (see
+``HABIT_ANSWERS``)."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
@@ -336,12 +341,8 @@ def playout(world: Match, seat: int, action: Action, rng: random.Random) -> floa
         legal = m.legal_actions(s)
         if len(legal) == 1:
             a = legal[0]
-        elif HABIT_ANSWERS and s & 1 == them and m.phase == Phase.ANSWER:
-            v = m.view(s)
-            if m.players == 2 or not v.pending_step:
-                a = habit_answer(v, rng)
-            else:
-                a = medio_action(v, rng, ROLLOUT_SAMPLES)
+        elif HABIT_ANSWERS and m.players == 2 and s & 1 == them and m.phase == Phase.ANSWER:
+            a = habit_answer(m.view(s), rng)
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)
@@ -353,12 +354,14 @@ def playout(world: Match, seat: int, action: Action, rng: random.Random) -> floa
 
 
 HABIT_ANSWERS = True
-"""Whether the other team's answers in a play-out follow its habits (``habit_answer``)
-rather than médio's policy: every answer at a 1×1 table, only the answers to a truco at a
-2×2 one. Measured on 2026-12-02, 100 mirrored matches a row (same deals), difícil in 2×2
-against médio with sinais / solid without: with médio answering everything 65% / 48%; with
-every answer by habits 42% / 58% (it raised médio's trucos twice as often, 123 raises
-against 47, and lost those hands 22 to 52); with only the trucos by habits 62% / 58%."""
+"""Whether, at a 1×1 table, the other seat's answers in a play-out follow its habits
+(``habit_answer``) rather than médio's policy. Not in 2×2, where it was measured on
+2026-12-02 (100 mirrored matches a row, the same deals): difícil against médio with sinais
+/ solid without made 65% / 48% with médio answering everything, 42% / 58% with every
+answer by habits (it raised médio's trucos twice as often, 123 raises against 47, and
+lost those hands 22 to 52), 62% / 58% with only the trucos by habits; and that last one,
+with ``BY_HABITS``, won only 38.75% (28.8-49.7, 80 matches) against the difícil of
+before both, raising 106 times against 65 and losing those hands 22 to 44."""
 
 
 def habit_answer(view: View, rng: random.Random) -> Action:
