@@ -277,9 +277,7 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
             # a call or an answer says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
             if habits is not None:
-                weight *= _habit_likelihood(
-                    habits, a.act, step, hands[s], strength, view, m.view(s), judge
-                )
+                weight *= _habit_likelihood(habits, a.act, step, hands[s], m.view(s), judge)
             elif a.act != Act.RUN:
                 p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
                 weight *= _likelihood(a.act, p)
@@ -292,18 +290,18 @@ def _habit_likelihood(
     act: Act,
     step: int,
     dealt: tuple[Card, ...],
-    strength: tuple[int, ...],
-    view: View,
     seen: View,
     judge: random.Random,
 ) -> float:
-    """How likely a seat with these habits and ``dealt`` cards takes this action.
+    """How likely a seat with these habits and ``dealt`` cards takes this action, ``seen``
+    being its view when it did.
 
     The dealt-hand quantile against the team's call and answer thresholds (as médio reads
     them), and for a call, the caller's chance of winning at that moment.
     """
-    levels = level_map(view.variant, view.vira)
-    q = table_for(view.variant, view.players).quantile_of(
+    strength = seen.ruleset.strength_table(seen.vira)
+    levels = level_map(seen.variant, seen.vira)
+    q = table_for(seen.variant, seen.players).quantile_of(
         key_of(levels, [strength[c] for c in dealt])
     )
     at = step - 1 if act == Act.RAISE else max(0, step)
