@@ -6,7 +6,7 @@ plays every candidate action out to the end of the hand with the médio policy f
 all seats (each seeing only its own view of the sampled world), except that the other
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
 Worlds count as much as the other team's calls and answers this hand make them likely
-(at a 1×1 table read with the same habits, ``reading.Tendencies``). Outcomes are scored
+(one sensible-player curve on the caller's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
 choice is taken when the gain is clear of the sampling noise. Options clearly worse
 than médio's choice stop being played out part way (``prune``), on the same worlds.
@@ -23,9 +23,8 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import decision_rng
-from engine.robots.equity import key_of, level_map, table_for
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
-from engine.robots.reading import Tendencies, event_likelihood
+from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
@@ -261,9 +260,6 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     m.bets = view.bets  # the match's earlier hands, as everybody saw them
     cursor = [0] * n
     weight = 1.0
-    step = -1
-    by_habits = judge is not None and BY_HABITS and n == 2
-    habits = Tendencies.of(view, 1 - (seat & 1)) if by_habits else None
     for s, a in view.history:
         if a.act == Act.SIGNAL:
             continue  # a sign changes no state; the world's seed would decide other catches
@@ -271,53 +267,24 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
             cursor[s] += 1
-        elif a.act == Act.TRUCO or a.act == Act.RAISE:
-            step += 1
-        if judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
-            # a call or an answer says something about the hand: worlds where it
+        elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
+            # a call or an accept says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
-            if habits is not None:
-                weight *= _habit_likelihood(habits, a.act, step, hands[s], m.view(s), judge)
-            elif a.act != Act.RUN:
-                p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
-                weight *= _likelihood(a.act, p)
+            p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
+            weight *= _likelihood(a.act, p)
         m.apply(s, a)
     return m, weight
 
 
-def _habit_likelihood(
-    habits: Tendencies,
-    act: Act,
-    step: int,
-    dealt: tuple[Card, ...],
-    seen: View,
-    judge: random.Random,
-) -> float:
-    """How likely a seat with these habits and ``dealt`` cards takes this action, ``seen``
-    being its view when it did.
-
-    The dealt-hand quantile against the team's call and answer thresholds (as médio reads
-    them), and for a call, the caller's chance of winning at that moment.
-    """
-    strength = seen.ruleset.strength_table(seen.vira)
-    levels = level_map(seen.variant, seen.vira)
-    q = table_for(seen.variant, seen.players).quantile_of(
-        key_of(levels, [strength[c] for c in dealt])
-    )
-    at = step - 1 if act == Act.RAISE else max(0, step)
-    f = event_likelihood(habits, act, q, at)
-    if act == Act.TRUCO or act == Act.RAISE:
-        p = win_chance(read(seen), judge, JUDGE_SAMPLES)
-        f *= habits.lose_ratio + (1.0 - habits.lose_ratio) * p
-    return f
-
-
-_TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT, Act.RUN)
-BY_HABITS = True
-"""Whether, at a 1×1 table, the other seat's calls, answers and runs weigh a world by its
-habits in the match (``reading.event_likelihood``, as médio reads them) rather than by
-one sensible-player curve on its chance (``_likelihood``). Not in 2×2 (see
-``HABIT_ANSWERS``)."""
+_TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
+"""Actions that weigh a world. Weighing them (runs too) by the other seat's habits in the
+match instead (``reading.event_likelihood``, the dealt-hand quantile against the thresholds
+médio reads, and a call's win evidence) was measured at 1×1 tables on 2026-12-02, with
+``habit_answer`` in both: against the styles it changed little (solid 70.0% against 71.5%,
+bluffer 76.0 against 79.0, médio 72.5 against 70.0, 200 mirrored matches a row), but
+against the difícil of before this round's changes it won 38.7% (31.3-46.7, 150 matches)
+where the curve wins 49.5% (42.7-56.4, 200): a searching player's calls do not follow
+thresholds."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
@@ -358,7 +325,7 @@ HABIT_ANSWERS = True
 / solid without made 65% / 48% with médio answering everything, 42% / 58% with every
 answer by habits (it raised médio's trucos twice as often, 123 raises against 47, and
 lost those hands 22 to 52), 62% / 58% with only the trucos by habits; and that last one,
-with ``BY_HABITS``, won only 38.75% (28.8-49.7, 80 matches) against the difícil of
+with the other team's calls and answers weighing the worlds by its habits, won only 38.75% (28.8-49.7, 80 matches) against the difícil of
 before both, raising 106 times against 65 and losing those hands 22 to 44."""
 
 

@@ -335,26 +335,6 @@ def test_difficil_reads_a_truco_call_as_a_strong_hand() -> None:
     assert weighted / total > plain + 2
 
 
-def test_difficil_reads_a_bluffing_teams_truco_as_a_weaker_hand() -> None:
-    # the same truco from a team whose called hands, played out, always won and from one
-    # whose called hands always lost: the second team's worlds hold weaker cards
-    strength = get_ruleset("paulista").strength_table(Card.parse("3D"))
-
-    def caller_power(shown_won: int) -> float:
-        m = at_hand("paulista", "5D 6D 7S / 4C 4H 3S", vira="3D", dealer=0, actions=((1, "truco"),))
-        caller = TeamBets(hands=8, calls=(5, 0, 0, 0), shown=(5, 0, 0, 0))
-        m.bets = (TeamBets(hands=8), replace(caller, shown_won=(shown_won, 0, 0, 0)))
-        rng = random.Random(2)
-        weighted = total = 0.0
-        for _ in range(300):
-            world, weight = weighted_world(m.view(0), rng)
-            weighted += weight * sum(strength[c] for c in world.hands[1])
-            total += weight
-        return weighted / total
-
-    assert caller_power(shown_won=0) + 1 < caller_power(shown_won=5)
-
-
 def test_difficil_plays_out_the_other_teams_answers_by_their_habits() -> None:
     # the same answer to a truco, in a play-out, from a team that raised every call it
     # faced, one with no history and one that ran from every call
