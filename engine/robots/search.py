@@ -5,8 +5,10 @@ view, rebuilds each such world with ``Match.from_hand`` and the hand's history, 
 plays every candidate action out to the end of the hand with the médio policy for
 all seats (each seeing only its own view of the sampled world), except that the other
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
-Worlds count as much as the other team's calls and answers this hand make them likely
-(one sensible-player curve on the caller's chance, ``_likelihood``). Outcomes are scored
+At a 2×2 table only the cards and the mão de onze/dez are searched; the bets are
+médio's (``SEARCH_BETS_2X2``).
+Worlds count as much as the other team's calls and accepts this hand make them likely
+(one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
 choice is taken when the gain is clear of the sampling noise. Options clearly worse
 than médio's choice stop being played out part way (``prune``), on the same worlds.
@@ -184,9 +186,16 @@ def prune(
 
 
 def candidates(view: View, baseline: Action) -> list[Action]:
-    """Actions worth searching, the baseline first; covers are tried with the lowest card only."""
+    """Actions worth searching, the baseline first; covers are tried with the lowest card only.
+
+    At a 2×2 table the bets are médio's (``SEARCH_BETS_2X2``): a call or an answer there
+    is the baseline alone, and a truco is no candidate beside the cards.
+    """
     legal = view.legal
     out = [baseline]
+    bets = view.players == 2 or SEARCH_BETS_2X2
+    if not bets and (view.phase == Phase.ANSWER or baseline.act == Act.TRUCO):
+        return out
     covers = [a for a in legal if a.act == Act.COVER]
     if covers:
         st = view.ruleset.strength_table(view.vira)
@@ -195,9 +204,23 @@ def candidates(view: View, baseline: Action) -> list[Action]:
     for a in legal:
         if a.act == Act.COVER and a not in covers:
             continue
+        if a.act == Act.TRUCO and not bets:
+            continue
         if a not in out:
             out.append(a)
     return out
+
+
+SEARCH_BETS_2X2 = False
+"""Whether difícil searches its calls and answers at a 2×2 table as it does at a 1×1 one.
+
+The play-outs take the other team for médio, and at a 2×2 table the bets searched on
+that model lost to every style that bets otherwise. Measured on 2026-12-02 (100 mirrored
+matches a row, the same deals, ``--seed 1``, without sinais against the styles):
+searching every bet, difícil won 50% against solid, 51% against tight, 53% against loose
+and 49% against probe (médio wins 63.6, 60.1, 67.7 and 51.5%, 2000 matches a row), and 62%
+against médio with sinais (200); with médio's answers but searched calls, 59, 53 and 59%
+(médio 67%); with médio's bets, 69, 56, 71 and 55% (médio 54%)."""
 
 
 def sample_world(view: View, rng: random.Random) -> Match:
@@ -280,11 +303,11 @@ _TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
 """Actions that weigh a world. Weighing them (runs too) by the other seat's habits in the
 match instead (``reading.event_likelihood``, the dealt-hand quantile against the thresholds
 médio reads, and a call's win evidence) was measured at 1×1 tables on 2026-12-02, with
-``habit_answer`` in both: against the styles it changed little (solid 70.0% against 71.5%,
-bluffer 76.0 against 79.0, médio 72.5 against 70.0, 200 mirrored matches a row), but
-against the difícil of before this round's changes it won 38.7% (31.3-46.7, 150 matches)
-where the curve wins 49.5% (42.7-56.4, 200): a searching player's calls do not follow
-thresholds."""
+``habit_answer`` in both. Against the styles it changed little (habits, then this curve:
+solid 70.0% and 71.5%, bluffer 76.0 and 79.0, médio 72.5 and 70.0, 200 mirrored matches a
+row), but against the difícil of before that round's changes the habits won 38.7%
+(31.3-46.7, 150 matches) where the curve wins 49.5% (42.7-56.4, 200): a searching
+player's calls do not follow thresholds."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
@@ -325,8 +348,9 @@ HABIT_ANSWERS = True
 / solid without made 65% / 48% with médio answering everything, 42% / 58% with every
 answer by habits (it raised médio's trucos twice as often, 123 raises against 47, and
 lost those hands 22 to 52), 62% / 58% with only the trucos by habits; and that last one,
-with the other team's calls and answers weighing the worlds by its habits, won only 38.75% (28.8-49.7, 80 matches) against the difícil of
-before both, raising 106 times against 65 and losing those hands 22 to 44."""
+with the other team's calls and answers also weighing the worlds by its habits, won only
+38.75% (28.8-49.7, 80 matches) against the difícil of before both, raising 106 times
+against 65 and losing those hands 22 to 44."""
 
 
 def habit_answer(view: View, rng: random.Random) -> Action:

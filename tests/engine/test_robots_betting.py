@@ -273,6 +273,25 @@ def test_dificil_decides_the_same_on_a_loaded_and_an_idle_machine() -> None:
     assert hurried.capped > 0
 
 
+def test_dificil_bets_like_medio_at_a_2x2_table() -> None:
+    dificil, medio = Dificil(3, playouts=16), Medio(3)
+    answers = calls = 0
+    for seed in range(3):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
+        while m.phase < Phase.HAND_OVER:
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            action = dificil.choose(view)
+            if view.phase == Phase.ANSWER:
+                assert action == medio.choose(view)
+                answers += 1
+            elif A.TRUCO in view.legal:
+                assert (action == A.TRUCO) == (medio.choose(view) == A.TRUCO)
+                calls += 1
+            m.apply(seat, action)
+    assert answers > 0 and calls > 0
+
+
 def test_get_robot_takes_dificils_work_and_cap() -> None:
     robot = get_robot("dificil", seed=1, playouts=30, budget_ms=500)
     assert isinstance(robot, Dificil) and robot.playouts == 30 and robot.budget_ms == 500
