@@ -219,8 +219,11 @@ that model lost to every style that bets otherwise. Measured on 2026-12-02 (100 
 matches a row, the same deals, ``--seed 1``, without sinais against the styles):
 searching every bet, difícil won 50% against solid, 51% against tight, 53% against loose
 and 49% against probe (médio wins 63.6, 60.1, 67.7 and 51.5%, 2000 matches a row), and 62%
-against médio with sinais (200); with médio's answers but searched calls, 59, 53 and 59%
-(médio 67%); with médio's bets, 69, 56, 71 and 55% (médio 54%)."""
+against médio with sinais (200); with médio's answers but searched calls, 59, 53, 59 and
+49% (médio 67%); with half the play-outs answering by habits, solid 55% and tight 52%
+(médio 55%); with médio's bets, 69, 56, 71 and 55% (médio 52.5%, 200). The price: médio's
+answers are what the searched calls were tuned against, and the difícil that searches
+every bet beats this one 77% head to head (100 matches, no sinais), as it beats médio."""
 
 
 def sample_world(view: View, rng: random.Random) -> Match:
