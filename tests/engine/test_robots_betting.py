@@ -292,6 +292,30 @@ def test_dificil_bets_like_medio_at_a_2x2_table() -> None:
     assert answers > 0 and calls > 0
 
 
+def test_a_robust_bet_must_gain_under_every_model_of_the_other_team() -> None:
+    from engine.robots.search import pick, prune, prune_all
+
+    weights = [1.0] * 20
+    zero = [0.0] * 20
+    gains = [0.3 + 0.01 * (i % 3) for i in range(20)]
+    losses = [-0.3 + 0.01 * (i % 3) for i in range(20)]
+    options = [A.RUN, A.ACCEPT, A.RAISE]
+    # one model: the best clear gain is taken
+    assert pick(options, [[zero, gains, losses]], weights) == A.ACCEPT
+    # two models: a gain under one and a loss under the other leaves the baseline
+    assert pick(options, [[zero, gains, losses], [zero, losses, gains]], weights) == A.RUN
+    assert pick(options, [[zero, gains, losses], [zero, gains, gains]], weights) == A.ACCEPT
+    # pruning: one model is ``prune``; with two, what either drops goes
+    one = [[zero, losses, gains]]
+    assert prune_all([0, 1, 2], one, weights) == prune([0, 1, 2], one[0], weights)
+    two = [[zero, losses, gains], [zero, gains, losses]]
+    assert prune_all([0, 1, 2], two, weights) == ([0], 0)
+    assert prune_all([0, 1, 2], [[zero, gains, gains], [zero, gains, gains]], weights) == (
+        [0, 1, 2],
+        None,
+    )
+
+
 def test_get_robot_takes_dificils_work_and_cap() -> None:
     robot = get_robot("dificil", seed=1, playouts=30, budget_ms=500)
     assert isinstance(robot, Dificil) and robot.playouts == 30 and robot.budget_ms == 500
