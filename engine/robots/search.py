@@ -253,10 +253,11 @@ models of the other team at once: every world is played out with it answering li
 and by its habits (``habit_answer``), and an option beats médio's choice only when it
 gains under both (``pick``, ``prune_all``), with half the worlds each. Measured on
 2026-12-02 (100 mirrored matches a row, ``--seed 1``, without sinais against the styles;
-médio's bets, the default, in brackets): médio with sinais 69.0% (52.5%, 200), solid
-61.0% (69%). Against médio it beats even searching every bet on the médio model alone
-(62%), but the decisions cost CPU p95 444-461 ms at load 4, above the 300 ms goal, and
-the other styles are not measured yet."""
+médio's bets, the default, then every bet searched on the médio model alone, in
+brackets): médio with sinais 69.0% (52.5% in 200, 62% in 200), solid 61% (69, 50), tight
+62% (56, 51), loose 72% (71, 53). Over these four rows it beats both, but its decisions
+cost CPU p95 444-521 ms at load 2-4, above the 300 ms goal, and the other five styles and
+mineiro and Trem Bão are not measured with it: ``SEARCH_BETS_2X2`` stays off until they are."""
 
 _BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
 
