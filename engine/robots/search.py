@@ -102,7 +102,7 @@ class Dificil:
         # how the other team answers in the play-outs: by the table's default, or (a
         # robust bet at 2×2) both like médio and by its habits, every world twice
         models: tuple[bool | None, ...] = (None,)
-        if view.players == 4 and ROBUST_BETS_2X2 and any(a.act in _BETS for a in options):
+        if view.players == 4 and ROBUST_BETS_2X2 and any(a.act in BETS for a in options):
             models = (False, True)
         worlds_planned = max(MIN_WORLDS, work // (len(options) * len(models)))
         checks = {max(MIN_WORLDS, int(worlds_planned * f)) for f in PRUNE_AT}
@@ -259,7 +259,8 @@ brackets): médio with sinais 69.0% (52.5% in 200, 62% in 200), solid 61% (69, 5
 cost CPU p95 444-521 ms at load 2-4, above the 300 ms goal, and the other five styles and
 mineiro and Trem Bão are not measured with it: ``SEARCH_BETS_2X2`` stays off until they are."""
 
-_BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
+BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
+"""The kinds of action that bet: a call, a raise and the answers to one."""
 
 
 def sample_world(view: View, rng: random.Random) -> Match:

@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 
 from engine import actions as A
-from engine.actions import Act, Action
+from engine.actions import Action
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import Robot, decision_rng
 from engine.robots.heuristic import (
@@ -36,7 +36,7 @@ from engine.robots.heuristic import (
     next_value,
     run_value,
 )
-from engine.robots.search import sample_world
+from engine.robots.search import BETS, sample_world
 from engine.robots.sense import COVERED, read, simulate, value_after, win_chance
 from engine.view import View
 
@@ -168,7 +168,7 @@ class Probe:
         m.bets = view.bets
         weight = 1.0
         for seat, action in world.hand_log:
-            telling = seat & 1 != view.team and action.act in _BETS
+            telling = seat & 1 != view.team and action.act in BETS
             if telling and self.target.choose(m.view(seat)) != action:
                 weight *= 0.1
             m.apply(seat, action)
@@ -229,8 +229,6 @@ class Probe:
             return A.RAISE
         return A.ACCEPT if accept >= run else A.RUN
 
-
-_BETS = (Act.TRUCO, Act.RAISE, Act.ACCEPT, Act.RUN)
 
 SPARRING = (*STYLES, "probe")
 """Every sparring robot's name."""
