@@ -5,8 +5,9 @@ view, rebuilds each such world with ``Match.from_hand`` and the hand's history, 
 plays every candidate action out to the end of the hand with the médio policy for
 all seats (each seeing only its own view of the sampled world), except that the other
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
-At a 2×2 table only the cards and the mão de onze/dez are searched; the bets are
-médio's (``SEARCH_BETS_2X2``).
+At a 2×2 table a bet is played out against two models of the other team at once, one
+answering like médio and one by its habits, and must gain under both
+(``ROBUST_BETS_2X2``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
@@ -209,8 +210,8 @@ def prune_all(
 def candidates(view: View, baseline: Action) -> list[Action]:
     """Actions worth searching, the baseline first; covers are tried with the lowest card only.
 
-    At a 2×2 table the bets are médio's (``SEARCH_BETS_2X2``): a call or an answer there
-    is the baseline alone, and a truco is no candidate beside the cards.
+    With ``SEARCH_BETS_2X2`` off, the bets at a 2×2 table are médio's: a call or an
+    answer there is the baseline alone, and a truco is no candidate beside the cards.
     """
     legal = view.legal
     out = [baseline]
@@ -232,32 +233,29 @@ def candidates(view: View, baseline: Action) -> list[Action]:
     return out
 
 
-SEARCH_BETS_2X2 = False
-"""Whether difícil searches its calls and answers at a 2×2 table as it does at a 1×1 one.
+SEARCH_BETS_2X2 = True
+"""Whether difícil searches its calls and answers at a 2×2 table as it does at a 1×1 one
+(with ``ROBUST_BETS_2X2``, against two models of the other team).
 
-The play-outs take the other team for médio, and at a 2×2 table the bets searched on
-that model lost to every style that bets otherwise. Measured on 2026-12-02 (100 mirrored
-matches a row, the same deals, ``--seed 1``, without sinais against the styles):
-searching every bet, difícil won 50% against solid, 51% against tight, 53% against loose
-and 49% against probe (médio wins 63.6, 60.1, 67.7 and 51.5%, 2000 matches a row), and 62%
-against médio with sinais (200); with médio's answers but searched calls, 59, 53, 59 and
-49% (médio 67%); with half the play-outs answering by habits, solid 55% and tight 52%
-(médio 55%); with médio's bets, 69, 56, 71 and 55% (médio 52.5%, 200). The price: médio's
-answers are what the searched calls were tuned against, and the difícil that searches
-every bet beats this one 77% head to head (100 matches, no sinais), as it beats médio."""
+Off, the bets there are médio's and only the cards and the mão de onze/dez are searched.
+History, measured with 100 mirrored matches a row, the same deals, ``--seed 1``, without
+sinais against the styles. Searching every bet on the médio model alone (before
+2026-12-02) won 50% against solid, 51% against tight, 53% against loose and 49% against
+probe, below médio itself (63.6, 60.1, 67.7 and 51.5%, 2000 matches a row): the bets
+chosen on that model lost to every style that bets otherwise. Médio's bets (2026-12-02
+to 2026-12-03) made 69, 56, 71 and 55%, but only 52.5% against médio (200). The robust
+search (2026-12-03), in the same order and then bluffer, honest, accepter and fácil:
+61, 62, 72, 60, 77, 65, 67 and 63% (médio's bets: 69, 56, 71, 55, 69, 55, 69 and 68%),
+and 69% against médio with sinais."""
 
 
 ROBUST_BETS_2X2 = True
-"""With ``SEARCH_BETS_2X2`` on, whether a bet at a 2×2 table is searched against two
-models of the other team at once: every world is played out with it answering like médio
-and by its habits (``habit_answer``), and an option beats médio's choice only when it
-gains under both (``pick``, ``prune_all``), with half the worlds each. Measured on
-2026-12-02 (100 mirrored matches a row, ``--seed 1``, without sinais against the styles;
-médio's bets, the default, then every bet searched on the médio model alone, in
-brackets): médio with sinais 69.0% (52.5% in 200, 62% in 200), solid 61% (69, 50), tight
-62% (56, 51), loose 72% (71, 53). Over these four rows it beats both, but its decisions
-cost CPU p95 444-521 ms at load 2-4, above the 300 ms goal, and the other five styles and
-mineiro and Trem Bão are not measured with it: ``SEARCH_BETS_2X2`` stays off until they are."""
+"""Whether a bet searched at a 2×2 table is played out against two models of the other
+team at once: every world is played out with it answering like médio and by its habits
+(``habit_answer``), and an option beats médio's choice only when it gains under both
+(``pick``, ``prune_all``), with half the worlds each. One model alone fails one way or
+the other: médio's answers are what the searched calls learn to exploit (and a style
+answers otherwise), and habits alone misread raises (``HABIT_ANSWERS``)."""
 
 BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
 """The kinds of action that bet: a call, a raise and the answers to one."""

@@ -273,23 +273,38 @@ def test_dificil_decides_the_same_on_a_loaded_and_an_idle_machine() -> None:
     assert hurried.capped > 0
 
 
-def test_dificil_bets_like_medio_at_a_2x2_table() -> None:
+def test_dificil_searches_its_2x2_bets_against_both_models_of_the_other_team(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.robots import search
+
+    models: list[bool | None] = []
+    plain = search.playout
+
+    def spy(world, seat, action, rng, habits=None):  # type: ignore[no-untyped-def]
+        models.append(habits)
+        return plain(world, seat, action, rng, habits)
+
+    monkeypatch.setattr(search, "playout", spy)
     dificil, medio = Dificil(3, playouts=16), Medio(3)
-    answers = calls = 0
-    for seed in range(3):
+    bets = differ = 0
+    for seed in range(12):
         m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
         while m.phase < Phase.HAND_OVER:
             seat = m.to_act()[0]
             view = m.view(seat)
+            models.clear()
             action = dificil.choose(view)
-            if view.phase == Phase.ANSWER:
-                assert action == medio.choose(view)
-                answers += 1
-            elif A.TRUCO in view.legal:
-                assert (action == A.TRUCO) == (medio.choose(view) == A.TRUCO)
-                calls += 1
+            if view.phase == Phase.ANSWER or A.TRUCO in view.legal:
+                bets += 1
+                differ += action != medio.choose(view)
+                # every world is played out against médio's answers and the habit ones
+                if models:
+                    assert models.count(False) == models.count(True) > 0
+                    assert None not in models
             m.apply(seat, action)
-    assert answers > 0 and calls > 0
+    # the search leaves médio's bet somewhere (médio's own bets: ``SEARCH_BETS_2X2`` off)
+    assert bets > 0 and differ > 0
 
 
 def test_a_robust_bet_must_gain_under_every_model_of_the_other_team() -> None:
