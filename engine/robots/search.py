@@ -244,9 +244,11 @@ sinais against the styles. Searching every bet on the médio model alone (before
 probe, below médio itself (63.6, 60.1, 67.7 and 51.5%, 2000 matches a row): the bets
 chosen on that model lost to every style that bets otherwise. Médio's bets (2026-12-02
 to 2026-12-03) made 69, 56, 71 and 55%, but only 52.5% against médio (200). The robust
-search (2026-12-03), in the same order and then bluffer, honest, accepter and fácil:
-61, 62, 72, 60, 77, 65, 67 and 63% (médio's bets: 69, 56, 71, 55, 69, 55, 69 and 68%),
-and 69% against médio with sinais."""
+search (2026-12-03; 200 matches a row), in the same order and then bluffer, honest,
+accepter and fácil: 61.0, 64.0, 67.5, 63.0, 74.0, 62.0, 68.0 and 65.0% (médio's bets:
+69, 56, 71, 55, 69, 55, 69 and 68%; médio itself: 63.6, 60.1, 67.7, 51.5, 70.3, 60.5, 72.1
+and 74.4%), and against médio with sinais 59.5% in mineiro and 66.5% in Trem Bão (47
+and 55% with médio's bets, 100 matches). Head to head it beats médio's bets 57% (100)."""
 
 
 ROBUST_BETS_2X2 = True
