@@ -248,7 +248,8 @@ search (2026-12-03; 200 matches a row), in the same order and then bluffer, hone
 accepter and fácil: 61.0, 64.0, 67.5, 63.0, 74.0, 62.0, 68.0 and 65.0% (médio's bets:
 69, 56, 71, 55, 69, 55, 69 and 68%; médio itself: 63.6, 60.1, 67.7, 51.5, 70.3, 60.5, 72.1
 and 74.4%), and against médio with sinais 64.7% in paulista (2000 matches), 59.5% in
-mineiro and 66.5% in Trem Bão (52.5% in 200, 47 and 55% in 100 with médio's bets). Head to head it beats médio's bets 57% (100)."""
+mineiro and 66.5% in Trem Bão (52.5% in 200, 47 and 55% in 100 with médio's bets). Head
+to head it beats médio's bets 57% (100)."""
 
 
 ROBUST_BETS_2X2 = True
