@@ -124,7 +124,10 @@ def test_tutorial_basics_click_through_on_a_desktop(browser, base_url) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     watch.attach(context)
     page = watch.page(context)
-    page.goto(base_url + "/")
+    # Material follows a click in place only once it holds the sitemap; a click before that
+    # loads the page like a plain link (CI saw that once), so the test waits for the sitemap
+    with page.expect_response(lambda r: r.url.endswith("/sitemap.xml")):
+        page.goto(base_url + "/")
     # instant navigation: the player must start on a page swapped in by Material, not loaded
     page.evaluate("window.__sameDocument = true")
     page.click('.md-nav a[href$="tutorial/"]')
