@@ -348,7 +348,12 @@ médio reads, and a call's win evidence) was measured at 1×1 tables on 2026-12-
 solid 70.0% and 71.5%, bluffer 76.0 and 79.0, médio 72.5 and 70.0, 200 mirrored matches a
 row), but against the difícil of before that round's changes the habits won 38.7%
 (31.3-46.7, 150 matches) where the curve wins 49.5% (42.7-56.4, 200): a searching
-player's calls do not follow thresholds."""
+player's calls do not follow thresholds. Weighing every world both ways and taking an
+option only when it gains under both weightings (2026-12-03, 200 matches a row, the same
+deals) stayed within the noise: 2×2 solid 61.0% (61.0 now), tight 66.5 (64.0), fácil
+68.0 (65.0), médio 64.5 (65.0); 1×1 solid 70.0 (71.5), médio 72.5 (70.0); head to head
+53% in 2×2 (100) and 47.5% in 1×1. A raise read as a stronger hand than a truco (the
+curve's middle at 0.72 for seis and up) changed nothing either (2×2 solid 61.0%)."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
