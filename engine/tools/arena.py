@@ -333,6 +333,11 @@ class Tally:
     """Hands played out at a stake above the truco (seis and up) that this side won."""
     raised_lost: int = 0
     """Hands played out at a stake above the truco that this side lost."""
+    called_hands: int = 0
+    """Hands in which this side called the first truco."""
+    called_net: int = 0
+    """Points this side won minus points it lost in those hands: whether its calls pay,
+    apart from its answers to the other side's calls."""
 
     def add(self, other: Tally) -> None:
         """Fold ``other`` into this tally."""
@@ -350,7 +355,16 @@ class Tally:
         return {name: getattr(self, name) for name in _BET_COUNTS}
 
 
-_BET_COUNTS = ("calls", "raises", "run_points", "played_points", "raised_won", "raised_lost")
+_BET_COUNTS = (
+    "calls",
+    "raises",
+    "run_points",
+    "played_points",
+    "raised_won",
+    "raised_lost",
+    "called_hands",
+    "called_net",
+)
 """Where a side's points came from: what the issue's own post-mortem counted."""
 
 
@@ -364,7 +378,14 @@ def tally_bet(
     elif action.act == Act.RAISE:
         me.raises += 1
     result = m.hand_result()
-    if result is None or result.winner is None:
+    if result is None:
+        return
+    caller = next((s for s, a in m.hand_log if a.act == Act.TRUCO), None)
+    if caller is not None:
+        mine = tallies[side_of_team[caller & 1]]
+        mine.called_hands += 1
+        mine.called_net += result.points[caller & 1] - result.points[1 - (caller & 1)]
+    if result.winner is None:
         return
     winner = tallies[side_of_team[result.winner]]
     loser = tallies[side_of_team[1 - result.winner]]

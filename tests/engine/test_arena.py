@@ -394,6 +394,8 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
     a, b = play(scripted_hand(), [(0, A.TRUCO), (1, A.RUN), (3, A.RUN)], first=0)
     assert (a.calls, a.run_points, a.played_points) == (1, 1, 0)
     assert (b.calls, b.raises, b.run_points, b.played_points) == (0, 0, 0, 0)
+    # the hand side A called first: its call paid one point
+    assert (a.called_hands, a.called_net, b.called_hands, b.called_net) == (1, 1, 0, 0)
     # a truco raised to seis, accepted and played out: side B (team 0 now) counts the call
     # and side A (team 1) the raise and the six points won at a raised stake
     cards = [(0, "3S"), (1, "4H"), (2, "5C"), (3, "6C"), (0, "4D"), (1, "2H"), (2, "5D")]
@@ -406,6 +408,8 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
     assert (a.played_points, a.raised_won, a.raised_lost) == (6, 1, 0)
     assert (b.played_points, b.raised_won, b.raised_lost) == (0, 0, 1)
     assert a.run_points == b.run_points == 0
+    # side B called first and lost six: the hand counts against B's calls, not A's
+    assert (b.called_hands, b.called_net, a.called_hands, a.called_net) == (1, -6, 0, 0)
 
 
 def test_arena_betting_counts_add_up_to_the_points() -> None:
@@ -417,3 +421,6 @@ def test_arena_betting_counts_add_up_to_the_points() -> None:
         assert bets["run_points"] + bets["played_points"] > 0
         assert bets["raised_won"] == theirs["bets"]["raised_lost"]  # type: ignore[index]
     assert sum(r["bets"]["calls"] for r in rows) > 0  # type: ignore[index]
+    # a hand has one first caller or none
+    called = sum(r["bets"]["called_hands"] for r in rows)  # type: ignore[index]
+    assert 0 < called <= run["hands"]
