@@ -380,11 +380,11 @@ def tally_bet(
     result = m.hand_result()
     if result is None:
         return
-    caller = next((s for s, a in m.hand_log if a.act == Act.TRUCO), None)
+    caller = next((s & 1 for s, a in m.hand_log if a.act == Act.TRUCO), None)
     if caller is not None:
-        mine = tallies[side_of_team[caller & 1]]
+        mine = tallies[side_of_team[caller]]
         mine.called_hands += 1
-        mine.called_net += result.points[caller & 1] - result.points[1 - (caller & 1)]
+        mine.called_net += result.points[caller] - result.points[1 - caller]
     if result.winner is None:
         return
     winner = tallies[side_of_team[result.winner]]
