@@ -5,9 +5,9 @@ view, rebuilds each such world with ``Match.from_hand`` and the hand's history, 
 plays every candidate action out to the end of the hand with the médio policy for
 all seats (each seeing only its own view of the sampled world), except that the other
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
-At a 2×2 table a bet is played out against two models of the other team at once, one
-answering like médio and one by its habits, and must gain under both
-(``ROBUST_BETS_2X2``).
+At a 2×2 table a bet is played out against three models of the other team at once,
+answering like médio, by its chances against its habits and by its best card against
+its habits (``Answers``), and must gain under all three (``ROBUST_BETS_2X2``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from enum import IntEnum
 
 from engine import actions as A
 from engine.actions import Act, Action
@@ -52,6 +53,17 @@ PRUNE_Z = 1.5
 """Standard errors an option's mean gain may lie below zero and still be played out."""
 STOP_Z = 3.0
 """Standard errors above zero that settle the search early on its only contender."""
+
+
+class Answers(IntEnum):
+    """How the other team answers calls in a play-out (every other choice is médio's)."""
+
+    MEDIO = 0
+    """Like médio."""
+    HABITS = 1
+    """By its chance of winning the hand, against its habits (``habit_answer``)."""
+    CARDS = 2
+    """By its best card, against its habits (``card_answer``)."""
 
 
 class Dificil:
@@ -101,10 +113,10 @@ class Dificil:
         cap = math.inf if self.budget_ms is None else start + self.budget_ms * 0.9 / 1000
         work = self.playouts or (DEFAULT_PLAYOUTS if view.players == 2 else DEFAULT_PLAYOUTS_2X2)
         # how the other team answers in the play-outs: by the table's default, or (a
-        # robust bet at 2×2) both like médio and by its habits, every world twice
-        models: tuple[bool | None, ...] = (None,)
+        # robust bet at 2×2) by every model of ``ROBUST_MODELS_2X2``, each on every world
+        models: tuple[Answers | None, ...] = (None,)
         if view.players == 4 and ROBUST_BETS_2X2 and any(a.act in BETS for a in options):
-            models = (False, True)
+            models = ROBUST_MODELS_2X2
         worlds_planned = max(MIN_WORLDS, work // (len(options) * len(models)))
         checks = {max(MIN_WORLDS, int(worlds_planned * f)) for f in PRUNE_AT}
         alive = list(range(len(options)))  # the baseline (0) always stays
@@ -114,9 +126,9 @@ class Dificil:
             world, weight = weighted_world(view, rng)
             world_seed = rng.getrandbits(32)
             weights.append(weight)
-            for model, habits in zip(gains, models, strict=True):
+            for model, answers in zip(gains, models, strict=True):
                 values = [
-                    playout(world, view.seat, options[i], random.Random(world_seed), habits)
+                    playout(world, view.seat, options[i], random.Random(world_seed), answers)
                     for i in alive
                 ]
                 for i, value in zip(alive, values, strict=True):
@@ -235,7 +247,7 @@ def candidates(view: View, baseline: Action) -> list[Action]:
 
 SEARCH_BETS_2X2 = True
 """Whether difícil searches its calls and answers at a 2×2 table as it does at a 1×1 one
-(with ``ROBUST_BETS_2X2``, against two models of the other team).
+(with ``ROBUST_BETS_2X2``, against every model of the other team).
 
 Off, the bets there are médio's and only the cards and the mão de onze/dez are searched.
 History, measured with 100 mirrored matches a row, the same deals, ``--seed 1``, without
@@ -253,12 +265,21 @@ to head it beats médio's bets 57% (100)."""
 
 
 ROBUST_BETS_2X2 = True
-"""Whether a bet searched at a 2×2 table is played out against two models of the other
-team at once: every world is played out with it answering like médio and by its habits
-(``habit_answer``), and an option beats médio's choice only when it gains under both
-(``pick``, ``prune_all``), with half the worlds each. One model alone fails one way or
-the other: médio's answers are what the searched calls learn to exploit (and a style
-answers otherwise), and habits alone misread raises (``HABIT_ANSWERS``)."""
+"""Whether a bet searched at a 2×2 table is played out against several models of the
+other team at once (``ROBUST_MODELS_2X2``): every world is played out under each, and an
+option beats médio's choice only when it gains under all of them (``pick``,
+``prune_all``), with a share of the worlds each. One model alone fails one way or the
+other: médio's answers are what the searched calls learn to exploit (and a style answers
+otherwise), and habits alone misread raises (``HABIT_ANSWERS``)."""
+
+ROBUST_MODELS_2X2 = (Answers.MEDIO, Answers.HABITS, Answers.CARDS)
+"""The models of the other team a robust 2×2 bet is played out against.
+
+The third, answering by the best card (``card_answer``), came on 2026-12-03 (200 mirrored
+matches a row, the same deals, ``--seed 1``; médio and habits alone in brackets): fácil,
+which answers by its best card, 71.5% (65.0), solid 62.5% (61.0), médio with sinais
+64.5% (65.0). Against fácil difícil had been losing in its own calls (split by who
+called first, 2026-12-03); fácil answers by its best card, which neither model did."""
 
 BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
 """The kinds of action that bet: a call, a raise and the answers to one."""
@@ -366,25 +387,30 @@ def _likelihood(act: Act, p: float) -> float:
 
 
 def playout(
-    world: Match, seat: int, action: Action, rng: random.Random, habits: bool | None = None
+    world: Match,
+    seat: int,
+    action: Action,
+    rng: random.Random,
+    answers: Answers | None = None,
 ) -> float:
     """Match-winning chance of ``seat``'s team after ``action`` and médio play to the hand's end.
 
-    ``habits``: whether the other team answers calls by its habits (``habit_answer``)
-    rather than like médio; ``None``, the table's default (``HABIT_ANSWERS``, 1×1 only).
+    ``answers``: how the other team answers calls; ``None``, the table's default (by
+    habits at 1×1 with ``HABIT_ANSWERS``, like médio at 2×2).
     """
     m = world.copy()
     m.apply(seat, action)
     them = 1 - (seat & 1)
-    if habits is None:
-        habits = HABIT_ANSWERS and m.players == 2
+    if answers is None:
+        answers = Answers.HABITS if HABIT_ANSWERS and m.players == 2 else Answers.MEDIO
     while m.phase < Phase.HAND_OVER:
         s = m.to_act()[0]
         legal = m.legal_actions(s)
         if len(legal) == 1:
             a = legal[0]
-        elif habits and s & 1 == them and m.phase == Phase.ANSWER:
-            a = habit_answer(m.view(s), rng)
+        elif answers != Answers.MEDIO and s & 1 == them and m.phase == Phase.ANSWER:
+            view = m.view(s)
+            a = habit_answer(view, rng) if answers == Answers.HABITS else card_answer(view, rng)
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)
@@ -421,3 +447,25 @@ def habit_answer(view: View, rng: random.Random) -> Action:
     if A.RAISE in view.legal and p >= habits.raise_:
         return A.RAISE
     return A.ACCEPT if p >= habits.accept else A.RUN
+
+
+def card_answer(view: View, rng: random.Random) -> Action:
+    """How a seat answers a call in a play-out by its best card alone: the quantile of
+    that card among the best cards of dealt hands, against its team's answer thresholds
+    (``Tendencies``, as ``habit_answer``); with no card left, as ``habit_answer``.
+
+    Many players answer by what they hold ("I have a manilha, I accept"), not by their
+    chance of winning the hand: they accept with one strong card and a poor hand, and
+    run from a hand of middling cards that would win. A call searched only against
+    players who answer by their chances picks the wrong hands to bluff against them.
+    """
+    if not view.hand:
+        return habit_answer(view, rng)
+    habits = Tendencies.of(view, view.team)
+    sense = read(view)
+    # a card that beats a share x of the unseen cards is the best of three cards drawn
+    # at random about x**3 of the time
+    q = max(sense.beats_share(c) for c in view.hand) ** 3
+    if A.RAISE in view.legal and q >= habits.raise_:
+        return A.RAISE
+    return A.ACCEPT if q >= habits.accept else A.RUN

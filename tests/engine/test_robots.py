@@ -14,7 +14,7 @@ from engine.actions import Act, Action
 from engine.cards import Card, parse_cards
 from engine.match import HandKind, TeamBets
 from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
-from engine.robots.search import habit_answer, sample_world, weighted_world
+from engine.robots.search import card_answer, habit_answer, sample_world, weighted_world
 from engine.robots.sense import match_values, read, win_chance
 
 TABLES = [
@@ -349,6 +349,20 @@ def test_difficil_plays_out_the_other_teams_answers_by_their_habits() -> None:
     assert raiser[Act.RAISE] > 30 > prior[Act.RAISE]
     assert prior[Act.ACCEPT] > 20 and prior[Act.RUN] < 5
     assert runner[Act.RUN] > prior[Act.RUN] + 10
+
+
+def test_difficil_can_play_out_answers_by_the_best_card_alone() -> None:
+    # vira 3D: the fours are the manilhas, 4C the zap
+    def answer(hand: str, bets: TeamBets | None = None) -> Counter[Act]:
+        m = at_hand("paulista", f"5D 6D 7D / {hand}", vira="3D", actions=((0, "truco"),))
+        m.bets = (TeamBets(hands=8), bets or TeamBets(hands=8))
+        return Counter(card_answer(m.view(1), random.Random(seed)).act for seed in range(20))
+
+    # the zap with two poor cards is never run from; a two and two middling cards are
+    assert answer("4C 5H 6S")[Act.RUN] == 0
+    assert answer("2H JS KC")[Act.RUN] == 20
+    # by a team that accepted every call it faced, they are accepted
+    assert answer("2H JS KC", TeamBets(hands=8, accepted=(8, 0, 0, 0)))[Act.RUN] == 0
 
 
 def test_match_values_grow_with_own_score_and_are_even_when_level() -> None:

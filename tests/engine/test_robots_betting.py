@@ -273,18 +273,18 @@ def test_dificil_decides_the_same_on_a_loaded_and_an_idle_machine() -> None:
     assert hurried.capped > 0
 
 
-def test_dificil_searches_its_2x2_bets_against_both_models_of_the_other_team(
+def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from engine.robots import search
-    from engine.robots.search import BETS
+    from engine.robots.search import BETS, Answers
 
-    models: list[bool | None] = []
+    models: list[Answers | None] = []
     plain = search.playout
 
-    def spy(world, seat, action, rng, habits=None):  # type: ignore[no-untyped-def]
-        models.append(habits)
-        return plain(world, seat, action, rng, habits)
+    def spy(world, seat, action, rng, answers=None):  # type: ignore[no-untyped-def]
+        models.append(answers)
+        return plain(world, seat, action, rng, answers)
 
     monkeypatch.setattr(search, "playout", spy)
     dificil, medio = Dificil(3, playouts=16), Medio(3)
@@ -300,9 +300,11 @@ def test_dificil_searches_its_2x2_bets_against_both_models_of_the_other_team(
                 bets += 1
                 choice = medio.choose(view)
                 differ += action != choice and (action.act in BETS or choice.act in BETS)
-                # every world is played out against médio's answers and the habit ones
+                # every world is played out against médio's answers, the habit ones
+                # and the card ones
                 if models:
-                    assert models.count(False) == models.count(True) > 0
+                    counts = {models.count(a) for a in Answers}
+                    assert len(counts) == 1 and counts != {0}
                     assert None not in models
             m.apply(seat, action)
     # the search leaves médio's bet somewhere (a bet where médio played a card, or the
