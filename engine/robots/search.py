@@ -112,11 +112,7 @@ class Dificil:
         start = time.perf_counter()
         cap = math.inf if self.budget_ms is None else start + self.budget_ms * 0.9 / 1000
         work = self.playouts or (DEFAULT_PLAYOUTS if view.players == 2 else DEFAULT_PLAYOUTS_2X2)
-        # how the other team answers in the play-outs: by the table's default, or (a
-        # robust bet at 2×2) by every model of ``ROBUST_MODELS_2X2``, each on every world
-        models: tuple[Answers | None, ...] = (None,)
-        if view.players == 4 and ROBUST_BETS_2X2 and any(a.act in BETS for a in options):
-            models = ROBUST_MODELS_2X2
+        models = answer_models(view, options)
         worlds_planned = max(MIN_WORLDS, work // (len(options) * len(models)))
         checks = {max(MIN_WORLDS, int(worlds_planned * f)) for f in PRUNE_AT}
         alive = list(range(len(options)))  # the baseline (0) always stays
@@ -285,6 +281,17 @@ fácil answers by its best card, which neither model did."""
 
 BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
 """The kinds of action that bet: a call, a raise and the answers to one."""
+
+
+def answer_models(view: View, options: list[Action]) -> tuple[Answers | None, ...]:
+    """How the other team answers in the play-outs of this decision, one entry a model.
+
+    ``(None,)`` is the table's default (``playout``); a robust bet at 2×2 is played out
+    under every model of ``ROBUST_MODELS_2X2``, each on every world.
+    """
+    if view.players == 4 and ROBUST_BETS_2X2 and any(a.act in BETS for a in options):
+        return ROBUST_MODELS_2X2
+    return (None,)
 
 
 def sample_world(view: View, rng: random.Random) -> Match:
