@@ -13,7 +13,16 @@ from bot.domain import messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish.table import REPOST_AFTER
-from tests.bot.harness import TOKEN, Harness, button, buttons, paulista_hand, running, seat_match
+from tests.bot.harness import (
+    TOKEN,
+    Harness,
+    button,
+    buttons,
+    database_url,
+    paulista_hand,
+    running,
+    seat_match,
+)
 
 JSON = dict[str, Any]
 
@@ -358,3 +367,21 @@ async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
             assert tables.load(h.db, gid).version == 2
     finally:
         await server.stop()
+
+
+# ------------------------------------------------------------------ webhook bodies
+
+
+async def test_a_webhook_body_that_is_not_an_object_gets_400(
+    server: FakeTelegram, tmp_path: Any, errors: list[logging.LogRecord]
+) -> None:
+    from tests.bot.test_bot_webhook import SECRET, webhook_bots
+
+    async with webhook_bots(server, database_url(tmp_path)) as (bot,):
+        for body in ([], [{"update_id": 1}], "update", 7, None, {"update_id": 1, "message": "x"}):
+            status = await server.forge_webhook_request(body, secret=SECRET)  # type: ignore[arg-type]
+            assert status == 400, body
+        ana = server.add_user("Ana")
+        await server.user_sends(ana, ana, "/start")  # the real updates still go through
+        await server.wait_for(lambda: any(m["from"]["is_bot"] for m in server.messages(ana)))
+    assert no_errors(errors) == []
