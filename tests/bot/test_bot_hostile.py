@@ -377,7 +377,7 @@ async def test_a_webhook_body_that_is_not_an_object_gets_400(
 ) -> None:
     from tests.bot.test_bot_webhook import SECRET, webhook_bots
 
-    async with webhook_bots(server, database_url(tmp_path)) as (bot,):
+    async with webhook_bots(server, database_url(tmp_path)):
         for body in ([], [{"update_id": 1}], "update", 7, None, {"update_id": 1, "message": "x"}):
             status = await server.forge_webhook_request(body, secret=SECRET)  # type: ignore[arg-type]
             assert status == 400, body
