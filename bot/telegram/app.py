@@ -21,11 +21,12 @@ from telegram import (
 )
 from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     Defaults,
     InlineQueryHandler,
@@ -54,7 +55,16 @@ from bot.telegram.context import (
     TrucoApp,
     runtime_of,
 )
-from bot.telegram.handlers import commands, errors, marcador, moves, settings, turns, tutorial
+from bot.telegram.handlers import (
+    commands,
+    errors,
+    marcador,
+    membership,
+    moves,
+    settings,
+    turns,
+    tutorial,
+)
 from bot.telegram.handlers import tables as lobby
 from bot.telegram.jobs import JobKind, JobRunner
 from bot.telegram.publish.hands import flush_hands
@@ -148,6 +158,9 @@ class SharedLimiter(BaseRateLimiter[int]):
         if endpoint not in COUNTED:
             return await self._call(callback, args, kwargs, endpoint, chat_id)
         group = chat_id if chat_id is not None and chat_id < 0 else None
+        if group is not None and group in self.budget.gone:
+            # removed from the group: answered here, the way Telegram would, without a call
+            raise Forbidden("Forbidden: bot is not a member of the group chat")
         extra = group is not None and not for_table()
         while True:
             if group is not None and extra:
@@ -167,6 +180,11 @@ class SharedLimiter(BaseRateLimiter[int]):
                     return result
                 except _NoRoom:
                     continue  # the room went to another call meanwhile: wait outside again
+                except Forbidden:
+                    if group is not None:  # kicked or left: stop calling the group
+                        self.budget.gone.add(group)
+                        log.info("removed from %s: nothing more is sent there", group)
+                    raise
                 except TelegramError:
                     if group is not None:
                         self._answered[group] = time.monotonic()
@@ -367,6 +385,9 @@ def build_application(
     app.add_handler(CallbackQueryHandler(marcador.on_marcador, pattern=pattern(Prefix.MARCADOR)))
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
+    app.add_handler(
+        ChatMemberHandler(membership.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
     app.add_handler(MessageHandler(filters.VIA_BOT, moves.on_posted))
     # after the handlers above: every group message, command or not, counts for burying
     chatter = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE

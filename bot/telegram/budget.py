@@ -104,6 +104,8 @@ class SharedBudget:
     _sent: deque[float] = field(default_factory=deque)
     _counted_at: float | None = None
     _ready_at: float = 0.0
+    gone: set[int] = field(default_factory=set)
+    """Groups the bot was removed from: nothing is sent there until it is added again."""
 
     def budgets(self, chat_id: int | None) -> list[flood.Budget]:
         """The database budgets a call to ``chat_id`` draws on (a group's; none in private)."""

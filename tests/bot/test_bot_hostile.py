@@ -557,3 +557,73 @@ async def test_a_call_counts_in_the_bots_second_until_a_second_after_its_answer(
     clock.now += 0.8
     await asyncio.wait_for(budget.take(42), 5)
     db.close()
+
+
+# ------------------------------------------------------------------ removed from the group
+
+
+async def my_membership(server: FakeTelegram, group: int, admin: int, status: str) -> None:
+    """Telegram tells the bot its membership in ``group`` changed to ``status``."""
+    member: JSON = {"user": server.bot_user, "status": status}
+    if status == "kicked":
+        member["until_date"] = 0
+    await server.updates.put(
+        "my_chat_member",
+        {
+            "chat": server.chats[group],
+            "from": server.users[admin],
+            "date": int(time.time()),
+            "old_chat_member": {"user": server.bot_user, "status": "member"},
+            "new_chat_member": member,
+        },
+    )
+
+
+async def play_some(h: Harness, who: list[int], version: int, gid: int) -> None:
+    """The players press their first move buttons until the game reaches ``version``."""
+    from tests.bot.harness import press_first
+
+    while tables.load(h.db, gid).version < version:
+        for user in who:
+            await h.wait(lambda u=user: h.hand(u))
+            await press_first(h.server, user)
+
+
+async def test_removed_from_the_group_the_bot_stops_calling_it(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    await harness.wait(lambda: harness.table(group))
+    s.remove_bot(group)
+    await my_membership(s, group, ana, "kicked")
+    await harness.wait(lambda: group in runtime_of(harness.app).budget.gone)
+    start = len(s.calls_to(group))
+    await play_some(harness, [ana, beto], 3, gid)
+    await harness.wait(lambda: not [j for j in waiting_jobs(harness) if j[0] == "table"], 10)
+    assert s.calls_to(group)[start:] == []
+
+
+async def test_a_403_from_the_group_stops_the_calls_without_the_update(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    await harness.wait(lambda: harness.table(group))
+    s.remove_bot(group)  # no my_chat_member reaches the bot: the first refusal tells it
+    start = len(s.calls_to(group))
+    await play_some(harness, [ana, beto], 5, gid)
+    await harness.wait(lambda: not [j for j in waiting_jobs(harness) if j[0] == "table"], 10)
+    refused = s.calls_to(group)[start:]
+    assert len(refused) <= 1, [c.method for c in refused]
+    assert group in runtime_of(harness.app).budget.gone
+    # added back: the group is called again
+    await my_membership(s, group, ana, "member")
+    await harness.wait(lambda: group not in runtime_of(harness.app).budget.gone)
+
+
+def waiting_jobs(h: Harness) -> list[tuple[str, str, float]]:
+    from bot.domain import jobs
+
+    assert h.db is not None
+    return jobs.waiting(h.db)
