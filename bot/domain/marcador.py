@@ -22,7 +22,7 @@ from bot.domain.store import Database
 from bot.domain.values import ChatSettings, Person
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import get_ruleset
-from engine.rulesets import MAX_TARGET, MIN_TARGET
+from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
 from engine.tools.marcador import DEFAULT_NAMES, Placar
 
 MAX_TRIES = 20
@@ -211,9 +211,7 @@ def parse_request(args: list[str], chat: ChatSettings) -> Placar:
             variant = found
         else:
             raise BoardRefused("bad_arg", raw)
-    ladder = None
-    if chat.ladder and variant == "mineiro":
-        ladder = tuple(int(x) for x in chat.ladder.split("-"))
+    ladder = house_ladder(get_ruleset(variant), chat.ladder)
     try:
         return Placar(variant, target, ladder, (names[0], names[1]))
     except ValueError:
