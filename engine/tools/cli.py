@@ -15,7 +15,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay scenario files and print one JSON outcome per line."""
-    from engine.tools.scenario import replay
+    from engine.scenario import replay
 
     for path in args.files:
         try:
