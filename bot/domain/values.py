@@ -15,7 +15,7 @@ from enum import IntEnum, StrEnum
 from functools import cached_property
 from typing import Any
 
-from engine import Match, TableOptions, View
+from engine import DEFAULT_VARIANT, Match, TableOptions, View
 from engine.actions import Action
 from engine.cards import Card, DeckStyle
 from engine.sinais import Sinal
@@ -215,7 +215,7 @@ class ChatSettings:
     """A chat's table defaults (``/config``)."""
 
     id: int
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 2
     target: int = 12
     timer: int = 60

@@ -59,6 +59,7 @@ from bot.telegram.callbacks import (
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
+from engine.rulesets import HOUSE_LADDERS
 from engine.sinais import Sinal
 
 COVERED = "🂠"
@@ -799,7 +800,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.COVERED or setting is Setting.SINAIS:
         return _("sim") if value else _("não")
     if setting is Setting.LADDER:
-        return value or w.ladder(get_ruleset("mineiro").ladder)
+        return value or w.ladder(next(iter(HOUSE_LADDERS.values())).ladder)  # its own
     return language_name(value or "pt")
 
 

@@ -44,7 +44,7 @@ from engine.robots import (
     robot_signal,
 )
 from engine.robots.sparring import SPARRING, get_sparring
-from engine.rulesets import TableOptions, get_ruleset
+from engine.rulesets import DEFAULT_VARIANT, TableOptions, get_ruleset
 from engine.turns import robot_turn
 from engine.view import View
 
@@ -824,7 +824,7 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("b", metavar="LADO_B")
     p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
-    p.add_argument("--variant", default="paulista")
+    p.add_argument("--variant", default=DEFAULT_VARIANT)
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
     p.add_argument("--target", type=int, default=12)
     p.add_argument("--seed", type=int, default=1)
