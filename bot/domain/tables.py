@@ -857,6 +857,10 @@ def act(
         if game.status != GameStatus.PLAYING:
             over = game.status in (GameStatus.OVER, GameStatus.CANCELLED)
             raise Refused(Reason.GAME_OVER if over else Reason.NOT_STARTED)
+        if action.act == Act.SIGNAL and expected == 0:
+            # a signal drawn off the seat's turn (R12) holds for whatever version is
+            # current: it costs no turn, and its legality is checked against now
+            expected = game.version
         if game.version != expected:
             if user_id is not None and _made(s, game_id, expected, user_id, action):
                 raise Stale(Reason.DONE)

@@ -1,0 +1,76 @@
+"""A table a group can live with: a private hand that never says what stopped being true,
+signals off the seat's turn (R12), /config and /baralho that answer and close, rematches
+that ask the others first."""
+
+from __future__ import annotations
+
+from bot.domain import tables
+from bot.telegram.context import runtime_of
+from engine import Match, TableOptions
+from tests.bot.harness import Harness, buttons, moves, paulista_hand, press, seat_match, strip_tags
+
+
+def labels(message: dict) -> list[str]:
+    return [b["text"] for b in buttons(message)]
+
+
+def newest(h: Harness, user: int, words: str) -> dict | None:
+    """The person's newest bot message that contains ``words``."""
+    found = [m for m in h.bot_messages(user) if words in m["text"]]
+    return found[-1] if found else None
+
+
+async def four(h: Harness, match: Match) -> tuple[int, list[int], int]:
+    s = h.server
+    users = [s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita")]
+    group = s.add_group("Truco da firma", admins=[users[0]], members=users[1:])
+    gid = await seat_match(h, group, users, match)
+    return group, users, gid
+
+
+async def test_the_private_hand_off_turn_never_says_whose_turn_it_is(harness: Harness) -> None:
+    h = harness
+    _group, (ana, beto, cida, dita), gid = await four(h, paulista_hand(players=4))
+    cards = await h.wait(lambda: newest(h, dita, "Sua mão"))
+    # off her turn the message holds what stays true (her cards, the vira) and sends her
+    # to the group for the rest
+    text = strip_tags(cards["text"])
+    assert "Vez de" not in text and "Na mesa:" not in text and "Valendo" not in text
+    assert "estão na mesa do grupo" in text and "6♠" in text
+    await press(h, ana, "3♣")
+    await press(h, beto, "2♠")
+    turn = await h.wait(lambda: (m := h.hand(cida)) and "É a sua vez" in m["text"] and m)
+    assert "Ana 3♣" in turn["text"] and "Vez de Cida" in turn["text"]  # whole, at her turn
+    # after two moves nothing Dita's message says became false, and it still names no turn
+    shown = h.server.message(dita, cards["message_id"])
+    assert "Vez de" not in shown["text"] and "Na mesa:" not in shown["text"]
+    # Ana's message, once her card went, stops claiming it is her turn
+    mine = await h.wait(
+        lambda: (m := newest(h, ana, "Sua mão")) and "É a sua vez" not in m["text"] and m
+    )
+    assert "Vez de" not in mine["text"] and "mesa do grupo" in strip_tags(mine["text"])
+    assert tables.load(runtime_of(h.app).db, gid).match().turn == 2
+
+
+async def test_a_signal_off_the_seats_turn_reaches_the_partner(harness: Harness) -> None:
+    # amended R12: signs go round right after the deal, before the leader's first card
+    h, s = harness, harness.server
+    match = Match("paulista", TableOptions(players=4, catch_percent=0), 0, dealer=3)
+    _group, (ana, _beto, cida, _dita), gid = await four(h, match)
+    hand = await h.wait(lambda: (m := newest(h, cida, "Sua mão")) and "👁️ Sinal" in labels(m) and m)
+    assert "É a sua vez" not in hand["text"]  # Ana leads; Cida signals before any card
+    eye = next(b for b in buttons(hand) if b["text"] == "👁️ Sinal")
+    await s.user_presses(cida, cida, hand["message_id"], eye["callback_data"])
+    listed = await h.wait(
+        lambda: (m := s.message(cida, hand["message_id"])) and "😑 nada" in labels(m) and m
+    )
+    nada = next(b for b in buttons(listed) if b["text"] == "😑 nada")
+    answer = await s.user_presses(cida, cida, listed["message_id"], nada["callback_data"])
+    assert not answer["show_alert"], answer
+    await h.wait(lambda: any("Sinal de Cida: 😑 nada" in m["text"] for m in h.bot_messages(ana)))
+    m = tables.load(runtime_of(h.app).db, gid).match()
+    assert [str(a) for _seat, a in m.log] == ["signal nada"] and m.turn == 0
+    # once per round: her button goes; Ana still leads with her own signal button
+    await h.wait(lambda: (x := newest(h, cida, "Sua mão")) and "👁️ Sinal" not in labels(x))
+    assert "👁️ Sinal" in labels(await h.wait(lambda: h.hand(ana)))
+    assert moves(h.hand(ana) or {})
