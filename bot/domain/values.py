@@ -161,6 +161,19 @@ class Setting(StrEnum):
     LADDER = "ladder"
     SINAIS = "sinais"
     LANGUAGE = "language"
+    NOISE = "noise"
+
+
+class Noise(StrEnum):
+    """How much of a match a group hears as new messages (``/config``); the table
+    message always follows the game."""
+
+    ALL = "all"
+    """Every call, answer, timeout and hand closing."""
+    CALLS = "calls"
+    """Truco calls (and raises) and the match's end."""
+    END = "end"
+    """Only the match's end."""
 
 
 class Source(StrEnum):
@@ -226,6 +239,8 @@ class ChatSettings:
     """``None`` means Portuguese."""
     sinais: bool = True
     """Whether 2×2 tables play with sinais (R12)."""
+    noise: str = "all"
+    """How much of a match the group hears as new messages (a ``Noise``)."""
 
 
 @dataclass(frozen=True)

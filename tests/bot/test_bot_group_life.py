@@ -4,10 +4,23 @@ that ask the others first."""
 
 from __future__ import annotations
 
-from bot.domain import tables
+from pathlib import Path
+
+from bot.domain import people, tables
+from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
-from tests.bot.harness import Harness, buttons, moves, paulista_hand, press, seat_match, strip_tags
+from tests.bot.harness import (
+    Harness,
+    button,
+    buttons,
+    moves,
+    paulista_hand,
+    press,
+    running,
+    seat_match,
+    strip_tags,
+)
 
 
 def labels(message: dict) -> list[str]:
@@ -74,3 +87,59 @@ async def test_a_signal_off_the_seats_turn_reaches_the_partner(harness: Harness)
     await h.wait(lambda: (x := newest(h, cida, "Sua mão")) and "👁️ Sinal" not in labels(x))
     assert "👁️ Sinal" in labels(await h.wait(lambda: h.hand(ana)))
     assert moves(h.hand(ana) or {})
+
+
+async def test_an_admins_config_is_never_dropped_and_its_panel_closes(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # a group budget this small leaves no room for command answers while a match runs
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=5) as h:
+        ana, beto = server.add_user("Ana"), server.add_user("Beto")
+        group = server.add_group("Truco da firma", admins=[ana], members=[beto])
+        await seat_match(h, group, [ana, beto], paulista_hand())
+        await h.wait(lambda: h.table(group))
+        await server.user_sends(ana, group, "/config")
+        # the panel comes privately, saying why, and changes the group's settings
+        panel = await h.wait(lambda: newest(h, ana, "Configuração do grupo"), 60)
+        assert "Truco da firma" in panel["text"] and "a mesa vem primeiro" in panel["text"]
+        assert not [m for m in h.bot_messages(group) if "Configuração do grupo" in m["text"]]
+        mid = panel["message_id"]
+        opened = await server.user_presses(ana, ana, mid, button(panel, "Avisos")["callback_data"])
+        assert not opened["show_alert"], opened
+        menu = await h.wait(lambda: (m := server.message(ana, mid)) and "só o fim" in str(m) and m)
+        saved = await server.user_presses(ana, ana, mid, button(menu, "só o fim")["callback_data"])
+        assert saved["text"] == "Configuração salva."
+        closed = await h.wait(
+            lambda: (
+                (m := server.message(ana, mid)) and "Avisos no grupo: só o fim" in m["text"] and m
+            )
+        )
+        assert not buttons(closed)  # a value picked closes the panel: nothing stays live
+        db = runtime_of(h.app).db
+        assert people.chat_settings(db, group).noise == "end"
+        assert people.chat_settings(db, ana, "private").noise == "all"
+        # a bound panel's button pressed outside its admin's private chat does nothing
+        forged = button(panel, "Avisos")["callback_data"]
+        answer = await server.user_presses(
+            beto, group, h.table_message(group)["message_id"], forged
+        )
+        assert answer["show_alert"]
+
+
+async def test_a_config_panel_closes_with_its_button_and_baralho_loses_its_buttons(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    await s.user_sends(ana, group, "/config")
+    cfg = await harness.wait(lambda: newest(harness, group, "Configuração do grupo"))
+    await s.user_presses(ana, group, cfg["message_id"], button(cfg, "Fechar")["callback_data"])
+    await harness.wait(lambda: s.message(group, cfg["message_id"]).get("deleted"))
+    await s.user_sends(ana, ana, "/baralho")
+    deck = await harness.wait(lambda: newest(harness, ana, "Como você quer ver as cartas?"))
+    await s.user_presses(ana, ana, deck["message_id"], button(deck, "Espanhol")["callback_data"])
+    done = await harness.wait(
+        lambda: (m := s.message(ana, deck["message_id"])) and "Pronto" in m["text"] and m
+    )
+    assert not buttons(done)
