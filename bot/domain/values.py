@@ -88,6 +88,10 @@ class Reason(StrEnum):
     """A robot button pressed again on the same lobby drawing (a double tap): a toast."""
     TEAM_FULL = "team_full"
     SAME_TEAM = "same_team"
+    NOT_OVER = "not_over"
+    """Revanche on a match still in play."""
+    REMATCH_GONE = "rematch_gone"
+    """Revanche on a result after a newer table was opened in its chat."""
     UNKNOWN = "unknown"
 
 
@@ -477,6 +481,8 @@ class TableDrawing:
     buried: int = 0
     """Messages posted in the chat since the table message (chatter, announcements)."""
     cancelled_by: str | None = None
+    waiting: tuple[str, ...] = ()
+    """A Revanche lobby's people who have not confirmed yet."""
     """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
     ending_unsure: bool = False
     """The match is over and its ending message (with Revanche) may never have been shown:

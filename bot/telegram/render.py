@@ -23,6 +23,7 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
+from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values import (
     AddRobot,
     CancelTable,
@@ -118,10 +119,12 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.WRONG_CHAT: _("Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."),
         Reason.BAD_OPTIONS: _("Essas opções não combinam com essa variante: veja /config."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
-        Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, na sua vez)."),
+        Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, com carta na mão)."),
         Reason.LOBBY_REPEAT: _("✔️ Já feito: a mesa mostra o robô."),
         Reason.TEAM_FULL: _("O time {team} está completo."),
         Reason.SAME_TEAM: _("Você já está nesse time."),
+        Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
+        Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 
@@ -143,8 +146,11 @@ def team_name(seats: Seats, team: int, t: Translations) -> str:
 # ------------------------------------------------------------------- lobby
 
 
-def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
-    """The lobby message: table options, seats by team, who still must open the bot."""
+def lobby_text(
+    t: Translations, table: Table, missing: Sequence[str], waiting: Sequence[str] = ()
+) -> str:
+    """The lobby message: table options, seats by team, who still must open the bot, and a
+    Revanche's people who have not confirmed yet."""
     _ = t.gettext
     w = words_for(t)
     o = table.options
@@ -175,6 +181,13 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
             _("⚠️ Falta abrir o bot no privado (botão abaixo): {names}").format(
                 names=", ".join(escape(n) for n in missing)
             )
+        )
+    if waiting:
+        lines.append(
+            _(
+                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s, quem não "
+                "confirmar vira robô e a partida começa."
+            ).format(names=", ".join(escape(n) for n in waiting), n=int(REMATCH_SECONDS))
         )
     lines.append(_("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs (médio)."))
     return "\n".join(lines)
@@ -763,7 +776,8 @@ def public_table(
     """
     table, missing = drawing.table, drawing.missing
     if table.status == GameStatus.LOBBY:
-        return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
+        text = lobby_text(t, table, missing, drawing.waiting)
+        return text, lobby_keyboard(t, table, missing, bot_username)
     if table.status == GameStatus.CANCELLED:
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)

@@ -7,10 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.domain import people, tables
+from bot.domain.tables import REMATCH_SECONDS
+from bot.domain.values import GameStatus
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
 from tests.bot.harness import (
+    FakeClock,
     Harness,
     button,
     buttons,
@@ -143,3 +147,64 @@ async def test_a_config_panel_closes_with_its_button_and_baralho_loses_its_butto
         lambda: (m := s.message(ana, deck["message_id"])) and "Pronto" in m["text"] and m
     )
     assert not buttons(done)
+
+
+async def _result(h: Harness, group: int, people: list[int]) -> tuple[int, dict]:
+    """A 1×1 (or 2×2) match at 11 × 11 played out: its id and its closing message."""
+    players = 4 if len(people) == 4 else 2
+    gid = await seat_match(h, group, people, paulista_hand(score=(11, 11), players=players))
+    return gid, await h.play_out(people, group)
+
+
+async def test_revanche_asks_the_others_and_gives_the_absent_seat_to_a_robot(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock()) as h:
+        duda, caio = server.add_user("Duda"), server.add_user("Caio")
+        group = server.add_group("G", admins=[duda], members=[caio])
+        gid, over = await _result(h, group, [duda, caio])
+        db = runtime_of(h.app).db
+        data = button(over, "Revanche")["callback_data"]
+        answer = await server.user_presses(duda, group, over["message_id"], data)
+        assert not answer["show_alert"], answer
+        # a lobby with the same seats, saying who must confirm and what happens if not
+        lobby = await h.wait(
+            lambda: (m := h.table_message(group)) and "Revanche" in m["text"] and m
+        )
+        assert "Caio" in lobby["text"] and "vira robô" in lobby["text"]
+        new = tables.active_table(db, group, None)
+        assert new is not None and new.id != gid and new.status == GameStatus.LOBBY
+        # nobody confirms: after the wait Caio's seat goes to a robot and the match starts
+        h.advance(REMATCH_SECONDS + 1)
+        await h.wait(lambda: (x := tables.load(db, new.id)) and x.status == GameStatus.PLAYING)
+        seats = tables.load(db, new.id).seats
+        assert seats[0].user == duda and seats[1].robot is not None
+        assert await h.wait(lambda: (m := h.hand(duda)) and "Mão 1" in m["text"])
+
+
+async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    duda, caio = s.add_user("Duda"), s.add_user("Caio")
+    group = s.add_group("G", admins=[duda], members=[caio])
+    db = runtime_of(h.app).db
+    _gid, over = await _result(h, group, [duda, caio])
+    data = button(over, "Revanche")["callback_data"]
+    await s.user_presses(duda, group, over["message_id"], data)
+    # Caio confirms with the same result's Revanche: the match starts at once
+    answer = await s.user_presses(caio, group, over["message_id"], data)
+    assert not answer["show_alert"], answer
+    new = await h.wait(
+        lambda: (x := tables.active_table(db, group, None)) and x.started and x
+    )
+    assert {x.user for x in new.seats if x} == {duda, caio}
+    # Revanche on the match still in play says so
+    table = await h.wait(lambda: h.table_message(group))
+    answer = await s.user_presses(duda, group, table["message_id"], rematch_data(new.id))
+    assert answer["text"].startswith("Essa partida ainda está em jogo")
+    tables.cancel(db, new.id, duda, authorised=True)
+    # a newer table was opened since that first result: its Revanche is gone
+    answer = await s.user_presses(duda, group, over["message_id"], data)
+    assert answer["text"].startswith("Essa revanche já passou"), answer
+    assert tables.active_table(db, group, None) is None
