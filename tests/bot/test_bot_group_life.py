@@ -195,9 +195,7 @@ async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working
     # Caio confirms with the same result's Revanche: the match starts at once
     answer = await s.user_presses(caio, group, over["message_id"], data)
     assert not answer["show_alert"], answer
-    new = await h.wait(
-        lambda: (x := tables.active_table(db, group, None)) and x.started and x
-    )
+    new = await h.wait(lambda: (x := tables.active_table(db, group, None)) and x.started and x)
     assert {x.user for x in new.seats if x} == {duda, caio}
     # Revanche on the match still in play says so
     table = await h.wait(lambda: h.table_message(group))
