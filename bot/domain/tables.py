@@ -56,9 +56,10 @@ from bot.domain.values import (
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import HandKind, Match, Phase, TableOptions, get_ruleset
 from engine.actions import Act, Action
-from engine.robots.partners import follows_partner, waits_for_partner
 from engine.rulesets import MAX_TARGET, MIN_TARGET
 from engine.sinais import DEFAULT_CATCH_PERCENT
+from engine.turns import RobotTurn
+from engine.turns import robot_turn as engine_robot_turn
 
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
 SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
@@ -205,34 +206,18 @@ def _match(game: Game) -> Match:
 
 def robot_turn(
     m: Match, seats: Sequence[Occupant | None], note: TimeoutNote | None, version: int
-) -> tuple[int, Action | None] | None:
-    """The robot that acts now, and the run it must make to follow its person (R6).
+) -> RobotTurn | None:
+    """The robot that acts now (``engine.turns.robot_turn``), ``None`` when none may.
 
-    A robot beside a person holds its answer to a call (and the mão de onze/dez
-    decision) until the person has spoken; when the person ran, the robot runs too,
-    unless the person's run was their timeout (``note`` of this ``version``): then the
-    robot decides by itself. ``None`` when no robot may act now.
+    A seat acts as a robot when a robot sits in it; ``note`` of this ``version`` tells
+    whose run was their timeout (their robot partner then decides by itself).
     """
-    for seat in m.to_act():
-        x = seats[seat]
-        if x is None or not x.robot:
-            continue
-        view = m.view(seat)
-        partner = view.partner
-        mate = seats[partner] if partner is not None else None
-        person = mate is not None and mate.user is not None
-        if waits_for_partner(view, person):
-            continue
-        timed_out = (
-            note is not None
-            and note.version == version
-            and any(st == partner for st, _ in note.items)
-        )
-        return seat, None if timed_out else follows_partner(view, person)
-    return None
+    levels = [x.robot if x is not None and x.robot else None for x in seats]
+    timed_out = [st for st, _ in note.items] if note is not None and note.version == version else []
+    return engine_robot_turn(m, levels, timed_out)
 
 
-def robot_turn_of(table: Table) -> tuple[int, Action | None] | None:
+def robot_turn_of(table: Table) -> RobotTurn | None:
     """``robot_turn`` of a stored table (``None`` unless it is being played)."""
     if table.status != GameStatus.PLAYING or not table.started:
         return None
@@ -249,7 +234,7 @@ def _robot_change(
     turn = None
     if m is not None and row.status == GameStatus.PLAYING:
         turn = robot_turn(m, seats, note, row.version)
-    robot = turn[0] if turn is not None else None
+    robot = turn.seat if turn is not None else None
     seat = seats[robot] if robot is not None else None
     return Change(
         game_id=table_id,

@@ -3,6 +3,9 @@
 - **Edited messages** never run commands: editing an old message into ``/truco`` or
   ``/cancelar`` must not open or end a table.
 - **Channel posts**: a channel has no players, and its posts have no sender.
+- **Other bots**: a bot account cannot play, open a table or spend a group's budget on
+  answers; its messages are dropped unseen (anonymous admins and channels, whose messages
+  Telegram signs with a bot user, are told apart by ``sender_chat``).
 - **Anonymous senders** (an anonymous admin posting as the group, or someone posting
   as a channel) cannot play: every one of them is the same user in every group. They
   are told to write as themselves; what only needs an admin (``/cancelar``,
@@ -52,6 +55,14 @@ class _AnonymousPlayer(filters.MessageFilter):
         )
 
 
+class _FromBot(filters.MessageFilter):
+    """A message written by a bot account (not one sent on behalf of a group or channel)."""
+
+    def filter(self, message: Message) -> bool:
+        sender = message.from_user
+        return sender is not None and sender.is_bot and message.sender_chat is None
+
+
 async def drop(update: Update, context: Any) -> None:
     """Stop the update here: no other handler runs."""
     raise ApplicationHandlerStop
@@ -67,4 +78,5 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Register the guards in front of every handler of ``app`` (call before adding those)."""
     ignored = filters.UpdateType.EDITED | filters.UpdateType.CHANNEL_POSTS
     app.add_handler(MessageHandler(ignored, drop), group=GUARD_GROUP)
+    app.add_handler(MessageHandler(_FromBot(), drop), group=GUARD_GROUP)
     app.add_handler(MessageHandler(_AnonymousPlayer(), refuse_anonymous), group=GUARD_GROUP)

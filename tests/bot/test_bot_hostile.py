@@ -13,7 +13,16 @@ from bot.domain import messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish.table import REPOST_AFTER
-from tests.bot.harness import TOKEN, Harness, button, buttons, paulista_hand, running, seat_match
+from tests.bot.harness import (
+    TOKEN,
+    Harness,
+    button,
+    buttons,
+    database_url,
+    paulista_hand,
+    running,
+    seat_match,
+)
 
 JSON = dict[str, Any]
 
@@ -358,3 +367,60 @@ async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
             assert tables.load(h.db, gid).version == 2
     finally:
         await server.stop()
+
+
+# ------------------------------------------------------------------ webhook bodies
+
+
+async def test_a_webhook_body_that_is_not_an_object_gets_400(
+    server: FakeTelegram, tmp_path: Any, errors: list[logging.LogRecord]
+) -> None:
+    from tests.bot.test_bot_webhook import SECRET, webhook_bots
+
+    async with webhook_bots(server, database_url(tmp_path)):
+        for body in ([], [{"update_id": 1}], "update", 7, None, {"update_id": 1, "message": "x"}):
+            status = await server.forge_webhook_request(body, secret=SECRET)  # type: ignore[arg-type]
+            assert status == 400, body
+        ana = server.add_user("Ana")
+        await server.user_sends(ana, ana, "/start")  # the real updates still go through
+        await server.wait_for(lambda: any(m["from"]["is_bot"] for m in server.messages(ana)))
+    assert no_errors(errors) == []
+
+
+# ------------------------------------------------------------------ /marcador's echo, bot accounts
+
+
+async def test_marcador_echoes_a_misunderstood_argument_escaped_and_cut(
+    harness: Harness, errors: list[logging.LogRecord]
+) -> None:
+    s = harness.server
+    ana = s.add_user("Ana", started=True)
+    group = s.add_group("G", admins=[ana])
+    example = "Exemplo: /marcador mineiro 12 Nós x Eles"
+    cases = {
+        "/marcador <i>": f"Não entendi “<i>”. {example}",
+        "/marcador <b>x</b>": f"Não entendi “<b>x</b>”. {example}",
+        "/marcador " + "é" * 4080: f"Não entendi “{'é' * 30}”. {example}",
+    }
+    for i, (command, line) in enumerate(cases.items()):
+        who = s.add_user(f"P{i}")  # one answer each: a repeat would go private
+        answer = await reply_to(harness, who, group, command)
+        assert answer == line, command
+    sent = [m for m in harness.bot_messages(group) if "Não entendi" in m["text"]]
+    assert not any(e["type"] == "bold" for m in sent for e in m.get("entities", []))
+    assert no_errors(errors) == []
+
+
+async def test_a_bot_account_cannot_open_a_table_or_be_answered(harness: Harness) -> None:
+    s = harness.server
+    ana = s.add_user("Ana", started=True)
+    robo = s.add_user("OutroBot")
+    s.users[robo]["is_bot"] = True
+    group = s.add_group("G", admins=[ana], members=[robo])
+    for text in ("/truco", "/marcador", "/regras", "/truco@TrucoBot 2x2"):
+        await s.user_sends(robo, group, text)
+    # a person's command after them is answered; the bot's were dropped unseen
+    assert "Truco no Telegram" in await reply_to(harness, ana, group, "/ajuda")
+    ours = [m for m in harness.bot_messages(group) if m["from"]["id"] != robo]
+    assert len(ours) == 1
+    assert active(harness, group) is None
