@@ -40,6 +40,8 @@ class Chat(SQLModel, table=True):
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
     sinais: bool = True
     """Whether the chat's 2×2 tables play with sinais (R12); ``/truco sem-sinais`` overrides."""
+    noise: str = "all"
+    """How much of a match the group hears as new messages (``values.Noise``)."""
     created_at: datetime = Field(default_factory=utcnow)
 
 
