@@ -13,6 +13,9 @@ bet, each by fixed thresholds on their plain chance of winning the hand:
   ones and raises with strong ones: the solid player who rarely calls and is hard to
   push off a hand (the outside baseline issue 13 describes called half as often as
   médio and won far more of the hands played out);
+- ``valuer``: accepts a truco with a fair hand and calls the next step (on its own turn
+  after accepting, or as a raise) only once its hand is made or won, bluffing such a raise
+  rarely: its raise is near-certain, and whoever answers it as a bluff pays for it;
 - ``probe``: the best response to one fixed robot (médio by default): for each betting
   choice it deals the hidden cards many times and asks *that robot's own policy* what
   it would answer (or would have called) in each deal, so it exploits every leak of
@@ -61,6 +64,10 @@ class Style:
     never_runs: bool = False
     play11: float = 0.5
     """Plays the mão de onze/dez from this chance."""
+    call_up: float | None = None
+    """Calls seis and up on its own turn from this chance (``None``: as ``call``)."""
+    call_up_bluff: float = 0.0
+    """Share of weak hands (chance below 0.35) it calls seis and up with anyway."""
 
 
 STYLES: dict[str, Style] = {
@@ -70,6 +77,15 @@ STYLES: dict[str, Style] = {
     "honest": Style(call=0.7, bluff=0.0, accept=0.5, raise_=0.85),
     "accepter": Style(call=0.7, bluff=0.05, accept=0.0, raise_=0.85, never_runs=True),
     "solid": Style(call=0.8, bluff=0.0, accept=0.45, raise_=0.8),
+    "valuer": Style(
+        call=0.65,
+        bluff=0.05,
+        accept=0.45,
+        raise_=0.95,
+        raise_bluff=0.03,
+        call_up=0.95,
+        call_up_bluff=0.03,
+    ),
 }
 """The fixed-threshold styles, by name."""
 
@@ -105,7 +121,10 @@ class Styled:
             return A.ACCEPT if st.never_runs or p >= st.accept else A.RUN
         if A.TRUCO in legal:
             p = win_chance(sense, rng, STYLE_SAMPLES)
-            if p >= st.call or (p < 0.35 and rng.random() < st.bluff):
+            call, bluff = st.call, st.bluff
+            if st.call_up is not None and view.next_step:
+                call, bluff = st.call_up, st.call_up_bluff
+            if p >= call or (p < 0.35 and rng.random() < bluff):
                 return A.TRUCO
         return _medio_card(sense, rng, CARD_SAMPLES)
 
