@@ -40,7 +40,7 @@ from engine.robots.heuristic import (
     run_value,
 )
 from engine.robots.search import BETS, sample_world
-from engine.robots.sense import COVERED, read, simulate, value_after, win_chance
+from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
 
 STYLE_SAMPLES = 24
@@ -64,10 +64,10 @@ class Style:
     never_runs: bool = False
     play11: float = 0.5
     """Plays the mão de onze/dez from this chance."""
-    call_up: float | None = None
-    """Calls seis and up on its own turn from this chance (``None``: as ``call``)."""
-    call_up_bluff: float = 0.0
-    """Share of weak hands (chance below 0.35) it calls seis and up with anyway."""
+    made_only: bool = False
+    """Raises (seis and up, on its own turn or as an answer) only with a made hand
+    (``made_hand``), bluffing such a raise with a share ``raise_bluff`` of weak hands;
+    ``raise_`` is then unused."""
 
 
 STYLES: dict[str, Style] = {
@@ -78,13 +78,7 @@ STYLES: dict[str, Style] = {
     "accepter": Style(call=0.7, bluff=0.05, accept=0.0, raise_=0.85, never_runs=True),
     "solid": Style(call=0.8, bluff=0.0, accept=0.45, raise_=0.8),
     "valuer": Style(
-        call=0.65,
-        bluff=0.05,
-        accept=0.45,
-        raise_=0.95,
-        raise_bluff=0.03,
-        call_up=0.95,
-        call_up_bluff=0.03,
+        call=0.65, bluff=0.05, accept=0.45, raise_=1.0, raise_bluff=0.01, made_only=True
     ),
 }
 """The fixed-threshold styles, by name."""
@@ -114,19 +108,48 @@ class Styled:
             return A.PLAY11 if p >= st.play11 else A.RUN11
         if view.phase == Phase.ANSWER:
             p = win_chance(sense, rng, STYLE_SAMPLES)
-            if A.RAISE in legal and (
-                p >= st.raise_ or (p < 0.35 and rng.random() < st.raise_bluff)
-            ):
+            if A.RAISE in legal and self._raises(sense, p, rng):
                 return A.RAISE
             return A.ACCEPT if st.never_runs or p >= st.accept else A.RUN
         if A.TRUCO in legal:
             p = win_chance(sense, rng, STYLE_SAMPLES)
-            call, bluff = st.call, st.bluff
-            if st.call_up is not None and view.next_step:
-                call, bluff = st.call_up, st.call_up_bluff
-            if p >= call or (p < 0.35 and rng.random() < bluff):
+            if view.next_step and st.made_only:
+                if self._raises(sense, p, rng):
+                    return A.TRUCO
+            elif p >= st.call or (p < 0.35 and rng.random() < st.bluff):
                 return A.TRUCO
         return _medio_card(sense, rng, CARD_SAMPLES)
+
+    def _raises(self, sense: Sense, p: float, rng: random.Random) -> bool:
+        """Whether to raise (seis and up) with chance ``p`` of winning the hand."""
+        st = self.style
+        strong = made_hand(sense) if st.made_only else p >= st.raise_
+        return strong or (p < 0.35 and rng.random() < st.raise_bluff)
+
+
+def made_hand(sense: Sense) -> bool:
+    """Whether this seat's team wins the hand whatever the hidden cards are, by its own cards.
+
+    A card is sure when it beats every unseen card and every card the other team has on
+    the table; a hand is made when the sure cards it holds win the rounds the team still
+    needs (R4: the first round's winner takes a tied or split hand; a tied first round
+    goes to the next round's winner).
+    """
+    v = sense.view
+    st = sense.strength
+    top = max(sense.unseen_strengths, default=-1)
+    for seat, card, covered in v.table:
+        if seat & 1 != v.team and not covered and card is not None:
+            top = max(top, st[card])
+    sure = sum(1 for c in sense.hand if st[c] > top)
+    rounds = v.rounds
+    if not rounds:
+        need = 2
+    elif rounds[0] is None or rounds[0] == v.team or len(rounds) == 2:
+        need = 1
+    else:
+        need = 2
+    return sure >= need
 
 
 # ---------------------------------------------------------------- the probe
