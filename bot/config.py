@@ -99,6 +99,13 @@ class Config:
     """The Mini App's short name (``TELEGRAM_WEBAPP_NAME``), for direct links
     ``https://t.me/<bot>/<name>?startapp=...``. Without both, no Mini App at all."""
 
+    @property
+    def webapp(self) -> tuple[str, str] | None:
+        """The Mini App's URL and short name, when both are set."""
+        if self.webapp_url is None or self.webapp_name is None:
+            return None
+        return self.webapp_url, self.webapp_name
+
     @classmethod
     def from_env(
         cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")

@@ -33,7 +33,7 @@ from bot.domain import Refused, Source, Table, messages, miniapp, people, tables
 from bot.domain.values import HandSummary
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.webapp.initdata import BadInitData, WebAppUser, verify
+from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
 from bot.webapp.live import APP_KEY, Live
 from bot.webapp.state import page_words, table_state
 from engine.actions import Action
@@ -58,17 +58,6 @@ class Loaded:
 
     table: Table
     ended: dict[int, HandSummary]
-
-
-def app_link(bot_username: str, name: str, game_id: int) -> str:
-    """The direct link that opens the Mini App at a table: ``startapp`` is ``g<id>``."""
-    return f"https://t.me/{bot_username}/{name}?startapp=g{game_id}"
-
-
-def button_url(webapp_url: str, game_id: int) -> str:
-    """The page's address for a ``web_app`` button (no start parameter there: a query)."""
-    sep = "&" if "?" in webapp_url else "?"
-    return f"{webapp_url}{sep}table=g{game_id}"
 
 
 class MiniApp:
@@ -125,8 +114,15 @@ class MiniApp:
         return verify(raw.strip(), rt.config.token, now=rt.rules.clock())
 
     def _refusal(self, request: web.Request, status: int, key: str) -> web.Response:
-        lang = request.headers.get("Accept-Language", "").split(",")[0]
-        return web.json_response({"error": page_words(person_translations(lang))[key]}, status=status)
+        """A refusal in the language the launch data names (read unchecked: it only picks
+        the words of the answer)."""
+        _scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
+        try:
+            lang = json.loads(parse_fields(raw.strip()).get("user", "{}")).get("language_code")
+        except (BadInitData, ValueError, AttributeError):
+            lang = None
+        words = page_words(person_translations(lang if isinstance(lang, str) else None))
+        return web.json_response({"error": words[key]}, status=status)
 
     @staticmethod
     def _game(request: web.Request, ref: Any) -> int | None:
@@ -215,7 +211,7 @@ class MiniApp:
             user_id=user.id, source=Source.APP,
         )  # fmt: skip
         try:
-            change = await asyncio.get_running_loop().run_in_executor(rt.update_threads, call)
+            change = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
         except Refused as exc:
             text = reason_text(t, exc.reason, exc.params)
             return web.json_response({"error": text, "reason": exc.reason.value}, status=409)
@@ -286,9 +282,12 @@ class MiniApp:
             schedule_hands(self.app, chat_id, game_id)
 
 
-def in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
-    """In a thread: who has this table open in the Mini App now (any replica)."""
+def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
+    """In a thread: who has this table open in the Mini App now (on any replica); nobody
+    when the bot has no Mini App (and then no query is made)."""
     rt = runtime_of(app)
+    if rt.config.webapp is None:
+        return frozenset()
     return miniapp.in_app(rt.db, game_id, rt.rules.clock() - PRESENCE)
 
 

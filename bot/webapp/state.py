@@ -47,7 +47,6 @@ def page_words(t: Translations) -> dict[str, str]:
         "cover": _("Cobrir"),
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
-        "deck": _("Baralho"),
     }
 
 

@@ -170,6 +170,7 @@
         esc(words.blind.replace("{n}", slot + 1)) + '"' + (legal[action] ? "" : " disabled") + "><span>" + (slot + 1) + "ª</span></button>";
     });
     $("hand").innerHTML = hand;
+    $("hand").setAttribute("aria-label", words.your_cards);
 
     var acts = "";
     if (canCover) acts += '<button type="button" class="cover" aria-pressed="' + covering + '">' + esc(words.cover) + "</button>";
