@@ -27,9 +27,7 @@ def present(db: Database, game_id: int, user_id: int, now: float) -> None:
     with db.session() as s:
         stmt = insert_of(s, AppPresence).values(game_id=game_id, user_id=user_id, seen_at=now)
         s.execute(
-            stmt.on_conflict_do_update(
-                index_elements=["game_id", "user_id"], set_={"seen_at": now}
-            )
+            stmt.on_conflict_do_update(index_elements=["game_id", "user_id"], set_={"seen_at": now})
         )
         s.commit()
 

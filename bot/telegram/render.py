@@ -464,7 +464,6 @@ def app_hand(
     return text, InlineKeyboardMarkup([[button]])
 
 
-
 def hand_text(
     t: Translations,
     table: Table,

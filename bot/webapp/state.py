@@ -67,7 +67,9 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
     """How the last hand ended (public facts: covered cards stay covered)."""
     text = hand_closed_text(t, summary, table.seats, deck)
-    plain = unescape(text.replace("<b>", "").replace("</b>", "").replace("<i>", "").replace("</i>", ""))
+    plain = unescape(
+        text.replace("<b>", "").replace("</b>", "").replace("<i>", "").replace("</i>", "")
+    )
     return {"hand": summary.hand, "winner": summary.winner, "text": plain}
 
 

@@ -12,7 +12,7 @@ from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
 from bot.webapp.initdata import sign, user_json
-from tests.bot.harness import TOKEN, paulista_hand, running, seat_match
+from tests.bot.harness import paulista_hand, running, seat_match
 
 GROUP = -100_777
 WEBAPP = {"TELEGRAM_WEBAPP_URL": "http://127.0.0.1:1/app/", "TELEGRAM_WEBAPP_NAME": "mesa"}

@@ -246,12 +246,14 @@ def test_truco_raise_and_run_from_the_app(world: World, browser: Any) -> None:
     # the group heard the calls as it hears them from the buttons
     said = world.run(
         world.h.wait(
-            lambda: [
-                strip_tags(m.get("text", ""))
-                for m in world.h.bot_messages(GROUP)
-                if "Truco" in m.get("text", "") or "Seis" in m.get("text", "")
-            ]
-            or None
+            lambda: (
+                [
+                    strip_tags(m.get("text", ""))
+                    for m in world.h.bot_messages(GROUP)
+                    if "Truco" in m.get("text", "") or "Seis" in m.get("text", "")
+                ]
+                or None
+            )
         )
     )
     assert said
