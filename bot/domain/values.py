@@ -187,6 +187,8 @@ class Source(StrEnum):
     INLINE = "inline"
     ROBOT = "robot"
     TIMEOUT = "timeout"
+    APP = "app"
+    """The Mini App (a tap on the table's page)."""
 
 
 # -------------------------------------------------------------------- values

@@ -22,12 +22,14 @@ from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
+    app_hand,
     cancelled_text,
     hand_closed_text,
     hand_keyboard,
     hand_text,
     warning_due,
 )
+from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         now = rt.rules.clock()
         seconds = tables.decision_seconds(table, rt.rules)
         warn_time = warning_due(table.deadline_at, seconds, now)
+        in_app = await asyncio.to_thread(people_in_app, app, game_id)
         for seat, player in drawing.people.items():
             if not player.started:
                 continue
@@ -108,6 +111,10 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                 markup = hand_keyboard(t, table, view, player.deck)
                 if view.legal:
                     ping = Ping.WARNING if warn else Ping.TURN
+                if player.id in in_app and rt.config.webapp is not None:
+                    # the table is open in the Mini App: the message points there, once a hand
+                    text, markup = app_hand(t, table, rt.config.webapp)
+                    ping = Ping.NONE
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED
