@@ -81,7 +81,7 @@ async def on_signals(update: Update, context: BotContext) -> None:
     if seat is None:
         await q.answer(reason_text(t, Reason.NOT_SEATED), show_alert=True)
         return
-    if table.version != version:
+    if version and table.version != version:  # 0: drawn off the seat's turn, any version
         await q.answer(reason_text(t, Reason.STALE), show_alert=True)
         return
     view = table.view(seat)
