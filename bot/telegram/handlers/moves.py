@@ -9,7 +9,7 @@ from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
 from bot.domain import Refused, Source, people, tables
-from bot.domain.values import Reason, Table
+from bot.domain.values import Change, Reason, Table
 from bot.i18n import person_translations, words_for
 from bot.telegram.callbacks import (
     Move,
@@ -19,41 +19,28 @@ from bot.telegram.callbacks import (
     start_parameter,
 )
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import answer_after, parse_button
+from bot.telegram.handlers.buttons import Press, button
 from bot.telegram.publish import refresh
 from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
 from engine.actions import Act
 
 
-async def on_move(update: Update, context: BotContext) -> None:
+@button(parse_move, personal=True)
+async def on_move(press: Press[Move], context: BotContext) -> Change:
     """A hand button: play, cover, blind card, truco and raises, answers, mão de onze."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    t = person_translations(person.language_code)
-    parsed = await parse_button(q, t, parse_move)
-    if parsed is None:
-        return
-    move = parsed  # pressed on the person's own hand message (guards.pressed_here)
-    try:
-        change = await context.call(
-            tables.act,
-            context.db,
-            move.game_id,
-            move.version,
-            None,
-            move.action,
-            context.rules,
-            user_id=person.id,
-        )
-    except Refused as r:
-        # a double tap repeats the move just made: a toast, not a modal to dismiss
-        alert = r.reason != Reason.DONE
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
-        return
-    refresh(context.application, change)  # first: what follows is stored, start it
+    move = press.data  # pressed on the person's own hand message (guards.pressed_here)
+    change = await context.call(
+        tables.act,
+        context.db,
+        move.game_id,
+        move.version,
+        None,
+        move.action,
+        context.rules,
+        user_id=press.person.id,
+    )
     context.runtime.metrics.actions.labels("button").inc()
-    await answer_after(q)
+    return change
 
 
 def _chat_kinds(table: Table) -> tuple[str, ...]:
@@ -63,35 +50,26 @@ def _chat_kinds(table: Table) -> tuple[str, ...]:
     return (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def on_signals(update: Update, context: BotContext) -> None:
+@button(parse_signals, personal=True)
+async def on_signals(press: Press[tuple[int, int, bool]], context: BotContext) -> None:
     """👁️ Sinal on a private hand: show the list of signals (or go back to the cards)."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    t = person_translations(person.language_code)
-    parsed = await parse_button(q, t, parse_signals)
-    if parsed is None:
-        return
-    game_id, version, show = parsed
+    q, t = press.query, press.t
+    game_id, version, show = press.data
     table = await context.call(tables.load, context.db, game_id)
     if table is None or not table.started:
-        await q.answer(reason_text(t, Reason.NO_GAME), show_alert=True)
-        return
-    seat = table.seat_of(person.id)
+        raise Refused(Reason.NO_GAME)
+    seat = table.seat_of(press.person.id)
     if seat is None:
-        await q.answer(reason_text(t, Reason.NOT_SEATED), show_alert=True)
-        return
-    if version and table.version != version:  # 0: drawn off the seat's turn, any version
-        await q.answer(reason_text(t, Reason.STALE), show_alert=True)
-        return
+        raise Refused(Reason.NOT_SEATED)
+    if table.version != version:
+        raise Refused(Reason.STALE)
     view = table.view(seat)
     if show:
         markup = signals_keyboard(t, table, view)
         if markup is None:
-            await q.answer(reason_text(t, Reason.NO_SIGNAL), show_alert=True)
-            return
+            raise Refused(Reason.NO_SIGNAL)
     else:
-        player = await context.call(people.meet, context.db, person)
+        player = await context.call(people.meet, context.db, press.person)
         markup = hand_keyboard(t, table, view, player.deck)
     await q.answer()
     with contextlib.suppress(TelegramError):  # the hand was redrawn meanwhile: nothing to fix

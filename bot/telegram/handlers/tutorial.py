@@ -11,6 +11,7 @@ from telegram.error import TelegramError
 from bot.domain import people
 from bot.telegram import lesson
 from bot.telegram.context import BotContext
+from bot.telegram.handlers.buttons import Press, button
 from bot.telegram.handlers.common import reply
 
 log = logging.getLogger(__name__)
@@ -30,12 +31,11 @@ async def tutorial_command(update: Update, context: BotContext) -> None:
     await reply(update, context, text, reply_markup=markup)
 
 
-async def on_tutorial(update: Update, context: BotContext) -> None:
+@button(str, personal=True)  # the lesson reads its own buttons (a menu pick or a move)
+async def on_tutorial(press: Press[str], context: BotContext) -> None:
     """A tutorial button: a lesson opens; right move → the next prompt; wrong → a hint."""
-    q = update.callback_query
-    if q is None:
-        return
-    answer = await context.call(lesson.press, context.db, q.from_user.id, q.data or "")
+    q = press.query
+    answer = await context.call(lesson.press, context.db, press.person.id, press.data)
     await q.answer(answer.alert or None, show_alert=bool(answer.alert))
     if answer.text is not None:
         try:

@@ -1,0 +1,80 @@
+"""What every button handler does around its own step: the one way to write one.
+
+A button handler is a body decorated with :func:`button`. The decorator does the rest,
+in this order: nothing without a query and a person; the data read by ``parse``
+(garbage and ids out of range answered with one line); the body, which raises
+``Refused`` for any reason the press cannot act; a refusal answered as an alert (a
+double tap's as a toast); a change returned by the body scheduled (``refresh``) before
+the button stops spinning. Where the button was pressed was checked before any
+handler ran (``bot.telegram.guards.pressed_here``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from telegram import CallbackQuery, Update
+
+from bot.domain import Person, Refused
+from bot.domain.values import Change, Reason
+from bot.i18n import Translations, person_translations
+from bot.telegram.context import BotContext
+from bot.telegram.handlers.common import answer_after, parse_button
+from bot.telegram.publish import refresh
+from bot.telegram.render import reason_text
+
+Parsed = TypeVar("Parsed")
+TOASTS = frozenset({Reason.DONE, Reason.LOBBY_REPEAT})
+"""Refusals of a repeat (a double tap): the first press already shows, a toast is enough."""
+
+
+@dataclass(frozen=True)
+class Press(Generic[Parsed]):
+    """One press, read: the query, who pressed, in which language to answer, what it says."""
+
+    query: CallbackQuery
+    person: Person
+    t: Translations
+    data: Parsed
+
+
+Body = Callable[[Press[Parsed], BotContext], Awaitable[Change | None]]
+Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
+
+
+def button(
+    parse: Callable[[str], Parsed], *, personal: bool = False
+) -> Callable[[Body[Parsed]], Handler]:
+    """A button handler from its body (see the module).
+
+    ``personal``: answer in the presser's language (private buttons), else the chat's.
+    The body returns the change to schedule (then the button is answered), or ``None``
+    when it answered the button itself.
+    """
+
+    def wrap(body: Body[Parsed]) -> Handler:
+        @functools.wraps(body)
+        async def handler(update: Update, context: BotContext) -> None:
+            q, person = update.callback_query, context.person
+            if q is None or person is None:
+                return
+            t = person_translations(person.language_code) if personal else context.t
+            parsed = await parse_button(q, t, parse)
+            if parsed is None:
+                return
+            try:
+                change = await body(Press(q, person, t, parsed), context)
+            except Refused as r:
+                text = reason_text(t, r.reason, r.params)
+                await q.answer(text, show_alert=r.reason not in TOASTS)
+                return
+            if change is not None:
+                refresh(context.application, change)  # first: what follows is stored
+                await answer_after(q)
+
+        return handler
+
+    return wrap
