@@ -40,10 +40,9 @@ from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.domain.values import Clock
 from bot.i18n import N_, translations
-from bot.ops.lifecycle import DrainingJobQueue
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
-from bot.telegram import guards
+from bot.telegram import guards, job_table
 from bot.telegram.budget import SharedBudget
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
@@ -54,12 +53,9 @@ from bot.telegram.context import (
     TrucoApp,
     runtime_of,
 )
-from bot.telegram.handlers import commands, errors, marcador, moves, settings, turns, tutorial
+from bot.telegram.handlers import commands, errors, marcador, moves, settings, tutorial
 from bot.telegram.handlers import tables as lobby
-from bot.telegram.jobs import JobKind, JobRunner
-from bot.telegram.publish.hands import flush_hands
-from bot.telegram.publish.marcador import flush_board
-from bot.telegram.publish.table import flush_table
+from bot.telegram.jobs import JobRunner
 from bot.telegram.render import WARNING_SECONDS
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for
@@ -200,7 +196,7 @@ async def on_startup(app: TrucoApp) -> None:
 
 
 async def resume(app: TrucoApp) -> None:
-    """Start the job runner; make sure every unfinished table has its jobs.
+    """Make sure every unfinished table has its jobs (``start_jobs`` then runs them).
 
     Jobs are stored with the changes, so a restart finds them waiting; recording them
     again for each unfinished table covers a database from before durable jobs and
@@ -210,13 +206,16 @@ async def resume(app: TrucoApp) -> None:
     count = await asyncio.to_thread(tables.resume_jobs, rt.db, rt.rules)
     if count:
         log.info("resumed %d tables", count)
-    assert app.job_queue is not None
-    # the runner lives inside the running Application, whose stop() waits for it
-    app.job_queue.run_once(lambda _: _start_jobs(app), 0)
 
 
-async def _start_jobs(app: TrucoApp) -> None:
+def start_jobs(app: TrucoApp) -> None:
+    """Start the job runner, once the Application runs (``stop_jobs`` before it stops)."""
     runtime_of(app).jobs.start(app)
+
+
+async def stop_jobs(app: TrucoApp) -> None:
+    """Let the jobs running finish and claim no more (before the Application stops)."""
+    await runtime_of(app).jobs.stop()
 
 
 async def on_update(update: object, context: BotContext) -> None:
@@ -268,9 +267,7 @@ def build_application(
         .rate_limiter(SharedLimiter(budget, metrics))
         .request(http)
         .concurrent_updates(True)
-        .post_init(on_startup)
-        .post_shutdown(on_shutdown)
-        .job_queue(DrainingJobQueue())
+        .job_queue(None)
     )
     if config.webhook_url:
         builder = builder.updater(None)  # updates come from bot.ops.webserver
@@ -285,17 +282,15 @@ def build_application(
         db=db,
         rules=rules,
         budget=budget,
-        jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
+        jobs=JobRunner(
+            db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
+        ),
         metrics=metrics,
         throttle=CommandThrottle(notes_for(db)),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt
-    rt.jobs.register(JobKind.TABLE, flush_table)
-    rt.jobs.register(JobKind.HANDS, flush_hands)
-    rt.jobs.register(JobKind.DEADLINE, turns.on_deadline)
-    rt.jobs.register(JobKind.ROBOT, turns.on_robot)
-    rt.jobs.register(JobKind.MARCADOR, flush_board)
+    job_table.install(rt.jobs)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
     app.add_handler(CommandHandler("start", commands.start))
@@ -400,6 +395,7 @@ class Runner:
             log.info("listening on %s", self.server.address)
         await on_startup(app)
         await app.start()
+        start_jobs(app)
         if config.webhook_url:
             # idempotent: every replica registers the same address and secret
             await app.bot.set_webhook(
@@ -423,6 +419,7 @@ class Runner:
             self.server = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+        await stop_jobs(app)
         if app.running:
             await app.stop()
         await app.shutdown()

@@ -18,10 +18,11 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import jobs, messages, people, tables
+from bot.domain.jobs import JobKind
 from bot.domain.values import GameStatus, HandMessageInfo, Ping
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
     cancelled_text,

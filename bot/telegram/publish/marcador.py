@@ -13,11 +13,12 @@ import html
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain import jobs, marcador
+from bot.domain.jobs import JobKind
 from bot.domain.marcador import Board, NewMatch, Press, Undo
 from bot.i18n import Translations, translations
 from bot.telegram.callbacks import marcador_data
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
 from engine import words

@@ -21,6 +21,7 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot.domain import jobs, messages, outbox, tables
+from bot.domain.jobs import JobKind
 from bot.domain.outbox import Announcement, Outgoing
 from bot.domain.values import (
     GameStatus,
@@ -33,7 +34,7 @@ from bot.domain.values import (
 )
 from bot.i18n import Translations, translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.render import (
     hand_over_line,
