@@ -40,6 +40,8 @@ class Chat(SQLModel, table=True):
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
     sinais: bool = True
     """Whether the chat's 2×2 tables play with sinais (R12); ``/truco sem-sinais`` overrides."""
+    noise: str = "all"
+    """How much of a match the group hears as new messages (``values.Noise``)."""
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -258,3 +260,17 @@ class FloodKey(SQLModel, table=True):
     __tablename__ = "flood_keys"
 
     key: str = Field(primary_key=True)
+
+
+class AppPresence(SQLModel, table=True):
+    """A person who has a table open in the Mini App now (refreshed while the page's
+    live connection lasts): their private hand message is left alone meanwhile."""
+
+    __tablename__ = "app_presence"
+
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("games.id"), primary_key=True, autoincrement=False)
+    )
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    seen_at: float = 0.0
+    """Unix time of the connection's last sign of life."""

@@ -11,6 +11,7 @@ from bot.domain.models import Chat, Player, Result
 from bot.domain.store import Database, insert_of
 from bot.domain.values import (
     ChatSettings,
+    Noise,
     Person,
     PlayerInfo,
     RankingRow,
@@ -52,6 +53,7 @@ def _settings(c: Chat) -> ChatSettings:
         ladder=c.ladder,
         language=c.language,
         sinais=c.sinais,
+        noise=c.noise,
     )
 
 
@@ -167,6 +169,7 @@ def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en"))
         Setting.LADDER: (None, *HOUSE_LADDERS),
         Setting.SINAIS: (True, False),
         Setting.LANGUAGE: (None, *languages[1:]),
+        Setting.NOISE: tuple(n.value for n in Noise),
     }
     return choices[setting]
 

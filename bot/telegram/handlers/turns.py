@@ -30,7 +30,7 @@ async def on_deadline(app: TrucoApp, job: ClaimedJob) -> None:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if (
         table is not None
-        and table.status == GameStatus.PLAYING
+        and table.status in (GameStatus.PLAYING, GameStatus.LOBBY)  # a Revanche's wait
         and table.version == version
         and table.deadline_at is not None
         and table.deadline_at > rt.rules.clock()
