@@ -39,10 +39,10 @@ from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.domain.values import Clock
-from bot.i18n import N_, translations
+from bot.i18n import translations
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
-from bot.telegram import guards, job_table
+from bot.telegram import command_table, guards, job_table
 from bot.telegram.budget import SharedBudget
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
@@ -63,20 +63,6 @@ from bot.telegram.throttle import CommandThrottle, notes_for
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005)."""
-
-COMMANDS = (
-    ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
-    ("placar", N_("Traz a mesa da partida para baixo")),
-    ("marcador", N_("Placar para jogar com baralho de verdade")),
-    ("ranking", N_("Quem mais ganhou aqui")),
-    ("regras", N_("Resumo das regras")),
-    ("baralho", N_("Cartas tradicionais ou espanholas")),
-    ("config", N_("Opções do grupo (admins)")),
-    ("cancelar", N_("Encerra a mesa")),
-    ("ajuda", N_("Como usar o bot")),
-)
-PRIVATE_COMMANDS = (*COMMANDS[:1], ("tutorial", N_("Aprenda jogando")), *COMMANDS[1:])
-
 
 # The calls Telegram's flood limits count (messages sent, edited or deleted).
 COUNTED = frozenset(
@@ -182,10 +168,14 @@ async def on_startup(app: TrucoApp) -> None:
         for lang, code in (("pt", None), ("en", "en")):
             kw: dict[str, Any] = {"language_code": code} if code else {}
             await app.bot.set_my_commands(
-                _commands(COMMANDS, lang), scope=BotCommandScopeAllGroupChats(), **kw
+                _commands(command_table.menu(private=False), lang),
+                scope=BotCommandScopeAllGroupChats(),
+                **kw,
             )
             await app.bot.set_my_commands(
-                _commands(PRIVATE_COMMANDS, lang), scope=BotCommandScopeAllPrivateChats(), **kw
+                _commands(command_table.menu(private=True), lang),
+                scope=BotCommandScopeAllPrivateChats(),
+                **kw,
             )
     except TelegramError as exc:
         log.warning("could not set the command menus: %s", exc)
@@ -293,17 +283,8 @@ def build_application(
     job_table.install(rt.jobs)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
-    app.add_handler(CommandHandler("start", commands.start))
-    app.add_handler(CommandHandler("truco", lobby.new_table))
-    app.add_handler(CommandHandler("placar", commands.score))
-    app.add_handler(CommandHandler("ranking", commands.ranking))
-    app.add_handler(CommandHandler("regras", commands.rules))
-    app.add_handler(CommandHandler(["ajuda", "help"], commands.help_command))
-    app.add_handler(CommandHandler("config", settings.config_command))
-    app.add_handler(CommandHandler("cancelar", lobby.cancel_command))
-    app.add_handler(CommandHandler("baralho", settings.deck_command))
-    app.add_handler(CommandHandler("tutorial", tutorial.tutorial_command))
-    app.add_handler(CommandHandler("marcador", marcador.marcador_command))
+    for command in command_table.COMMANDS:
+        app.add_handler(CommandHandler(command.names, command.handler))
     app.add_handler(CallbackQueryHandler(moves.on_move, pattern=pattern(Prefix.MOVE)))
     app.add_handler(CallbackQueryHandler(moves.on_signals, pattern=pattern(Prefix.SIGNALS)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
