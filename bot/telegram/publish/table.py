@@ -33,6 +33,7 @@ from bot.domain.values import (
     TimeoutNote,
 )
 from bot.i18n import Translations, translations
+from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
@@ -86,7 +87,8 @@ async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
         if left:  # keep the chat's order: a newer table never overtakes an older announcement
             left.append(int(game_id))
             continue
-        wait = await publish_game(app, int(game_id))
+        with table_traffic():  # the group's reserve is the table's to spend
+            wait = await publish_game(app, int(game_id))
         if wait > 0:
             later = wait
             left.append(int(game_id))
