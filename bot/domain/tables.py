@@ -327,16 +327,31 @@ def _beside_person(seats: Sequence[Occupant | None], seat: int, players: int) ->
 
 
 def decision_seconds(table: Table, rules: Rules) -> float:
-    """How long each decision of a table may take (R10)."""
-    return rules.decision_seconds or table.options.timer_for(get_ruleset(table.variant))
+    """How long the pending decision of a table may take (R10): half for people whose
+    last decision was their timeout (``TimeoutNote.strikes``)."""
+    full = rules.decision_seconds or table.options.timer_for(get_ruleset(table.variant))
+    strikes = table.note.strikes if table.note is not None else ()
+    if strikes and table.status == GameStatus.PLAYING and table.started:
+        return _hurried(full, table.shown.to_act(), strikes)
+    return full
 
 
-def deadline_for(m: Match, rules: Rules) -> float | None:
-    """When the pending decision times out (R10); ``None`` when nobody must act."""
+def _hurried(full: float, to_act: Sequence[int], strikes: Sequence[int]) -> float:
+    """An absent seat's clock shortens: half the time when every seat to act let its
+    last decision time out."""
+    if to_act and all(seat in strikes for seat in to_act):
+        return max(5.0, full / 2)
+    return full
+
+
+def deadline_for(m: Match, rules: Rules, strikes: Sequence[int] = ()) -> float | None:
+    """When the pending decision times out (R10); ``None`` when nobody must act.
+
+    ``strikes``: seats whose last decision was their timeout (a shorter clock)."""
     if not m.to_act():
         return None
     seconds = rules.decision_seconds or m.options.timer_for(m.ruleset)
-    return rules.clock() + seconds
+    return rules.clock() + _hurried(seconds, m.to_act(), strikes)
 
 
 def hand_summary(m: Match) -> HandSummary:
@@ -848,13 +863,15 @@ def _store_move(
     """Close the hand or match if it ended, then commit the new state with its deadline."""
     status = _finish(s, game, m, seats, expected + 1)
     values: dict[str, Any] = {"note": note.to_json()} if note is not None else {}
+    current = note if note is not None else TimeoutNote.from_json(game.note) if game.note else None
+    strikes = current.strikes if current is not None else ()
     _save(
         s,
         game,
         expected,
         snapshot=json.dumps(m.to_json()),
         status=status,
-        deadline_at=deadline_for(m, rules) if status == GameStatus.PLAYING else None,
+        deadline_at=deadline_for(m, rules, strikes) if status == GameStatus.PLAYING else None,
         **values,
     )
     return _commit(s, game, m, seats, rules)
@@ -959,6 +976,7 @@ def act(
             raise Refused(Reason.NOT_YOUR_TURN)
         if action not in m.legal_actions(seat):
             raise Refused(Reason.ILLEGAL)
+        present = _present(s, game, seats, seat, user_id) if user_id is not None else None
         said = _said(m, seat, action)
         m.apply(seat, action)
         version = expected + 1
@@ -967,7 +985,7 @@ def act(
         if said is not None and not game.private and not ran_out:
             key = f"{game.id}:said:{version}"
             outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
-        return _store_move(s, game, expected, m, seats, rules)
+        return _store_move(s, game, expected, m, seats, rules, note=present)
 
 
 RUNS = (Saying.RUN, Saying.RUN11)
@@ -1074,7 +1092,24 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             m.apply(seat, action)
             done.append((seat, m.log[-1][1]))  # blind plays are logged with the card shown
             _event(s, game, version, Source.TIMEOUT, seat, None, action=str(action), hand=hand)
-        note = TimeoutNote(hand, tuple(done), version)
+        prior = TimeoutNote.from_json(game.note) if game.note else None
+        struck = set(prior.strikes) if prior is not None else set()
+        away: list[int] = []
+        level = _robot_level(seats)
+        for seat, _action in done:
+            x = seats[seat]
+            if x is None or x.user is None or x.robot:
+                continue
+            if seat in struck:  # the second timeout in a row: a robot plays for them
+                struck.discard(seat)
+                away.append(seat)
+                seats[seat] = replace(x, robot=level)
+                _event(s, game, version, "away", seat, x.user, level=level.value)
+            else:
+                struck.add(seat)
+        if away:
+            _store_seats(s, game_id, seats)
+        note = TimeoutNote(hand, tuple(done), version, tuple(sorted(struck)), tuple(away))
         if done and not game.private:
             key = f"{game.id}:timeout:{version}"
             payload = json.loads(note.to_json())
@@ -1094,3 +1129,48 @@ def _rematch_time_out(db: Database, s: Session, game: Game, rules: Rules) -> Cha
         return _start_rematch(db, game.id or 0, rules)
     except Refused:  # someone left the bot's private chat meanwhile: the lobby stays
         return None
+
+
+def _robot_level(seats: Sequence[Occupant | None]) -> RobotLevel:
+    """The table's robot level: its robots', else the default."""
+    return next(
+        (x.robot for x in seats if x is not None and x.robot and x.user is None), DEFAULT_LEVEL
+    )
+
+
+def _present(
+    s: Session, game: Game, seats: list[Occupant | None], seat: int, user_id: int
+) -> TimeoutNote | None:
+    """A person acted: a robot playing for them hands the seat back, and their strike (a
+    timeout last time) is forgiven. Returns the note to store, if it changed."""
+    x = seats[seat]
+    if x is not None and x.robot and x.user == user_id:
+        seats[seat] = replace(x, robot=None)
+        _store_seats(s, game.id or 0, seats)
+        _event(s, game, game.version + 1, "back", seat, user_id)
+    note = TimeoutNote.from_json(game.note) if game.note else None
+    if note is None or seat not in note.strikes:
+        return None
+    return replace(note, strikes=tuple(x for x in note.strikes if x != seat))
+
+
+def come_back(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
+    """A person whose seat a robot plays (two timeouts in a row) takes it back."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.status != GameStatus.PLAYING:
+            raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
+        seats = _seats(s, game, load_options(game.options).players)
+        seat = seat_of(seats, user_id)
+        x = seats[seat] if seat is not None else None
+        if seat is None or x is None:
+            raise Refused(Reason.NOT_SEATED)
+        if not x.robot:
+            raise Refused(Reason.DONE)
+        expected = game.version
+        note = _present(s, game, seats, seat, user_id)
+        m = _match(game)
+        values: dict[str, Any] = {"note": note.to_json()} if note is not None else {}
+        strikes = note.strikes if note is not None else ()
+        _save(s, game, expected, deadline_at=deadline_for(m, rules, strikes), **values)
+        return _commit(s, game, m, seats, rules)

@@ -49,6 +49,7 @@ from bot.domain.values import (
 from bot.i18n import Translations, language_name, words_for
 from bot.telegram.callbacks import (
     Move,
+    back_data,
     cancel_data,
     config_data,
     deck_data,
@@ -409,17 +410,38 @@ def timeout_line(
     view: View,
     style: DeckStyle = DeckStyle.TRADITIONAL,
 ) -> str:
-    """``⏰ Tempo esgotado: Ana jogou 3♣`` (the table's line, and the group's announcement)."""
+    """``⏰ Tempo esgotado: Ana jogou 3♣`` (the table's line, and the group's announcement).
+
+    A person's run at a call while their robot partner still answers is no run of the
+    team (R6): the line says the robot answers for it. A seat this timeout gave to a
+    robot (the second in a row) is said once, here.
+    """
     _ = t.gettext
     parts = []
     for seat, action in note.items:
+        mate = seats[(seat + 2) % 4] if len(seats) == 4 else None
+        if action.act is Act.RUN and mate is not None and mate.robot and mate.user is None:
+            parts.append(
+                _("o tempo de {who} acabou, e {robot} responde pelo time").format(
+                    who=seat_name(seats[seat], t), robot=seat_name(mate, t)
+                )
+            )
+            continue
         parts.append(
             _("{who} {what}").format(
                 who=seat_name(seats[seat], t),
                 what=words_for(t).did(action, view, style, public=True),
             )
         )
-    return _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
+    line = _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
+    for seat in note.away:
+        x = seats[seat]
+        level = words_for(t).level(x.robot) if x is not None and x.robot else ""
+        line += "\n" + _(
+            "🤖 {who} deixou o tempo acabar duas vezes seguidas: um robô ({level}) joga no "
+            "lugar até {who} tocar em 🙋 Voltei no privado."
+        ).format(who=escape(x.name) if x is not None else "", level=level)
+    return line
 
 
 def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
@@ -478,6 +500,7 @@ def hand_text(
     previous: HandSummary | None = None,
     *,
     away: bool = False,
+    stand_in: bool = False,
 ) -> str:
     """A player's private message: the table as they see it, their cards, their turn.
 
@@ -488,7 +511,10 @@ def hand_text(
     shows only what stays true until the seat's own cards or signals change (score,
     vira, cards, partner's hand, signals) and sends the reader to the group for the
     rest: it never claims whose turn it is.
+    ``stand_in``: a robot plays the seat for the person (two timeouts in a row): drawn as
+    ``away``, saying so, whatever the turn.
     """
+    away = away or stand_in
     _ = t.gettext
     seats = table.seats
     lines = []
@@ -526,7 +552,14 @@ def hand_text(
         who = seats[seat]
         caught = (seat - view.seat) % 2 == 1
         lines.append(signal_ping(t, who.name if who else "", sinal, caught))
-    if view.legal:
+    if stand_in:
+        lines.append(
+            _(
+                "🤖 Um robô joga por você desde que seu tempo acabou duas vezes seguidas. "
+                "Toque em 🙋 Voltei para jogar de novo."
+            )
+        )
+    elif view.legal:
         line = _("👉 <b>É a sua vez!</b>")
         if table.deadline_at and time_left is not None:
             line += " " + countdown(t, time_left)
@@ -581,6 +614,14 @@ def hand_keyboard(
         data = signals_data(table.id, table.version, True)
         rows["d"] = [InlineKeyboardButton(t.gettext("👁️ Sinal"), callback_data=data)]
     return InlineKeyboardMarkup([rows[k] for k in sorted(rows)])
+
+
+def back_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
+    """🙋 Voltei: the hand of a seat a robot plays for its person."""
+    data = back_data(table.id)
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t.gettext("🙋 Voltei"), callback_data=data)]]
+    )
 
 
 def signals_keyboard(t: Translations, table: Table, view: View) -> InlineKeyboardMarkup | None:

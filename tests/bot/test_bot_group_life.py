@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.domain import people, tables
+from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values import GameStatus
 from bot.sandbox.fakeapi import FakeTelegram
@@ -21,6 +21,7 @@ from tests.bot.harness import (
     moves,
     paulista_hand,
     press,
+    press_first,
     running,
     seat_match,
     strip_tags,
@@ -206,3 +207,61 @@ async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working
     answer = await s.user_presses(duda, group, over["message_id"], data)
     assert answer["text"].startswith("Essa revanche já passou"), answer
     assert tables.active_table(db, group, None) is None
+
+
+async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_come_back(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, caio = server.add_user("Ana"), server.add_user("Caio")
+        group = server.add_group("G", admins=[ana], members=[caio])
+        gid = await seat_match(h, group, [ana, caio], paulista_hand())
+        db = runtime_of(h.app).db
+        clocks: list[float] = []  # Caio's clock at each of his decisions
+        while not (table := tables.load(db, gid)).seats[1].robot:
+            assert table.status == GameStatus.PLAYING and len(clocks) < 3
+            if table.match().to_act() == (0,):
+                version = table.version
+                await h.wait(lambda: h.hand(ana) and moves(h.hand(ana)))
+                await press_first(server, ana)
+                await h.wait(lambda v=version: tables.load(db, gid).version > v)
+                continue
+            assert table.match().to_act() == (1,)
+            clocks.append(table.deadline_at - h.clock.now)
+            version = table.version
+            h.advance(clocks[-1] + 0.1)  # Caio is elsewhere: his time runs out
+            await h.wait(lambda v=version: tables.load(db, gid).version > v)
+        # two timeouts in a row: the second clock was half the first, then a robot plays
+        assert len(clocks) == 2 and clocks[0] == 30 and clocks[1] == 15
+        said = await h.wait(
+            lambda: [m for m in h.bot_messages(group) if "duas vezes seguidas" in m["text"]]
+        )
+        assert len(said) == 1 and "Caio" in said[0]["text"] and "robô" in said[0]["text"]
+        # his private hand says so, rings no more, and offers the way back
+        hand = await h.wait(lambda: (m := newest(h, caio, "Um robô joga por você")) and m)
+        assert labels(hand) == ["🙋 Voltei"] and "É a sua vez" not in hand["text"]
+
+        # the robot plays his turns without waiting for the clock
+        def robot_played() -> bool:
+            return any(e.seat == 1 for e in messages.events_of(db, gid, "robot"))
+
+        for _turn in range(4):
+            x = tables.load(db, gid)
+            if robot_played() or x.status != GameStatus.PLAYING:
+                break
+            if x.match().to_act() == (0,):
+                await h.wait(lambda v=x.version: (m := h.hand(ana)) and f":{v}:" in str(m))
+                await press_first(server, ana)
+            await h.wait(lambda v=x.version: tables.load(db, gid).version > v)
+        await h.wait(robot_played)
+        events = [e.seat for e in messages.events_of(db, gid, "robot")]
+        assert 1 in events  # the robot played for Caio's seat, with no timeout meanwhile
+        assert len(messages.events_of(db, gid, "timeout")) == 2
+        # Caio presses 🙋 Voltei: the seat is his again
+        hand = newest(h, caio, "Um robô joga por você")
+        answer = await server.user_presses(
+            caio, caio, hand["message_id"], button(hand, "Voltei")["callback_data"]
+        )
+        assert not answer["show_alert"], answer
+        seats = tables.load(db, gid).seats
+        assert seats[1].user == caio and seats[1].robot is None

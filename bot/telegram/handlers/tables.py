@@ -12,7 +12,8 @@ from telegram.error import TelegramError
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
 from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
-from bot.telegram.callbacks import deep_link, parse_cancel, parse_lobby, parse_rematch
+from bot.i18n import person_translations
+from bot.telegram.callbacks import deep_link, parse_back, parse_cancel, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
     answer_after,
@@ -195,6 +196,27 @@ def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) ->
     if message is None or message.chat.id != table.chat_id:
         return False
     return table.table_message_id is None or message.message_id == table.table_message_id
+
+
+async def on_back(update: Update, context: BotContext) -> None:
+    """🙋 Voltei on a private hand: the person takes back the seat a robot plays for them."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    t = person_translations(person.language_code)
+    game_id = await parse_button(q, t, parse_back)
+    if game_id is None:
+        return
+    if q.message is None or q.message.chat.id != person.id:
+        await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
+        return
+    try:
+        change = await context.call(tables.come_back, context.db, game_id, person.id, context.rules)
+    except Refused as r:
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=r.reason != Reason.DONE)
+        return
+    refresh(context.application, change)
+    await answer_after(q, text=t.gettext("De volta à mesa: o robô sai do seu lugar."))
 
 
 async def on_rematch(update: Update, context: BotContext) -> None:
