@@ -19,7 +19,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from bot.domain import flood, outbox
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
-from bot.domain.people import chat_language_in, info_of
+from bot.domain.people import chat_language_in, chat_noise_in, info_of
 from bot.domain.store import Database
 from bot.domain.tables import GameRow, game_row, pending_starts, rematch_waiting, row_to_table
 from bot.domain.values import (
@@ -90,6 +90,12 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
     table = row_to_table(s, game)
     missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
     waiting = rematch_waiting(s, game, table.seats)
+    noise = "all" if game.private else chat_noise_in(s, game.chat_id)
+    last = None
+    if noise != "all" and table.status == GameStatus.PLAYING:
+        q = _HAND_OVERS.order_by(None).order_by(_EVENTS.c.id.desc()).limit(1)
+        found = s.execute(q, {"game": game_id}).scalar()
+        last = HandSummary.from_json(json.loads(found)) if found else None
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
     unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
@@ -101,6 +107,8 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
         buried=game.table_after,
         ending_unsure=unsure,
         waiting=tuple(names[u] for u in waiting),
+        noise=noise,
+        last_hand=last,
     )
 
 

@@ -157,6 +157,15 @@ def chat_language_in(s: Session, chat_id: int) -> str:
     return s.execute(_CHAT_LANGUAGE, {"id": chat_id}).scalar() or "pt"
 
 
+_CHAT_NOISE = select(Chat.noise).where(col(Chat.id) == bindparam("id"))
+
+
+def chat_noise_in(s: Session, chat_id: int) -> str:
+    """How much of a match a group hears as new messages (``Noise``), in the caller's
+    session: one column, read at each table redraw."""
+    return s.execute(_CHAT_NOISE, {"id": chat_id}).scalar() or Noise.ALL.value
+
+
 def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en")) -> tuple[Any, ...]:
     """The values ``/config`` offers for a setting, in the order its menu lists them.
 

@@ -495,6 +495,11 @@ class TableDrawing:
     cancelled_by: str | None = None
     waiting: tuple[str, ...] = ()
     """A Revanche lobby's people who have not confirmed yet."""
+    noise: str = "all"
+    """How much of the match the chat hears as new messages (a ``Noise``)."""
+    last_hand: HandSummary | None = None
+    """How the previous hand ended, when the chat hears less than everything: the table
+    message says it instead of a message of its own."""
     """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
     ending_unsure: bool = False
     """The match is over and its ending message (with Revanche) may never have been shown:

@@ -823,6 +823,8 @@ def public_table(
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
     if table.status == GameStatus.PLAYING:
+        if drawing.last_hand is not None:  # the group chose not to hear it as a message
+            text = "🏁 " + hand_over_line(t, drawing.last_hand, table.seats) + "\n" + text
         return text, table_keyboard(t, table, bot_username)
     return text, rematch_keyboard(t, table) if drawing.ending_unsure else None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus
+from bot.domain.values import GameStatus, Setting
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
@@ -26,6 +26,7 @@ from tests.bot.harness import (
     seat_match,
     strip_tags,
 )
+from tests.bot.test_bot_calls import _play_fast
 
 
 def labels(message: dict) -> list[str]:
@@ -265,3 +266,48 @@ async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_com
         assert not answer["show_alert"], answer
         seats = tables.load(db, gid).seats
         assert seats[1].user == caio and seats[1].robot is None
+
+
+NOISE_SEED = 3
+
+
+async def _noisy_match(h: Harness, noise: str) -> tuple[int, int, int]:
+    """A four-person paulista match to 12 played with random buttons in a group hearing
+    ``noise``: (hands, new group messages besides the table's own sends, ringing ones)."""
+    s = h.server
+    names = [f"{n}{noise}" for n in ("Ana", "Beto", "Cida", "Dita")]
+    users = [s.add_user(n) for n in names]
+    group = s.add_group(f"G {noise}", admins=[users[0]], members=users[1:])
+    db = runtime_of(h.app).db
+    people.chat_settings(db, group)
+    index = people.setting_choices(Setting.NOISE).index(noise)
+    people.change_setting(db, group, Setting.NOISE, index)
+    match = Match("paulista", TableOptions(players=4, sinais=False), NOISE_SEED)
+    gid = await seat_match(h, group, users, match)
+    # quick players: a random card, truco a quarter of the time, answers both ways
+    await _play_fast(h, users, group, seed=NOISE_SEED)
+    await h.wait(lambda: all(m["text"] for m in h.bot_messages(group)))
+    hands = len(messages.events_of(db, gid, "hand_over"))
+    tables_sent = {
+        m["message_id"] for m in h.bot_messages(group) if "Minha mão" in str(m.get("reply_markup"))
+    }
+    sends = [c for c in s.calls if c.method == "sendMessage" and c.chat_id == group]
+    said = [c for c in sends if "Minha mão" not in str(c.params.get("reply_markup", ""))]
+    ringing = [c for c in said if not c.params.get("disable_notification")]
+    assert tables_sent  # the table itself is not counted
+    return hands, len(said), len(ringing)
+
+
+async def test_a_group_chooses_how_much_of_a_match_it_hears(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # the same deals and presses in three groups; the figures go in the README
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000) as h:
+        found = {noise: await _noisy_match(h, noise) for noise in ("all", "calls", "end")}
+    for noise, (hands, said, ringing) in found.items():
+        print(f"noise={noise}: {hands} hands, {said} group messages ({said / hands:.2f} a hand),")
+        print(f"    {ringing} ringing ({ringing / hands:.2f} a hand)")
+    (hands, said_all, ring_all), (_h, said_calls, _r), (_h2, said_end, ring_end) = found.values()
+    assert said_end == 1 == ring_end  # only the match's end, with its Revanche
+    assert said_end < said_calls < said_all and hands >= 2
+    assert ring_all < said_all  # answers, timeouts and closings come silently

@@ -26,7 +26,9 @@ from bot.domain.values import (
     GameStatus,
     HandSummary,
     MatchEnd,
+    Noise,
     Said,
+    Saying,
     Table,
     TableDrawing,
     TimeoutNote,
@@ -126,7 +128,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     continue
             try:
                 if owed:
-                    await _announce(app, table, owed, t)
+                    await _announce(app, table, owed, t, drawing.noise)
                     continue  # then the newest table, or what was said meanwhile
                 if table.private:
                     # in a private chat the hand message is the table: a second copy of it,
@@ -138,9 +140,34 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
         return SHORT_WAIT  # the table is busy: come back for the rest
 
 
-async def _announce(app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations) -> None:
+def _is_call(o: Outgoing) -> bool:
+    """A truco call or a raise (what a group that chose calls only still hears)."""
+    return o.kind == Announcement.SAID and o.payload.get("saying") == Saying.CALL.value
+
+
+def _heard(o: Outgoing, noise: str) -> bool:
+    """Whether a chat with this ``Noise`` hears an announcement as a message of its own."""
+    if o.kind == Announcement.MATCH_OVER or noise == Noise.ALL:
+        return True
+    return noise == Noise.CALLS and _is_call(o)
+
+
+async def _skip(app: TrucoApp, items: Sequence[Outgoing]) -> None:
+    """Mark announcements the chat chose not to hear as done (the table tells the rest)."""
+    rt = runtime_of(app)
+    worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
+    for o in items:
+        if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until):
+            await asyncio.to_thread(outbox.skipped, rt.db, o.id, worker)
+
+
+async def _announce(
+    app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations, noise: str = "all"
+) -> None:
     """Send what the outbox holds for this table, in order: the lines said, the hands'
-    closings and timeouts in one message, the end of the match in its own (Revanche)."""
+    closings and timeouts in one message, the end of the match in its own (Revanche).
+
+    ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent."""
     lines: list[Outgoing] = []
     for o in owed:
         if o.kind == Announcement.MATCH_OVER:
@@ -149,9 +176,18 @@ async def _announce(app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Tr
         if len(lines) >= MAX_LINES:
             break
     if lines:
+        heard = [o for o in lines if _heard(o, noise)]
+        muted = [o for o in lines if not _heard(o, noise)]
+        if muted:
+            await _skip(app, muted)
+        if not heard:
+            return
         view = table.view(0)
-        text = "\n".join(_line(t, o, table, view) for o in lines)
-        if await _send_once(app, table, lines, text, None):
+        text = "\n".join(_line(t, o, table, view) for o in heard)
+        # only a call rings: answers, timeouts and closings matter to the players, who
+        # see them in their hands anyway
+        calls = any(_is_call(o) for o in heard)
+        if await _send_once(app, table, heard, text, None, quiet=not calls):
             await _posted(app, table, 1)
         return
     end = owed[0]
@@ -185,10 +221,12 @@ async def _send_once(
     items: Sequence[Outgoing],
     text: str,
     markup: InlineKeyboardMarkup | None,
+    *,
+    quiet: bool = False,
 ) -> bool:
     """One message for some outbox items: claimed, sent, recorded; never sent twice.
 
-    ``True`` when Telegram took it.
+    ``True`` when Telegram took it. ``quiet``: no notification (``disable_notification``).
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
@@ -198,7 +236,11 @@ async def _send_once(
     ids = [o.id for o in taken]
     try:
         sent = await app.bot.send_message(
-            table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id
+            table.chat_id,
+            text,
+            reply_markup=markup,
+            message_thread_id=table.thread_id,
+            disable_notification=quiet,
         )
     except Forbidden:
         log.info("chat %s does not accept messages: its announcements are dropped", table.chat_id)
