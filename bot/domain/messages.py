@@ -271,6 +271,40 @@ def note_posted(
         return game.id, game.table_after
 
 
+def note_seen(
+    db: Database, chat_id: int, thread_id: int | None, message_id: int
+) -> tuple[int, int] | None:
+    """A message the bot saw (a command, its own send) tells how many lie after the table.
+
+    A chat's message ids count every message in it, also those a bot in privacy mode
+    never receives: the newest id seen minus the table's is how buried it is. Only for
+    chats without topics (a forum's ids run across its topics). Returns the live
+    table's id and the messages after it, or ``None``.
+    """
+    if thread_id:
+        return None
+    with db.session() as s:
+        q = select(Game).where(
+            Game.chat_id == chat_id,
+            col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
+            col(Game.table_message_id).is_not(None),
+            col(Game.thread_id).is_(None),
+        )
+        game = s.exec(q.order_by(col(Game.id).desc())).first()
+        if game is None or game.id is None or game.private or game.table_message_id is None:
+            return None
+        after = message_id - game.table_message_id
+        if after <= game.table_after:
+            return game.id, game.table_after
+        s.execute(
+            update(Game)
+            .where(col(Game.id) == game.id, col(Game.table_after) < after)
+            .values(table_after=after)
+        )
+        s.commit()
+        return game.id, after
+
+
 def bring_table_down(db: Database, game_id: int, after: int) -> None:
     """Count the table as buried under at least ``after`` messages: the next redraw reposts it."""
     with db.session() as s:

@@ -311,3 +311,24 @@ async def test_a_group_chooses_how_much_of_a_match_it_hears(
     assert said_end == 1 == ring_end  # only the match's end, with its Revanche
     assert said_end < said_calls < said_all and hands >= 2
     assert ring_all < said_all  # answers, timeouts and closings come silently
+
+
+async def test_with_privacy_mode_on_the_ids_of_what_the_bot_sees_bring_the_table_down(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    assert s.privacy_mode  # the bot never receives the chatter below
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await seat_match(h, group, [ana, beto], paulista_hand())
+    table = await h.wait(lambda: h.table_message(group))
+    for i in range(7):
+        await s.user_sends(beto if i % 2 else ana, group, f"kkkk {i}")
+    assert h.table_message(group)["message_id"] == table["message_id"]
+    # Ana's truco is said in the group: that message's id tells 8 lie after the table
+    await press(h, ana, "Truco!")
+    moved = await h.wait(
+        lambda: (m := h.table_message(group)) and m["message_id"] > table["message_id"] + 8 and m
+    )
+    assert "Minha mão" in str(moved.get("reply_markup"))
+    await h.wait(lambda: "continua abaixo" in s.message(group, table["message_id"])["text"])

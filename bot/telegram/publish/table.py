@@ -187,8 +187,12 @@ async def _announce(
         # only a call rings: answers, timeouts and closings matter to the players, who
         # see them in their hands anyway
         calls = any(_is_call(o) for o in heard)
-        if await _send_once(app, table, heard, text, None, quiet=not calls):
+        sent = await _send_once(app, table, heard, text, None, quiet=not calls)
+        if sent is not None:
             await _posted(app, table, 1)
+            # its id also tells of the chatter a bot in privacy mode does not see
+            rt = runtime_of(app)
+            await asyncio.to_thread(messages.note_seen, rt.db, table.chat_id, table.thread_id, sent)
         return
     end = owed[0]
     score = end.payload["score"]
@@ -223,16 +227,16 @@ async def _send_once(
     markup: InlineKeyboardMarkup | None,
     *,
     quiet: bool = False,
-) -> bool:
+) -> int | None:
     """One message for some outbox items: claimed, sent, recorded; never sent twice.
 
-    ``True`` when Telegram took it. ``quiet``: no notification (``disable_notification``).
+    The message's id when Telegram took it. ``quiet``: no notification.
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
     taken = [o for o in items if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until)]
     if not taken:
-        return False
+        return None
     ids = [o.id for o in taken]
     try:
         sent = await app.bot.send_message(
@@ -247,17 +251,17 @@ async def _send_once(
         for i in ids:
             await asyncio.to_thread(outbox.failed, rt.db, i, worker)
         await asyncio.to_thread(outbox.drop_chat, rt.db, table.chat_id)
-        return False
+        return None
     except BadRequest as exc:
         log.warning("announcement in %s refused: %s", table.chat_id, exc)
         for i in ids:
             await asyncio.to_thread(outbox.failed, rt.db, i, worker)
-        return False
+        return None
     except TimedOut:
         log.warning("announcement in %s timed out: maybe shown, never resent", table.chat_id)
         for i in ids:
             await asyncio.to_thread(outbox.uncertain, rt.db, i, worker)
-        return False
+        return None
     except (RetryAfter, TelegramError) as exc:
         log.warning("announcement in %s failed: %s", table.chat_id, exc)
         for i in ids:
@@ -265,7 +269,7 @@ async def _send_once(
         raise Later from exc
     for i in ids:
         await asyncio.to_thread(outbox.sent, rt.db, i, worker, sent.message_id)
-    return True
+    return int(sent.message_id)
 
 
 async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> float:
