@@ -387,6 +387,18 @@ def active_table(db: Database, chat_id: int, thread_id: int | None) -> Table | N
         return row_to_table(s, game) if game is not None else None
 
 
+def last_variant(db: Database, chat_id: int, thread_id: int | None) -> str | None:
+    """The variant of the newest table opened in a chat (or topic), if any."""
+    with db.session() as s:
+        q = select(Game.variant).where(Game.chat_id == chat_id)
+        q = (
+            q.where(Game.thread_id == thread_id)
+            if thread_id
+            else q.where(col(Game.thread_id).is_(None))
+        )
+        return s.exec(q.order_by(col(Game.id).desc()).limit(1)).first()
+
+
 def playing_tables_of(db: Database, user_id: int) -> list[Table]:
     """The running matches a person sits at, most recently changed first."""
     with db.session() as s:
@@ -439,10 +451,15 @@ def resume_jobs(db: Database, rules: Rules) -> int:
 # ----------------------------------------------------------------------- lobby
 
 
-def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
-    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults."""
+def parse_request(
+    args: Sequence[str], chat: ChatSettings, people: int | None = None
+) -> TableRequest:
+    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults.
+
+    ``people``: how many people the group has, for a chat whose size is automatic (2×2
+    from four people on)."""
     variant = chat.variant
-    players = chat.players
+    players = chat.players or (4 if people is not None and people >= 4 else 2)
     target = chat.target
     sinais = chat.sinais
     for raw in args:
@@ -480,6 +497,38 @@ def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
     except ValueError:  # the engine's reason is Portuguese prose: the code goes up instead
         raise Refused(Reason.BAD_OPTIONS) from None
     return TableRequest(rs.name, opts)
+
+
+def reshape(
+    db: Database,
+    chat_id: int,
+    thread_id: int | None,
+    user_id: int,
+    request: TableRequest,
+    rules: Rules,
+) -> Change:
+    """``/truco 2x2`` (any arguments) over one's own lobby: the lobby takes the new options.
+
+    Only the opener's, not started, not a Revanche's; its people keep their seats
+    (``Refused(TABLE_FULL)`` when they would not fit), robots fill seats again later.
+    """
+    with db.session() as s:
+        game = _active_game(s, chat_id, thread_id)
+        if game is None or game.status != GameStatus.LOBBY or game.rematch_of is not None:
+            raise Refused(Reason.TABLE_EXISTS)
+        if game.creator_id != user_id:
+            raise Refused(Reason.TABLE_EXISTS)
+        old = _seats(s, game, load_options(game.options).players)
+        people = [x for x in old if x is not None and x.user is not None]
+        size = request.options.players
+        if len(people) > size:
+            raise Refused(Reason.TABLE_FULL)
+        seats: list[Occupant | None] = list(people) + [None] * (size - len(people))
+        expected = game.version
+        _save(s, game, expected, variant=request.variant, options=dump_options(request.options))
+        _store_seats(s, game.id or 0, seats)
+        _event(s, game, expected + 1, "reshape", None, user_id, variant=request.variant)
+        return _commit(s, game, None, seats, rules)
 
 
 def robot(level: RobotLevel, seat: int) -> Occupant:

@@ -234,6 +234,7 @@ class ChatSettings:
     id: int
     variant: str = "paulista"
     players: int = 2
+    """2 or 4; 0: by the group's size (2×2 with four people or more)."""
     target: int = 12
     timer: int = 60
     covered_cards: bool = True

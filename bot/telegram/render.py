@@ -233,14 +233,17 @@ def _plays(
     t: Translations,
     style: DeckStyle,
     own: int | None,
+    manilhas: Sequence[Card] = (),
 ) -> str:
-    """Cards on the table; a covered card shows only to its owner (``own``)."""
+    """Cards on the table; a covered card shows only to its owner (``own``); a manilha is
+    starred, as on the hand's buttons."""
     parts = []
     for seat, card, covered in plays:
         if card is None or (covered and seat != own):
             shown = COVERED
         else:
-            shown = words_for(t).card(card, style) + (f" ({COVERED})" if covered else "")
+            star = " ★" if card in manilhas else ""
+            shown = words_for(t).card(card, style) + star + (f" ({COVERED})" if covered else "")
         parts.append(f"{seat_name(seats[seat], t)} {shown}")
     return " · ".join(parts)
 
@@ -316,8 +319,13 @@ def _table_rest(
     lines: list[str] = []
     if view.rounds:
         lines.append(rounds_line(t, view.rounds, seats))
+        # the cards of each closed vaza stay until the hand ends: what won it shows
+        for i, plays in enumerate(closed_vazas(view)):
+            shown = _plays(plays, seats, t, style, own, view.manilhas)
+            lines.append(_("{n}ª vaza: {plays}").format(n=i + 1, plays=shown))
     if view.table:
-        lines.append(_("Na mesa: {plays}").format(plays=_plays(view.table, seats, t, style, own)))
+        shown = _plays(view.table, seats, t, style, own, view.manilhas)
+        lines.append(_("Na mesa: {plays}").format(plays=shown))
     if view.phase != Phase.DECIDE:
         # while the team decides, the hand is worth what the ⚠️ line says, not the stake
         lines.append(_("Valendo {n}").format(n=view.stake))
@@ -352,6 +360,18 @@ def _table_rest(
             t.ngettext("👁️ {who} fez um sinal", "👁️ {who} fizeram sinais", len(made)).format(who=who)
         )
     return lines
+
+
+def closed_vazas(view: View) -> list[list[tuple[int, Card | None, bool]]]:
+    """The cards of the hand's closed vazas, as (seat, card, covered), one list per vaza
+    (another seat's covered card has no card)."""
+    plays = [
+        (seat, a.card, a.act is Act.COVER)
+        for seat, a in view.history
+        if a.act in (Act.PLAY, Act.COVER, Act.BLIND)
+    ]
+    n = view.players
+    return [plays[i * n : (i + 1) * n] for i in range(len(view.rounds))]
 
 
 def signals_made(view: View) -> list[int]:
@@ -574,6 +594,27 @@ def hand_text(
     return "\n".join(lines)
 
 
+def table_link(table: Table) -> str | None:
+    """A link to a group table's message (supergroups only: basic groups have no links)."""
+    prefix = -1_000_000_000_000
+    if table.private or table.chat_id > prefix or table.table_message_id is None:
+        return None
+    return f"https://t.me/c/{prefix - table.chat_id}/{table.table_message_id}"
+
+
+def seated_text(t: Translations, table: Table, title: str) -> str:
+    """The private answer to a deep-linked /start from a lobby: which table, and the way back."""
+    _ = t.gettext
+    rs = get_ruleset(table.variant)
+    text = _(
+        "✅ Você está na mesa de {variant} em {group}. Suas cartas chegam aqui quando a partida começar."
+    ).format(variant=words_for(t).variant(rs), group=escape(title) or _("seu grupo"))
+    link = table_link(table)
+    if link is not None:
+        text += "\n" + _('<a href="{link}">↩️ Voltar para a mesa no grupo</a>').format(link=link)
+    return text
+
+
 def marked_cards(
     t: Translations, cards: Sequence[Card], manilhas: Sequence[Card], style: DeckStyle
 ) -> str:
@@ -654,13 +695,17 @@ def inline_results(
     """
     _ = t.gettext
     w = words_for(t)
-    cards = " ".join(w.card(c, style) for c in view.hand)
+
+    def starred(c: Card) -> str:
+        return w.card(c, style) + (" ★" if c in view.manilhas else "")
+
+    cards = " ".join(starred(c) for c in view.hand)
     if view.kind == HandKind.IRON:
         cards = " ".join(COVERED for _slot in view.blind_slots)
     summary = _("Sua mão: {cards} · valendo {n}").format(cards=cards or "—", n=view.stake)
     if view.partner_hand is not None:
         summary += " · " + _("parceiro: {cards}").format(
-            cards=" ".join(w.card(c, style) for c in view.partner_hand)
+            cards=" ".join(starred(c) for c in view.partner_hand)
         )
     results = []
     for action in view.legal:
@@ -670,7 +715,7 @@ def inline_results(
         if action.act is Act.PLAY and action.card is not None:
             card = w.card(action.card, style)
             posted = _("{icon} Joguei {card}.").format(icon=icon, card=card)
-            title = _("Jogar {card}").format(card=card)
+            title = _("Jogar {card}").format(card=starred(action.card))
         elif action.act is Act.COVER and action.card is not None:
             posted = _("{icon} Cobri uma carta.").format(icon=icon)
             title = _("Cobrir {card}").format(card=w.card(action.card, style))
@@ -900,7 +945,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.VARIANT:
         return w.variant(get_ruleset(value))
     if setting is Setting.PLAYERS:
-        return "2×2" if value == 4 else "1×1"
+        return {0: _("auto"), 4: "2×2"}.get(value, "1×1")
     if setting is Setting.TARGET:
         return _("{n} pontos").format(n=value)
     if setting is Setting.TIMER:

@@ -332,3 +332,91 @@ async def test_with_privacy_mode_on_the_ids_of_what_the_bot_sees_bring_the_table
     )
     assert "Minha mão" in str(moved.get("reply_markup"))
     await h.wait(lambda: "continua abaixo" in s.message(group, table["message_id"])["text"])
+
+
+async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harness) -> None:
+    h, s = harness, harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("Truco da firma", admins=[ana], members=[beto])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco")
+    lobby = await h.wait(lambda: h.table(group))
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
+    gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
+    await s.user_sends(beto, beto, f"/start g{gid}")
+    said = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    assert "Truco paulista" in said["text"] and "Truco da firma" in said["text"]
+    assert f"https://t.me/c/1000000001/{lobby['message_id']}" in str(said.get("entities"))
+    assert not newest(h, beto, "Aqui chegam as suas cartas")  # no generic greeting
+    await h.wait(lambda: "Falta abrir" not in s.message(group, lobby["message_id"])["text"])
+
+
+async def test_truco_sizes_itself_to_the_group_and_reshapes_ones_own_lobby(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    users = [s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita")]
+    big = s.add_group("Quatro", admins=[users[0]], members=users[1:])
+    await s.user_sends(users[0], big, "/truco")
+    assert "2×2" in (await h.wait(lambda: h.table(big)))["text"]
+    small = s.add_group("Dois", admins=[users[0]], members=[users[1]])
+    await s.user_sends(users[0], small, "/truco")
+    lobby = await h.wait(lambda: h.table(small))
+    assert "1×1" in lobby["text"]
+    await s.user_sends(users[0], small, "/truco 2x2 mineiro")
+    await h.wait(lambda: "2×2" in s.message(small, lobby["message_id"])["text"])
+    text = s.message(small, lobby["message_id"])["text"]
+    assert "Truco mineiro" in text and "Time 1: Ana" in text
+    # someone else's /truco over the lobby changes nothing
+    await s.user_sends(users[1], small, "/truco 1x1")
+    await h.wait(lambda: newest(h, small, "Já existe uma mesa"))
+    assert "2×2" in s.message(small, lobby["message_id"])["text"]
+
+
+async def test_regras_follows_the_asked_variant_and_the_last_table(harness: Harness) -> None:
+    h, s = harness, harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    await s.user_sends(ana, group, "/regras mineiro")
+    await h.wait(lambda: newest(h, group, "Truco mineiro"))
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco trem-bao")
+    await h.wait(lambda: h.table(group))
+    await s.user_sends(ana, group, "/regras")
+    said = await h.wait(
+        lambda: (
+            [m for m in h.bot_messages(group) if "Trem Bão" in m["text"] and "•" in m["text"]]
+            or [m for m in h.bot_messages(ana) if "Trem Bão" in m["text"] and "•" in m["text"]]
+        )
+    )
+    assert said
+
+
+async def test_closed_vazas_stay_on_the_table_with_manilhas_starred(harness: Harness) -> None:
+    h = harness
+    group, (ana, beto, cida, dita), gid = await four(h, paulista_hand(players=4))
+    for who, card in ((ana, "3♣"), (beto, "2♠"), (cida, "A♥"), (dita, "6♠ ★")):
+        await press(h, who, card)
+    db = runtime_of(h.app).db
+    await h.wait(lambda: tables.load(db, gid).match().rounds)
+    text = await h.wait(
+        lambda: (m := h.table_message(group)) and "1ª vaza:" in m["text"] and m["text"]
+    )
+    assert "1ª vaza: Ana 3♣ · Beto 2♠ · Cida A♥ · Dita 6♠ ★" in strip_tags(text)
+
+
+async def test_a_timeout_beside_a_robot_partner_says_the_robot_answers(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, beto = server.add_user("Ana"), server.add_user("Beto")
+        group = server.add_group("G", admins=[ana], members=[beto])
+        await seat_match(h, group, [ana, beto], paulista_hand(players=4))
+        await press(h, ana, "Truco!")
+        await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m))
+        h.advance(31)
+        said = await h.wait(
+            lambda: [m["text"] for m in h.bot_messages(group) if "Tempo esgotado" in m["text"]]
+        )
+        assert "o tempo de Beto acabou, e 🤖 Dita responde pelo time" in said[0]
+        assert "Beto correu" not in said[0]

@@ -8,7 +8,7 @@ import html
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.domain import GameStatus, messages, people, tables
+from bot.domain import GameStatus, Refused, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
@@ -23,6 +23,7 @@ from bot.telegram.render import (
     ranking_text,
     reason_text,
     rules_text,
+    seated_text,
     table_text,
 )
 from bot.telegram.throttle import Route
@@ -49,6 +50,12 @@ async def start(update: Update, context: BotContext) -> None:
         # "Abrir no privado" mid-match: the live hand comes to the bottom, no greeting
         await context.call(messages.ask_for_hand, context.db, live.id, seat)
         schedule_hands(context.application, live.chat_id, live.id)
+        return
+    if live is not None and live.status == GameStatus.LOBBY and seat is not None:
+        # "Entrar" sent them here: confirm the seat, and the lobby stops asking for them
+        title = await context.call(people.chat_title, context.db, live.chat_id)
+        await reply(update, context, seated_text(t, live, title))
+        schedule_table(context.application, live.chat_id, live.thread_id, live.id)
         return
     await reply(
         update,
@@ -91,7 +98,16 @@ async def rules(update: Update, context: BotContext) -> None:
     settings = await context.call(
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
-    variant = settings.variant
+    # the variant asked for (/regras mineiro), else the chat's newest table's, else its default
+    variant = await context.call(tables.last_variant, context.db, chat.id, context.thread_id)
+    if context.args:
+        try:
+            variant = tables.parse_request(context.args[:1], settings).variant
+        except Refused as r:
+            params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
+            await reply(update, context, reason_text(context.t, r.reason, params))
+            return
+    variant = variant or settings.variant
     await reply(update, context, rules_text(context.t, variant, context.config.rulebook_url))
 
 

@@ -41,7 +41,25 @@ async def new_table(update: Update, context: BotContext) -> None:
         settings = await context.call(
             people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
         )
-        request = tables.parse_request(context.args or [], settings)
+        members = None
+        if not private and not settings.players:  # the size goes by the group's people
+            with contextlib.suppress(TelegramError):
+                members = await context.bot.get_chat_member_count(chat.id) - 1  # not us
+        request = tables.parse_request(context.args or [], settings, members)
+        if not private and context.args:
+            # the opener's own lobby, not started yet, takes the new options
+            with contextlib.suppress(Refused):
+                change = await context.call(
+                    tables.reshape,
+                    context.db,
+                    chat.id,
+                    context.thread_id,
+                    person.id,
+                    request,
+                    context.rules,
+                )
+                refresh(context.application, change)
+                return
         table = await context.call(
             tables.open_table,
             context.db,
