@@ -362,6 +362,16 @@ def _table_rest(
     return lines
 
 
+def _own_plays(view: View) -> list[list[tuple[int, Card | None, bool]]]:
+    """The seat's own cards played in this hand (they change only when it plays)."""
+    plays = [
+        (seat, a.card, a.act is Act.COVER)
+        for seat, a in view.history
+        if seat == view.seat and a.act in (Act.PLAY, Act.COVER, Act.BLIND)
+    ]
+    return [plays]
+
+
 def closed_vazas(view: View) -> list[list[tuple[int, Card | None, bool]]]:
     """The cards of the hand's closed vazas, as (seat, card, covered), one list per vaza
     (another seat's covered card has no card)."""
@@ -587,6 +597,14 @@ def hand_text(
             line = _("⏳ <b>Seu tempo está acabando!</b>") + " " + line
         lines.append(line)
     elif away:
+        mine = [(s, card, cov) for vaza in _own_plays(view) for s, card, cov in vaza]
+        if mine:
+            shown = " · ".join(
+                words_for(t).card(card, style) + (f" ({COVERED})" if cov else "")
+                for _s, card, cov in mine
+                if card is not None
+            )
+            lines.append(_("Você jogou: {cards}").format(cards=shown))
         # no link to the table's message: it moves down when chatter buries it, and a
         # link that follows it would redraw every seat's message at each repost
         lines.append(_("👥 A vez, as cartas na mesa e as apostas estão na mesa do grupo."))
@@ -945,7 +963,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.VARIANT:
         return w.variant(get_ruleset(value))
     if setting is Setting.PLAYERS:
-        return {0: _("auto"), 4: "2×2"}.get(value, "1×1")
+        return {0: _("pelo grupo"), 4: "2×2"}.get(value, "1×1")
     if setting is Setting.TARGET:
         return _("{n} pontos").format(n=value)
     if setting is Setting.TIMER:
