@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -114,6 +116,19 @@ class Config:
     listen: tuple[str, int] | None = None
     """Where the webhook, ``/healthz`` and ``/metrics`` are served (``TRUCO_LISTEN``).
     Polling serves the last two only when ``TRUCO_LISTEN`` is set."""
+    webapp_url: str | None = None
+    """Public address of the Mini App page (``TELEGRAM_WEBAPP_URL``, as registered with
+    @BotFather's ``/newapp``); the bot serves the page at its path on ``TRUCO_LISTEN``."""
+    webapp_name: str | None = None
+    """The Mini App's short name (``TELEGRAM_WEBAPP_NAME``), for direct links
+    ``https://t.me/<bot>/<name>?startapp=...``. Without both, no Mini App at all."""
+
+    @property
+    def webapp(self) -> tuple[str, str] | None:
+        """The Mini App's URL and short name, when both are set."""
+        if self.webapp_url is None or self.webapp_name is None:
+            return None
+        return self.webapp_url, self.webapp_name
 
     @classmethod
     def from_env(
@@ -169,9 +184,10 @@ class Config:
                 f"TELEGRAM_WEBHOOK_SECRET curto demais: use pelo menos {WEBHOOK_SECRET_MIN} "
                 "caracteres (openssl rand -hex 32)"
             )
+        webapp_url, webapp_name = _webapp(env)
         listen_raw = env.get("TRUCO_LISTEN", "").strip()
         listen = None
-        if listen_raw or webhook_url is not None:
+        if listen_raw or webhook_url is not None or webapp_url is not None:
             try:
                 listen = parse_listen(listen_raw or DEFAULT_LISTEN)
             except ValueError:
@@ -198,4 +214,32 @@ class Config:
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             listen=listen,
+            webapp_url=webapp_url,
+            webapp_name=webapp_name,
         )
+
+
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+_WEBAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
+
+
+def _webapp(env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """``TELEGRAM_WEBAPP_URL`` and ``TELEGRAM_WEBAPP_NAME``: both or neither; HTTPS, except
+    ``http://`` on 127.0.0.1 or localhost (the sandbox and local tests)."""
+    url = env.get("TELEGRAM_WEBAPP_URL", "").strip() or None
+    name = env.get("TELEGRAM_WEBAPP_NAME", "").strip() or None
+    if url is None and name is None:
+        return None, None
+    if url is None or name is None:
+        raise ConfigError(
+            "defina TELEGRAM_WEBAPP_URL e TELEGRAM_WEBAPP_NAME juntos (o Mini App do /newapp)"
+        )
+    parts = urlsplit(url)
+    local = parts.scheme == "http" and (parts.hostname or "") in _LOCAL_HOSTS
+    if not (parts.scheme == "https" and parts.hostname) and not local:
+        raise ConfigError(
+            f"TELEGRAM_WEBAPP_URL precisa ser https:// (http:// só em 127.0.0.1 ou localhost): {url}"
+        )
+    if not _WEBAPP_NAME.fullmatch(name):
+        raise ConfigError(f"TELEGRAM_WEBAPP_NAME: 3 a 30 letras, números ou _, não {name!r}")
+    return url, name

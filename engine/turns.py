@@ -9,8 +9,8 @@ the thinking runs and how the move is stored.
   are asked in play order (:func:`first_to_ask`). A robot beside a person holds its
   answer to a call, and the mão de onze/dez decision, until the person has spoken (R6).
 - What it does, in this order: the run that follows its person's run (R6, unless the
-  person's run was their timeout: then the robot decides by itself); else a signal
-  (R12), which is a move of its own: the driver applies it and asks again; else the
+  person's run was their timeout: then the robot decides by itself, without a signal);
+  else a signal (R12), a move of its own: the driver applies it and asks again; else the
   robot's choice; and when the robot fails, the default of R10, so a bug never stalls a
   table.
 
@@ -73,6 +73,9 @@ class RobotTurn:
     """The run that follows its person partner's run (R6); ``None`` when it is free."""
     default: Action
     """What it plays when its robot fails (R10's default for the seat)."""
+    may_signal: bool = True
+    """False once its person partner ran: even when that run was their timeout and the
+    robot answers by itself, there is no partner left to signal to before it does."""
 
     def ready(self, robot: object) -> Action | None:
         """The move that needs no thinking: the run following its person (R6), else the
@@ -82,7 +85,7 @@ class RobotTurn:
         """
         if self.follow is not None:
             return self.follow
-        return robot_signal(robot, self.view)
+        return robot_signal(robot, self.view) if self.may_signal else None
 
     def settle(self, choose: Callable[[View], Action]) -> Action:
         """The robot's choice, or the default when choosing fails (R10)."""
@@ -127,7 +130,8 @@ def robot_turn(
         person = partner is not None and levels[partner] is None
         if waits_for_partner(view, person):
             continue
-        follow = None if partner in timed_out else follows_partner(view, person)
+        run = follows_partner(view, person)
+        follow = None if partner in timed_out else run
         default = m.default_action(seat) or view.legal[0]
-        return RobotTurn(seat, level, view, follow, default)
+        return RobotTurn(seat, level, view, follow, default, may_signal=run is None)
     return None

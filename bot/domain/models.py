@@ -13,6 +13,7 @@ from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueCons
 from sqlmodel import AutoString, Field, SQLModel
 
 from bot.domain.values import GameStatus
+from engine.rulesets import DEFAULT_VARIANT
 
 
 def utcnow() -> datetime:
@@ -30,7 +31,7 @@ class Chat(SQLModel, table=True):
     title: str = ""
     language: str | None = None
     """``pt`` or ``en``; ``None`` means Portuguese."""
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 0
     """2 or 4; 0 (new chats) picks by the group's size: 2×2 with four people or more."""
     target: int = 12
@@ -75,7 +76,7 @@ class Game(SQLModel, table=True):
     private: bool = False
     """A game against robots in a private chat (no public table)."""
     creator_id: int = Field(sa_column=Column(BigInteger, nullable=False))
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     options: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     """The ``TableOptions`` as JSON."""
     seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
@@ -175,7 +176,7 @@ class Scoreboard(SQLModel, table=True):
     thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     placar: str = Field(default="{}", sa_column=Column(Text, nullable=False))
-    """``engine.tools.marcador.Placar.to_json()``."""
+    """``engine.marcador.Placar.to_json()``."""
     presses: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     """Who pressed what, one entry per hand of the placar: ``[user_id, name]``."""
     version: int = 0
@@ -260,3 +261,17 @@ class FloodKey(SQLModel, table=True):
     __tablename__ = "flood_keys"
 
     key: str = Field(primary_key=True)
+
+
+class AppPresence(SQLModel, table=True):
+    """A person who has a table open in the Mini App now (refreshed while the page's
+    live connection lasts): their private hand message is left alone meanwhile."""
+
+    __tablename__ = "app_presence"
+
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("games.id"), primary_key=True, autoincrement=False)
+    )
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    seen_at: float = 0.0
+    """Unix time of the connection's last sign of life."""

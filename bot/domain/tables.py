@@ -56,7 +56,7 @@ from bot.domain.values import (
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import HandKind, Match, Phase, TableOptions, get_ruleset
 from engine.actions import Act, Action
-from engine.rulesets import MAX_TARGET, MIN_TARGET
+from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
 from engine.sinais import DEFAULT_CATCH_PERCENT
 from engine.turns import RobotTurn
 from engine.turns import robot_turn as engine_robot_turn
@@ -487,9 +487,7 @@ def parse_request(
     if not MIN_TARGET <= target <= MAX_TARGET:
         raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET)
     rs = get_ruleset(variant)
-    ladder = None
-    if chat.ladder and rs.name == "mineiro":
-        ladder = tuple(int(x) for x in chat.ladder.split("-"))
+    ladder = house_ladder(rs, chat.ladder)
     try:
         opts = TableOptions(
             players, target, chat.covered_cards, ladder, chat.timer, sinais=sinais

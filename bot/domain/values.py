@@ -15,7 +15,7 @@ from enum import IntEnum, StrEnum
 from functools import cached_property
 from typing import Any
 
-from engine import Match, TableOptions, View
+from engine import DEFAULT_VARIANT, Match, TableOptions, View
 from engine.actions import Action
 from engine.cards import Card, DeckStyle
 from engine.sinais import Sinal
@@ -187,6 +187,8 @@ class Source(StrEnum):
     INLINE = "inline"
     ROBOT = "robot"
     TIMEOUT = "timeout"
+    APP = "app"
+    """The Mini App (a tap on the table's page)."""
 
 
 # -------------------------------------------------------------------- values
@@ -232,7 +234,7 @@ class ChatSettings:
     """A chat's table defaults (``/config``)."""
 
     id: int
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 2
     """2 or 4; 0: by the group's size (2×2 with four people or more)."""
     target: int = 12

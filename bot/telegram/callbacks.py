@@ -67,6 +67,32 @@ class Prefix(StrEnum):
     BACK = "b"
 
 
+PRIVATE_KINDS = frozenset({Prefix.MOVE, Prefix.SIGNALS, Prefix.TUTORIAL})
+"""Buttons drawn only in the presser's own private chat: their hand, their lesson."""
+_FAMILIES: dict[str, str] = {
+    Prefix.MOVE: "hand",
+    Prefix.SIGNALS: "hand",  # the hand message turns into the list of signals and back
+    Prefix.LOBBY: Prefix.LOBBY,
+    Prefix.REMATCH: Prefix.REMATCH,
+    Prefix.CANCEL: Prefix.CANCEL,
+    Prefix.MARCADOR: Prefix.MARCADOR,
+}
+"""Kinds whose first number names what they act on (a game, a scoreboard)."""
+_TARGET = re.compile(r"([A-Za-z])([0-9]*)")
+
+
+def target(data: str) -> tuple[str, str]:
+    """What a button acts on, for telling where it belongs: ``("hand", "12")`` for every
+    button of game 12's hand message, ``("m", "3")`` for scoreboard 3's, the bare prefix
+    (``("k", "")``) for the kinds that name nothing (``/config``, the tutorial) or are unknown.
+    """
+    found = _TARGET.match(data or "")
+    if found is None:
+        return ("", "")
+    family = _FAMILIES.get(found[1])
+    return (family, found[2]) if family else (found[1], "")
+
+
 def pattern(prefix: Prefix) -> str:
     """The ``CallbackQueryHandler`` pattern of one kind of button."""
     return f"^{re.escape(prefix)}"

@@ -20,6 +20,7 @@ from telegram import (
     InlineQueryResultArticle,
     InputTextMessageContent,
     LinkPreviewOptions,
+    WebAppInfo,
 )
 from telegram.constants import ParseMode
 
@@ -59,9 +60,11 @@ from bot.telegram.callbacks import (
     rematch_data,
     signals_data,
 )
+from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
+from engine.rulesets import HOUSE_LADDERS
 from engine.sinais import Sinal
 
 COVERED = "🂠"
@@ -506,18 +509,51 @@ def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
     return _("🏃 {who} quer correr da {hand}.").format(who=who, hand=w.special_hand(rs))
 
 
-def table_keyboard(t: Translations, table: Table, bot_username: str) -> InlineKeyboardMarkup:
-    """🃏 Minha mão (inline mode here) and a link to the private hand."""
+def table_keyboard(
+    t: Translations,
+    table: Table,
+    bot_username: str,
+    webapp: tuple[str, str] | None = None,
+) -> InlineKeyboardMarkup:
+    """🃏 Minha mão (inline mode here) and a link to the private hand; with a Mini App
+    (``webapp``: its URL and short name), 🃏 Abrir a mesa too."""
     _ = t.gettext
     row = [InlineKeyboardButton(_("🃏 Minha mão"), switch_inline_query_current_chat="")]
     if bot_username:
         row.append(
             InlineKeyboardButton(_("Abrir no privado"), url=deep_link(bot_username, table.id))
         )
-    return InlineKeyboardMarkup([row])
+    rows = [row]
+    if webapp is not None and (bot_username or table.private):
+        rows.append([open_table_button(t, table, bot_username, webapp)])
+    return InlineKeyboardMarkup(rows)
+
+
+def open_table_button(
+    t: Translations, table: Table, bot_username: str, webapp: tuple[str, str]
+) -> InlineKeyboardButton:
+    """🃏 Abrir a mesa: a ``web_app`` button in a private chat (Telegram allows them only
+    there), elsewhere the Mini App's direct link with the table as ``startapp``."""
+    url, name = webapp
+    text = t.gettext("🃏 Abrir a mesa")
+    if table.private:
+        return InlineKeyboardButton(text, web_app=WebAppInfo(button_url(url, table.id)))
+    return InlineKeyboardButton(text, url=app_link(bot_username, name, table.id))
 
 
 # ------------------------------------------------------------- private hand
+
+
+def app_hand(
+    t: Translations, table: Table, webapp: tuple[str, str]
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The private hand message while the person has the table open in the Mini App: it
+    points there, with no move button that could go stale."""
+    text = t.gettext("🃏 Sua mão está no app da mesa.")
+    button = InlineKeyboardButton(
+        t.gettext("🃏 Abrir a mesa"), web_app=WebAppInfo(button_url(webapp[0], table.id))
+    )
+    return text, InlineKeyboardMarkup([[button]])
 
 
 def hand_text(
@@ -871,7 +907,11 @@ def cancel_question(t: Translations, table: Table) -> tuple[str, InlineKeyboardM
 
 
 def public_table(
-    t: Translations, drawing: TableDrawing, time_left: float | None, bot_username: str
+    t: Translations,
+    drawing: TableDrawing,
+    time_left: float | None,
+    bot_username: str,
+    webapp: tuple[str, str] | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for any status: lobby, match, end or cancellation.
 
@@ -888,7 +928,7 @@ def public_table(
     if table.status == GameStatus.PLAYING:
         if drawing.last_hand is not None:  # the group chose not to hear it as a message
             text = "🏁 " + hand_over_line(t, drawing.last_hand, table.seats) + "\n" + text
-        return text, table_keyboard(t, table, bot_username)
+        return text, table_keyboard(t, table, bot_username, webapp)
     return text, rematch_keyboard(t, table) if drawing.ending_unsure else None
 
 
@@ -971,7 +1011,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.COVERED or setting is Setting.SINAIS:
         return _("sim") if value else _("não")
     if setting is Setting.LADDER:
-        return value or w.ladder(get_ruleset("mineiro").ladder)
+        return value or w.ladder(next(iter(HOUSE_LADDERS.values())).ladder)  # its own
     if setting is Setting.NOISE:
         return {
             Noise.ALL: _("tudo"),

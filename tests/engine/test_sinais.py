@@ -10,8 +10,8 @@ from engine import Act, Card, ErrorCode, HandKind, IllegalAction, Match, Phase, 
 from engine import actions as A
 from engine.cards import parse_cards
 from engine.match import catch_roll
+from engine.scenario import replay as replay_scenario
 from engine.sinais import SINAIS, Sinal, truthful
-from engine.tools.scenario import replay as replay_scenario
 from tests.engine.helpers import act, deal
 
 HANDS = "5C 5H 5S|3C 3H 6S|4D 4H 6D|2C 2H 7S"

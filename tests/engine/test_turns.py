@@ -38,6 +38,7 @@ def test_after_the_persons_timeout_their_robot_decides_by_itself() -> None:
     m = act(deal("paulista", HANDS, vira="QH"), "0 truco", "1 run")
     turn = robot_turn(m, levels, timed_out=(1,))
     assert turn is not None and turn.seat == 3 and turn.follow is None
+    assert not turn.may_signal  # its person ran: nobody to signal to before it answers
 
 
 def test_a_persons_seat_played_by_a_robot_is_just_a_robot_seat() -> None:

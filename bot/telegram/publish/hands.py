@@ -22,6 +22,7 @@ from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
+    app_hand,
     back_keyboard,
     cancelled_text,
     hand_closed_text,
@@ -29,6 +30,7 @@ from bot.telegram.render import (
     hand_text,
     warning_due,
 )
+from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +83,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         now = rt.rules.clock()
         seconds = tables.decision_seconds(table, rt.rules)
         warn_time = warning_due(table.deadline_at, seconds, now)
+        in_app = await asyncio.to_thread(people_in_app, app, game_id)
         for seat, player in drawing.people.items():
             if not player.started:
                 continue
@@ -115,6 +118,10 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                     markup = back_keyboard(t, table)
                 elif view.legal:
                     ping = Ping.WARNING if warn else Ping.TURN
+                if player.id in in_app and rt.config.webapp is not None:
+                    # the table is open in the Mini App: the message points there, once a hand
+                    text, markup = app_hand(t, table, rt.config.webapp)
+                    ping = Ping.NONE
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED

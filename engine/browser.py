@@ -29,6 +29,7 @@ from engine.match import HandKind, Match, Phase
 from engine.robots import LEVELS, get_robot, normalize_level
 from engine.rulesets import (
     DEFAULT_TIMER,
+    DEFAULT_VARIANT,
     MAX_TARGET,
     MIN_TARGET,
     RULESETS,
@@ -49,7 +50,7 @@ SNAPSHOT_VERSION = 1
 class Setup:
     """What the person chose before dealing: the variant and the table options (R2)."""
 
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 2
     level: str = "medio"
     target: int = 12
@@ -96,7 +97,7 @@ class Setup:
         """A setup from the page's form (unknown keys are ignored); validated."""
         ladder = data.get("ladder")
         return cls(
-            variant=str(data.get("variant", "paulista")),
+            variant=str(data.get("variant", DEFAULT_VARIANT)),
             players=int(data.get("players", 2)),
             level=str(data.get("level", "medio")),
             target=int(data.get("target", 12)),
