@@ -16,18 +16,20 @@ from engine.rulesets import TableOptions
 def play_random_match(match: Match, rng: random.Random) -> int:
     """Play ``match`` to the end with uniformly random legal actions; return hands played."""
     hands = 1
+    hand_over, match_over = Phase.HAND_OVER, Phase.MATCH_OVER  # an enum lookup costs
+    random = rng.random
     while True:
         phase = match.phase
-        if phase == Phase.HAND_OVER:
+        if phase == hand_over:
             match.deal()
             hands += 1
             continue
-        if phase == Phase.MATCH_OVER:
+        if phase == match_over:
             return hands
         seats = match.to_act()
-        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        seat = seats[0] if len(seats) == 1 else seats[int(random() * len(seats))]
         legal = match.legal_actions(seat)
-        match.apply(seat, legal[int(rng.random() * len(legal))])
+        match.apply(seat, legal[int(random() * len(legal))])
 
 
 def measure_matches(players: int, seconds: float, seed: int) -> dict[str, float]:
