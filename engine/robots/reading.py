@@ -418,9 +418,7 @@ def _sample(
     # each telling action weighs a deal by the actor's quantile (a few dozen values):
     # (seat, factor by quantile, habits, act, step, whether the call's win evidence is
     # for this seat's team or against it (None: no evidence), the evidence's lose ratio)
-    weighers: list[
-        tuple[int, dict[float, float], Tendencies, Act, int, bool | None, float]
-    ] = []
+    weighers: list[tuple[int, dict[float, float], Tendencies, Act, int, bool | None, float]] = []
     for s, act, step in events:
         t = tend[s & 1]
         evidence = None

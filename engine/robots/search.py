@@ -25,8 +25,8 @@ from enum import IntEnum
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
-from engine.match import HandKind, Match, Phase
-from engine.robots.base import decision_rng
+from engine.match import Match, Phase
+from engine.robots.base import SeededRobot
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
@@ -66,7 +66,7 @@ class Answers(IntEnum):
     """By its best card, against its habits (``card_answer``)."""
 
 
-class Dificil:
+class Dificil(SeededRobot):
     """Search robot: samples hidden cards consistent with the view and plays each option out."""
 
     level = "dificil"
@@ -91,21 +91,15 @@ class Dificil:
             raise ValueError("o tempo de decisão deve ser positivo")
         if playouts is not None and playouts < 1:
             raise ValueError("o número de simulações deve ser positivo")
-        self.seed = seed
+        super().__init__(seed)
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
         baseline = medio_action(view, rng, MEDIO_SAMPLES)
-        if view.kind == HandKind.IRON:
-            return baseline
         options = candidates(view, baseline)
         if len(options) == 1:
             return options[0]
