@@ -8,9 +8,7 @@ also drawn from the seed (``caught``), so signals replay exactly too. The state 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import actions as A
 from engine.actions import Act, Action
@@ -18,38 +16,27 @@ from engine.cards import Card
 from engine.errors import ErrorCode, IllegalAction
 from engine.rulesets import Ruleset, TableOptions, get_ruleset
 from engine.sinais import DEFAULT_CATCH_PERCENT
+from engine.state import NO_BETS, HandKind, HandResult, Phase, Play, TeamBets
+from engine.view import View, make_view
 
-if TYPE_CHECKING:
-    from engine.view import View
+__all__ = [
+    "NO_BETS",
+    "SNAPSHOT_VERSION",
+    "HandKind",
+    "HandResult",
+    "Match",
+    "Phase",
+    "Play",
+    "TeamBets",
+    "catch_roll",
+    "deal_cards",
+    "fold_bets",
+    "hand_outcome",
+]
 
 SNAPSHOT_VERSION = 1
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-
-
-class Phase(IntEnum):
-    """What the match waits for."""
-
-    DECIDE = 0
-    """The mão de onze/dez decision (play11/run11)."""
-    PLAY = 1
-    """A seat's turn to play a card (or call truco first)."""
-    ANSWER = 2
-    """A truco call waits for the called team's answer."""
-    HAND_OVER = 3
-    """The hand ended; ``deal()`` starts the next one."""
-    MATCH_OVER = 4
-    """A team reached the target."""
-
-
-class HandKind(IntEnum):
-    """The kind of hand being played."""
-
-    NORMAL = 0
-    SPECIAL = 1
-    """Mão de onze (paulista, Trem Bão) or mão de dez (mineiro), R7."""
-    IRON = 2
-    """Mão de ferro: both teams at the threshold, cards played blind (R8)."""
 
 
 # The members as module names: an enum member looked up on its class costs several times
@@ -66,88 +53,6 @@ _RAISE = Act.RAISE
 _PLAY11 = Act.PLAY11
 _RUN11 = Act.RUN11
 _SIGNAL = Act.SIGNAL
-
-
-Play = tuple[int, Card, bool]
-"""One card on the table: (seat, card, covered)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a finished hand ended."""
-
-    winner: int | None
-    """Winning team, or ``None`` when nobody scored (three ties)."""
-    points: tuple[int, int]
-    stake: int
-    rounds: tuple[int | None, ...]
-    ran: bool
-    """Whether it ended because a team ran (from a call or the mão de onze/dez)."""
-    score: tuple[int, int]
-    match_winner: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class TeamBets:
-    """What one team did with truco so far in the match: public, everyone at the table saw it.
-
-    Counts are per ladder step (0 truco, 1 seis, 2 nove, 3 doze). Robots read them as the
-    team's habits ("a team that runs a lot accepts little").
-    """
-
-    hands: int = 0
-    """Hands finished in which truco could be called (not the mão de onze/dez or iron)."""
-    calls: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls the team made at each step (truco on its turn, or a raise)."""
-    accepted: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls of each step the team accepted (without raising)."""
-    raised: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls of each step the team answered with a raise."""
-    ran: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls of each step the team ran from (every partner ran)."""
-    shown: tuple[int, ...] = (0, 0, 0, 0)
-    """The team's calls of each step that were the hand's last call, accepted and played out
-    to a winner: the calls whose cards everybody then saw."""
-    shown_won: tuple[int, ...] = (0, 0, 0, 0)
-    """Of ``shown``, the hands the team won: a team whose called hands win rarely bluffs."""
-
-    @property
-    def faced(self) -> tuple[int, ...]:
-        """Calls of each step the team answered, one way or another."""
-        return tuple(
-            a + r + x for a, r, x in zip(self.accepted, self.raised, self.ran, strict=True)
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready form (lists of counts)."""
-        return {
-            "hands": self.hands,
-            "calls": list(self.calls),
-            "accepted": list(self.accepted),
-            "raised": list(self.raised),
-            "ran": list(self.ran),
-            "shown": list(self.shown),
-            "shown_won": list(self.shown_won),
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> TeamBets:
-        """The inverse of ``to_json`` (older snapshots have no ``shown`` counts: zeros)."""
-        zeros = [0, 0, 0, 0]
-        return TeamBets(
-            int(data["hands"]),
-            *(
-                tuple(int(x) for x in (data.get(k, zeros) if k in _OPTIONAL_COUNTS else data[k]))
-                for k in _COUNTS
-            ),
-        )
-
-
-_COUNTS = ("calls", "accepted", "raised", "ran", "shown", "shown_won")
-_OPTIONAL_COUNTS = ("shown", "shown_won")
-
-
-NO_BETS = (TeamBets(), TeamBets())
 
 
 def fold_bets(
@@ -1026,6 +931,4 @@ class Match:
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see now, and nothing more (see ``engine.view.View``)."""
-        from engine.view import make_view  # view.py builds on this module
-
         return make_view(self, seat)

@@ -61,6 +61,18 @@ def measure_copy(seed: int, rounds: int = 20000) -> float:
     return (time.perf_counter() - start) / rounds * 1e6
 
 
+def measure_legal(seed: int, rounds: int = 50000) -> float:
+    """Microseconds to list the legal actions of the seat on turn, mid-hand at 4 players."""
+    m = Match("paulista", TableOptions(players=4), seed)
+    seat = m.to_act()[0]
+    m.apply(seat, m.legal_actions(seat)[0])
+    seat = m.to_act()[0]
+    start = time.perf_counter()
+    for _ in range(rounds):
+        m.legal_actions(seat)
+    return (time.perf_counter() - start) / rounds * 1e6
+
+
 def measure_view(seed: int, rounds: int = 5000) -> float:
     """Microseconds to build one seat's view of a mid-hand 4-player state (robots read many)."""
     m = Match("paulista", TableOptions(players=4), seed)
@@ -81,5 +93,6 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
         "players_2": measure_matches(2, seconds, seed),
         "players_4": measure_matches(4, seconds, seed),
         "state_copy_us": round(measure_copy(seed), 2),
+        "legal_actions_us": round(measure_legal(seed), 2),
         "view_us": round(measure_view(seed), 2),
     }
