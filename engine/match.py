@@ -519,21 +519,17 @@ class Match:
     def can_signal(self, seat: int) -> bool:
         """Whether ``seat`` may send its partner a signal now (R12).
 
-        On its own turn, while its team answers a call or decides the mão de onze/dez;
-        once per round; only at 2×2 tables with sinais on, and never in the iron hand.
+        At any moment of the hand while it still holds a card, on or off its turn (the
+        signs go round right after the deal); once per round; only at 2×2 tables with
+        sinais on, and never in the iron hand.
         """
         if not self.options.sinais_on or self.kind == _IRON:
             return False
         if not 0 <= seat < self.players or self.signalled >> seat & 1:
             return False
-        phase = self.phase
-        if phase == _PLAYING:
-            return seat == self.turn
-        if phase == _ANSWERING:
-            return seat & 1 != self.call_team
-        if phase == _DECIDE:
-            return seat & 1 == self.call_team
-        return False
+        if self.phase not in (_PLAYING, _ANSWERING, _DECIDE):
+            return False
+        return bool(self.hands[seat])
 
     def legal_signals(self, seat: int) -> list[Action]:
         """The signals ``seat`` may send now (they are not in ``legal_actions``: no turn)."""

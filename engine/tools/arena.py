@@ -44,7 +44,8 @@ from engine.robots import (
     robot_signal,
 )
 from engine.robots.sparring import SPARRING, get_sparring
-from engine.rulesets import TableOptions, get_ruleset
+from engine.rulesets import DEFAULT_VARIANT, TableOptions, get_ruleset
+from engine.turns import robot_turn
 from engine.view import View
 
 PROTOCOL_VERSION = 2
@@ -483,6 +484,7 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
     tallies = (Tally(), Tally())
     match_id = f"{setup.seed}-{deal}{'ab'[first]}"
     players: dict[int, Player] = {}
+    specs = [setup.sides[side_of_team[seat & 1]].spec for seat in range(n)]
     seeds: dict[int, int] = {}
     for seat in range(n):
         side = setup.sides[side_of_team[seat & 1]]
@@ -508,16 +510,16 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                     break
                 m.deal()
                 hands += 1
-            seat = first_to_ask(m)
-            view = m.view(seat)
+            turn = robot_turn(m, specs)
+            if turn is None:
+                break  # never: every seat is played by a robot, and the hand is on
+            seat, view = turn.seat, turn.view
             side_index = side_of_team[seat & 1]
             start = time.perf_counter()
             cpu = time.process_time()
             try:
-                sign = players[seat].signal(view) if view.legal_signals else None
+                sign = turn.ready(players[seat])  # a signal first (R12)
                 if sign is not None:
-                    if sign not in view.legal_signals:
-                        raise Forfeit(f"sinal ilegal {sign}")
                     m.apply(seat, sign)
                     view = m.view(seat)
                 action = players[seat].choose(view)
@@ -556,21 +558,6 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
         else:
             tallies[side_of_team[m.match_winner]].wins += 1
     return tallies[0], tallies[1], hands, error
-
-
-def first_to_ask(m: Match) -> int:
-    """The seat the arena asks now: with two partners to answer, the one next in play order.
-
-    Answering a call, the seats of the called team are asked in play order from the
-    caller (caller 0: seat 1, then 3); deciding a mão de onze/dez, from the seat after the
-    dealer. A seat that ran is not asked again; one accept (or play) settles it (R6, R7).
-    """
-    seats = m.to_act()
-    if len(seats) == 1:
-        return seats[0]
-    view = m.view(seats[0])
-    origin = view.call_seat if view.call_seat is not None else m.dealer
-    return min(seats, key=lambda s: (s - origin - 1) % m.players)
 
 
 def start_message(match_id: str, seed: int, seat: int, m: Match) -> dict[str, Any]:
@@ -876,7 +863,7 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("b", metavar="LADO_B")
     p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
-    p.add_argument("--variant", default="paulista")
+    p.add_argument("--variant", default=DEFAULT_VARIANT)
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
     p.add_argument("--target", type=int, default=12)
     p.add_argument("--seed", type=int, default=1)
