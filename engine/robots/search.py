@@ -390,7 +390,7 @@ def _likelihood(act: Act, p: float, late: bool = False) -> float:
 
     ``late``: a call of seis and up on the caller's own turn, which only the team that
     accepted the step below may make; having accepted it could play on, so it calls when
-    its hand is made (``reading.LATE_WINS``).
+    its hand is made (``reading.LATE_TELLS``).
     """
     if late:
         return 0.03 + 0.97 / (1 + math.exp(-(p - 0.85) / 0.05))
