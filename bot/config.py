@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +17,10 @@ DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_DATABASE_URL = "sqlite:///./data/truco.db"
 DEFAULT_RULEBOOK_URL = "https://truco-telegram.github.io/regras/"
 DEFAULT_LISTEN = "127.0.0.1:8443"
+WEBHOOK_SECRET_MIN = 16
+"""Characters a webhook secret needs at least (Telegram accepts 1 to 256): a short one can be
+guessed, and whoever knows it can post updates as anyone."""
+log = logging.getLogger(__name__)
 _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
@@ -27,6 +33,7 @@ def read_env_file(path: Path) -> dict[str, str]:
     comments and escapes as everywhere else); a missing file is empty."""
     if not path.exists():
         return {}
+    warn_if_readable(path)
     try:
         found = dotenv_values(path, encoding="utf-8", interpolate=False)
     except OSError as exc:
@@ -37,6 +44,23 @@ def read_env_file(path: Path) -> dict[str, str]:
             raise ConfigError(f"{path}: esperava CHAVE=valor, não {key!r}")
         values[key] = value
     return values
+
+
+def warn_if_readable(path: Path) -> bool:
+    """Warn (one line) when a file holding secrets may be read by others than its owner."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    if not mode & (stat.S_IRWXG | stat.S_IRWXO):
+        return False
+    log.warning(
+        "%s tem o token e pode ser lido por outros usuários (modo %o): chmod 600 %s",
+        path,
+        stat.S_IMODE(mode),
+        path,
+    )
+    return True
 
 
 def _number(env: Mapping[str, str], key: str, default: float | None, low: float) -> float | None:
@@ -127,7 +151,10 @@ class Config:
             )
         database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
         if "://" not in database_url:
-            raise ConfigError(f"DATABASE_URL inválida: {database_url!r}")
+            # never echoed: it may carry a password (user:senha@host without the scheme)
+            raise ConfigError(
+                "DATABASE_URL inválida: esperava sqlite:///caminho ou postgresql://usuário@host/banco"
+            )
         seed = env.get("TRUCO_SEED", "").strip()
         if seed and not seed.lstrip("-").isdigit():
             raise ConfigError(f"TRUCO_SEED precisa ser um inteiro, não {seed!r}")
@@ -146,12 +173,17 @@ class Config:
             if webhook_secret is None:
                 raise ConfigError(
                     "com TELEGRAM_WEBHOOK_URL, defina TELEGRAM_WEBHOOK_SECRET "
-                    "(1 a 256 caracteres: letras, números, _ e -)"
+                    f"({WEBHOOK_SECRET_MIN} a 256 caracteres: letras, números, _ e -)"
                 )
         if webhook_secret is not None and (
             len(webhook_secret) > 256 or not set(webhook_secret) <= _SECRET_CHARS
         ):
             raise ConfigError("TELEGRAM_WEBHOOK_SECRET aceita só letras, números, _ e - (até 256)")
+        if webhook_secret is not None and len(webhook_secret) < WEBHOOK_SECRET_MIN:
+            raise ConfigError(
+                f"TELEGRAM_WEBHOOK_SECRET curto demais: use pelo menos {WEBHOOK_SECRET_MIN} "
+                "caracteres (openssl rand -hex 32)"
+            )
         webapp_url, webapp_name = _webapp(env)
         listen_raw = env.get("TRUCO_LISTEN", "").strip()
         listen = None

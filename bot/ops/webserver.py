@@ -99,8 +99,10 @@ class BotServer:
         received_at.set(time.monotonic())
         try:
             data = await request.json()
+            if not isinstance(data, dict):  # a list, a string, a number: valid JSON, no update
+                raise TypeError(type(data).__name__)
             update = Update.de_json(data, self.app.bot)
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+        except (ValueError, KeyError, TypeError, AttributeError, json.JSONDecodeError):
             log.warning("webhook request refused: not an update")
             return web.Response(status=400)
         await self.app.process_update(update)

@@ -1,7 +1,7 @@
 """app_presence, and on PostgreSQL a NOTIFY on every new game version (the Mini App)
 
-Revision ID: 0007_miniapp
-Revises: 0006
+Revision ID: 0008_miniapp
+Revises: 0007_group
 Create Date: 2026-12-05 08:00:00
 
 ``app_presence`` says who has a table open in the Mini App. On PostgreSQL a trigger sends
@@ -13,8 +13,8 @@ notification leaves with the transaction's commit, never before.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_miniapp"
-down_revision = "0006"
+revision = "0008_miniapp"
+down_revision = "0007_group"
 branch_labels = None
 depends_on = None
 
