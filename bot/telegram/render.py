@@ -541,6 +541,19 @@ def open_table_button(
     return InlineKeyboardButton(text, url=app_link(bot_username, name, table.id))
 
 
+def with_open_table(
+    t: Translations,
+    table: Table,
+    markup: InlineKeyboardMarkup | None,
+    webapp: tuple[str, str],
+) -> InlineKeyboardMarkup:
+    """A private table's hand message (the table itself, in private) with 🃏 Abrir a mesa
+    below its buttons."""
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    rows.append([open_table_button(t, table, "", webapp)])
+    return InlineKeyboardMarkup(rows)
+
+
 # ------------------------------------------------------------- private hand
 
 

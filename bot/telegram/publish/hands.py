@@ -30,6 +30,7 @@ from bot.telegram.render import (
     hand_keyboard,
     hand_text,
     warning_due,
+    with_open_table,
 )
 from bot.webapp.server import people_in_app
 
@@ -123,6 +124,8 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                     # the table is open in the Mini App: the message points there, once a hand
                     text, markup = app_hand(t, table, rt.config.webapp)
                     ping = Ping.NONE
+                elif table.private and rt.config.webapp is not None:
+                    markup = with_open_table(t, table, markup, rt.config.webapp)
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED
