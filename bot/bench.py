@@ -315,7 +315,7 @@ def _replica(api_url: str, database_url: str, port: int, log: Path) -> subproces
             "TELEGRAM_API_URL": api_url,
             "DATABASE_URL": database_url,
             "TELEGRAM_WEBHOOK_URL": "https://bench.example/telegram/hook",
-            "TELEGRAM_WEBHOOK_SECRET": "bench-secret",
+            "TELEGRAM_WEBHOOK_SECRET": "bench-secret-0123456789",
             "TRUCO_LISTEN": f"127.0.0.1:{port}",
             "TRUCO_ROBOT_DELAY": "0",
         }

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -13,6 +17,10 @@ DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_DATABASE_URL = "sqlite:///./data/truco.db"
 DEFAULT_RULEBOOK_URL = "https://truco-telegram.github.io/regras/"
 DEFAULT_LISTEN = "127.0.0.1:8443"
+WEBHOOK_SECRET_MIN = 16
+"""Characters a webhook secret needs at least (Telegram accepts 1 to 256): a short one can be
+guessed, and whoever knows it can post updates as anyone."""
+log = logging.getLogger(__name__)
 _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
@@ -25,6 +33,7 @@ def read_env_file(path: Path) -> dict[str, str]:
     comments and escapes as everywhere else); a missing file is empty."""
     if not path.exists():
         return {}
+    warn_if_readable(path)
     try:
         found = dotenv_values(path, encoding="utf-8", interpolate=False)
     except OSError as exc:
@@ -35,6 +44,23 @@ def read_env_file(path: Path) -> dict[str, str]:
             raise ConfigError(f"{path}: esperava CHAVE=valor, não {key!r}")
         values[key] = value
     return values
+
+
+def warn_if_readable(path: Path) -> bool:
+    """Warn (one line) when a file holding secrets may be read by others than its owner."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    if not mode & (stat.S_IRWXG | stat.S_IRWXO):
+        return False
+    log.warning(
+        "%s tem o token e pode ser lido por outros usuários (modo %o): chmod 600 %s",
+        path,
+        stat.S_IMODE(mode),
+        path,
+    )
+    return True
 
 
 def _number(env: Mapping[str, str], key: str, default: float | None, low: float) -> float | None:
@@ -90,6 +116,19 @@ class Config:
     listen: tuple[str, int] | None = None
     """Where the webhook, ``/healthz`` and ``/metrics`` are served (``TRUCO_LISTEN``).
     Polling serves the last two only when ``TRUCO_LISTEN`` is set."""
+    webapp_url: str | None = None
+    """Public address of the Mini App page (``TELEGRAM_WEBAPP_URL``, as registered with
+    @BotFather's ``/newapp``); the bot serves the page at its path on ``TRUCO_LISTEN``."""
+    webapp_name: str | None = None
+    """The Mini App's short name (``TELEGRAM_WEBAPP_NAME``), for direct links
+    ``https://t.me/<bot>/<name>?startapp=...``. Without both, no Mini App at all."""
+
+    @property
+    def webapp(self) -> tuple[str, str] | None:
+        """The Mini App's URL and short name, when both are set."""
+        if self.webapp_url is None or self.webapp_name is None:
+            return None
+        return self.webapp_url, self.webapp_name
 
     @classmethod
     def from_env(
@@ -112,7 +151,10 @@ class Config:
             )
         database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
         if "://" not in database_url:
-            raise ConfigError(f"DATABASE_URL inválida: {database_url!r}")
+            # never echoed: it may carry a password (user:senha@host without the scheme)
+            raise ConfigError(
+                "DATABASE_URL inválida: esperava sqlite:///caminho ou postgresql://usuário@host/banco"
+            )
         seed = env.get("TRUCO_SEED", "").strip()
         if seed and not seed.lstrip("-").isdigit():
             raise ConfigError(f"TRUCO_SEED precisa ser um inteiro, não {seed!r}")
@@ -131,15 +173,21 @@ class Config:
             if webhook_secret is None:
                 raise ConfigError(
                     "com TELEGRAM_WEBHOOK_URL, defina TELEGRAM_WEBHOOK_SECRET "
-                    "(1 a 256 caracteres: letras, números, _ e -)"
+                    f"({WEBHOOK_SECRET_MIN} a 256 caracteres: letras, números, _ e -)"
                 )
         if webhook_secret is not None and (
             len(webhook_secret) > 256 or not set(webhook_secret) <= _SECRET_CHARS
         ):
             raise ConfigError("TELEGRAM_WEBHOOK_SECRET aceita só letras, números, _ e - (até 256)")
+        if webhook_secret is not None and len(webhook_secret) < WEBHOOK_SECRET_MIN:
+            raise ConfigError(
+                f"TELEGRAM_WEBHOOK_SECRET curto demais: use pelo menos {WEBHOOK_SECRET_MIN} "
+                "caracteres (openssl rand -hex 32)"
+            )
+        webapp_url, webapp_name = _webapp(env)
         listen_raw = env.get("TRUCO_LISTEN", "").strip()
         listen = None
-        if listen_raw or webhook_url is not None:
+        if listen_raw or webhook_url is not None or webapp_url is not None:
             try:
                 listen = parse_listen(listen_raw or DEFAULT_LISTEN)
             except ValueError:
@@ -166,4 +214,32 @@ class Config:
             webhook_url=webhook_url,
             webhook_secret=webhook_secret,
             listen=listen,
+            webapp_url=webapp_url,
+            webapp_name=webapp_name,
         )
+
+
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+_WEBAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
+
+
+def _webapp(env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """``TELEGRAM_WEBAPP_URL`` and ``TELEGRAM_WEBAPP_NAME``: both or neither; HTTPS, except
+    ``http://`` on 127.0.0.1 or localhost (the sandbox and local tests)."""
+    url = env.get("TELEGRAM_WEBAPP_URL", "").strip() or None
+    name = env.get("TELEGRAM_WEBAPP_NAME", "").strip() or None
+    if url is None and name is None:
+        return None, None
+    if url is None or name is None:
+        raise ConfigError(
+            "defina TELEGRAM_WEBAPP_URL e TELEGRAM_WEBAPP_NAME juntos (o Mini App do /newapp)"
+        )
+    parts = urlsplit(url)
+    local = parts.scheme == "http" and (parts.hostname or "") in _LOCAL_HOSTS
+    if not (parts.scheme == "https" and parts.hostname) and not local:
+        raise ConfigError(
+            f"TELEGRAM_WEBAPP_URL precisa ser https:// (http:// só em 127.0.0.1 ou localhost): {url}"
+        )
+    if not _WEBAPP_NAME.fullmatch(name):
+        raise ConfigError(f"TELEGRAM_WEBAPP_NAME: 3 a 30 letras, números ou _, não {name!r}")
+    return url, name

@@ -3,10 +3,14 @@
 #   deploy/restore.sh /var/backups/truco/truco-20261201-030000.dump \
 #       postgresql://truco@127.0.0.1:5432/truco_restored
 # Then point DATABASE_URL at it and start the bot: the tables resume where the dump left them.
+# A password in the URL goes to psql and pg_restore through PGPASSWORD, not their arguments.
 set -euo pipefail
+. "$(dirname "$0")/pgurl.sh"
 file="${1:?usage: restore.sh DUMP_FILE TARGET_DATABASE_URL}"
 target="${2:?usage: restore.sh DUMP_FILE TARGET_DATABASE_URL}"
 target="${target/postgresql+psycopg:/postgresql:}"
+export_password "$target"
+target=$(without_password "$target")
 [ -r "$file" ] || { echo "restore.sh: cannot read $file" >&2; exit 2; }
 name="${target##*/}"
 name="${name%%\?*}"

@@ -7,11 +7,12 @@ from engine.actions import Act, Action
 from engine.cards import Card, Rank, Suit
 from engine.errors import ErrorCode, IllegalAction, InvalidValue
 from engine.match import HandKind, HandResult, Match, Phase
-from engine.rulesets import RULESETS, Ruleset, TableOptions, get_ruleset
+from engine.rulesets import DEFAULT_VARIANT, RULESETS, Ruleset, TableOptions, get_ruleset
 from engine.sinais import SINAIS, Sinal
 from engine.view import View
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "RULESETS",
     "SINAIS",
     "Act",

@@ -534,21 +534,17 @@ class Match:
     def can_signal(self, seat: int) -> bool:
         """Whether ``seat`` may send its partner a signal now (R12).
 
-        On its own turn, while its team answers a call or decides the mão de onze/dez;
-        once per round; only at 2×2 tables with sinais on, and never in the iron hand.
+        At any moment of the hand while it still holds a card, on or off its turn (the
+        signs go round right after the deal); once per round; only at 2×2 tables with
+        sinais on, and never in the iron hand.
         """
         if not self.options.sinais_on or self.kind == HandKind.IRON:
             return False
         if not 0 <= seat < self.players or self.signalled >> seat & 1:
             return False
-        phase = self.phase
-        if phase == Phase.PLAY:
-            return seat == self.turn
-        if phase == Phase.ANSWER:
-            return seat & 1 != self.call_team
-        if phase == Phase.DECIDE:
-            return seat & 1 == self.call_team
-        return False
+        if self.phase not in (Phase.PLAY, Phase.ANSWER, Phase.DECIDE):
+            return False
+        return bool(self.hands[seat])
 
     def legal_signals(self, seat: int) -> list[Action]:
         """The signals ``seat`` may send now (they are not in ``legal_actions``: no turn)."""

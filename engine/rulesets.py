@@ -174,6 +174,30 @@ TREM_BAO = Ruleset(
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO)}
+DEFAULT_VARIANT = PAULISTA.name
+"""The variant a table plays when nobody asks for another."""
+
+
+def spell_ladder(ladder: tuple[int, ...]) -> str:
+    """A ladder as settings store it: ``4-6-10-12``."""
+    return "-".join(map(str, ladder))
+
+
+HOUSE_LADDERS: dict[str, Ruleset] = {
+    spell_ladder(lad): r for r in RULESETS.values() for lad in r.ladder_options if lad != r.ladder
+}
+"""The house-rule ladders (spelled as settings store them) and the variant offering each."""
+
+
+def house_ladder(ruleset: Ruleset, spelled: str | None) -> tuple[int, ...] | None:
+    """The house-rule ladder ``spelled`` (``4-6-10-12``) if ``ruleset`` offers it.
+
+    ``None``, the variant's own ladder, for any other variant: a chat's house ladder
+    applies only to the variant that has it.
+    """
+    if spelled is None or HOUSE_LADDERS.get(spelled) is not ruleset:
+        return None
+    return tuple(int(x) for x in spelled.split("-"))
 
 
 def _normalize(name: str) -> str:

@@ -44,8 +44,8 @@ from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank
 from engine.errors import ErrorCode, IllegalAction
 from engine.match import HandKind, Match, Phase
+from engine.scenario import load_match, matches_expect, outcome, parse_action
 from engine.sinais import SINAIS, Sinal
-from engine.tools.scenario import load_match, matches_expect, outcome, parse_action
 from engine.view import View
 
 TRACE_VERSION = 2

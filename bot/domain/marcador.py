@@ -1,6 +1,6 @@
 """``/marcador`` on the database: a group's scoreboard for a match played with a real deck.
 
-The score itself is ``engine.tools.marcador.Placar`` (the variant's values, the warnings, the
+The score itself is ``engine.marcador.Placar`` (the variant's values, the warnings, the
 target); a row keeps it as JSON with who pressed each hand. A press is a change to the newest
 score, never to the one a stale message showed: two people pressing at once both count, in
 the order the database took them. Each press reads the row and writes it back only if its
@@ -22,8 +22,8 @@ from bot.domain.store import Database
 from bot.domain.values import ChatSettings, Person
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import get_ruleset
-from engine.rulesets import MAX_TARGET, MIN_TARGET
-from engine.tools.marcador import DEFAULT_NAMES, Placar
+from engine.marcador import DEFAULT_NAMES, Placar
+from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
 
 MAX_TRIES = 20
 """Writes raced by others before a press gives up (each retry reads the newer score)."""
@@ -211,9 +211,7 @@ def parse_request(args: list[str], chat: ChatSettings) -> Placar:
             variant = found
         else:
             raise BoardRefused("bad_arg", raw)
-    ladder = None
-    if chat.ladder and variant == "mineiro":
-        ladder = tuple(int(x) for x in chat.ladder.split("-"))
+    ladder = house_ladder(get_ruleset(variant), chat.ladder)
     try:
         return Placar(variant, target, ladder, (names[0], names[1]))
     except ValueError:

@@ -21,7 +21,7 @@ from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, info_of
 from bot.domain.store import Database
-from bot.domain.tables import GameRow, game_row, pending_starts, row_to_table
+from bot.domain.tables import GameRow, game_row, pending_starts, rematch_waiting, row_to_table
 from bot.domain.values import (
     GameStatus,
     HandMessageInfo,
@@ -89,6 +89,8 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
         return None
     table = row_to_table(s, game)
     missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
+    waiting = rematch_waiting(s, game, table.seats)
+    names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
     unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
     return TableDrawing(
@@ -98,6 +100,7 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
         cancelled_by=by,
         buried=game.table_after,
         ending_unsure=unsure,
+        waiting=tuple(names[u] for u in waiting),
     )
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueCons
 from sqlmodel import AutoString, Field, SQLModel
 
 from bot.domain.values import GameStatus
+from engine.rulesets import DEFAULT_VARIANT
 
 
 def utcnow() -> datetime:
@@ -30,7 +31,7 @@ class Chat(SQLModel, table=True):
     title: str = ""
     language: str | None = None
     """``pt`` or ``en``; ``None`` means Portuguese."""
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 2
     target: int = 12
     timer: int = 60
@@ -39,6 +40,8 @@ class Chat(SQLModel, table=True):
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
     sinais: bool = True
     """Whether the chat's 2×2 tables play with sinais (R12); ``/truco sem-sinais`` overrides."""
+    noise: str = "all"
+    """How much of a match the group hears as new messages (``values.Noise``)."""
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -72,7 +75,7 @@ class Game(SQLModel, table=True):
     private: bool = False
     """A game against robots in a private chat (no public table)."""
     creator_id: int = Field(sa_column=Column(BigInteger, nullable=False))
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     options: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     """The ``TableOptions`` as JSON."""
     seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
@@ -172,7 +175,7 @@ class Scoreboard(SQLModel, table=True):
     thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     placar: str = Field(default="{}", sa_column=Column(Text, nullable=False))
-    """``engine.tools.marcador.Placar.to_json()``."""
+    """``engine.marcador.Placar.to_json()``."""
     presses: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     """Who pressed what, one entry per hand of the placar: ``[user_id, name]``."""
     version: int = 0
@@ -257,3 +260,17 @@ class FloodKey(SQLModel, table=True):
     __tablename__ = "flood_keys"
 
     key: str = Field(primary_key=True)
+
+
+class AppPresence(SQLModel, table=True):
+    """A person who has a table open in the Mini App now (refreshed while the page's
+    live connection lasts): their private hand message is left alone meanwhile."""
+
+    __tablename__ = "app_presence"
+
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("games.id"), primary_key=True, autoincrement=False)
+    )
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    seen_at: float = 0.0
+    """Unix time of the connection's last sign of life."""

@@ -11,6 +11,7 @@ from bot.domain.models import Chat, Player, Result
 from bot.domain.store import Database, insert_of
 from bot.domain.values import (
     ChatSettings,
+    Noise,
     Person,
     PlayerInfo,
     RankingRow,
@@ -18,14 +19,12 @@ from bot.domain.values import (
     Refused,
     Setting,
 )
-from engine import TableOptions, get_ruleset
+from engine import RULESETS, TableOptions, get_ruleset
 from engine.cards import DeckStyle
+from engine.rulesets import HOUSE_LADDERS
 
-VARIANTS = ("paulista", "mineiro", "trem-bao")
 TARGETS = (6, 9, 12, 15, 18, 24, 30)
 TIMERS = (30, 45, 60, 90, 120)
-HOUSE_LADDER = "4-6-10-12"
-"""The mineiro house ladder ``/config`` offers besides the variant's."""
 _FIELDS = {Setting.COVERED: "covered_cards"}
 """Settings whose chat field is not named like the setting."""
 
@@ -54,6 +53,7 @@ def _settings(c: Chat) -> ChatSettings:
         ladder=c.ladder,
         language=c.language,
         sinais=c.sinais,
+        noise=c.noise,
     )
 
 
@@ -161,14 +161,15 @@ def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en"))
     ``languages``: the chat languages, the default (stored as ``None``) first.
     """
     choices: dict[Setting, tuple[Any, ...]] = {
-        Setting.VARIANT: VARIANTS,
+        Setting.VARIANT: tuple(RULESETS),
         Setting.PLAYERS: (2, 4),
         Setting.TARGET: TARGETS,
         Setting.TIMER: TIMERS,
         Setting.COVERED: (True, False),
-        Setting.LADDER: (None, HOUSE_LADDER),
+        Setting.LADDER: (None, *HOUSE_LADDERS),
         Setting.SINAIS: (True, False),
         Setting.LANGUAGE: (None, *languages[1:]),
+        Setting.NOISE: tuple(n.value for n in Noise),
     }
     return choices[setting]
 

@@ -46,15 +46,36 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def private_sqlite(path: Path) -> None:
+    """Make the SQLite file (every live hand is in it) readable by its owner only.
+
+    A folder made here is 0700; the database file is created (or narrowed) to 0600
+    before SQLite opens it, and SQLite gives its ``-wal`` and ``-shm`` files the main
+    file's mode; those already there from an older run are narrowed too. A folder that
+    already existed keeps its mode: it may be shared on purpose.
+    """
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            if file.stat().st_mode & 0o077:
+                file.chmod(0o600)
+        except FileNotFoundError:
+            continue
+
+
 def make_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url`` (SQLite gets its folder created and WAL mode)."""
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise DatabaseError(f"DATABASE_URL inválida: {url!r}") from None
+        # not echoed: whatever it is, it may hold a password
+        raise DatabaseError("DATABASE_URL inválida (dialeto://usuário@host/banco)") from None
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            private_sqlite(Path(parsed.database).expanduser())
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine

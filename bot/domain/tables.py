@@ -56,9 +56,10 @@ from bot.domain.values import (
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import HandKind, Match, Phase, TableOptions, get_ruleset
 from engine.actions import Act, Action
-from engine.robots.partners import follows_partner, waits_for_partner
-from engine.rulesets import MAX_TARGET, MIN_TARGET
+from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
 from engine.sinais import DEFAULT_CATCH_PERCENT
+from engine.turns import RobotTurn
+from engine.turns import robot_turn as engine_robot_turn
 
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
 SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
@@ -155,6 +156,8 @@ class GameRow(Protocol):
     def snapshot(self) -> str | None: ...
     @property
     def table_after(self) -> int: ...
+    @property
+    def rematch_of(self) -> int | None: ...
 
 
 _GAME_ROW = core_select(Game.__table__).where(  # type: ignore[attr-defined]
@@ -203,34 +206,18 @@ def _match(game: Game) -> Match:
 
 def robot_turn(
     m: Match, seats: Sequence[Occupant | None], note: TimeoutNote | None, version: int
-) -> tuple[int, Action | None] | None:
-    """The robot that acts now, and the run it must make to follow its person (R6).
+) -> RobotTurn | None:
+    """The robot that acts now (``engine.turns.robot_turn``), ``None`` when none may.
 
-    A robot beside a person holds its answer to a call (and the mão de onze/dez
-    decision) until the person has spoken; when the person ran, the robot runs too,
-    unless the person's run was their timeout (``note`` of this ``version``): then the
-    robot decides by itself. ``None`` when no robot may act now.
+    A seat acts as a robot when a robot sits in it; ``note`` of this ``version`` tells
+    whose run was their timeout (their robot partner then decides by itself).
     """
-    for seat in m.to_act():
-        x = seats[seat]
-        if x is None or not x.robot:
-            continue
-        view = m.view(seat)
-        partner = view.partner
-        mate = seats[partner] if partner is not None else None
-        person = mate is not None and mate.user is not None
-        if waits_for_partner(view, person):
-            continue
-        timed_out = (
-            note is not None
-            and note.version == version
-            and any(st == partner for st, _ in note.items)
-        )
-        return seat, None if timed_out else follows_partner(view, person)
-    return None
+    levels = [x.robot if x is not None and x.robot else None for x in seats]
+    timed_out = [st for st, _ in note.items] if note is not None and note.version == version else []
+    return engine_robot_turn(m, levels, timed_out)
 
 
-def robot_turn_of(table: Table) -> tuple[int, Action | None] | None:
+def robot_turn_of(table: Table) -> RobotTurn | None:
     """``robot_turn`` of a stored table (``None`` unless it is being played)."""
     if table.status != GameStatus.PLAYING or not table.started:
         return None
@@ -247,7 +234,7 @@ def _robot_change(
     turn = None
     if m is not None and row.status == GameStatus.PLAYING:
         turn = robot_turn(m, seats, note, row.version)
-    robot = turn[0] if turn is not None else None
+    robot = turn.seat if turn is not None else None
     seat = seats[robot] if robot is not None else None
     return Change(
         game_id=table_id,
@@ -468,9 +455,7 @@ def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
     if not MIN_TARGET <= target <= MAX_TARGET:
         raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET)
     rs = get_ruleset(variant)
-    ladder = None
-    if chat.ladder and rs.name == "mineiro":
-        ladder = tuple(int(x) for x in chat.ladder.split("-"))
+    ladder = house_ladder(rs, chat.ladder)
     try:
         opts = TableOptions(
             players, target, chat.covered_cards, ladder, chat.timer, sinais=sinais
@@ -564,6 +549,9 @@ def lobby(
                 place = _team_seat(seats, mine, team, Occupant(name=user.name, user=user.id))
                 _save(s, game, expected)
                 _event(s, game, expected + 1, "join", place, user.id, team=team)
+            case Join() if mine is not None and user.id in rematch_waiting(s, game, seats):
+                _save(s, game, expected)  # a Revanche's person confirms their seat
+                _event(s, game, expected + 1, "confirm", mine, user.id)
             case Join():
                 if mine is not None:
                     raise Refused(Reason.ALREADY_SEATED)
@@ -604,7 +592,15 @@ def lobby(
                 _save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
                 _event(s, game, expected + 1, "cancel", None, user.id)
         _store_seats(s, game_id, seats)
-        return _commit(s, game, None, seats, rules)
+        waiting = rematch_waiting(s, game, seats) if game.status == GameStatus.LOBBY else []
+        ready = game.rematch_of is not None and game.status == GameStatus.LOBBY and not waiting
+        change = _commit(s, game, None, seats, rules)
+        due = game.deadline_at
+    if ready and any(x and x.user for x in seats):
+        return _start_rematch(db, game_id, rules)  # everyone confirmed: deal
+    if waiting and due is not None:
+        _rematch_deadline(db, change, due)
+    return change
 
 
 def _repeated(s: Session, game_id: int, drawn: int, user_id: int, command: LobbyCommand) -> bool:
@@ -678,6 +674,11 @@ def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) 
             raise Refused(Reason.NOT_LOBBY)
         options = load_options(game.options)
         seats = _seats(s, game, options.players)
+        # a Revanche's people who did not confirm: their seats go to robots (at the level
+        # of the table's robots, if it has some), as its lobby said
+        waiting = rematch_waiting(s, game, seats)
+        level = next((x.robot for x in seats if x is not None and x.robot), DEFAULT_LEVEL)
+        seats = [robot(level, i) if x and x.user in waiting else x for i, x in enumerate(seats)]
         missing = pending_starts(s, seats)
         if missing:
             raise Refused(Reason.MUST_START, names=", ".join(missing))
@@ -701,38 +702,115 @@ def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) 
         return _commit(s, game, match, full, rules)
 
 
+REMATCH_SECONDS = 60.0
+"""How long a Revanche lobby waits for the old match's people to confirm; then the seats
+of those who did not go to robots (the lobby says so)."""
+
+
 def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
-    """A new match with the same seats (Revanche), if the presser played and no table is open."""
+    """Revanche: a lobby with the old match's seats, which starts once its people confirm.
+
+    The presser is confirmed, robots are at once; the others confirm with Entrar (or the
+    old result's Revanche). After ``REMATCH_SECONDS`` the seats still waiting go to robots
+    (:func:`time_out`). A result whose chat opened a newer table since has no Revanche
+    any more; a match still in play has none yet.
+    """
     with db.session() as s:
         old = s.get(Game, game_id)
-        if old is None or old.status != GameStatus.OVER:
+        if old is None or old.status == GameStatus.CANCELLED:
             raise Refused(Reason.NO_GAME)
+        if old.status != GameStatus.OVER:
+            raise Refused(Reason.NOT_OVER)
         options = load_options(old.options)
         seats = _seats(s, old, options.players)
         if seat_of(seats, user_id) is None:
             raise Refused(Reason.NOT_SEATED)
-        if _active_game(s, old.chat_id, old.thread_id) is not None:
+        active = _active_game(s, old.chat_id, old.thread_id)
+        if active is not None and active.rematch_of == old.id and active.id is not None:
+            confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
+            new_id = active.id
+        elif _newer_game(s, old):
+            raise Refused(Reason.REMATCH_GONE)
+        elif active is not None:
             raise Refused(Reason.TABLE_EXISTS)
-        match = _match(old).rematch()
-        if rules.seed is not None:
-            match = Match(old.variant, options, rules.seed + old.id if old.id else 0)
-        game = Game(
-            chat_id=old.chat_id,
-            thread_id=old.thread_id,
-            private=old.private,
-            creator_id=user_id,
-            variant=old.variant,
-            options=old.options,
-            seed=match.seed,
-            rematch_of=old.id,
-        )
-        s.add(game)
-        s.flush()
-        _store_seats(s, game.id or 0, seats)
-        _event(s, game, 0, "open", None, user_id, rematch_of=old.id)
+        else:
+            confirm = False
+            game = Game(
+                chat_id=old.chat_id,
+                thread_id=old.thread_id,
+                private=old.private,
+                creator_id=user_id,
+                variant=old.variant,
+                options=old.options,
+                seed=0,
+                rematch_of=old.id,
+                deadline_at=rules.clock() + REMATCH_SECONDS,
+            )
+            s.add(game)
+            s.flush()
+            _store_seats(s, game.id or 0, seats)
+            waiting = [x.user for x in seats if x is not None and x.user not in (None, user_id)]
+            _event(s, game, 0, "open", None, user_id, rematch_of=old.id, waiting=waiting)
+            new_id = game.id or 0
+            due = game.deadline_at or 0
+            change = None if not waiting else _commit(s, game, None, seats, rules)
+            if change is None:
+                s.commit()
+    if confirm:
+        return lobby(db, new_id, Person(user_id, ""), Join(), authorised=False, rules=rules)
+    if change is None:
+        return _start_rematch(db, new_id, rules)  # nobody else to ask: robots confirm at once
+    _rematch_deadline(db, change, due)
+    return change
+
+
+def _start_rematch(db: Database, game_id: int, rules: Rules) -> Change:
+    """Deal a confirmed Revanche: the old match's rematch deal (or the test seed's)."""
+    match = None
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        old = s.get(Game, game.rematch_of) if game and game.rematch_of else None
+        if old is not None and old.snapshot:
+            match = _match(old).rematch()
+            if rules.seed is not None:
+                match = Match(old.variant, load_options(old.options), rules.seed + (old.id or 0))
+    return start(db, game_id, rules, match)
+
+
+def _rematch_deadline(db: Database, change: Change, due: float) -> None:
+    """(Re)schedule the Revanche lobby's wait (a lobby's changes drop deadline jobs)."""
+    with db.session() as s:
+        data = {"game": change.game_id, "version": change.version}
+        jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), due, data)
         s.commit()
-        new_id = game.id or 0
-    return start(db, new_id, rules, match)
+
+
+def _newer_game(s: Session, old: Game) -> bool:
+    """Whether a table was opened in the old game's chat (and topic) after it."""
+    q = select(Game.id).where(Game.chat_id == old.chat_id, col(Game.id) > (old.id or 0))
+    q = (
+        q.where(Game.thread_id == old.thread_id)
+        if old.thread_id
+        else q.where(col(Game.thread_id).is_(None))
+    )
+    return s.exec(q.limit(1)).first() is not None
+
+
+def rematch_waiting(
+    s: Session, game: Game | GameRow, seats: Sequence[Occupant | None]
+) -> list[int]:
+    """The people of a Revanche lobby who have not confirmed yet (seated, not pressed)."""
+    if game.rematch_of is None or game.status != GameStatus.LOBBY:
+        return []
+    q = select(Event).where(Event.game_id == game.id).order_by(col(Event.id))
+    waiting: set[int] = set()
+    for e in s.exec(q):
+        if e.kind == "open":
+            waiting = set(json.loads(e.data).get("waiting", []))
+        elif e.kind in ("join", "confirm", "leave") and e.user_id is not None:
+            waiting.discard(e.user_id)
+    seated = {x.user for x in seats if x is not None and x.user is not None}
+    return [u for u in (x.user for x in seats if x is not None) if u in waiting & seated]
 
 
 def cancel(
@@ -857,6 +935,10 @@ def act(
         if game.status != GameStatus.PLAYING:
             over = game.status in (GameStatus.OVER, GameStatus.CANCELLED)
             raise Refused(Reason.GAME_OVER if over else Reason.NOT_STARTED)
+        if action.act == Act.SIGNAL and expected == 0:
+            # a signal drawn off the seat's turn (R12) holds for whatever version is
+            # current: it costs no turn, and its legality is checked against now
+            expected = game.version
         if game.version != expected:
             if user_id is not None and _made(s, game_id, expected, user_id, action):
                 raise Stale(Reason.DONE)
@@ -968,6 +1050,8 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
     """
     with db.session() as s:
         game = s.get(Game, game_id)
+        if game is not None and game.status == GameStatus.LOBBY and game.version == expected:
+            return _rematch_time_out(db, s, game, rules)
         if game is None or game.status != GameStatus.PLAYING or game.version != expected:
             return None
         if game.deadline_at is None or game.deadline_at > rules.clock() + 0.05:
@@ -994,3 +1078,17 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             payload = json.loads(note.to_json())
             outbox.record(s, game, outbox.Announcement.TIMEOUT, key, payload)
         return _store_move(s, game, expected, m, seats, rules, note=note)
+
+
+def _rematch_time_out(db: Database, s: Session, game: Game, rules: Rules) -> Change | None:
+    """A Revanche lobby's wait is over: the seats still waiting go to robots (at the
+    level of the table's robots, if it has some) and the match starts."""
+    if game.rematch_of is None or game.deadline_at is None:
+        return None
+    if game.deadline_at > rules.clock() + 0.05:
+        return None
+    s.rollback()  # nothing read here is written: start() does it in its own session
+    try:
+        return _start_rematch(db, game.id or 0, rules)
+    except Refused:  # someone left the bot's private chat meanwhile: the lobby stays
+        return None

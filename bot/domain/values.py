@@ -15,7 +15,7 @@ from enum import IntEnum, StrEnum
 from functools import cached_property
 from typing import Any
 
-from engine import Match, TableOptions, View
+from engine import DEFAULT_VARIANT, Match, TableOptions, View
 from engine.actions import Action
 from engine.cards import Card, DeckStyle
 from engine.sinais import Sinal
@@ -88,6 +88,10 @@ class Reason(StrEnum):
     """A robot button pressed again on the same lobby drawing (a double tap): a toast."""
     TEAM_FULL = "team_full"
     SAME_TEAM = "same_team"
+    NOT_OVER = "not_over"
+    """Revanche on a match still in play."""
+    REMATCH_GONE = "rematch_gone"
+    """Revanche on a result after a newer table was opened in its chat."""
     UNKNOWN = "unknown"
 
 
@@ -161,6 +165,19 @@ class Setting(StrEnum):
     LADDER = "ladder"
     SINAIS = "sinais"
     LANGUAGE = "language"
+    NOISE = "noise"
+
+
+class Noise(StrEnum):
+    """How much of a match a group hears as new messages (``/config``); the table
+    message always follows the game."""
+
+    ALL = "all"
+    """Every call, answer, timeout and hand closing."""
+    CALLS = "calls"
+    """Truco calls (and raises) and the match's end."""
+    END = "end"
+    """Only the match's end."""
 
 
 class Source(StrEnum):
@@ -170,6 +187,8 @@ class Source(StrEnum):
     INLINE = "inline"
     ROBOT = "robot"
     TIMEOUT = "timeout"
+    APP = "app"
+    """The Mini App (a tap on the table's page)."""
 
 
 # -------------------------------------------------------------------- values
@@ -215,7 +234,7 @@ class ChatSettings:
     """A chat's table defaults (``/config``)."""
 
     id: int
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 2
     target: int = 12
     timer: int = 60
@@ -226,6 +245,8 @@ class ChatSettings:
     """``None`` means Portuguese."""
     sinais: bool = True
     """Whether 2×2 tables play with sinais (R12)."""
+    noise: str = "all"
+    """How much of a match the group hears as new messages (a ``Noise``)."""
 
 
 @dataclass(frozen=True)
@@ -462,6 +483,8 @@ class TableDrawing:
     buried: int = 0
     """Messages posted in the chat since the table message (chatter, announcements)."""
     cancelled_by: str | None = None
+    waiting: tuple[str, ...] = ()
+    """A Revanche lobby's people who have not confirmed yet."""
     """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
     ending_unsure: bool = False
     """The match is over and its ending message (with Revanche) may never have been shown:

@@ -67,6 +67,11 @@ class BotServer:
         web_app.router.add_get("/metrics", self.metrics_page)
         if self.path is not None:
             web_app.router.add_post(self.path, self.webhook)
+        from bot.webapp.server import mini_app
+
+        app = mini_app(self.app)  # the Mini App's page and API, when TELEGRAM_WEBAPP_URL is set
+        if app is not None:
+            app.install(web_app)
         return web_app
 
     async def start(self, host: str, port: int) -> str:
@@ -94,8 +99,10 @@ class BotServer:
         received_at.set(time.monotonic())
         try:
             data = await request.json()
+            if not isinstance(data, dict):  # a list, a string, a number: valid JSON, no update
+                raise TypeError(type(data).__name__)
             update = Update.de_json(data, self.app.bot)
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+        except (ValueError, KeyError, TypeError, AttributeError, json.JSONDecodeError):
             log.warning("webhook request refused: not an update")
             return web.Response(status=400)
         await self.app.process_update(update)

@@ -14,6 +14,7 @@ import json
 import os
 import shlex
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +27,8 @@ SANDBOX_TOKEN = "100200300:sandbox-not-a-real-token"
 BOT_USERNAME = "TrucoBot"
 BOT_NAME = "Truco"
 STATE_FILE = "sandbox-telegram.json"
+WEBAPP_NAME = "mesa"
+"""The Mini App's short name in the sandbox (``https://t.me/TrucoBot/mesa?startapp=...``)."""
 SAVE_EVERY = 1.0
 STOP_GRACE = 10.0
 
@@ -62,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_arguments(parser)
     return parser
+
+
+def free_port(host: str) -> int:
+    """A TCP port nobody listens on right now (for the bot's own HTTP port)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 def default_bot_command() -> list[str]:
@@ -134,7 +145,9 @@ async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) ->
         await server.start(args.host, args.api_port)
     except OSError as exc:
         raise SandboxError(f"não consegui abrir a porta {args.api_port}: {exc.strerror}") from None
-    web = SandboxWeb(server)
+    bot_port = free_port(args.host)
+    webapp = (f"http://{args.host}:{bot_port}/app/", WEBAPP_NAME)
+    web = SandboxWeb(server, webapp=None if args.no_bot else webapp)
     try:
         await web.start(args.host, args.port)
     except OSError as exc:
@@ -153,6 +166,10 @@ async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) ->
                 "TELEGRAM_BOT_TOKEN": SANDBOX_TOKEN,
                 "TELEGRAM_API_URL": server.api_url,
                 "DATABASE_URL": args.database_url or f"sqlite:///{data}/sandbox.db",
+                # the Mini App, served by the bot itself beside /healthz and /metrics
+                "TRUCO_LISTEN": f"{args.host}:{bot_port}",
+                "TELEGRAM_WEBAPP_URL": webapp[0],
+                "TELEGRAM_WEBAPP_NAME": webapp[1],
             }
             try:
                 # Own session: Ctrl-C reaches only us, and we stop the bot in order.

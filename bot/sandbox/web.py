@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
 
@@ -49,10 +51,17 @@ class BadInput(ValueError):
 class SandboxWeb:
     """Serves the page, its JSON API and the live event stream for one fake server."""
 
-    def __init__(self, server: FakeTelegram, press_timeout: float = 10.0) -> None:
-        """Attach to ``server``; listening starts with :meth:`start`."""
+    def __init__(
+        self,
+        server: FakeTelegram,
+        press_timeout: float = 10.0,
+        webapp: tuple[str, str] | None = None,
+    ) -> None:
+        """Attach to ``server``; listening starts with :meth:`start`. ``webapp``: the bot's
+        Mini App (its URL and short name), which the page opens over the chat."""
         self.server = server
         self.press_timeout = press_timeout
+        self.webapp = webapp
         self.url = ""
         self._streams: set[asyncio.Queue[JSON | None]] = set()
         self._runner: web.AppRunner | None = None
@@ -69,6 +78,7 @@ class SandboxWeb:
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/inline", self._inline)
         app.router.add_post("/api/choose", self._choose)
+        app.router.add_post("/api/webapp", self._webapp)
         return app
 
     async def start(self, host: str = "127.0.0.1", port: int = 8080) -> str:
@@ -278,3 +288,31 @@ class SandboxWeb:
             )
 
         return await self._guard(request, act)
+
+    async def _webapp(self, request: web.Request) -> web.Response:
+        """Open the bot's Mini App as Telegram would: the address with launch data signed
+        for the person, from a direct link (``t.me/<bot>/<name>?startapp=``) or a
+        ``web_app`` button's address."""
+
+        async def act(body: JSON) -> JSON:
+            me = self._person(body.get("as"))
+            if self.webapp is None:
+                raise BadInput("este bot não tem Mini App")
+            base, name = self.webapp
+            url = str(body.get("url") or "")
+            parts = urlsplit(url)
+            direct = f"/{self.server.bot_username}/{name}".lower()
+            if parts.netloc in ("t.me", "telegram.me") and parts.path.lower() == direct:
+                start = parse_qs(parts.query).get("startapp", [None])[0]
+                if start is not None and not _START_APP.fullmatch(start):
+                    raise BadInput("startapp inválido")
+                return {"url": self.server.web_app_launch(me, base, start)}
+            if url.startswith(base):
+                return {"url": self.server.web_app_launch(me, url)}
+            raise BadInput("esse endereço não é o Mini App do bot")
+
+        return await self._guard(request, act)
+
+
+_START_APP = re.compile(r"[A-Za-z0-9_-]{1,512}")
+"""What Telegram allows in ``startapp``."""

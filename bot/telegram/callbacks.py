@@ -66,6 +66,32 @@ class Prefix(StrEnum):
     CANCEL = "x"
 
 
+PRIVATE_KINDS = frozenset({Prefix.MOVE, Prefix.SIGNALS, Prefix.TUTORIAL})
+"""Buttons drawn only in the presser's own private chat: their hand, their lesson."""
+_FAMILIES: dict[str, str] = {
+    Prefix.MOVE: "hand",
+    Prefix.SIGNALS: "hand",  # the hand message turns into the list of signals and back
+    Prefix.LOBBY: Prefix.LOBBY,
+    Prefix.REMATCH: Prefix.REMATCH,
+    Prefix.CANCEL: Prefix.CANCEL,
+    Prefix.MARCADOR: Prefix.MARCADOR,
+}
+"""Kinds whose first number names what they act on (a game, a scoreboard)."""
+_TARGET = re.compile(r"([A-Za-z])([0-9]*)")
+
+
+def target(data: str) -> tuple[str, str]:
+    """What a button acts on, for telling where it belongs: ``("hand", "12")`` for every
+    button of game 12's hand message, ``("m", "3")`` for scoreboard 3's, the bare prefix
+    (``("k", "")``) for the kinds that name nothing (``/config``, the tutorial) or are unknown.
+    """
+    found = _TARGET.match(data or "")
+    if found is None:
+        return ("", "")
+    family = _FAMILIES.get(found[1])
+    return (family, found[2]) if family else (found[1], "")
+
+
 def pattern(prefix: Prefix) -> str:
     """The ``CallbackQueryHandler`` pattern of one kind of button."""
     return f"^{re.escape(prefix)}"
@@ -232,29 +258,45 @@ _CONFIG = {
     Setting.LADDER: "l",
     Setting.SINAIS: "s",
     Setting.LANGUAGE: "L",
+    Setting.NOISE: "n",
 }
 _CONFIG_BACK = {code: setting for setting, code in _CONFIG.items()}
 
 
-_CONFIG_PRESS = re.compile(r"k([A-Za-z])(?::([0-9]{1,2}))?|k(-)")
+_CONFIG_PRESS = re.compile(r"k(?:([A-Za-z])(?::([0-9]{1,2}))?|(-)|(\.))(?:@(-[0-9]{1,19}))?")
 
 
 @dataclass(frozen=True)
 class ConfigPress:
     """A ``/config`` button: open a setting's list (``index`` None), pick its ``index``-th
-    value, or go back to the settings (``setting`` None)."""
+    value, go back to the settings (``setting`` None) or close the panel (``close``).
+
+    ``chat``: the group whose settings a panel sent privately changes (``None``: the
+    chat the panel sits in)."""
 
     setting: Setting | None
     index: int | None = None
+    close: bool = False
+    chat: int | None = None
 
 
-def config_data(setting: Setting | None, index: int | None = None) -> str:
+def config_data(
+    setting: Setting | None,
+    index: int | None = None,
+    *,
+    chat: int | None = None,
+    close: bool = False,
+) -> str:
     """callback_data of a ``/config`` button: ``k<key>`` opens the list of a setting's
-    values, ``k<key>:<i>`` picks one, ``k-`` goes back to the settings."""
+    values, ``k<key>:<i>`` picks one, ``k-`` goes back to the settings, ``k.`` closes;
+    ``@<chat>`` after any of them names the group of a panel sent privately."""
+    where = "" if chat is None else f"@{chat}"
+    if close:
+        return _checked(f"{Prefix.CONFIG}.{where}")
     if setting is None:
-        return _checked(f"{Prefix.CONFIG}-")
+        return _checked(f"{Prefix.CONFIG}-{where}")
     tail = "" if index is None else f":{index}"
-    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}{tail}")
+    return _checked(f"{Prefix.CONFIG}{_CONFIG[setting]}{tail}{where}")
 
 
 def parse_config(data: str) -> ConfigPress:
@@ -262,12 +304,15 @@ def parse_config(data: str) -> ConfigPress:
     found = _CONFIG_PRESS.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
+    chat = -parse_number(found[5][1:], 1, 2**63 - 1) if found[5] else None  # a BigInteger chat id
+    if found[4]:
+        return ConfigPress(None, close=True, chat=chat)
     if found[3]:
-        return ConfigPress(None)
+        return ConfigPress(None, chat=chat)
     setting = _CONFIG_BACK.get(found[1])
     if setting is None:
         raise ValueError("botão ilegível")
-    return ConfigPress(setting, int(found[2]) if found[2] else None)
+    return ConfigPress(setting, int(found[2]) if found[2] else None, chat=chat)
 
 
 _DECK = {DeckStyle.TRADITIONAL: "t", DeckStyle.SPANISH: "s"}

@@ -20,9 +20,11 @@ from telegram import (
     InlineQueryResultArticle,
     InputTextMessageContent,
     LinkPreviewOptions,
+    WebAppInfo,
 )
 from telegram.constants import ParseMode
 
+from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values import (
     AddRobot,
     CancelTable,
@@ -32,6 +34,7 @@ from bot.domain.values import (
     Join,
     Leave,
     MatchEnd,
+    Noise,
     Occupant,
     Reason,
     RemoveRobot,
@@ -56,9 +59,11 @@ from bot.telegram.callbacks import (
     rematch_data,
     signals_data,
 )
+from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
+from engine.rulesets import HOUSE_LADDERS
 from engine.sinais import Sinal
 
 COVERED = "🂠"
@@ -117,10 +122,12 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.WRONG_CHAT: _("Essa jogada só vale no chat da mesa: use o 🃏 Minha mão de lá."),
         Reason.BAD_OPTIONS: _("Essas opções não combinam com essa variante: veja /config."),
         Reason.ADMIN_ONLY: _("Só admins do grupo mudam a configuração."),
-        Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, na sua vez)."),
+        Reason.NO_SIGNAL: _("Agora não dá para fazer sinal (um por vaza, com carta na mão)."),
         Reason.LOBBY_REPEAT: _("✔️ Já feito: a mesa mostra o robô."),
         Reason.TEAM_FULL: _("O time {team} está completo."),
         Reason.SAME_TEAM: _("Você já está nesse time."),
+        Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
+        Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 
@@ -142,8 +149,11 @@ def team_name(seats: Seats, team: int, t: Translations) -> str:
 # ------------------------------------------------------------------- lobby
 
 
-def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
-    """The lobby message: table options, seats by team, who still must open the bot."""
+def lobby_text(
+    t: Translations, table: Table, missing: Sequence[str], waiting: Sequence[str] = ()
+) -> str:
+    """The lobby message: table options, seats by team, who still must open the bot, and a
+    Revanche's people who have not confirmed yet."""
     _ = t.gettext
     w = words_for(t)
     o = table.options
@@ -174,6 +184,13 @@ def lobby_text(t: Translations, table: Table, missing: Sequence[str]) -> str:
             _("⚠️ Falta abrir o bot no privado (botão abaixo): {names}").format(
                 names=", ".join(escape(n) for n in missing)
             )
+        )
+    if waiting:
+        lines.append(
+            _(
+                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s, quem não "
+                "confirmar vira robô e a partida começa."
+            ).format(names=", ".join(escape(n) for n in waiting), n=int(REMATCH_SECONDS))
         )
     lines.append(_("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs (médio)."))
     return "\n".join(lines)
@@ -240,6 +257,15 @@ def table_text(
     own: int | None = None,
 ) -> str:
     """The public picture of the match (``own`` = the seat whose covered cards show)."""
+    lines = _table_head(t, table, view, style)
+    if view.match_winner is not None:
+        return "\n".join(lines)
+    lines += _table_rest(t, table, view, time_left, style, own)
+    return "\n".join(lines)
+
+
+def _table_head(t: Translations, table: Table, view: View, style: DeckStyle) -> list[str]:
+    """What stays the same during a hand: variant, score, the hand's vira and manilhas."""
     _ = t.gettext
     w = words_for(t)
     seats = table.seats
@@ -253,7 +279,7 @@ def table_text(
     ]
     if view.match_winner is not None:
         lines.append(_("🏆 Vitória de {team}!").format(team=team_name(seats, view.match_winner, t)))
-        return "\n".join(lines)
+        return lines
     hand = _("Mão {n}").format(n=view.hand_number + 1)
     if view.vira is not None:
         manilha = w.rank_label(view.manilhas[0].rank, style) if view.manilhas else "?"
@@ -274,6 +300,22 @@ def table_text(
                 value=rs.special_hand_value,
             )
         )
+    return lines
+
+
+def _table_rest(
+    t: Translations,
+    table: Table,
+    view: View,
+    time_left: float | None,
+    style: DeckStyle,
+    own: int | None,
+) -> list[str]:
+    """What changes during a hand: vazas, cards on the table, stake, calls, turn, signals."""
+    _ = t.gettext
+    w = words_for(t)
+    seats = table.seats
+    lines: list[str] = []
     if view.rounds:
         lines.append(rounds_line(t, view.rounds, seats))
     if view.table:
@@ -311,7 +353,7 @@ def table_text(
         lines.append(
             t.ngettext("👁️ {who} fez um sinal", "👁️ {who} fizeram sinais", len(made)).format(who=who)
         )
-    return "\n".join(lines)
+    return lines
 
 
 def signals_made(view: View) -> list[int]:
@@ -415,18 +457,51 @@ def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
     return _("🏃 {who} quer correr da {hand}.").format(who=who, hand=w.special_hand(rs))
 
 
-def table_keyboard(t: Translations, table: Table, bot_username: str) -> InlineKeyboardMarkup:
-    """🃏 Minha mão (inline mode here) and a link to the private hand."""
+def table_keyboard(
+    t: Translations,
+    table: Table,
+    bot_username: str,
+    webapp: tuple[str, str] | None = None,
+) -> InlineKeyboardMarkup:
+    """🃏 Minha mão (inline mode here) and a link to the private hand; with a Mini App
+    (``webapp``: its URL and short name), 🃏 Abrir a mesa too."""
     _ = t.gettext
     row = [InlineKeyboardButton(_("🃏 Minha mão"), switch_inline_query_current_chat="")]
     if bot_username:
         row.append(
             InlineKeyboardButton(_("Abrir no privado"), url=deep_link(bot_username, table.id))
         )
-    return InlineKeyboardMarkup([row])
+    rows = [row]
+    if webapp is not None and (bot_username or table.private):
+        rows.append([open_table_button(t, table, bot_username, webapp)])
+    return InlineKeyboardMarkup(rows)
+
+
+def open_table_button(
+    t: Translations, table: Table, bot_username: str, webapp: tuple[str, str]
+) -> InlineKeyboardButton:
+    """🃏 Abrir a mesa: a ``web_app`` button in a private chat (Telegram allows them only
+    there), elsewhere the Mini App's direct link with the table as ``startapp``."""
+    url, name = webapp
+    text = t.gettext("🃏 Abrir a mesa")
+    if table.private:
+        return InlineKeyboardButton(text, web_app=WebAppInfo(button_url(url, table.id)))
+    return InlineKeyboardButton(text, url=app_link(bot_username, name, table.id))
 
 
 # ------------------------------------------------------------- private hand
+
+
+def app_hand(
+    t: Translations, table: Table, webapp: tuple[str, str]
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The private hand message while the person has the table open in the Mini App: it
+    points there, with no move button that could go stale."""
+    text = t.gettext("🃏 Sua mão está no app da mesa.")
+    button = InlineKeyboardButton(
+        t.gettext("🃏 Abrir a mesa"), web_app=WebAppInfo(button_url(webapp[0], table.id))
+    )
+    return text, InlineKeyboardMarkup([[button]])
 
 
 def hand_text(
@@ -437,11 +512,18 @@ def hand_text(
     style: DeckStyle,
     warning: bool = False,
     previous: HandSummary | None = None,
+    *,
+    away: bool = False,
 ) -> str:
     """A player's private message: the table as they see it, their cards, their turn.
 
     ``previous``: how the hand before ended, said first; the message of that hand is
     gone, so that the private chat keeps one hand message, not one per hand.
+    ``away``: the seat is off its turn at a group's table. The message is not redrawn
+    for every move then (four edits a move would eat the bot's 30 a second), so it
+    shows only what stays true until the seat's own cards or signals change (score,
+    vira, cards, partner's hand, signals) and sends the reader to the group for the
+    rest: it never claims whose turn it is.
     """
     _ = t.gettext
     seats = table.seats
@@ -454,7 +536,10 @@ def hand_text(
                 _("Última vaza: {plays}").format(plays=_plays(last, seats, t, style, None))
             )
         lines.append("")
-    lines += [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
+    if away and view.match_winner is None:
+        lines += [*_table_head(t, table, view, style), ""]
+    else:
+        lines += [table_text(t, table, view, time_left, style=style, own=view.seat), ""]
     if view.match_winner is not None:
         return "\n".join(lines).rstrip()
     if view.kind == HandKind.IRON:
@@ -484,6 +569,11 @@ def hand_text(
         if warning:
             line = _("⏳ <b>Seu tempo está acabando!</b>") + " " + line
         lines.append(line)
+    elif away:
+        # no link to the table's message: it moves down when chatter buries it, and a
+        # link that follows it would redraw every seat's message at each repost
+        lines.append(_("👥 A vez, as cartas na mesa e as apostas estão na mesa do grupo."))
+        lines.append(_("Sua mão volta aqui, com os botões, na sua vez."))
     return "\n".join(lines)
 
 
@@ -502,9 +592,19 @@ def marked_cards(
 def hand_keyboard(
     t: Translations, table: Table, view: View, style: DeckStyle
 ) -> InlineKeyboardMarkup | None:
-    """Buttons for exactly the legal actions of this seat, or ``None``."""
+    """Buttons for exactly the legal actions of this seat, or ``None``.
+
+    Off its turn a seat may still signal (R12): its 👁️ Sinal button is drawn for
+    version 0, "whatever the table's version is then", so that the message need not
+    be redrawn at every move for it.
+    """
     if not view.legal:
-        return None
+        if not view.legal_signals:
+            return None
+        data = signals_data(table.id, 0, True)
+        return InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t.gettext("👁️ Sinal"), callback_data=data)]]
+        )
     rows: dict[str, list[InlineKeyboardButton]] = {}
     for action in view.legal:
         key = {Act.PLAY: "a", Act.BLIND: "a", Act.COVER: "b"}.get(action.act, "c")
@@ -523,15 +623,16 @@ def signals_keyboard(t: Translations, table: Table, view: View) -> InlineKeyboar
     """The list 👁️ Sinal opens: one button per signal this seat may send, and ↩️ back."""
     if not view.legal_signals:
         return None
+    version = table.version if view.legal else 0  # off its turn: see ``hand_keyboard``
     buttons = [
         InlineKeyboardButton(
-            sinal_name(t, a.sinal), callback_data=Move(table.id, table.version, a).encode()
+            sinal_name(t, a.sinal), callback_data=Move(table.id, version, a).encode()
         )
         for a in view.legal_signals
         if a.sinal is not None
     ]
     rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    back = signals_data(table.id, table.version, False)
+    back = signals_data(table.id, version, False)
     rows.append([InlineKeyboardButton(t.gettext("↩️ Voltar às cartas"), callback_data=back)])
     return InlineKeyboardMarkup(rows)
 
@@ -702,7 +803,11 @@ def cancel_question(t: Translations, table: Table) -> tuple[str, InlineKeyboardM
 
 
 def public_table(
-    t: Translations, drawing: TableDrawing, time_left: float | None, bot_username: str
+    t: Translations,
+    drawing: TableDrawing,
+    time_left: float | None,
+    bot_username: str,
+    webapp: tuple[str, str] | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for any status: lobby, match, end or cancellation.
 
@@ -711,12 +816,13 @@ def public_table(
     """
     table, missing = drawing.table, drawing.missing
     if table.status == GameStatus.LOBBY:
-        return lobby_text(t, table, missing), lobby_keyboard(t, table, missing, bot_username)
+        text = lobby_text(t, table, missing, drawing.waiting)
+        return text, lobby_keyboard(t, table, missing, bot_username)
     if table.status == GameStatus.CANCELLED:
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
     if table.status == GameStatus.PLAYING:
-        return text, table_keyboard(t, table, bot_username)
+        return text, table_keyboard(t, table, bot_username, webapp)
     return text, rematch_keyboard(t, table) if drawing.ending_unsure else None
 
 
@@ -799,7 +905,13 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.COVERED or setting is Setting.SINAIS:
         return _("sim") if value else _("não")
     if setting is Setting.LADDER:
-        return value or w.ladder(get_ruleset("mineiro").ladder)
+        return value or w.ladder(next(iter(HOUSE_LADDERS.values())).ladder)  # its own
+    if setting is Setting.NOISE:
+        return {
+            Noise.ALL: _("tudo"),
+            Noise.CALLS: _("só trucos e o fim"),
+            Noise.END: _("só o fim"),
+        }.get(Noise(value), _("tudo"))
     return language_name(value or "pt")
 
 
@@ -809,28 +921,15 @@ def config_view(
     setting: Setting | None = None,
     choices: Sequence[Any] = (),
     current: Any = None,
+    *,
+    bound: int | None = None,
 ) -> tuple[str, InlineKeyboardMarkup]:
     """/config: the group's table defaults and a button per setting; with ``setting``, the
-    list of its ``choices`` (``current`` marked ✅) to pick one directly."""
+    list of its ``choices`` (``current`` marked ✅) to pick one directly.
+
+    ``bound``: the group a panel sent privately changes (its buttons carry it)."""
     _ = t.gettext
-    w = words_for(t)
-    rs = get_ruleset(chat.variant)
-    text = _(
-        "<b>Configuração do grupo</b>\n"
-        "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
-        "Carta coberta: {covered}\nEscada do mineiro: {ladder}\nSinais no 2×2: {sinais}\n"
-        "Idioma: {lang}\n"
-        "Toque para mudar (só admins)."
-    ).format(
-        variant=w.variant(rs),
-        size=setting_label(t, Setting.PLAYERS, chat.players),
-        target=chat.target,
-        timer=chat.timer,
-        covered=setting_label(t, Setting.COVERED, chat.covered_cards),
-        ladder=setting_label(t, Setting.LADDER, chat.ladder),
-        sinais=setting_label(t, Setting.SINAIS, chat.sinais),
-        lang=setting_label(t, Setting.LANGUAGE, chat.language),
-    )
+    text = config_summary(t, chat) + "\n" + _("Toque para mudar (só admins).")
     # short labels, two to a row: a phone shows them whole
     names = {
         Setting.VARIANT: _("Variante"),
@@ -841,22 +940,58 @@ def config_view(
         Setting.LADDER: _("Escada"),
         Setting.SINAIS: _("Sinais"),
         Setting.LANGUAGE: _("Idioma"),
+        Setting.NOISE: _("Avisos"),
     }
     if setting is None:
-        buttons = [InlineKeyboardButton(n, callback_data=config_data(k)) for k, n in names.items()]
+        buttons = [
+            InlineKeyboardButton(n, callback_data=config_data(k, chat=bound))
+            for k, n in names.items()
+        ]
+        buttons.append(
+            InlineKeyboardButton(
+                _("✖️ Fechar"), callback_data=config_data(None, close=True, chat=bound)
+            )
+        )
         return text, InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
     text += "\n\n" + _("<b>{setting}</b>: escolha um valor.").format(setting=names[setting])
     picks = [
         InlineKeyboardButton(
             ("✅ " if value == current else "") + setting_label(t, setting, value),
-            callback_data=config_data(setting, i),
+            callback_data=config_data(setting, i, chat=bound),
         )
         for i, value in enumerate(choices)
     ]
-    per_row = 1 if setting is Setting.VARIANT else 3
+    per_row = 1 if setting in (Setting.VARIANT, Setting.NOISE) else 3
     rows = [picks[i : i + per_row] for i in range(0, len(picks), per_row)]
-    rows.append([InlineKeyboardButton(_("↩️ Voltar"), callback_data=config_data(None))])
+    rows.append([InlineKeyboardButton(_("↩️ Voltar"), callback_data=config_data(None, chat=bound))])
     return text, InlineKeyboardMarkup(rows)
+
+
+def config_summary(t: Translations, chat: ChatSettings) -> str:
+    """The group's settings as /config lists them (also what a closed panel keeps)."""
+    _ = t.gettext
+    w = words_for(t)
+    rs = get_ruleset(chat.variant)
+    text = _(
+        "<b>Configuração do grupo</b>\n"
+        "Variante: {variant}\nJogadores: {size}\nPontos: {target}\nTempo por jogada: {timer} s\n"
+        "Carta coberta: {covered}\nEscada do mineiro: {ladder}\nSinais no 2×2: {sinais}\n"
+        "Idioma: {lang}"
+    ).format(
+        variant=w.variant(rs),
+        size=setting_label(t, Setting.PLAYERS, chat.players),
+        target=chat.target,
+        timer=chat.timer,
+        covered=setting_label(t, Setting.COVERED, chat.covered_cards),
+        ladder=setting_label(t, Setting.LADDER, chat.ladder),
+        sinais=setting_label(t, Setting.SINAIS, chat.sinais),
+        lang=setting_label(t, Setting.LANGUAGE, chat.language),
+    )
+    return (
+        text
+        + "\n"
+        + _("Avisos no grupo: {noise}").format(noise=setting_label(t, Setting.NOISE, chat.noise))
+    )
 
 
 def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:

@@ -108,6 +108,16 @@ PRIOR_RAISE_RATE = 0.04
 """Raises (calls of seis and up) per hand a team makes, before the match shows its own."""
 RAISE_RATE_WEIGHT = 10.0
 """How many hands the prior raise rate is worth."""
+LATE_WINS = 0.92
+"""How often a call of seis and up on the caller's own turn wins once accepted, before the
+match shows any. Only the team that accepted the step below may make that call (R6), and
+having accepted it could just play on: the call gains only when it expects to win, so it
+is read as a made hand, far stronger than a truco (whose caller may be probing)."""
+LATE_RATE_COST = 3.0
+"""How much that expectation drops per raise per hand above ``PRIOR_RAISE_RATE``: a team
+that raises in many hands cannot hold a made hand in all of them."""
+LATE_WEIGHT = 3.0
+"""How many of the team's shown raises (seis and up, played out) the prior is worth."""
 ESS_SHARE = 1 / 3
 """A reading keeps dealing until its weighed deals are worth this share of the deals
 planned (the effective sample size, (sum of weights)^2 / sum of squares). A hand with
@@ -158,6 +168,9 @@ class Tendencies:
     lose_ratio: float = 0.3
     """How much likelier a call is from a hand that wins than from one that loses, inverted:
     (1 - w) / w where w is how often the team's shown calls won."""
+    late_lose_ratio: float = 0.087
+    """``lose_ratio`` for a call of seis and up on the caller's own turn (after it accepted
+    the step below): from ``LATE_WINS``, the team's raise rate and its shown raises."""
 
     @staticmethod
     def of(view: View, team: int, predict: bool = False) -> Tendencies:
@@ -203,6 +216,11 @@ class Tendencies:
         rate = (float(sum(r.calls[1:])) + RAISE_RATE_WEIGHT * PRIOR_RAISE_RATE) / (
             hands + RAISE_RATE_WEIGHT
         )
+        late_prior = LATE_WINS - LATE_RATE_COST * max(0.0, rate - PRIOR_RAISE_RATE)
+        late_prior = min(0.95, max(0.5, late_prior))
+        late_wins = (float(sum(r.shown_won[1:])) + LATE_WEIGHT * late_prior) / (
+            float(sum(r.shown[1:])) + LATE_WEIGHT
+        )
         # a team acts when either seat does: per seat the share is 1 - (1 - team)^(1/seats)
         return Tendencies(
             call=_seat_threshold(c, 1),  # only the seat on turn calls
@@ -212,6 +230,7 @@ class Tendencies:
             bluff=bluff,
             wins=wins,
             lose_ratio=min(1.0, max(0.05, (1.0 - wins) / wins)),
+            late_lose_ratio=min(1.0, max(0.03, (1.0 - late_wins) / late_wins)),
             raise_floor=min(0.5, RAISE_READ_FLOOR * rate / PRIOR_RAISE_RATE),
         )
 
@@ -397,13 +416,18 @@ def _sample(
         for s in ((v.turn + i) % n for i in range(n - len(table_now)))
     )
     # each telling action weighs a deal by the actor's quantile (a few dozen values):
-    # (seat, factor by quantile, how its call's win evidence counts, or None)
-    weighers: list[tuple[int, dict[float, float], Tendencies, Act, int, bool | None]] = []
+    # (seat, factor by quantile, habits, act, step, whether the call's win evidence is
+    # for this seat's team or against it (None: no evidence), the evidence's lose ratio)
+    weighers: list[tuple[int, dict[float, float], Tendencies, Act, int, bool | None, float]] = []
     for s, act, step in events:
+        t = tend[s & 1]
         evidence = None
         if (act == Act.TRUCO or act == Act.RAISE) and WIN_EVIDENCE:
             evidence = s & 1 == v.team
-        weighers.append((s, _factor_memo(tend[s & 1], act, step), tend[s & 1], act, step, evidence))
+        # a call of seis and up on its own turn comes from the team that accepted the step
+        # below: a made hand, unless the match showed this team's raises losing
+        lose = t.late_lose_ratio if act == Act.TRUCO and step > 0 else t.lose_ratio
+        weighers.append((s, _factor_memo(t, act, step), t, act, step, evidence, lose))
     rounds, turn, leader, team = v.rounds, v.turn, v.leader, v.team
     quantile_of = table.quantile_of
     draw = drawer(pool, total)
@@ -443,7 +467,7 @@ def _sample(
             win = 0.5 if winner is None else (1.0 if winner == team else 0.0)
         else:
             win = 0.5
-        for s, memo, t, act, step, evidence in weighers:
+        for s, memo, t, act, step, evidence, lose in weighers:
             q = quant[s]
             f = memo.get(q)
             if f is None:  # with the acting team's own habits: the memo is theirs
@@ -452,7 +476,7 @@ def _sample(
             if evidence is not None:
                 # a call says "we win this hand" as often as the team's shown calls won
                 wins = win if evidence else 1.0 - win
-                weight *= t.lose_ratio + (1.0 - t.lose_ratio) * wins
+                weight *= lose + (1.0 - lose) * wins
         deals.append(Deal(weight, win, quant))
         sum_w += weight
         sum_w2 += weight * weight

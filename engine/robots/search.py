@@ -354,6 +354,7 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     m.bets = view.bets  # the match's earlier hands, as everybody saw them
     cursor = [0] * n
     weight = 1.0
+    called = False
     for s, a in view.history:
         if a.act == Act.SIGNAL:
             continue  # a sign changes no state; the world's seed would decide other catches
@@ -365,7 +366,9 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
             # a call or an accept says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
             p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
-            weight *= _likelihood(a.act, p)
+            weight *= _likelihood(a.act, p, late=called and a.act == Act.TRUCO)
+        if a.act == Act.TRUCO or a.act == Act.RAISE:
+            called = True
         m.apply(s, a)
     return m, weight
 
@@ -388,8 +391,15 @@ JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
 
-def _likelihood(act: Act, p: float) -> float:
-    """How likely a sensible player with hand chance ``p`` makes this call (or accepts)."""
+def _likelihood(act: Act, p: float, late: bool = False) -> float:
+    """How likely a sensible player with hand chance ``p`` makes this call (or accepts).
+
+    ``late``: a call of seis and up on the caller's own turn, which only the team that
+    accepted the step below may make; having accepted it could play on, so it calls when
+    its hand is made (``reading.LATE_WINS``).
+    """
+    if late:
+        return 0.03 + 0.97 / (1 + math.exp(-(p - 0.85) / 0.05))
     if act == Act.ACCEPT:
         return 0.15 + 0.85 / (1 + math.exp(-(p - 0.45) / 0.08))
     return 0.08 + 0.92 / (1 + math.exp(-(p - 0.6) / 0.07))

@@ -13,6 +13,9 @@ bet, each by fixed thresholds on their plain chance of winning the hand:
   ones and raises with strong ones: the solid player who rarely calls and is hard to
   push off a hand (the outside baseline issue 13 describes called half as often as
   médio and won far more of the hands played out);
+- ``valuer``: accepts a truco with a fair hand and calls the next step (on its own turn
+  after accepting, or as a raise) only once its hand is made or won, bluffing such a raise
+  rarely: its raise is near-certain, and whoever answers it as a bluff pays for it;
 - ``probe``: the best response to one fixed robot (médio by default): for each betting
   choice it deals the hidden cards many times and asks *that robot's own policy* what
   it would answer (or would have called) in each deal, so it exploits every leak of
@@ -37,7 +40,7 @@ from engine.robots.heuristic import (
     run_value,
 )
 from engine.robots.search import BETS, sample_world
-from engine.robots.sense import COVERED, read, simulate, value_after, win_chance
+from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
 
 STYLE_SAMPLES = 24
@@ -61,6 +64,10 @@ class Style:
     never_runs: bool = False
     play11: float = 0.5
     """Plays the mão de onze/dez from this chance."""
+    made_only: bool = False
+    """Raises (seis and up, on its own turn or as an answer) only with a made hand
+    (``made_hand``), bluffing such a raise with a share ``raise_bluff`` of weak hands;
+    ``raise_`` is then unused."""
 
 
 STYLES: dict[str, Style] = {
@@ -70,6 +77,9 @@ STYLES: dict[str, Style] = {
     "honest": Style(call=0.7, bluff=0.0, accept=0.5, raise_=0.85),
     "accepter": Style(call=0.7, bluff=0.05, accept=0.0, raise_=0.85, never_runs=True),
     "solid": Style(call=0.8, bluff=0.0, accept=0.45, raise_=0.8),
+    "valuer": Style(
+        call=0.65, bluff=0.05, accept=0.45, raise_=1.0, raise_bluff=0.01, made_only=True
+    ),
 }
 """The fixed-threshold styles, by name."""
 
@@ -98,16 +108,48 @@ class Styled:
             return A.PLAY11 if p >= st.play11 else A.RUN11
         if view.phase == Phase.ANSWER:
             p = win_chance(sense, rng, STYLE_SAMPLES)
-            if A.RAISE in legal and (
-                p >= st.raise_ or (p < 0.35 and rng.random() < st.raise_bluff)
-            ):
+            if A.RAISE in legal and self._raises(sense, p, rng):
                 return A.RAISE
             return A.ACCEPT if st.never_runs or p >= st.accept else A.RUN
         if A.TRUCO in legal:
             p = win_chance(sense, rng, STYLE_SAMPLES)
-            if p >= st.call or (p < 0.35 and rng.random() < st.bluff):
+            if view.next_step and st.made_only:
+                if self._raises(sense, p, rng):
+                    return A.TRUCO
+            elif p >= st.call or (p < 0.35 and rng.random() < st.bluff):
                 return A.TRUCO
         return _medio_card(sense, rng, CARD_SAMPLES)
+
+    def _raises(self, sense: Sense, p: float, rng: random.Random) -> bool:
+        """Whether to raise (seis and up) with chance ``p`` of winning the hand."""
+        st = self.style
+        strong = made_hand(sense) if st.made_only else p >= st.raise_
+        return strong or (p < 0.35 and rng.random() < st.raise_bluff)
+
+
+def made_hand(sense: Sense) -> bool:
+    """Whether this seat's team wins the hand whatever the hidden cards are, by its own cards.
+
+    A card is sure when it beats every unseen card and every card the other team has on
+    the table; a hand is made when the sure cards it holds win the rounds the team still
+    needs (R4: the first round's winner takes a tied or split hand; a tied first round
+    goes to the next round's winner).
+    """
+    v = sense.view
+    st = sense.strength
+    top = max(sense.unseen_strengths, default=-1)
+    for seat, card, covered in v.table:
+        if seat & 1 != v.team and not covered and card is not None:
+            top = max(top, st[card])
+    sure = sum(1 for c in sense.hand if st[c] > top)
+    rounds = v.rounds
+    if not rounds:
+        need = 2
+    elif rounds[0] is None or rounds[0] == v.team or len(rounds) == 2:
+        need = 1
+    else:
+        need = 2
+    return sure >= need
 
 
 # ---------------------------------------------------------------- the probe

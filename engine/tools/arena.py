@@ -44,7 +44,8 @@ from engine.robots import (
     robot_signal,
 )
 from engine.robots.sparring import SPARRING, get_sparring
-from engine.rulesets import TableOptions, get_ruleset
+from engine.rulesets import DEFAULT_VARIANT, TableOptions, get_ruleset
+from engine.turns import robot_turn
 from engine.view import View
 
 PROTOCOL_VERSION = 2
@@ -338,6 +339,13 @@ class Tally:
     called_net: int = 0
     """Points this side won minus points it lost in those hands: whether its calls pay,
     apart from its answers to the other side's calls."""
+    late_raises: int = 0
+    """Hands in which the other side, having accepted a call, called the next step on its
+    own turn (a raise after an accept: a strong tell)."""
+    late_answered: int = 0
+    """Of those, the hands in which this side accepted or raised that call."""
+    late_answered_net: int = 0
+    """Points this side won minus points it lost in the hands it answered so."""
 
     def add(self, other: Tally) -> None:
         """Fold ``other`` into this tally."""
@@ -364,6 +372,9 @@ _BET_COUNTS = (
     "raised_lost",
     "called_hands",
     "called_net",
+    "late_raises",
+    "late_answered",
+    "late_answered_net",
 )
 """Where a side's points came from: what the issue's own post-mortem counted."""
 
@@ -385,6 +396,14 @@ def tally_bet(
         mine = tallies[side_of_team[caller]]
         mine.called_hands += 1
         mine.called_net += result.points[caller] - result.points[1 - caller]
+    late = late_raise(m.hand_log)
+    if late is not None:
+        team, answered = late
+        mine = tallies[side_of_team[team]]
+        mine.late_raises += 1
+        if answered:
+            mine.late_answered += 1
+            mine.late_answered_net += result.points[team] - result.points[1 - team]
     if result.winner is None:
         return
     winner = tallies[side_of_team[result.winner]]
@@ -397,6 +416,27 @@ def tally_bet(
     if result.stake > m.ladder[0]:
         winner.raised_won += 1
         loser.raised_lost += 1
+
+
+def late_raise(log: Sequence[tuple[int, Action]]) -> tuple[int, bool] | None:
+    """The team that faced the hand's first raise after an accept, and whether it
+    accepted or raised it; ``None`` when no team called a step on its own turn after
+    accepting the step below."""
+    accepted = [False, False]
+    facing: int | None = None
+    for seat, action in log:
+        team = seat & 1
+        if facing is not None:
+            if team == facing and action.act in (Act.ACCEPT, Act.RAISE):
+                return facing, True
+            if action.act in (Act.ACCEPT, Act.RAISE, Act.PLAY, Act.COVER):
+                return facing, False
+            continue
+        if action.act == Act.ACCEPT:
+            accepted[team] = True
+        elif action.act == Act.TRUCO and accepted[team]:
+            facing = 1 - team
+    return None if facing is None else (facing, False)
 
 
 @dataclass
@@ -444,6 +484,7 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
     tallies = (Tally(), Tally())
     match_id = f"{setup.seed}-{deal}{'ab'[first]}"
     players: dict[int, Player] = {}
+    specs = [setup.sides[side_of_team[seat & 1]].spec for seat in range(n)]
     seeds: dict[int, int] = {}
     for seat in range(n):
         side = setup.sides[side_of_team[seat & 1]]
@@ -469,16 +510,16 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                     break
                 m.deal()
                 hands += 1
-            seat = first_to_ask(m)
-            view = m.view(seat)
+            turn = robot_turn(m, specs)
+            if turn is None:
+                break  # never: every seat is played by a robot, and the hand is on
+            seat, view = turn.seat, turn.view
             side_index = side_of_team[seat & 1]
             start = time.perf_counter()
             cpu = time.process_time()
             try:
-                sign = players[seat].signal(view) if view.legal_signals else None
+                sign = turn.ready(players[seat])  # a signal first (R12)
                 if sign is not None:
-                    if sign not in view.legal_signals:
-                        raise Forfeit(f"sinal ilegal {sign}")
                     m.apply(seat, sign)
                     view = m.view(seat)
                 action = players[seat].choose(view)
@@ -517,21 +558,6 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
         else:
             tallies[side_of_team[m.match_winner]].wins += 1
     return tallies[0], tallies[1], hands, error
-
-
-def first_to_ask(m: Match) -> int:
-    """The seat the arena asks now: with two partners to answer, the one next in play order.
-
-    Answering a call, the seats of the called team are asked in play order from the
-    caller (caller 0: seat 1, then 3); deciding a mão de onze/dez, from the seat after the
-    dealer. A seat that ran is not asked again; one accept (or play) settles it (R6, R7).
-    """
-    seats = m.to_act()
-    if len(seats) == 1:
-        return seats[0]
-    view = m.view(seats[0])
-    origin = view.call_seat if view.call_seat is not None else m.dealer
-    return min(seats, key=lambda s: (s - origin - 1) % m.players)
 
 
 def start_message(match_id: str, seed: int, seat: int, m: Match) -> dict[str, Any]:
@@ -837,7 +863,7 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("b", metavar="LADO_B")
     p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
-    p.add_argument("--variant", default="paulista")
+    p.add_argument("--variant", default=DEFAULT_VARIANT)
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
     p.add_argument("--target", type=int, default=12)
     p.add_argument("--seed", type=int, default=1)

@@ -8,12 +8,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from engine.rulesets import DEFAULT_VARIANT
+
 Handler = Callable[[argparse.Namespace], int]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay scenario files and print one JSON outcome per line."""
-    from engine.tools.scenario import replay
+    from engine.scenario import replay
 
     for path in args.files:
         try:
@@ -62,7 +64,7 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.set_defaults(handler=cmd_replay)
 
     p = sub.add_parser("play", help="joga no terminal contra robôs")
-    p.add_argument("variant", nargs="?", default="paulista")
+    p.add_argument("variant", nargs="?", default=DEFAULT_VARIANT)
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
     p.add_argument("--target", type=int, default=12)
     p.add_argument("--seed", type=int, default=None)

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from engine import words
 from engine.actions import Act, Action
 from engine.match import HandKind, Match, Phase
-from engine.robots import get_robot, robot_signal
-from engine.robots.partners import follows_partner
+from engine.robots import get_robot
 from engine.rulesets import TableOptions, get_ruleset
 from engine.sinais import SINAIS, Sinal
+from engine.turns import robot_turn
 from engine.view import View
 
 HUMAN = 0
@@ -210,6 +210,7 @@ def play(
     options = TableOptions(players=players, target=target, sinais=sinais).validated(ruleset)
     seed = random.randrange(2**31) if seed is None else seed
     robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}
+    levels = [None if s == HUMAN else level for s in range(players)]
     m = Match(ruleset, options, seed)
     size = f"{players // 2}×{players // 2}"
     write(
@@ -240,25 +241,17 @@ def play(
             m.deal()
             announce_hand(w, m.view(HUMAN), write)
             continue
-        seats = m.to_act()
-        seat = HUMAN if HUMAN in seats else seats[0]
+        # HUMAN is asked first; a robot beside them then follows their run (R6)
+        turn = None if HUMAN in m.to_act() else robot_turn(m, levels)
+        seat = HUMAN if turn is None else turn.seat
         before = m.view(HUMAN)
-        if seat == HUMAN:
+        if turn is None:
             action = ask(w, before, read, write)
             if action is None:
                 write(w.gettext("Até a próxima!"))
                 return 0
         else:
-            # beside the human the robot partner follows their run (R6); HUMAN is asked first
-            view = m.view(seat)
-            action = follows_partner(view, view.partner == HUMAN)
-            sign = robot_signal(robots[seat], view) if action is None else None
-            if sign is not None:
-                m.apply(seat, sign)
-                write(describe_signal(w, m.view(HUMAN), seat))
-                view = m.view(seat)
-                before = m.view(HUMAN)
-            action = action or robots[seat].choose(view)
+            action = turn.decide(robots[seat])  # a signal (R12) is a move of its own
         m.apply(seat, action)
         if action.act == Act.SIGNAL:
             write(describe_signal(w, m.view(HUMAN), seat))

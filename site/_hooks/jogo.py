@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the hook runs from mkdocs, maybe outside the venv's editable path
     sys.path.insert(0, str(ROOT))
 
-from engine.tools import marcador as placar  # noqa: E402
-from engine.tools import web  # noqa: E402
+from engine import browser as web  # noqa: E402
+from engine import marcador as placar  # noqa: E402
 
 PYODIDE_VERSION = "0.29.5"
 """Pyodide from npm (Python 3.13): the newest 0.x release, whose stdlib runs the engine as is."""
@@ -178,13 +178,12 @@ ENGINE_SKIP = frozenset(
         "tools/arena",
         "tools/bench",
         "tools/cli",
-        "tools/scenario",
         "tools/terminal",
         "words/extract",
     ]
 )
 """Modules of ``engine/`` that stay out of the browser: the command-line tools and the
-tutorial (the page's own table module, ``engine/tools/web.py``, goes in, and so do the
+tutorial (the page's own table module, ``engine/browser.py``, goes in, and so do the
 catalogs of ``engine.words``, read from their ``.po`` files)."""
 
 OFFLINE_PAGES = {"jogar/": "Jogar agora", "marcador/": "Marcador"}
@@ -375,7 +374,7 @@ def mesa() -> str:
 
 
 def marcador() -> str:
-    """The marcador's frame; its numbers and words come from ``engine.tools.marcador``."""
+    """The marcador's frame; its numbers and words come from ``engine.marcador``."""
     payload = html.escape(json.dumps(placar.site_config(), separators=(",", ":")))
     return (
         f'\n<div class="marcador" data-marcador data-marcador-config="{payload}">'

@@ -1,6 +1,6 @@
 /* "Jogar agora": a whole match against the robots, drawn from what the engine says.
  *
- * The rules, the robots and the words live in Python (engine/tools/web.py), run by Pyodide in
+ * The rules, the robots and the words live in Python (engine/browser.py), run by Pyodide in
  * a worker (jogar/motor.js); this file only draws the person's view and sends the buttons they
  * press. It does nothing on other pages: Pyodide is loaded only when the page has [data-jogo].
  * Material's instant navigation swaps pages, so the worker is kept between visits and the page

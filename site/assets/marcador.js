@@ -1,6 +1,6 @@
 /* The marcador: the score of a match played with a real deck, kept on the phone.
  *
- * Every number comes from the engine at build time (engine/tools/marcador.py: site_config): the
+ * Every number comes from the engine at build time (engine/marcador.py: site_config): the
  * values a hand may be worth in each variant and kind of hand, the mão de onze/dez threshold for
  * each target, and the warnings' words. This file only adds, caps at the target and undoes,
  * exactly as Placar does in Python. Saved in localStorage after every press; the page works

@@ -1,12 +1,12 @@
 /* The engine of the "Jogar agora" page, in a web worker: Pyodide (vendored into the site at
  * build time, see site/_hooks/jogo.py), the project's own engine and robots, and the page's
- * table (engine/tools/web.py). The page sends {id, op, ...}; every answer is {id, state,
+ * table (engine/browser.py). The page sends {id, op, ...}; every answer is {id, state,
  * snapshot} with the table's JSON, or {id, error}. While booting the worker reports
  * {progress: {done, total, stage}}. Nothing here knows a rule of truco. */
 "use strict";
 
 var py = null;
-var Table = null; /* engine.tools.web.Table */
+var Table = null; /* engine.browser.Table */
 var table = null;
 var boot = null;
 
@@ -85,7 +85,7 @@ function start(config, base) {
     py.runPython(
       "import sys\n" +
       "sys.path.insert(0, '/home/pyodide/motor')\n" +
-      "from engine.tools import web\n"
+      "from engine import browser as web\n"
     );
     Table = py.globals.get("web").Table;
     timings.engine = performance.now() - t0 - timings.pyodide;

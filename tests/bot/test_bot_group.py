@@ -159,12 +159,20 @@ async def whole_match(harness: Harness, command: str, people: list[str], seed: i
     )
     # the ending was shown with its Revanche: the table does not repeat the button
     assert not [b for b in buttons(final) if b.get("callback_data", "")[:1] == "v"]
-    # Revanche seats the same people again and deals a new match
+    # Revanche seats the same people again; the others confirm, and a new match is dealt
     before = len(harness.bot_messages(users[0]))
     answer = await s.user_presses(
         users[0], group, over["message_id"], button(over, "Revanche")["callback_data"]
     )
     assert not answer["show_alert"], answer
+    if users[1:]:
+        lobby = await harness.wait(
+            lambda: (m := harness.table_message(group)) and "Revanche" in m["text"] and m
+        )
+        for u in users[1:]:
+            data = button(lobby, "Entrar")["callback_data"]
+            answer = await s.user_presses(u, group, lobby["message_id"], data)
+            assert not answer["show_alert"], answer
     await harness.wait(lambda: len(harness.bot_messages(users[0])) > before)
     assert "Mão 1" in harness.bot_messages(users[0])[-1]["text"]
     await harness.wait(

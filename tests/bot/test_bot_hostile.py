@@ -13,7 +13,16 @@ from bot.domain import messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish.table import REPOST_AFTER
-from tests.bot.harness import TOKEN, Harness, button, buttons, paulista_hand, running, seat_match
+from tests.bot.harness import (
+    TOKEN,
+    Harness,
+    button,
+    buttons,
+    database_url,
+    paulista_hand,
+    running,
+    seat_match,
+)
 
 JSON = dict[str, Any]
 
@@ -155,18 +164,22 @@ async def test_ids_past_the_database_range_name_no_game(
     await s.user_sends(ana, group, "/truco")
     lobby = await harness.wait(lambda: harness.table(group))
     gone = "Essa mesa não existe mais."
+    # a hand's buttons count in the presser's private chat: the game is looked up
+    await s.user_sends(ana, ana, "/start")
+    greeting = (await harness.wait(lambda: harness.bot_messages(ana)))[0]
     cases = {
-        "l999999999999:j": gone,
-        "l99999999999999999999:go": gone,
         "g2147483648:1:t": gone,
         "g1:99999999999999999999:t": gone,
-        "v999999999999": gone,
-        "l١:j": "Botão inválido.",  # an Arabic-Indic digit is not a digit here
-        "g١:1:t": "Botão inválido.",
+        "z2147483648:1:o": gone,
+        "g١:1:t": "Botão inválido.",  # an Arabic-Indic digit is not a digit here
     }
     for data, text in cases.items():
-        answer = await s.user_presses(ana, group, lobby["message_id"], data)
+        answer = await s.user_presses(ana, ana, greeting["message_id"], data)
         assert answer == {"text": text, "show_alert": True, "url": None}, data
+    # any other button only on a message that carries one for the same game
+    for data in ("l999999999999:j", "l99999999999999999999:go", "v999999999999", "l١:j"):
+        answer = await s.user_presses(ana, group, lobby["message_id"], data)
+        assert answer["text"] == "Esse botão não é desta mensagem.", data
     assert no_errors(errors) == []
 
 
@@ -358,3 +371,110 @@ async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
             assert tables.load(h.db, gid).version == 2
     finally:
         await server.stop()
+
+
+# ------------------------------------------------------------------ webhook bodies
+
+
+async def test_a_webhook_body_that_is_not_an_object_gets_400(
+    server: FakeTelegram, tmp_path: Any, errors: list[logging.LogRecord]
+) -> None:
+    from tests.bot.test_bot_webhook import SECRET, webhook_bots
+
+    async with webhook_bots(server, database_url(tmp_path)):
+        for body in ([], [{"update_id": 1}], "update", 7, None, {"update_id": 1, "message": "x"}):
+            status = await server.forge_webhook_request(body, secret=SECRET)  # type: ignore[arg-type]
+            assert status == 400, body
+        ana = server.add_user("Ana")
+        await server.user_sends(ana, ana, "/start")  # the real updates still go through
+        await server.wait_for(lambda: any(m["from"]["is_bot"] for m in server.messages(ana)))
+    assert no_errors(errors) == []
+
+
+# ------------------------------------------------------------------ /marcador's echo, bot accounts
+
+
+async def test_marcador_echoes_a_misunderstood_argument_escaped_and_cut(
+    harness: Harness, errors: list[logging.LogRecord]
+) -> None:
+    s = harness.server
+    ana = s.add_user("Ana", started=True)
+    group = s.add_group("G", admins=[ana])
+    example = "Exemplo: /marcador mineiro 12 Nós x Eles"
+    cases = {
+        "/marcador <i>": f"Não entendi “<i>”. {example}",
+        "/marcador <b>x</b>": f"Não entendi “<b>x</b>”. {example}",
+        "/marcador " + "é" * 4080: f"Não entendi “{'é' * 30}”. {example}",
+    }
+    for i, (command, line) in enumerate(cases.items()):
+        who = s.add_user(f"P{i}")  # one answer each: a repeat would go private
+        answer = await reply_to(harness, who, group, command)
+        assert answer == line, command
+    sent = [m for m in harness.bot_messages(group) if "Não entendi" in m["text"]]
+    assert not any(e["type"] == "bold" for m in sent for e in m.get("entities", []))
+    assert no_errors(errors) == []
+
+
+async def test_a_bot_account_cannot_open_a_table_or_be_answered(harness: Harness) -> None:
+    s = harness.server
+    ana = s.add_user("Ana", started=True)
+    robo = s.add_user("OutroBot")
+    s.users[robo]["is_bot"] = True
+    group = s.add_group("G", admins=[ana], members=[robo])
+    for text in ("/truco", "/marcador", "/regras", "/truco@TrucoBot 2x2"):
+        await s.user_sends(robo, group, text)
+    # a person's command after them is answered; the bot's were dropped unseen
+    assert "Truco no Telegram" in await reply_to(harness, ana, group, "/ajuda")
+    ours = [m for m in harness.bot_messages(group) if m["from"]["id"] != robo]
+    assert len(ours) == 1
+    assert active(harness, group) is None
+
+
+# ------------------------------------------------------------------ forged buttons, one check
+
+
+async def test_forged_buttons_never_rewrite_a_group_message(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await s.user_sends(ana, group, "/ajuda")
+    help_msg = (await harness.wait(lambda: harness.bot_messages(group)))[0]
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    table = await harness.wait(lambda: harness.table(group))
+    version = tables.load(harness.db, gid).version
+    before = {
+        m["message_id"]: (m["text"], m.get("reply_markup")) for m in harness.bot_messages(group)
+    }
+    not_here = {"text": "Esse botão não é desta mensagem.", "show_alert": True, "url": None}
+    forged = {
+        "uL0": table,  # the tutorial's menu on the live table
+        "uL1": table,  # a lesson on the live table
+        f"z{gid}:{version}:c": table,  # the signals' "back": Ana's hand keyboard in the group
+        f"z{gid}:{version}:o": table,
+        f"x{gid}:n": help_msg,  # an admin's "Não" on an old message
+        f"x{gid}:y": help_msg,
+        "k-": table,  # /config's panel over the table (Ana is an admin)
+    }
+    for data, msg in forged.items():
+        assert await s.user_presses(ana, group, msg["message_id"], data) == not_here, data
+    # nothing was edited: the table, the old answer
+    after = {
+        m["message_id"]: (m["text"], m.get("reply_markup")) for m in harness.bot_messages(group)
+    }
+    assert {k: after[k] for k in before} == before
+    assert tables.load(harness.db, gid).status == "playing"
+    # the real question's buttons still act where they are drawn
+    await s.user_sends(ana, group, "/cancelar")
+    question = await harness.wait(
+        lambda: next(
+            (
+                m
+                for m in harness.bot_messages(group)
+                if any(b.get("callback_data", "").startswith("x") for b in buttons(m))
+            ),
+            None,
+        )
+    )
+    no = button(question, "Não")["callback_data"]
+    assert (await s.user_presses(ana, group, question["message_id"], no))["show_alert"] is False
+    await harness.wait(lambda: "continua" in s.message(group, question["message_id"])["text"])

@@ -37,7 +37,7 @@ from tests.bot.harness import TOKEN, buttons, database_url, running
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
 URL = "https://truco.example/telegram/hook"
-SECRET = "replicas-secret"
+SECRET = "replicas-secret-0123"
 ENV = {
     "TRUCO_SEED": "11",
     "TRUCO_ROBOT_DELAY": "0",

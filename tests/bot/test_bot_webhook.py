@@ -185,7 +185,11 @@ def test_webhook_settings_are_checked(env: dict[str, str], error: str) -> None:
 
 def test_webhook_defaults() -> None:
     c = Config.from_env(
-        {"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_URL": URL, "TELEGRAM_WEBHOOK_SECRET": "x"},
+        {
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_WEBHOOK_URL": URL,
+            "TELEGRAM_WEBHOOK_SECRET": "x" * 16,
+        },
         env_file=None,
     )
     assert c.listen == ("127.0.0.1", 8443)

@@ -20,7 +20,6 @@ from engine.tools.arena import (
     Side,
     Tally,
     arena,
-    first_to_ask,
     parse_answer,
     play_pair,
     save_run,
@@ -28,6 +27,7 @@ from engine.tools.arena import (
     wilson,
 )
 from engine.tools.cli import main
+from engine.turns import first_to_ask
 
 TINY_BOT = """
 import json, sys

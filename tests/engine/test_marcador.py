@@ -1,11 +1,11 @@
-"""The marcador (engine/tools/marcador.py): a real-deck match's score by the variant's rules."""
+"""The marcador (engine/marcador.py): a real-deck match's score by the variant's rules."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import HandKind
-from engine.tools.marcador import Placar, site_config, warning
+from engine.marcador import Placar, site_config, warning
 
 
 def test_paulista_values_score_and_the_target() -> None:

@@ -21,6 +21,7 @@ from engine import (
 )
 from engine import actions as A
 from engine.cards import ALL_CARDS, DeckStyle, parse_cards
+from engine.rulesets import DEFAULT_VARIANT, HOUSE_LADDERS, house_ladder
 from tests.engine.helpers import act, deal
 
 
@@ -462,3 +463,11 @@ class TestR11DeckStyle:
         assert Card.parse("KD").label_in(DeckStyle.SPANISH) == "12 de oros"
         assert Card.parse("JH").label_in(DeckStyle.SPANISH) == "11 de copas"
         assert Card.parse("AS").label_in(DeckStyle.SPANISH) == "1 de espadas"
+
+
+def test_the_house_ladder_belongs_to_the_variant_that_offers_it() -> None:
+    assert DEFAULT_VARIANT == "paulista"
+    assert {k: r.name for k, r in HOUSE_LADDERS.items()} == {"4-6-10-12": "mineiro"}
+    assert house_ladder(get_ruleset("mineiro"), "4-6-10-12") == (4, 6, 10, 12)
+    assert house_ladder(get_ruleset("paulista"), "4-6-10-12") is None  # not its own
+    assert house_ladder(get_ruleset("mineiro"), None) is None

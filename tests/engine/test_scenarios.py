@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tools.scenario import matches_expect, replay
+from engine.scenario import matches_expect, replay
 
 EXAMPLES = sorted((Path(__file__).parent / "scenarios").glob("*/*.json"))
 

@@ -10,8 +10,8 @@ from engine import Act, Card, ErrorCode, HandKind, IllegalAction, Match, Phase, 
 from engine import actions as A
 from engine.cards import parse_cards
 from engine.match import catch_roll
+from engine.scenario import replay as replay_scenario
 from engine.sinais import SINAIS, Sinal, truthful
-from engine.tools.scenario import replay as replay_scenario
 from tests.engine.helpers import act, deal
 
 HANDS = "5C 5H 5S|3C 3H 6S|4D 4H 6D|2C 2H 7S"
@@ -94,15 +94,14 @@ class TestR12Sinais:
         assert iron.kind == HandKind.IRON and iron.legal_signals(0) == []
         assert refused(iron, "0 signal nada") == ErrorCode.SIGNAL_NOT_ALLOWED
 
-    def test_on_your_turn_and_it_costs_no_turn(self) -> None:
+    def test_any_seat_right_after_the_deal_and_it_costs_no_turn(self) -> None:
+        # amended R12: signs go round right after the deal, on or off the seat's turn
         m = deal("paulista", HANDS, vira="KD")
-        assert m.turn == 0 and len(m.legal_signals(0)) == len(Sinal)
-        assert [m.legal_signals(s) for s in (1, 2, 3)] == [[], [], []]
-        assert refused(m, "1 signal zap") == ErrorCode.SIGNAL_NOT_ALLOWED
+        assert m.turn == 0 and all(len(m.legal_signals(s)) == len(Sinal) for s in range(4))
         legal = m.legal_actions(0)
-        act(m, "0 signal copas")
+        act(m, "1 signal zap", "0 signal copas")
         assert m.phase == Phase.PLAY and m.turn == 0 and m.to_act() == (0,)
-        assert m.legal_actions(0) == legal
+        assert m.legal_actions(0) == legal and m.legal_actions(1) == []
         assert m.log[-1] == (0, A.SIGNAL[Sinal.COPAS])
         assert A.SIGNAL[Sinal.COPAS] not in legal  # a move is never a signal
 
@@ -119,20 +118,26 @@ class TestR12Sinais:
         assert m.turn == 0 and m.legal_signals(0)  # a new round: zap again
         act(m, "0 signal zap")
 
-    def test_while_the_team_answers_or_decides(self) -> None:
+    def test_while_a_call_or_a_decision_waits_and_only_while_holding_a_card(self) -> None:
         m = deal("paulista", HANDS, vira="KD")
         act(m, "0 truco")
-        assert m.legal_signals(0) == [] and m.legal_signals(2) == []
-        assert m.legal_signals(1) and m.legal_signals(3)
-        act(m, "3 signal dois", "1 signal zap")
+        assert all(m.legal_signals(s) for s in range(4))  # the caller's side too
+        act(m, "3 signal dois", "1 signal zap", "2 signal nada")
         assert m.phase == Phase.ANSWER and m.to_act() == (1, 3)
         act(m, "1 accept")
-        assert m.turn == 0 and m.legal_signals(0)
+        assert m.turn == 0 and m.legal_signals(0) and not m.legal_signals(2)
         onze = deal("paulista", HANDS, vira="KD", score=(0, 11))
         assert onze.phase == Phase.DECIDE
-        assert onze.legal_signals(1) and onze.legal_signals(3)
-        assert onze.legal_signals(0) == [] and onze.legal_signals(2) == []
-        act(onze, "1 signal nada", "3 play11")
+        assert all(onze.legal_signals(s) for s in range(4))
+        act(onze, "0 signal nada", "3 play11")
+        last = deal("paulista", "3C 4C 5C|4H 3H 5H|4D 6D 7D|4S 6S 7S", vira="KD")
+        act(last, "0 play 3C", "1 play 4H", "2 play 4D", "3 play 4S")  # 3C takes the first
+        act(last, "0 play 4C", "1 play 3H", "2 play 6D", "3 play 6S")  # 3H the second
+        assert last.round_index == 2 and last.turn == 1
+        act(last, "1 play 5H")
+        assert last.phase == Phase.PLAY and last.turn == 2
+        assert not last.legal_signals(1)  # no card left to play
+        assert last.legal_signals(2) and last.legal_signals(0)
 
     def test_refused_after_the_hand(self) -> None:
         m = deal("paulista", HANDS, vira="KD")
@@ -149,7 +154,9 @@ class TestR12Sinais:
         for opponent in (1, 3):
             assert m.view(opponent).signals == ()
             assert hidden(m, opponent) == [(0, A.HIDDEN_SIGNAL)]
-            assert "zap" not in str(m.view(opponent).to_json())
+            seen = m.view(opponent).to_json()
+            seen.pop("legal_signals")  # its own signals to send, off its turn too (R12)
+            assert "zap" not in str(seen)
 
     def test_every_opponent_catches_at_100_percent(self) -> None:
         m = deal("paulista", HANDS, vira="KD", catch_percent=100)

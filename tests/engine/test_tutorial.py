@@ -9,7 +9,7 @@ import pytest
 
 from engine import Act, Action, HandKind, Match, Phase
 from engine.cards import Card, DeckStyle
-from engine.tools.scenario import load_match, parse_action, replay
+from engine.scenario import load_match, parse_action, replay
 from engine.tutorial import (
     TutorialError,
     Words,

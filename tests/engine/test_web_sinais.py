@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from engine.browser import PERSON, Table
 from engine.match import Match
 from engine.rulesets import TableOptions
-from engine.tools.web import PERSON, Table
 
 
 def state(text: str) -> dict:

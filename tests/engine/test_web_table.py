@@ -1,4 +1,4 @@
-"""The table of the "Jogar agora" page (engine/tools/web.py), in plain Python.
+"""The table of the "Jogar agora" page (engine/browser.py), in plain Python.
 
 The page draws only what these JSON states say, so whole matches, refusals, the robot
 partner's manners (R6) and snapshots are checked here; tests/test_jogo_browser.py clicks
@@ -12,7 +12,7 @@ import json
 import pytest
 
 from engine import Match, TableOptions
-from engine.tools.web import PERSON, Setup, Table, choices
+from engine.browser import PERSON, Setup, Table, choices
 
 
 def state(text: str) -> dict:

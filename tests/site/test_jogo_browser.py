@@ -15,7 +15,7 @@ import random
 import pytest
 
 from engine import Match
-from engine.tools.web import Setup, Table
+from engine.browser import Setup, Table
 from tests.browsers import shot
 
 pytestmark = pytest.mark.browser
@@ -265,7 +265,7 @@ def test_every_rule_page_links_to_the_game(browser, base_url) -> None:
 
 
 def test_marcador_scores_undoes_reaches_the_target_and_survives_a_reload(browser, base_url) -> None:
-    from engine.tools.marcador import Placar
+    from engine.marcador import Placar
 
     p = Page(
         browser, base_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True

@@ -17,7 +17,7 @@ import pytest
 from engine import RULESETS, Card, Match, Rank, Suit, TableOptions
 from engine.match import hand_outcome
 from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
-from engine.tools.scenario import replay
+from engine.scenario import replay
 from engine.tutorial import build_trace
 from tests import ROOT
 from tests.site.helpers import build_site

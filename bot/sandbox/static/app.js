@@ -234,6 +234,8 @@ async function pressButton(m, btn, el) {
       if (ans.url) followUrl(ans.url);
       if (ans.text) (ans.show_alert ? showAlert : showToast)(ans.text);
     } finally { el.classList.remove("loading"); }
+  } else if (btn.web_app) {
+    openWebApp(btn.web_app.url);
   } else if (btn.url) {
     followUrl(btn.url);
   } else if (btn.switch_inline_query_current_chat !== undefined) {
@@ -246,6 +248,11 @@ async function pressButton(m, btn, el) {
 
 // t.me links to this bot open its private chat, as Telegram does; others open in a new tab.
 function followUrl(url) {
+  const app = url.match(/^https?:\/\/(?:t\.me|telegram\.me)\/([A-Za-z0-9_]+)\/([A-Za-z0-9_]+)\/?(?:\?.*)?$/);
+  if (app && state.bot && app[1].toLowerCase() === state.bot.username.toLowerCase()) {
+    openWebApp(url);
+    return;
+  }
   const m = url.match(/^https?:\/\/(?:t\.me|telegram\.me)\/([A-Za-z0-9_]+)\/?(?:\?(.*))?$/);
   if (m && state.bot && m[1].toLowerCase() === state.bot.username.toLowerCase()) {
     const q = new URLSearchParams(m[2] || "");
@@ -450,3 +457,18 @@ load().then(() => {
   if (params.get("chat") || window.innerWidth > 720) $("#app").classList.remove("show-list");
   connect();
 });
+
+// ---------------------------------------------------------------- Mini App
+
+// Like Telegram: the bot's Mini App opens over the chat, signed for the person using the page.
+async function openWebApp(url) {
+  const ans = await api("/api/webapp", { url });
+  const panel = $("#webapp");
+  $("#webapp-frame").src = ans.url;
+  panel.hidden = false;
+}
+
+$("#webapp-close").onclick = () => {
+  $("#webapp").hidden = true;
+  $("#webapp-frame").src = "about:blank";
+};

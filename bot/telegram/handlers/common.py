@@ -52,34 +52,57 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
     if msg is None or chat is None:
         return
     person = context.person
-    where, target = Route.GROUP, chat.id
+    target = chat.id
     if chat.type != ChatType.PRIVATE:
-        known = await context.call(people.player, context.db, person.id) if person else None
-        throttle = context.runtime.throttle
-        left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
-        where = await context.call(
-            throttle.route,
-            Looked(left),
-            chat.id,
-            person.id if person else None,
-            text,  # the same answer to the same person is the repeat, whatever they typed
-            started=bool(known and known.started),
-        )
+        where = await route_of(update, context, text)
         if where is Route.PRIVATE and person is not None and "reply_markup" not in kw:
             target = person.id
         elif where is not Route.GROUP:
             return  # a keyboard (/config) belongs in its chat; the table needs the budget
 
+    post(update, context, text, target, **kw)
+
+
+def post(
+    update: Update, context: BotContext, text: str, target: int | None = None, **kw: Any
+) -> None:
+    """Send a command's answer in the background, routed already (``route_of``): in its
+    chat, or to ``target``."""
+    msg, chat = update.effective_message, update.effective_chat
+    if msg is None or chat is None:
+        return
+    to = chat.id if target is None else target
+
     async def send() -> None:
         try:
-            if target == chat.id:
+            if to == chat.id:
                 await msg.reply_text(text, do_quote=False, **kw)
             else:
-                await context.bot.send_message(target, text, **kw)
+                await context.bot.send_message(to, text, **kw)
         except TelegramError as exc:
-            log.warning("reply in %s failed: %s", target, exc)
+            log.warning("reply in %s failed: %s", to, exc)
 
     context.application.create_task(send(), update=update)
+
+
+async def route_of(update: Update, context: BotContext, text: str) -> Route:
+    """Where the answer ``text`` to a command in a group goes now (``throttle.route``):
+    the group while its budget keeps room for the table, else privately or nowhere."""
+    chat, person = update.effective_chat, context.person
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return Route.GROUP
+    known = await context.call(people.player, context.db, person.id) if person else None
+    throttle = context.runtime.throttle
+    left = await context.runtime.budget.wait(chat.id, 1 + throttle.reserve)
+    where: Route = await context.call(
+        throttle.route,
+        Looked(left),
+        chat.id,
+        person.id if person else None,
+        text,  # the same answer to the same person is the repeat, whatever they typed
+        started=bool(known and known.started),
+    )
+    return where
 
 
 async def ask(update: Update, context: BotContext, text: str, markup: Any) -> None:

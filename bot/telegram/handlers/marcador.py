@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from telegram import Update
 
 from bot.domain import marcador, people
@@ -13,6 +15,9 @@ from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish.marcador import schedule_board
 from engine.rulesets import MAX_TARGET, MIN_TARGET
+
+ECHOED = 30
+"""Characters of a misunderstood argument shown back (as /truco does)."""
 
 
 def refusal_text(t: Translations, refused: BoardRefused) -> str:
@@ -28,7 +33,9 @@ def refusal_text(t: Translations, refused: BoardRefused) -> str:
         "busy": _("Muita gente tocando ao mesmo tempo: tente de novo."),
     }
     text = texts.get(refused.reason, _("Botão inválido."))
-    return text.format(arg=str(refused), low=MIN_TARGET, high=MAX_TARGET)
+    # the argument is shown back inside HTML: escaped, and short enough for one line
+    arg = html.escape(str(refused)[:ECHOED])
+    return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
 
 
 async def marcador_command(update: Update, context: BotContext) -> None:

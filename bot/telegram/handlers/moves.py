@@ -34,11 +34,7 @@ async def on_move(update: Update, context: BotContext) -> None:
     parsed = await parse_button(q, t, parse_move)
     if parsed is None:
         return
-    move = parsed
-    if q.message is None or q.message.chat.id != person.id:
-        # hand buttons live on the person's own hand message, in their private chat
-        await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
-        return
+    move = parsed  # pressed on the person's own hand message (guards.pressed_here)
     try:
         change = await context.call(
             tables.act,
@@ -73,11 +69,10 @@ async def on_signals(update: Update, context: BotContext) -> None:
     if q is None or person is None:
         return
     t = person_translations(person.language_code)
-    try:
-        game_id, version, show = parse_signals(q.data or "")
-    except ValueError:
-        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
+    parsed = await parse_button(q, t, parse_signals)
+    if parsed is None:
         return
+    game_id, version, show = parsed
     table = await context.call(tables.load, context.db, game_id)
     if table is None or not table.started:
         await q.answer(reason_text(t, Reason.NO_GAME), show_alert=True)
@@ -86,7 +81,7 @@ async def on_signals(update: Update, context: BotContext) -> None:
     if seat is None:
         await q.answer(reason_text(t, Reason.NOT_SEATED), show_alert=True)
         return
-    if table.version != version:
+    if version and table.version != version:  # 0: drawn off the seat's turn, any version
         await q.answer(reason_text(t, Reason.STALE), show_alert=True)
         return
     view = table.view(seat)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import html
 import logging
 
 from telegram import Update
@@ -13,16 +15,22 @@ from bot.domain.values import Reason
 from bot.i18n import LANGUAGES, person_translations, translations, words_for
 from bot.telegram.callbacks import parse_config, parse_deck
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import is_admin, reply
+from bot.telegram.handlers.common import ask, is_admin, post, reply, route_of
 from bot.telegram.publish import schedule_hands
-from bot.telegram.render import config_view, deck_keyboard, reason_text
+from bot.telegram.render import config_summary, config_view, deck_keyboard, reason_text
+from bot.telegram.throttle import Route
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
 
 
 async def config_command(update: Update, context: BotContext) -> None:
-    """/config: the group's table defaults, changed with buttons by admins."""
+    """/config: the group's table defaults, changed with buttons by admins.
+
+    An admin always gets the panel: in the group while its flood budget has room for
+    it next to the table, else privately (bound to the group, saying why) when they
+    started the bot, else in the group once the budget allows.
+    """
     person, chat = context.person, update.effective_chat
     if person is None or chat is None:
         return
@@ -34,25 +42,59 @@ async def config_command(update: Update, context: BotContext) -> None:
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
     text, markup = config_view(t, settings)
-    await reply(update, context, text, reply_markup=markup)
+    if chat.type == ChatType.PRIVATE or await route_of(update, context, text) is Route.GROUP:
+        post(update, context, text, reply_markup=markup)
+        return
+    known = await context.call(people.player, context.db, person.id)
+    if known is None or not known.started:
+        await ask(update, context, text, markup)  # waits for the group's budget
+        return
+    mine = person_translations(known.language_code)
+    text, markup = config_view(mine, settings, bound=chat.id)
+    note = mine.gettext(
+        "O grupo {title} está com as mensagens contadas agora (a mesa vem primeiro): "
+        "o painel veio aqui, e muda a configuração de lá."
+    ).format(title=html.escape(chat.title or ""))
+    try:
+        await context.bot.send_message(person.id, note + "\n\n" + text, reply_markup=markup)
+    except TelegramError as exc:
+        log.info("private /config failed: %s", exc)
+        await ask(update, context, text, markup)
 
 
 async def on_config(update: Update, context: BotContext) -> None:
-    """A /config button: open a setting's values, pick one, or go back (admins only)."""
+    """A /config button: open a setting's values, pick one, go back or close (admins only).
+
+    Picking a value closes the panel, showing what is stored: an old panel never keeps
+    showing a value that changed since (a new /config opens a fresh one).
+    """
     q, person = update.callback_query, context.person
     if q is None or q.message is None or person is None:
         return
-    chat_id = q.message.chat.id
     t = context.t
-    if not await is_admin(context, chat_id, person.id):
-        await q.answer(reason_text(t, Reason.ADMIN_ONLY), show_alert=True)
-        return
     try:
         press = parse_config(q.data or "")
     except ValueError:
         await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
         return
+    chat_id = q.message.chat.id
+    if press.chat is not None:
+        if chat_id != person.id:  # a bound panel lives in its admin's private chat
+            await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
+            return
+        chat_id = press.chat
+    if not await is_admin(context, chat_id, person.id):
+        await q.answer(reason_text(t, Reason.ADMIN_ONLY), show_alert=True)
+        return
     setting = press.setting
+    if press.close:
+        await q.answer()
+        try:
+            await q.delete_message()
+        except TelegramError:
+            with contextlib.suppress(TelegramError):
+                await q.edit_message_reply_markup(None)
+        return
     if setting is None or press.index is None:
         settings = await context.call(people.chat_settings, context.db, chat_id)
         await q.answer()
@@ -64,16 +106,23 @@ async def on_config(update: Update, context: BotContext) -> None:
         except Refused as r:
             await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
             return
-        if chat_id < 0:  # the language may be the setting that changed
+        if chat_id < 0 and press.chat is None:  # the language may be the setting that changed
             t = translations(settings.language or "pt")
         await q.answer(t.gettext("Configuração salva."))
-        setting = None  # a value picked: back to the settings, showing it
+        closed = (
+            config_summary(t, settings) + "\n\n" + t.gettext("✅ Salvo. /config para mudar mais.")
+        )
+        try:
+            await q.edit_message_text(closed, reply_markup=None)
+        except TelegramError as exc:
+            log.info("config edit failed: %s", exc)
+        return
     if setting is None:
-        text, markup = config_view(t, settings)
+        text, markup = config_view(t, settings, bound=press.chat)
     else:
         choices = people.setting_choices(setting, LANGUAGES)
         current = people.setting_value(settings, setting)
-        text, markup = config_view(t, settings, setting, choices, current)
+        text, markup = config_view(t, settings, setting, choices, current, bound=press.chat)
     try:
         await q.edit_message_text(text, reply_markup=markup)
     except TelegramError as exc:
@@ -105,6 +154,9 @@ async def on_deck(update: Update, context: BotContext) -> None:
         return
     await context.call(people.set_deck, context.db, person.id, style)
     label = words_for(t).card(Card.parse("3C"), style)
-    await q.answer(t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label))
+    done = t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label)
+    await q.answer(done)
+    with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
+        await q.edit_message_text(done, reply_markup=None)
     for table in await context.call(tables.playing_tables_of, context.db, person.id):
         schedule_hands(context.application, table.chat_id, table.id)

@@ -8,11 +8,12 @@ import logging
 import time
 
 from bot.domain import Refused, Source, Stale, tables
-from bot.domain.values import GameStatus, RobotLevel
+from bot.domain.values import GameStatus
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish import refresh
-from engine.robots import get_robot, robot_signal
+from engine.actions import Act
+from engine.robots import get_robot
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ async def on_deadline(app: TrucoApp, job: ClaimedJob) -> None:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if (
         table is not None
-        and table.status == GameStatus.PLAYING
+        and table.status in (GameStatus.PLAYING, GameStatus.LOBBY)  # a Revanche's wait
         and table.version == version
         and table.deadline_at is not None
         and table.deadline_at > rt.rules.clock()
@@ -45,32 +46,25 @@ async def on_robot(app: TrucoApp, job: ClaimedJob) -> None:
     if table is None or table.status != GameStatus.PLAYING or table.version != version:
         return
     turn = tables.robot_turn_of(table)
-    if turn is None or turn[0] != seat:
+    if turn is None or turn.seat != seat:
         return  # it waits for its person partner now (R6), or the turn moved on
-    who = table.seats[seat]
-    level = who.robot if who is not None and who.robot else RobotLevel.MEDIO
-    m = table.shown  # read only; the move goes through tables.act
-    view = m.view(seat)
+    level = turn.level
     seed = table.seed * 1_000_003 + version
-    action = turn[1]  # the run that follows its person's run, when they ran
-    # a signal first (R12): it is a change of its own, and the next turn job makes the move
-    sign = None
-    if action is None and view.legal_signals:
-        sign = robot_signal(get_robot(level, seed=seed), view)
-    if sign is not None:
+    # a run that follows its person, or a signal first (R12): a change of its own, and
+    # the next turn job makes the move
+    ready = turn.ready(get_robot(level, seed=seed))
+    if ready is not None and ready.act == Act.SIGNAL:
         with contextlib.suppress(Refused):
             change = await asyncio.to_thread(
-                tables.act, rt.db, game_id, version, seat, sign, rt.rules, source=Source.ROBOT
+                tables.act, rt.db, game_id, version, seat, ready, rt.rules, source=Source.ROBOT
             )
             refresh(app, change)
         return
     started = time.perf_counter()
-    try:
-        if action is None:
-            action = await rt.thinkers.choose(level, seed, rt.config.robot_budget_ms, view)
-    except Exception:  # a robot bug must not stall the table: play the R10 default instead
-        log.exception("robot %s failed in game %s", level, game_id)
-        action = m.default_action(seat) or view.legal[0]
+    action = ready
+    if action is None:  # the thinking runs in worker processes: awaited, then settled
+        budget = rt.config.robot_budget_ms
+        action = await turn.settle_later(lambda v: rt.thinkers.choose(level, seed, budget, v))
     rt.metrics.robot_seconds.labels(str(level)).observe(time.perf_counter() - started)
     try:
         change = await asyncio.to_thread(

@@ -19,6 +19,7 @@ from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.publish.hands import schedule_hands
 from bot.telegram.publish.sinais import ping_signal
 from bot.telegram.publish.table import schedule_table
+from bot.webapp.live import table_changed
 
 __all__ = ["refresh", "schedule_hands", "schedule_table"]
 
@@ -31,5 +32,6 @@ def refresh(app: TrucoApp, change: Change) -> None:
     waking the runner only saves the poll interval.
     """
     runtime_of(app).jobs.wake()
+    table_changed(app, change.game_id, change.version)  # this process's open Mini App pages
     if change.signal is not None:
         ping_signal(app, change.signal)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 
 from telegram import InlineKeyboardMarkup
@@ -24,13 +22,14 @@ from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
+    app_hand,
     cancelled_text,
     hand_closed_text,
     hand_keyboard,
     hand_text,
     warning_due,
 )
-from engine import View
+from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
 
@@ -54,18 +53,6 @@ async def flush_hands(app: TrucoApp, job: ClaimedJob) -> None:
     """Job: draw the newest state of a game's private hand messages (also the warning)."""
     if not await update_hands(app, int(job.data["game"])):
         raise Postpone(RETRY_SECONDS)
-
-
-def _needs(view: View) -> str:
-    """A fingerprint of what a seat off its turn needs its hand message to show."""
-    shown = [
-        view.hand_number,
-        [c.code for c in view.hand],
-        list(view.blind_slots),
-        [c.code for c in view.partner_hand] if view.partner_hand is not None else None,
-        [[seat, sinal.code] for seat, sinal in view.signals],
-    ]
-    return "needs:" + hashlib.sha1(json.dumps(shown).encode()).hexdigest()
 
 
 async def _deleted(app: TrucoApp, chat_id: int, message_id: int) -> bool:
@@ -95,6 +82,7 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         now = rt.rules.clock()
         seconds = tables.decision_seconds(table, rt.rules)
         warn_time = warning_due(table.deadline_at, seconds, now)
+        in_app = await asyncio.to_thread(people_in_app, app, game_id)
         for seat, player in drawing.people.items():
             if not player.started:
                 continue
@@ -115,16 +103,19 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                 else:
                     left = seconds
                 previous = drawing.ended.get(view.hand_number - 1)
-                text = hand_text(t, table, view, left, player.deck, warn, previous)
+                # off their turn at a group's table the message shows only what stays
+                # true until their own cards or signals change, so it is redrawn for
+                # those and not at every move; it comes anew, whole, at their turn
+                away = not view.legal and not table.private
+                text = hand_text(t, table, view, left, player.deck, warn, previous, away=away)
                 markup = hand_keyboard(t, table, view, player.deck)
                 if view.legal:
                     ping = Ping.WARNING if warn else Ping.TURN
+                if player.id in in_app and rt.config.webapp is not None:
+                    # the table is open in the Mini App: the message points there, once a hand
+                    text, markup = app_hand(t, table, rt.config.webapp)
+                    ping = Ping.NONE
             fingerprint = digest(text, markup)
-            if markup is None and not table.private and not (over or cancelled):
-                # not their turn, the group shows the table: their message is redrawn only
-                # for what they need of it (their cards, a partner's hand or signal), and
-                # comes anew, whole, at their turn; four edits a move hit the bot's 30 a second
-                fingerprint = _needs(view)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED
             if row is not None and row.hand_number == view.hand_number and ping > row.ping:

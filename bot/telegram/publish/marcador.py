@@ -21,7 +21,7 @@ from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
 from engine import words
-from engine.tools.marcador import warning
+from engine.marcador import warning
 
 LOG_LINES = 6
 """Hands listed under the score (the newest ones)."""

@@ -238,7 +238,7 @@ async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> 
     table = drawing.table
     username = app.bot.username if app.bot._bot_user else ""
     seconds = tables.decision_seconds(table, rt.rules)
-    text, markup = public_table(t, drawing, seconds, username)
+    text, markup = public_table(t, drawing, seconds, username, rt.config.webapp)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER

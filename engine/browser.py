@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -25,10 +26,10 @@ from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, Card, DeckStyle
 from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
-from engine.robots import LEVELS, get_robot, normalize_level, robot_signal
-from engine.robots.partners import follows_partner, waits_for_partner
+from engine.robots import LEVELS, get_robot, normalize_level
 from engine.rulesets import (
     DEFAULT_TIMER,
+    DEFAULT_VARIANT,
     MAX_TARGET,
     MIN_TARGET,
     RULESETS,
@@ -36,6 +37,7 @@ from engine.rulesets import (
     get_ruleset,
 )
 from engine.sinais import SINAIS
+from engine.turns import RobotTurn, robot_turn
 from engine.view import SeenPlay, View
 from engine.words import Words
 
@@ -48,7 +50,7 @@ SNAPSHOT_VERSION = 1
 class Setup:
     """What the person chose before dealing: the variant and the table options (R2)."""
 
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     players: int = 2
     level: str = "medio"
     target: int = 12
@@ -95,7 +97,7 @@ class Setup:
         """A setup from the page's form (unknown keys are ignored); validated."""
         ladder = data.get("ladder")
         return cls(
-            variant=str(data.get("variant", "paulista")),
+            variant=str(data.get("variant", DEFAULT_VARIANT)),
             players=int(data.get("players", 2)),
             level=str(data.get("level", "medio")),
             target=int(data.get("target", 12)),
@@ -232,15 +234,17 @@ class Table:
 
     # -------------------------------------------------------------- moves
 
-    def robot_seat(self) -> int | None:
+    def robot_turn(self) -> RobotTurn | None:
         """The robot that acts now, if any (R6: a robot partner waits for its person)."""
-        for seat in self.match.to_act():
-            if seat == PERSON:
-                continue
-            if waits_for_partner(self.match.view(seat), partner_is_person=seat == 2):
-                continue
-            return seat
-        return None
+        levels = [
+            None if seat == PERSON else self.setup.level for seat in range(self.match.players)
+        ]
+        return robot_turn(self.match, levels, (PERSON,) if self.timed_out else ())
+
+    def robot_seat(self) -> int | None:
+        """The seat of the robot that acts now, if any."""
+        turn = self.robot_turn()
+        return turn.seat if turn is not None else None
 
     def act(self, action: str) -> str:
         """The person's action (``play 4C``, ``truco``...); a refused one changes nothing."""
@@ -275,29 +279,27 @@ class Table:
         )
 
     def robot(self) -> str:
-        """One robot decision (the page calls this while ``waiting`` is ``robot``)."""
-        seat = self.robot_seat()
-        if seat is None:
-            return self.state()
-        view = self.match.view(seat)
-        follow = follows_partner(view, partner_is_person=seat == 2)
-        sign = robot_signal(self.robots[seat], view) if follow is None else None
-        if sign is not None:  # a signal first (R12); the next call makes the move
-            self.match.apply(seat, sign)
-            return self.state()
-        action = self._robot_action(seat)
-        self.match.apply(seat, action)
-        return self.state(last=seat)
+        """One robot decision (the page calls this while ``waiting`` is ``robot``).
 
-    def _robot_action(self, seat: int) -> Action:
-        view = self.match.view(seat)
-        follow = None if self.timed_out else follows_partner(view, partner_is_person=seat == 2)
-        if follow is not None:
-            return follow  # the person ran: the robot partner runs too (R6)
-        start = time.perf_counter()
-        action = self.robots[seat].choose(view)
-        self.think_ms.append((time.perf_counter() - start) * 1000)
-        return action
+        A signal (R12) is a decision of its own: the next call makes the move.
+        """
+        turn = self.robot_turn()
+        if turn is None:
+            return self.state()
+        action = turn.decide(self.robots[turn.seat], self._timed_choose(turn.seat))
+        self.match.apply(turn.seat, action)
+        if action.act == Act.SIGNAL:
+            return self.state()
+        return self.state(last=turn.seat)
+
+    def _timed_choose(self, seat: int) -> Callable[[View], Action]:
+        def choose(view: View) -> Action:
+            start = time.perf_counter()
+            action = self.robots[seat].choose(view)
+            self.think_ms.append((time.perf_counter() - start) * 1000)
+            return action
+
+        return choose
 
     def next_hand(self) -> str:
         """Deal the next hand once the person has seen how the last one ended."""

@@ -15,7 +15,15 @@ from typing import Any
 
 from engine import words
 from engine.match import HandKind
-from engine.rulesets import MAX_TARGET, MIN_TARGET, RULESETS, Ruleset, TableOptions, get_ruleset
+from engine.rulesets import (
+    DEFAULT_VARIANT,
+    MAX_TARGET,
+    MIN_TARGET,
+    RULESETS,
+    Ruleset,
+    TableOptions,
+    get_ruleset,
+)
 from engine.words import Words
 
 
@@ -40,7 +48,7 @@ def clean_name(name: str, default: str) -> str:
 class Placar:
     """The score of one match with a real deck, and every hand that made it."""
 
-    variant: str = "paulista"
+    variant: str = DEFAULT_VARIANT
     target: int = 12
     ladder: tuple[int, ...] | None = None
     """A house-rule ladder (mineiro 4-6-10-12); ``None`` = the variant's."""

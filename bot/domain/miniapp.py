@@ -1,0 +1,88 @@
+"""The Mini App's share of the database: who has a table open, and "a table changed".
+
+Several replicas serve pages; a move made on one must reach pages connected to another.
+On PostgreSQL a trigger (migration ``0007_miniapp``) sends ``NOTIFY truco_table,
+'<game>:<version>'`` with every new game version, and :func:`listen` hears them on a
+connection of its own. On SQLite there is one process: the adapter tells its own pages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from sqlmodel import col, delete, select
+
+from bot.domain.models import AppPresence
+from bot.domain.store import Database, insert_of
+
+log = logging.getLogger(__name__)
+CHANNEL = "truco_table"
+RECONNECT_SECONDS = 1.0
+
+
+def present(db: Database, game_id: int, user_id: int, now: float) -> None:
+    """The person has the table open in the app now."""
+    with db.session() as s:
+        stmt = insert_of(s, AppPresence).values(game_id=game_id, user_id=user_id, seen_at=now)
+        s.execute(
+            stmt.on_conflict_do_update(index_elements=["game_id", "user_id"], set_={"seen_at": now})
+        )
+        s.commit()
+
+
+def absent(db: Database, game_id: int, user_id: int) -> None:
+    """The person closed the app (or its connection dropped)."""
+    with db.session() as s:
+        s.execute(
+            delete(AppPresence).where(
+                col(AppPresence.game_id) == game_id, col(AppPresence.user_id) == user_id
+            )
+        )
+        s.commit()
+
+
+def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
+    """The people who had the table open in the app at ``since`` or later."""
+    with db.session() as s:
+        q = select(AppPresence.user_id).where(
+            AppPresence.game_id == game_id, col(AppPresence.seen_at) >= since
+        )
+        return frozenset(s.exec(q))
+
+
+def shares_changes(db: Database) -> bool:
+    """Whether other processes' changes are announced by the database (PostgreSQL)."""
+    return db.engine.dialect.name == "postgresql"
+
+
+async def listen(
+    db: Database, on_change: Callable[[int, int], None], on_gap: Callable[[], None]
+) -> None:
+    """Call ``on_change(game, version)`` for every game version any process commits, until
+    cancelled (PostgreSQL only; returns at once elsewhere). After a lost connection it
+    reconnects and calls ``on_gap()``: what changed meanwhile was not heard."""
+    if not shares_changes(db):
+        return
+    import psycopg
+
+    url = db.engine.url.set(drivername="postgresql")
+    conninfo = url.render_as_string(hide_password=False)
+    first = True
+    while True:
+        try:
+            conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+            async with conn:
+                await conn.execute(f"LISTEN {CHANNEL}")
+                if not first:
+                    on_gap()
+                first = False
+                async for note in conn.notifies():
+                    game, _, version = note.payload.partition(":")
+                    if game.isdigit() and version.isdigit():
+                        on_change(int(game), int(version))
+        except psycopg.Error as exc:
+            log.warning("table changes: connection lost (%s)", exc.__class__.__name__)
+            first = False
+            await asyncio.sleep(RECONNECT_SECONDS)

@@ -1,0 +1,61 @@
+"""Which open pages must hear that a table changed, within this process.
+
+The pages' live connections wait here per table. A change is heard from two places:
+the process that made it (``table_changed``, from ``publish.refresh``: the only carrier on
+SQLite, one process) and, on PostgreSQL, the database's ``NOTIFY`` for every version any
+replica commits (``bot.domain.miniapp.listen``). Versions only grow, so the second
+hearing of a change wakes nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+APP_KEY = "miniapp"
+"""Where the running Mini App sits in the Application's ``bot_data``."""
+
+
+class Live:
+    """The pages waiting per table, and the newest version heard of each table."""
+
+    def __init__(self) -> None:
+        """Nobody waits yet."""
+        self.waiting: dict[int, set[asyncio.Event]] = {}
+        self.versions: dict[int, int] = {}
+
+    def watch(self, game_id: int) -> asyncio.Event:
+        """An event set whenever the table changes (``unwatch`` it when done)."""
+        event = asyncio.Event()
+        self.waiting.setdefault(game_id, set()).add(event)
+        return event
+
+    def unwatch(self, game_id: int, event: asyncio.Event) -> None:
+        """Stop waking ``event``."""
+        found = self.waiting.get(game_id)
+        if found is not None:
+            found.discard(event)
+            if not found:
+                del self.waiting[game_id]
+
+    def changed(self, game_id: int, version: int) -> None:
+        """The table has (at least) this version now: wake its pages if it is news."""
+        if version <= self.versions.get(game_id, -1):
+            return
+        self.versions[game_id] = version
+        for event in self.waiting.get(game_id, ()):
+            event.set()
+
+    def gap(self) -> None:
+        """Changes may have been missed (the database connection dropped): wake them all."""
+        self.versions.clear()
+        for events in self.waiting.values():
+            for event in events:
+                event.set()
+
+
+def table_changed(app: Any, game_id: int, version: int) -> None:
+    """Tell this process's open pages of a change it just stored (no-op without the app)."""
+    live = getattr(app, "bot_data", {}).get(APP_KEY)
+    if live is not None:
+        live.live.changed(game_id, version)

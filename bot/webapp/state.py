@@ -1,0 +1,174 @@
+"""What a Mini App page draws, as JSON: one seat's view of a table, or the public table.
+
+Everything comes from the engine's per-seat ``View`` (``Table.view``): a seated person
+gets their own seat's view and nothing else; anyone else gets the public table, built
+from a view with every private field left out and every covered card hidden. Cards are
+drawn by the page the way the site's "Jogar agora" draws them (``card_json``: both deck
+styles, R11).
+"""
+
+from __future__ import annotations
+
+from html import unescape
+from typing import Any
+
+from bot.domain.values import GameStatus, HandSummary, Table
+from bot.i18n import Translations, words_for
+from bot.telegram.render import hand_closed_text
+from engine.browser import card_json, kind_text, speech_texts
+from engine.cards import Card, DeckStyle
+from engine.match import Phase
+from engine.sinais import SINAIS
+from engine.view import SeenPlay, View
+
+JSON = dict[str, Any]
+
+
+def page_words(t: Translations) -> dict[str, str]:
+    """The page's own labels, in the person's language."""
+    _ = t.gettext
+    return {
+        "vira": _("Vira"),
+        "manilhas": _("Manilhas"),
+        "rounds": _("Vazas"),
+        "worth": _("Vale"),
+        "your_turn": _("Sua vez"),
+        "turn_of": _("Vez de {name}"),
+        "watching": _("Você está assistindo: só a mesa pública."),
+        "lobby": _("A partida ainda não começou."),
+        "over": _("A partida terminou."),
+        "cancelled": _("A mesa foi cancelada."),
+        "offline": _("Sem conexão: tentando de novo…"),
+        "reopen": _("Abra a mesa de novo pelo Telegram."),
+        "no_table": _("Essa mesa não existe."),
+        "your_cards": _("Suas cartas"),
+        "partner_cards": _("Cartas do parceiro"),
+        "signals": _("Sinais"),
+        "cover": _("Cobrir"),
+        "blind": _("{n}ª carta, às cegas"),
+        "covered": _("carta coberta"),
+    }
+
+
+def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: bool) -> list[JSON]:
+    out = []
+    for seat, card, covered in t:
+        shown = card if card is not None and not (covered and public) else None
+        out.append(
+            {
+                "seat": seat,
+                "card": card_json(w, shown, manilhas) if shown is not None else None,
+                "covered": covered,
+            }
+        )
+    return out
+
+
+def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
+    """How the last hand ended (public facts: covered cards stay covered)."""
+    text = hand_closed_text(t, summary, table.seats, deck)
+    plain = unescape(
+        text.replace("<b>", "").replace("</b>", "").replace("<i>", "").replace("</i>", "")
+    )
+    return {"hand": summary.hand, "winner": summary.winner, "text": plain}
+
+
+def table_state(
+    t: Translations,
+    table: Table,
+    seat: int | None,
+    ended: dict[int, HandSummary],
+    deck: DeckStyle,
+    now: float,
+) -> JSON:
+    """The page's state for ``seat`` (``None``: someone not seated, the public table)."""
+    w = words_for(t)
+    seats = [
+        {
+            "seat": i,
+            "name": t.gettext("(livre)") if x is None else (f"🤖 {x.name}" if x.robot else x.name),
+            "team": i & 1,
+            "robot": x is not None and x.robot is not None,
+            "you": i == seat,
+        }
+        for i, x in enumerate(table.seats)
+    ]
+    state: JSON = {
+        "game": table.id,
+        "version": table.version,
+        "status": table.status.value,
+        "seat": seat,
+        "players": table.options.players,
+        "seats": seats,
+        "deck": "espanhol" if deck == DeckStyle.SPANISH else "tradicional",
+        "words": page_words(t),
+    }
+    if not table.started:
+        return state
+    v: View = table.view(seat if seat is not None else 0)
+    public = seat is None
+    manilhas = v.manilhas
+
+    def card(c: Card | None) -> JSON | None:
+        return card_json(w, c, manilhas) if c is not None else None
+
+    previous = ended.get(v.hand_number - 1)
+    last = ended.get(v.hand_number) if table.status == GameStatus.OVER else previous
+    deadline_in = None
+    if table.status == GameStatus.PLAYING and table.deadline_at is not None:
+        deadline_in = max(0.0, table.deadline_at - now)
+    state.update(
+        {
+            "score": list(v.score),
+            "target": v.target,
+            "hand_number": v.hand_number,
+            "kind": v.kind.name.lower(),
+            "kind_text": kind_text(w, v),
+            "phase": v.phase.name.lower(),
+            "stake": v.stake,
+            "pending_value": v.pending_value,
+            "vira": card(v.vira),
+            "manilhas": [card(c) for c in manilhas],
+            "cards_left": list(v.cards_left),
+            "table": _plays(w, v.table, manilhas, public),
+            "past": [_plays(w, p, manilhas, public) for p in v.past],
+            "rounds": list(v.rounds),
+            "turn": v.turn,
+            "to_act": list(v.to_act) if v.phase < Phase.HAND_OVER else [],
+            "speech": {str(s): text for s, text in speech_texts(w, v).items()},
+            "deadline_in": deadline_in,
+            "match_winner": v.match_winner,
+            "closing": _closing(t, table, last, deck) if last is not None else None,
+            "hand": [],
+            "blind_slots": [],
+            "partner_hand": None,
+            "legal": [],
+            "signals": [],
+            "seen_signals": [],
+        }
+    )
+    if public:
+        return state
+    state.update(
+        {
+            "hand": [card(c) for c in v.hand],
+            "blind_slots": list(v.blind_slots),
+            "partner_hand": (
+                [card(c) for c in v.partner_hand] if v.partner_hand is not None else None
+            ),
+            "legal": [
+                {"action": str(a), "act": a.act.name.lower(), "label": w.button(a, v, deck)}
+                for a in v.legal
+            ],
+            "signals": [
+                {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                for a in v.legal_signals
+                if a.sinal is not None
+            ],
+            "seen_signals": [
+                {"seat": s, "text": f"{SINAIS[sinal].emoji} {w.sinal(sinal)}"}
+                for s, sinal in v.signals
+            ],
+        }
+    )
+    return state

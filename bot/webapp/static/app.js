@@ -1,0 +1,304 @@
+/* The table as a Telegram Mini App. Telegram opens this page with its launch parameters
+   in the URL fragment (#tgWebAppData=...&tgWebAppThemeParams=...); the page reads them
+   itself (Telegram's own script is not needed, nor reachable offline) and sends the signed
+   launch data with every request. It decides nothing about the game: it draws the state the
+   bot sends (one seat's view, or the public table) and sends the taps back. */
+(function () {
+  "use strict";
+
+  var hash = new URLSearchParams(location.hash.slice(1));
+  var query = new URLSearchParams(location.search);
+  var initData = hash.get("tgWebAppData") || "";
+  var signed = new URLSearchParams(initData);
+  var table = query.get("tgWebAppStartParam") || signed.get("start_param") || query.get("table") || "";
+  var state = null;
+  var words = {};
+  var covering = false;
+  var deadline = null;
+  var streamAbort = null;
+  var retry = 500;
+  var $ = function (id) { return document.getElementById(id); };
+
+  /* --------------------------------------------------------- Telegram */
+
+  function postEvent(type, data) {
+    var body = JSON.stringify({ eventType: type, eventData: data || {} });
+    try {
+      if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, JSON.stringify(data || {}));
+      else if (window.external && window.external.notify) window.external.notify(body);
+      else if (window.parent !== window) window.parent.postMessage(body, "*");
+    } catch (e) { /* outside Telegram: nothing to tell */ }
+  }
+
+  function applyTheme(params) {
+    var root = document.documentElement;
+    var names = { bg_color: "bg", text_color: "text", hint_color: "hint", button_color: "button",
+      button_text_color: "button-text", secondary_bg_color: "secondary-bg" };
+    Object.keys(names).forEach(function (k) {
+      if (params[k]) root.style.setProperty("--tg-" + names[k], params[k]);
+    });
+    var bg = params.bg_color || "";
+    if (/^#[0-9a-f]{6}$/i.test(bg)) {
+      var n = parseInt(bg.slice(1), 16);
+      var light = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+      root.classList.toggle("dark", light < 128);
+    }
+  }
+
+  try { applyTheme(JSON.parse(hash.get("tgWebAppThemeParams") || "{}")); } catch (e) { /* no theme */ }
+  window.addEventListener("message", function (event) {
+    try {
+      var msg = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
+      if (msg && msg.eventType === "theme_changed") applyTheme(msg.eventData.theme_params || {});
+    } catch (e) { /* not for us */ }
+  });
+  try {
+    var user = JSON.parse(signed.get("user") || "{}");
+    if (user.language_code && !/^pt/i.test(user.language_code)) document.documentElement.lang = "en";
+  } catch (e) { /* no user */ }
+
+  /* ------------------------------------------------------------ drawing */
+
+  function esc(text) {
+    return String(text).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  function faces(c) {
+    return '<span class="carta__trad">' + esc(c.trad) + '<span class="carta__naipe">' + esc(c.naipe) + "</span></span>" +
+      '<span class="carta__esp">' + esc(c.esp) + '<span class="naipe-esp naipe-esp--' + esc(c.naipe_esp) + '"></span></span>';
+  }
+
+  function cardName(c) {
+    return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", manilha" : "");
+  }
+
+  function card(c, extra) {
+    if (!c) return '<span class="carta carta--verso" role="img" aria-label="' + esc(words.covered || "") + '"><span></span></span>';
+    var cls = "carta carta--" + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") + (extra ? " " + extra : "");
+    return '<span class="' + cls + '" data-card="' + esc(c.code) + '" role="img" aria-label="' + esc(cardName(c)) + '">' + faces(c) + "</span>";
+  }
+
+  function backs(n) {
+    var out = "";
+    for (var i = 0; i < n; i++) out += '<span class="carta carta--verso" aria-hidden="true"><span></span></span>';
+    return '<span class="backs">' + out + "</span>";
+  }
+
+  /* where each seat sits, seen from the person's own chair (south) */
+  function place(seat) {
+    var me = state.seat === null ? 0 : state.seat;
+    var d = (seat - me + state.players) % state.players;
+    if (state.players === 2) return d === 0 ? "s" : "n";
+    return ["s", "e", "n", "w"][d];
+  }
+
+  function teamName(team) {
+    return state.seats.filter(function (s) { return s.team === team; }).map(function (s) { return s.name; }).join(" & ");
+  }
+
+  function render() {
+    var st = state;
+    words = st.words;
+    document.documentElement.dataset.baralho = st.deck;
+    document.body.dataset.version = st.version;
+    document.body.dataset.status = st.status;
+    if (!("score" in st)) {
+      $("status").textContent = st.status === "cancelled" ? words.cancelled : words.lobby;
+      return;
+    }
+    var myTeam = st.seat === null ? 0 : st.seat & 1;
+    $("score").textContent = teamName(myTeam) + " " + st.score[myTeam] + " × " + st.score[1 - myTeam] + " " + teamName(1 - myTeam);
+    $("worth").textContent = words.worth + " " + (st.pending_value ? st.stake + "→" + st.pending_value : st.stake);
+    $("kind").hidden = !st.kind_text;
+    $("kind").textContent = st.kind_text;
+
+    var turn = "";
+    if (st.status === "over") turn = words.over;
+    else if (st.seat !== null && st.to_act.indexOf(st.seat) >= 0) turn = words.your_turn;
+    else if (st.to_act.length) turn = words.turn_of.replace("{name}", st.to_act.map(function (s) { return st.seats[s].name; }).join(", "));
+    if (st.seat === null) turn = words.watching + " " + turn;
+    $("status").innerHTML = esc(turn) + '<span class="clock" id="clock"></span>';
+    deadline = st.deadline_in === null || st.status !== "playing" ? null : performance.now() + st.deadline_in * 1000;
+    tick();
+
+    /* the felt: each seat's name, cards left, what they said, what they played */
+    var played = {};
+    st.table.forEach(function (p) {
+      played[p.seat] = p.covered && !p.card ? card(null) : card(p.card, p.covered ? "carta--coberta carta--minha" : "");
+    });
+    var felt = "";
+    st.seats.forEach(function (s) {
+      var cls = "seat seat--" + place(s.seat) + (st.to_act.indexOf(s.seat) >= 0 ? " seat--turn" : "");
+      felt += '<div class="' + cls + '" data-seat="' + s.seat + '"><span class="name">' + esc(s.name) + "</span>" +
+        (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
+        (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
+        '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span></div>";
+    });
+    $("felt").innerHTML = felt;
+
+    var rounds = st.rounds.map(function (r) {
+      var who = r === null ? "tie" : r === myTeam ? "us" : "them";
+      return '<span class="round round--' + who + '" data-round="' + who + '"></span>';
+    }).join("");
+    $("info").innerHTML = (st.vira ? "<span>" + esc(words.vira) + " " + card(st.vira) + "</span>" : "") +
+      "<span>" + esc(words.manilhas) + " " + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>" +
+      '<span id="rounds" data-rounds="' + st.rounds.map(function (r) { return r === null ? "x" : r; }).join("") + '">' + esc(words.rounds) + " " + rounds + "</span>";
+
+    $("partner").hidden = !st.partner_hand;
+    $("partner").innerHTML = st.partner_hand ? esc(words.partner_cards) + " " + st.partner_hand.map(function (c) { return card(c); }).join("") : "";
+    $("seen").hidden = !st.seen_signals.length;
+    $("seen").innerHTML = st.seen_signals.map(function (s) { return esc(st.seats[s.seat].name + ": " + s.text); }).join(" · ");
+
+    /* the person's hand: cards to tap (their legal plays), blind slots in the iron hand */
+    var legal = {};
+    st.legal.forEach(function (a) { legal[a.action] = a; });
+    var canCover = st.legal.some(function (a) { return a.act === "cover"; });
+    if (!canCover) covering = false;
+    var hand = "";
+    st.hand.forEach(function (c) {
+      var action = (covering ? "cover " : "play ") + c.code;
+      var ok = !!legal[action];
+      hand += '<button type="button" class="carta carta--' + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") +
+        '" data-card="' + esc(c.code) + '" data-action="' + esc(action) + '" aria-label="' + esc(cardName(c)) + '"' +
+        (ok ? "" : " disabled") + ">" + faces(c) + "</button>";
+    });
+    st.blind_slots.forEach(function (slot) {
+      var action = "blind " + slot;
+      hand += '<button type="button" class="carta carta--verso" data-slot="' + slot + '" data-action="' + action + '" aria-label="' +
+        esc(words.blind.replace("{n}", slot + 1)) + '"' + (legal[action] ? "" : " disabled") + "><span>" + (slot + 1) + "ª</span></button>";
+    });
+    $("hand").innerHTML = hand;
+    $("hand").setAttribute("aria-label", words.your_cards);
+
+    var acts = "";
+    if (canCover) acts += '<button type="button" class="cover" aria-pressed="' + covering + '">' + esc(words.cover) + "</button>";
+    st.legal.forEach(function (a) {
+      if (a.act === "play" || a.act === "cover" || a.act === "blind") return;
+      acts += '<button type="button" class="act" data-act="' + a.act + '" data-action="' + esc(a.action) + '">' + esc(a.label) + "</button>";
+    });
+    $("actions").innerHTML = acts;
+    $("signals").hidden = !st.signals.length;
+    $("signals").innerHTML = st.signals.length ? esc(words.signals) + " " + st.signals.map(function (s) {
+      return '<button type="button" class="sig" data-action="' + esc(s.action) + '">' + esc(s.label) + "</button>";
+    }).join("") : "";
+    $("closing").hidden = !st.closing;
+    $("closing").textContent = st.closing ? st.closing.text : "";
+  }
+
+  function tick() {
+    var el = $("clock");
+    if (!el) return;
+    if (deadline === null) { el.textContent = ""; return; }
+    var left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+    el.textContent = "⏱ " + left + "s";
+  }
+  setInterval(tick, 250);
+
+  function toast(text) {
+    var el = $("toast");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  /* ------------------------------------------------------------ talking */
+
+  function headers() {
+    return { Authorization: "tma " + initData, "Content-Type": "application/json" };
+  }
+
+  function fail(status, body) {
+    if (status === 401 || status === 404) {
+      stop();
+      $("conn").hidden = false;
+      $("conn").textContent = (body && body.error) || "401";
+      document.body.dataset.refused = String(status);
+      return true;
+    }
+    return false;
+  }
+
+  function send(action) {
+    if (!state) return;
+    toast("");
+    postEvent("web_app_trigger_haptic_feedback", { type: "impact", impact_style: "light" });
+    fetch("api/move", { method: "POST", headers: headers(),
+      body: JSON.stringify({ table: table, version: state.version, action: action }) })
+      .then(function (r) { return r.json().then(function (b) { return [r.status, b]; }); })
+      .then(function (res) {
+        if (!fail(res[0], res[1]) && res[0] !== 200) toast(res[1].error || "");
+      }, function () { toast(words.offline); });
+  }
+
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest("button");
+    if (!el || el.disabled) return;
+    if (el.classList.contains("cover")) { covering = !covering; render(); return; }
+    if (el.dataset.action) { covering = false; send(el.dataset.action); }
+  });
+
+  function show(next) {
+    state = next;
+    render();
+  }
+
+  function stop() {
+    if (streamAbort) streamAbort.abort();
+    streamAbort = null;
+  }
+
+  /* the live stream: Server-Sent Events read with fetch (so the launch data goes in a
+     header); every event is the whole state, so a reconnection catches up by itself */
+  function connect() {
+    var ctl = new AbortController();
+    streamAbort = ctl;
+    fetch("api/events?table=" + encodeURIComponent(table), { headers: headers(), signal: ctl.signal })
+      .then(function (r) {
+        if (!r.ok) {
+          return r.json().then(function (b) { if (!fail(r.status, b)) throw new Error(String(r.status)); });
+        }
+        $("conn").hidden = true;
+        document.body.dataset.live = "on";
+        retry = 500;
+        var reader = r.body.getReader();
+        var decoder = new TextDecoder();
+        var buffer = "";
+        function pump() {
+          return reader.read().then(function (chunk) {
+            if (chunk.done) throw new Error("closed");
+            buffer += decoder.decode(chunk.value, { stream: true });
+            var at;
+            while ((at = buffer.indexOf("\n\n")) >= 0) {
+              var frame = buffer.slice(0, at);
+              buffer = buffer.slice(at + 2);
+              var data = frame.split("\n").filter(function (l) { return l.indexOf("data: ") === 0; })
+                .map(function (l) { return l.slice(6); }).join("\n");
+              if (data) show(JSON.parse(data));
+            }
+            return pump();
+          });
+        }
+        return pump();
+      })
+      .catch(function () {
+        if (streamAbort !== ctl) return;
+        document.body.dataset.live = "off";
+        $("conn").hidden = false;
+        $("conn").textContent = words.offline || "…";
+        setTimeout(function () { if (streamAbort === ctl) connect(); }, retry);
+        retry = Math.min(retry * 2, 5000);
+      });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    /* a hidden app lets go of its connection (the bot then uses the private hand message
+       again) and catches up when it comes back */
+    if (document.visibilityState === "hidden") stop();
+    else if (!streamAbort && document.body.dataset.refused === undefined) connect();
+  });
+
+  postEvent("web_app_ready");
+  postEvent("web_app_expand");
+  connect();
+})();
