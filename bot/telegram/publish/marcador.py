@@ -75,7 +75,7 @@ def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
                 f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
                 callback_data=marcador_data(board.id, Press(team, v)),
             )
-            for i, v in enumerate(p.values())
+            for i, v in enumerate(p.values(team))
         ]
         if row:
             rows.append(row)
