@@ -40,11 +40,10 @@ from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.domain.values import Clock
-from bot.i18n import N_, translations
-from bot.ops.lifecycle import DrainingJobQueue
+from bot.i18n import translations
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
-from bot.telegram import guards
+from bot.telegram import command_table, guards, job_table
 from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
@@ -62,14 +61,10 @@ from bot.telegram.handlers import (
     membership,
     moves,
     settings,
-    turns,
     tutorial,
 )
 from bot.telegram.handlers import tables as lobby
-from bot.telegram.jobs import JobKind, JobRunner
-from bot.telegram.publish.hands import flush_hands
-from bot.telegram.publish.marcador import flush_board
-from bot.telegram.publish.table import flush_table
+from bot.telegram.jobs import JobRunner
 from bot.telegram.render import WARNING_SECONDS
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for
@@ -77,20 +72,6 @@ from bot.telegram.throttle import CommandThrottle, notes_for
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005)."""
-
-COMMANDS = (
-    ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
-    ("placar", N_("Traz a mesa da partida para baixo")),
-    ("marcador", N_("Placar para jogar com baralho de verdade")),
-    ("ranking", N_("Quem mais ganhou aqui")),
-    ("regras", N_("Resumo das regras")),
-    ("baralho", N_("Cartas tradicionais ou espanholas")),
-    ("config", N_("Opções do grupo (admins)")),
-    ("cancelar", N_("Encerra a mesa")),
-    ("ajuda", N_("Como usar o bot")),
-)
-PRIVATE_COMMANDS = (*COMMANDS[:1], ("tutorial", N_("Aprenda jogando")), *COMMANDS[1:])
-
 
 # The calls Telegram's flood limits count (messages sent, edited or deleted).
 COUNTED = frozenset(
@@ -251,10 +232,14 @@ async def on_startup(app: TrucoApp) -> None:
         for lang, code in (("pt", None), ("en", "en")):
             kw: dict[str, Any] = {"language_code": code} if code else {}
             await app.bot.set_my_commands(
-                _commands(COMMANDS, lang), scope=BotCommandScopeAllGroupChats(), **kw
+                _commands(command_table.menu(private=False), lang),
+                scope=BotCommandScopeAllGroupChats(),
+                **kw,
             )
             await app.bot.set_my_commands(
-                _commands(PRIVATE_COMMANDS, lang), scope=BotCommandScopeAllPrivateChats(), **kw
+                _commands(command_table.menu(private=True), lang),
+                scope=BotCommandScopeAllPrivateChats(),
+                **kw,
             )
     except TelegramError as exc:
         log.warning("could not set the command menus: %s", exc)
@@ -265,7 +250,7 @@ async def on_startup(app: TrucoApp) -> None:
 
 
 async def resume(app: TrucoApp) -> None:
-    """Start the job runner; make sure every unfinished table has its jobs.
+    """Make sure every unfinished table has its jobs (``start_jobs`` then runs them).
 
     Jobs are stored with the changes, so a restart finds them waiting; recording them
     again for each unfinished table covers a database from before durable jobs and
@@ -275,13 +260,16 @@ async def resume(app: TrucoApp) -> None:
     count = await asyncio.to_thread(tables.resume_jobs, rt.db, rt.rules)
     if count:
         log.info("resumed %d tables", count)
-    assert app.job_queue is not None
-    # the runner lives inside the running Application, whose stop() waits for it
-    app.job_queue.run_once(lambda _: _start_jobs(app), 0)
 
 
-async def _start_jobs(app: TrucoApp) -> None:
+def start_jobs(app: TrucoApp) -> None:
+    """Start the job runner, once the Application runs (``stop_jobs`` before it stops)."""
     runtime_of(app).jobs.start(app)
+
+
+async def stop_jobs(app: TrucoApp) -> None:
+    """Let the jobs running finish and claim no more (before the Application stops)."""
+    await runtime_of(app).jobs.stop()
 
 
 async def on_update(update: object, context: BotContext) -> None:
@@ -333,9 +321,7 @@ def build_application(
         .rate_limiter(SharedLimiter(budget, metrics))
         .request(http)
         .concurrent_updates(True)
-        .post_init(on_startup)
-        .post_shutdown(on_shutdown)
-        .job_queue(DrainingJobQueue())
+        .job_queue(None)
     )
     if config.webhook_url:
         builder = builder.updater(None)  # updates come from bot.ops.webserver
@@ -350,34 +336,24 @@ def build_application(
         db=db,
         rules=rules,
         budget=budget,
-        jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
+        jobs=JobRunner(
+            db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
+        ),
         metrics=metrics,
         throttle=CommandThrottle(notes_for(db), reserve=budget.reserve),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt
-    rt.jobs.register(JobKind.TABLE, flush_table)
-    rt.jobs.register(JobKind.HANDS, flush_hands)
-    rt.jobs.register(JobKind.DEADLINE, turns.on_deadline)
-    rt.jobs.register(JobKind.ROBOT, turns.on_robot)
-    rt.jobs.register(JobKind.MARCADOR, flush_board)
+    job_table.install(rt.jobs)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
-    app.add_handler(CommandHandler("start", commands.start))
-    app.add_handler(CommandHandler("truco", lobby.new_table))
-    app.add_handler(CommandHandler("placar", commands.score))
-    app.add_handler(CommandHandler("ranking", commands.ranking))
-    app.add_handler(CommandHandler("regras", commands.rules))
-    app.add_handler(CommandHandler(["ajuda", "help"], commands.help_command))
-    app.add_handler(CommandHandler("config", settings.config_command))
-    app.add_handler(CommandHandler("cancelar", lobby.cancel_command))
-    app.add_handler(CommandHandler("baralho", settings.deck_command))
-    app.add_handler(CommandHandler("tutorial", tutorial.tutorial_command))
-    app.add_handler(CommandHandler("marcador", marcador.marcador_command))
+    for command in command_table.COMMANDS:
+        app.add_handler(CommandHandler(command.names, command.handler))
     app.add_handler(CallbackQueryHandler(moves.on_move, pattern=pattern(Prefix.MOVE)))
     app.add_handler(CallbackQueryHandler(moves.on_signals, pattern=pattern(Prefix.SIGNALS)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
+    app.add_handler(CallbackQueryHandler(lobby.on_back, pattern=pattern(Prefix.BACK)))
     app.add_handler(CallbackQueryHandler(lobby.on_cancel, pattern=pattern(Prefix.CANCEL)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
     app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))
@@ -468,6 +444,7 @@ class Runner:
             log.info("listening on %s", self.server.address)
         await on_startup(app)
         await app.start()
+        start_jobs(app)
         if config.webhook_url:
             # idempotent: every replica registers the same address and secret
             await app.bot.set_webhook(
@@ -491,6 +468,7 @@ class Runner:
             self.server = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+        await stop_jobs(app)
         if app.running:
             await app.stop()
         await app.shutdown()

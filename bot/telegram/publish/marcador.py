@@ -13,12 +13,13 @@ import html
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain import jobs, marcador
+from bot.domain.jobs import JobKind
 from bot.domain.marcador import Board, NewMatch, Press, Undo
 from bot.i18n import Translations, translations
 from bot.telegram.budget import patience
 from bot.telegram.callbacks import marcador_data
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
 from engine import words
@@ -74,7 +75,7 @@ def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
                 f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
                 callback_data=marcador_data(board.id, Press(team, v)),
             )
-            for i, v in enumerate(p.values())
+            for i, v in enumerate(p.values(team))
         ]
         if row:
             rows.append(row)
