@@ -73,11 +73,12 @@ _FAMILIES: dict[str, str] = {
     Prefix.MOVE: "hand",
     Prefix.SIGNALS: "hand",  # the hand message turns into the list of signals and back
     Prefix.LOBBY: Prefix.LOBBY,
-    Prefix.REMATCH: Prefix.REMATCH,
     Prefix.CANCEL: Prefix.CANCEL,
     Prefix.MARCADOR: Prefix.MARCADOR,
 }
-"""Kinds whose first number names what they act on (a game, a scoreboard)."""
+"""Kinds whose first number names what they act on (a game, a scoreboard). Revanche is
+not one: a result's Revanche may answer for a newer match of its chat (still in play, or
+gone), and it rewrites no message."""
 _TARGET = re.compile(r"([A-Za-z])([0-9]*)")
 
 

@@ -199,9 +199,9 @@ async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working
     assert not answer["show_alert"], answer
     new = await h.wait(lambda: (x := tables.active_table(db, group, None)) and x.started and x)
     assert {x.user for x in new.seats if x} == {duda, caio}
-    # Revanche on the match still in play says so
-    table = await h.wait(lambda: h.table_message(group))
-    answer = await s.user_presses(duda, group, table["message_id"], rematch_data(new.id))
+    # Revanche on the match still in play says so (on a message with a Revanche: a
+    # button pressed where none is drawn is refused before, guards.pressed_here)
+    answer = await s.user_presses(duda, group, over["message_id"], rematch_data(new.id))
     assert answer["text"].startswith("Essa partida ainda está em jogo")
     tables.cancel(db, new.id, duda, authorised=True)
     # a newer table was opened since that first result: its Revanche is gone
