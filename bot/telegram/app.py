@@ -340,7 +340,7 @@ def build_application(
             db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
         ),
         metrics=metrics,
-        throttle=CommandThrottle(notes_for(db), reserve=budget.reserve),
+        throttle=CommandThrottle(notes_for(db)),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt

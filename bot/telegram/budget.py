@@ -47,8 +47,8 @@ ALIVE_FOR = 3.0
 """A process not heard of for this long has stopped: its share of the bot's budget is free."""
 
 RESERVE = 8
-"""Calls of a group's minute only the table may spend (8 of Telegram's 20; with a smaller
-budget, all but one)."""
+"""Calls of a group's minute only the table may spend: 8 of Telegram's 20 (two fifths of a
+smaller budget)."""
 PATIENCE = 15.0
 """Seconds a call other than the table's waits for room in its group before it is dropped."""
 SPACING = 1.0
@@ -117,7 +117,7 @@ class SharedBudget:
     @property
     def reserve(self) -> int:
         """Calls of a group's minute kept for the table (the rest is for everything else)."""
-        return max(1, min(RESERVE, self.group_limit - 1))
+        return max(1, min(RESERVE, round(self.group_limit * 0.4)))
 
     @property
     def share(self) -> int:
