@@ -61,7 +61,7 @@ async def on_signals(press: Press[tuple[int, int, bool]], context: BotContext) -
     seat = table.seat_of(press.person.id)
     if seat is None:
         raise Refused(Reason.NOT_SEATED)
-    if table.version != version:
+    if version and table.version != version:  # 0: drawn off the seat's turn, any version
         raise Refused(Reason.STALE)
     view = table.view(seat)
     if show:
