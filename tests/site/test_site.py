@@ -216,7 +216,7 @@ def test_ladders_match_accept_and_run_values(site: Path) -> None:
         found.setdefault(rs.name, []).append(ladder)
     for rs in RULESETS.values():
         assert found[rs.name] == list(rs.ladder_options)
-    # the house ladder of RULES.md R2/R6: 4-6-10-12, running from seis pays 4
+    # the house ladder of docs-dev/RULES.md R2/R6: 4-6-10-12, running from seis pays 4
     assert (4, 6, 10, 12) in found["mineiro"]
 
 
