@@ -21,11 +21,12 @@ from telegram import (
 )
 from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     Defaults,
     InlineQueryHandler,
@@ -43,7 +44,7 @@ from bot.i18n import translations
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
 from bot.telegram import command_table, guards, job_table
-from bot.telegram.budget import SharedBudget
+from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
     CONTEXT_TYPES,
@@ -53,7 +54,15 @@ from bot.telegram.context import (
     TrucoApp,
     runtime_of,
 )
-from bot.telegram.handlers import commands, errors, marcador, moves, settings, tutorial
+from bot.telegram.handlers import (
+    commands,
+    errors,
+    marcador,
+    membership,
+    moves,
+    settings,
+    tutorial,
+)
 from bot.telegram.handlers import tables as lobby
 from bot.telegram.jobs import JobRunner
 from bot.telegram.render import WARNING_SECONDS
@@ -86,6 +95,10 @@ def _seconds(exc: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+class _NoRoom(Exception):
+    """A call other than the table's found its group's room gone: it waits outside again."""
+
+
 class SharedLimiter(BaseRateLimiter[int]):
     """PTB's rate-limiter hook, drawing on the flood budgets every process shares.
 
@@ -102,6 +115,8 @@ class SharedLimiter(BaseRateLimiter[int]):
         self.metrics = metrics
         self.max_retries = max_retries
         self._locks: dict[int | None, asyncio.Lock] = {}
+        self._answered: dict[int, float] = {}
+        """When Telegram last answered a call to each group (monotonic), for the spacing."""
 
     async def initialize(self) -> None:
         """Nothing to set up: the budgets live in the database."""
@@ -123,14 +138,55 @@ class SharedLimiter(BaseRateLimiter[int]):
         chat_id = chat if isinstance(chat, int) else None
         if endpoint not in COUNTED:
             return await self._call(callback, args, kwargs, endpoint, chat_id)
-        # one call at a time per chat, in the order made: messages arrive as sent
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        async with lock:
-            try:
-                return await self._call(callback, args, kwargs, endpoint, chat_id)
-            finally:
-                if not lock._waiters:
-                    self._locks.pop(chat_id, None)
+        group = chat_id if chat_id is not None and chat_id < 0 else None
+        if group is not None and group in self.budget.gone:
+            # removed from the group: answered here, the way Telegram would, without a call
+            raise Forbidden("Forbidden: bot is not a member of the group chat")
+        extra = group is not None and not for_table()
+        while True:
+            if group is not None and extra:
+                # wait for room outside the chat's queue: the table's calls never queue behind
+                await self.budget.room(group)
+            # one call at a time per chat, in the order made: messages arrive as sent
+            lock = self._locks.setdefault(chat_id, asyncio.Lock())
+            async with lock:
+                try:
+                    if group is not None:
+                        await self._space(group)
+                    result = await self._call(
+                        callback, args, kwargs, endpoint, chat_id, extra=extra
+                    )
+                    if group is not None:
+                        self._answered[group] = time.monotonic()
+                    return result
+                except _NoRoom:
+                    continue  # the room went to another call meanwhile: wait outside again
+                except Forbidden:
+                    if group is not None:  # kicked or left: stop calling the group
+                        self.budget.gone.add(group)
+                        log.info("removed from %s: nothing more is sent there", group)
+                    raise
+                except TelegramError:
+                    if group is not None:
+                        self._answered[group] = time.monotonic()
+                    raise
+                finally:
+                    if not lock._waiters:
+                        self._locks.pop(chat_id, None)
+
+    async def _space(self, chat_id: int) -> None:
+        """Wait until a second has passed since Telegram answered the group's last call: it
+        reached Telegram before that answer, so the next one reaches it a second later."""
+        last = self._answered.get(chat_id)
+        if last is None:
+            return
+        wait = last + SPACING - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if len(self._answered) > 1024:  # forget the groups quiet for a while
+            now = time.monotonic()
+            for key in [k for k, t in self._answered.items() if now - t > SPACING]:
+                del self._answered[key]
 
     async def _call(
         self,
@@ -139,10 +195,15 @@ class SharedLimiter(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         chat_id: int | None,
+        *,
+        extra: bool = False,
     ) -> bool | JSONDict | list[JSONDict]:
         for attempt in range(self.max_retries + 1):
+            taken = None
             if endpoint in COUNTED:
-                await self.budget.take(chat_id)
+                taken = await self.budget.take(chat_id, table=not extra)
+                if taken is None:
+                    raise _NoRoom
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -151,6 +212,9 @@ class SharedLimiter(BaseRateLimiter[int]):
                     raise
                 await asyncio.sleep(_seconds(exc) + 0.1)
                 continue
+            finally:
+                if taken is not None:
+                    self.budget.sent(taken)
             if endpoint == "answerCallbackQuery":
                 self.metrics.answered()
             return result
@@ -276,7 +340,7 @@ def build_application(
             db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
         ),
         metrics=metrics,
-        throttle=CommandThrottle(notes_for(db)),
+        throttle=CommandThrottle(notes_for(db), reserve=budget.reserve),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt
@@ -289,6 +353,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(moves.on_signals, pattern=pattern(Prefix.SIGNALS)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
+    app.add_handler(CallbackQueryHandler(lobby.on_back, pattern=pattern(Prefix.BACK)))
     app.add_handler(CallbackQueryHandler(lobby.on_cancel, pattern=pattern(Prefix.CANCEL)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
     app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))
@@ -296,6 +361,9 @@ def build_application(
     app.add_handler(CallbackQueryHandler(marcador.on_marcador, pattern=pattern(Prefix.MARCADOR)))
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
+    app.add_handler(
+        ChatMemberHandler(membership.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
     app.add_handler(MessageHandler(filters.VIA_BOT, moves.on_posted))
     # after the handlers above: every group message, command or not, counts for burying
     chatter = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
