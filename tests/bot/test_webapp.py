@@ -84,6 +84,8 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                         data = b""
                         while True:
                             line = await stream.content.readline()
+                            if not line:
+                                raise ConnectionResetError("the stream ended")
                             if line.startswith(b"data: "):
                                 data = line[6:]
                             elif line == b"\n" and data:
