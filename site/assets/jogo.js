@@ -440,7 +440,7 @@
       }
       return row + "</tr>";
     }).join("");
-    return '<div class="md-typeset__table"><table class="jogo__reveladas" data-jogo-reveladas><caption>Cartas mostradas nesta mão</caption>' +
+    return '<div class="md-typeset__table" tabindex="0"><table class="jogo__reveladas" data-jogo-reveladas><caption>Cartas mostradas nesta mão</caption>' +
       "<thead>" + head + "</tr></thead><tbody>" + rows + "</tbody></table></div>";
   };
 
