@@ -527,15 +527,18 @@ def test_404_page_is_portuguese_with_ways_back(site: Path) -> None:
     assert "/regras/" in links and "/regras/tutorial/" in links
 
 
-def test_search_folds_accents_and_ranks_developers_last(site: Path) -> None:
+def test_search_folds_accents_leaves_developers_out_and_puts_definitions_first(
+    site: Path,
+) -> None:
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     boosts = {d["location"]: d.get("boost", 1) for d in index["docs"]}
-    assert boosts["desenvolvedores/"] < 1
+    # learners searching the rules never meet the developers' page
+    assert not any(loc.startswith("desenvolvedores/") for loc in boosts)
     # the one-sheet summary repeats every word of the rules: it must not outrank them
     assert boosts["resumo/"] < 1
-    assert all(
-        b == 1 for loc, b in boosts.items() if not loc.startswith(("desenvolvedores/", "resumo/"))
-    )
+    # the glossary defines the words the other pages use
+    assert boosts["glossario/"] > 1
+    assert all(b == 1 for loc, b in boosts.items() if not loc.startswith(("glossario/", "resumo/")))
     worker_pt = (site / "assets/javascripts/lunr/min/lunr.pt.min.js").read_text(encoding="utf-8")
     assert worker_pt.count('registerFunction(dobra, "trucoDobra")') == 1
 
