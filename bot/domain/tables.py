@@ -993,6 +993,35 @@ def act(
     """Apply one seat's action, made for version ``expected``, and store it.
 
     ``seat`` is the robot's seat for robots; for people it is found from ``user_id``.
+    An answer that lost a race to a partner's answer is refused with who answered first
+    (``Reason.ANSWERED``).
+    """
+    try:
+        return _act(db, game_id, expected, seat, action, rules, user_id=user_id, source=source)
+    except Stale as stale:
+        if stale.reason != Reason.STALE:
+            raise
+        with db.session() as s:  # both read the same version; the other one was stored
+            first = _answered_first(s, game_id, expected, user_id, action)
+        if first is None:
+            raise
+        raise Stale(Reason.ANSWERED, seat=first[0], action=first[1]) from stale
+
+
+def _act(
+    db: Database,
+    game_id: int,
+    expected: int,
+    seat: int | None,
+    action: Action,
+    rules: Rules,
+    *,
+    user_id: int | None = None,
+    source: Source = Source.BUTTON,
+) -> Change:
+    """Apply one seat's action, made for version ``expected``, and store it.
+
+    ``seat`` is the robot's seat for robots; for people it is found from ``user_id``.
     """
     with db.session() as s:
         game = s.get(Game, game_id)
@@ -1008,6 +1037,9 @@ def act(
         if game.version != expected:
             if user_id is not None and _made(s, game_id, expected, user_id, action):
                 raise Stale(Reason.DONE)
+            first = _answered_first(s, game_id, expected, user_id, action)
+            if first is not None:
+                raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
             raise Stale()
         seats = _seats(s, game, load_options(game.options).players)
         if user_id is not None:
@@ -1056,6 +1088,29 @@ def _said(m: Match, seat: int, action: Action) -> Said | None:
         return Said(hand, seat, Saying.PLAY11)
     if act == Act.RUN11:
         return Said(hand, seat, Saying.RUN11)
+    return None
+
+
+ANSWERS = (Act.ACCEPT, Act.RUN, Act.RAISE, Act.PLAY11, Act.RUN11)
+
+
+def _answered_first(
+    s: Session, game_id: int, version: int, user_id: int | None, action: Action
+) -> tuple[int, str] | None:
+    """The seat and action that answered first, when this person's answer made for
+    ``version`` lost a race to another seat's answer."""
+    if user_id is None or action.act not in ANSWERS:
+        return None
+    q = select(Event).where(Event.game_id == game_id, Event.version == version + 1)
+    for e in s.exec(q):
+        done = json.loads(e.data).get("action")
+        if (
+            e.seat is not None
+            and e.user_id != user_id
+            and done
+            and Action.parse(done).act in ANSWERS
+        ):
+            return e.seat, done
     return None
 
 

@@ -88,6 +88,8 @@ class Reason(StrEnum):
     """A robot button pressed again on the same lobby drawing (a double tap): a toast."""
     TEAM_FULL = "team_full"
     SAME_TEAM = "same_team"
+    ANSWERED = "answered"
+    """Two answers at once: the partner's came first (params ``seat``, ``action``)."""
     NOT_OVER = "not_over"
     """Revanche on a match still in play."""
     REMATCH_GONE = "rematch_gone"
@@ -108,9 +110,10 @@ class Refused(Exception):
 class Stale(Refused):
     """The button was made for an older version of the game."""
 
-    def __init__(self, reason: Reason = Reason.STALE) -> None:
-        """The button's version is gone (``Reason.DONE``: by this very move)."""
-        super().__init__(reason)
+    def __init__(self, reason: Reason = Reason.STALE, **params: Any) -> None:
+        """The button's version is gone (``Reason.DONE``: by this very move;
+        ``Reason.ANSWERED``: a partner's answer came first, ``params`` say whose)."""
+        super().__init__(reason, **params)
 
 
 # ------------------------------------------------------------------ commands
@@ -544,6 +547,8 @@ class HandsDrawing:
     """Their current hand messages by seat."""
     ended: dict[int, HandSummary]
     """How finished hands ended, by hand number."""
+    cancelled_by: str | None = None
+    """Who cancelled the table, when it was cancelled."""
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ from bot.telegram.callbacks import (
 )
 from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
-from engine.actions import ACCEPT, RUN, Act
+from engine.actions import ACCEPT, RUN, Act, Action
 from engine.cards import Card, DeckStyle
 from engine.rulesets import HOUSE_LADDERS
 from engine.sinais import Sinal
@@ -127,6 +127,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.LOBBY_REPEAT: _("✔️ Já feito: a mesa mostra o robô."),
         Reason.TEAM_FULL: _("O time {team} está completo."),
         Reason.SAME_TEAM: _("Você já está nesse time."),
+        Reason.ANSWERED: _("Essa jogada já passou: alguém do seu time respondeu antes."),
         Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
         Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
     }
@@ -869,6 +870,15 @@ def rematch_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
 def retired_text(t: Translations) -> str:
     """What an old table message turns into once the table was posted again below."""
     return t.gettext("🃏 A mesa continua abaixo ⬇️")
+
+
+def answered_first(t: Translations, table: Table, seat: int, action: str) -> str:
+    """To the loser of two answers at once: who answered first, and what."""
+    who = table.seats[seat]
+    done = words_for(t).did(Action.parse(action), table.view(seat), public=True)
+    return t.gettext("{who} respondeu primeiro: {what}.").format(
+        who=who.name if who else "?", what=done
+    )
 
 
 def cancelled_text(t: Translations) -> str:

@@ -4,6 +4,7 @@ that ask the others first."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.domain import messages, people, tables
@@ -420,3 +421,22 @@ async def test_a_timeout_beside_a_robot_partner_says_the_robot_answers(
         )
         assert "o tempo de Beto acabou, e 🤖 Dita responde pelo time" in said[0]
         assert "Beto correu" not in said[0]
+
+
+async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    _group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
+    d = await h.wait(lambda: (m := h.hand(dita)) and "Corro" in moves(m) and m)
+    answers = await asyncio.gather(
+        s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"]),
+        s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"]),
+    )
+    texts = [a["text"] for a in answers]
+    # one of them counted; the other is told whose answer came first and what it was
+    assert texts.count(None) + texts.count("") == 1, texts
+    told = next(x for x in texts if x)
+    assert told in ("Beto respondeu primeiro: aceitou.", "Dita respondeu primeiro: correu."), told

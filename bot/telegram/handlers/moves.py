@@ -21,7 +21,13 @@ from bot.telegram.callbacks import (
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import answer_after, parse_button
 from bot.telegram.publish import refresh
-from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
+from bot.telegram.render import (
+    answered_first,
+    hand_keyboard,
+    inline_results,
+    reason_text,
+    signals_keyboard,
+)
 from engine.actions import Act
 
 
@@ -49,7 +55,12 @@ async def on_move(update: Update, context: BotContext) -> None:
     except Refused as r:
         # a double tap repeats the move just made: a toast, not a modal to dismiss
         alert = r.reason != Reason.DONE
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
+        text = reason_text(t, r.reason, r.params)
+        if r.reason == Reason.ANSWERED:
+            table = await context.call(tables.load, context.db, move.game_id)
+            if table is not None and table.started:
+                text = answered_first(t, table, r.params["seat"], r.params["action"])
+        await q.answer(text, show_alert=alert)
         return
     refresh(context.application, change)  # first: what follows is stored, start it
     context.runtime.metrics.actions.labels("button").inc()

@@ -153,6 +153,7 @@ async def on_cancel(update: Update, context: BotContext) -> None:
     # the short line at the bottom of the chat; the table far up says the same
     with contextlib.suppress(TelegramError):
         await q.edit_message_text(cancelled_by_text(t, table, person.name))
+    await _table_cancelled(context, table, cancelled_by_text(t, table, person.name))
 
 
 async def on_lobby(update: Update, context: BotContext) -> None:
@@ -207,6 +208,17 @@ async def on_lobby(update: Update, context: BotContext) -> None:
         greet_later(context, player, table)
     else:
         await answer_after(q)
+
+
+async def _table_cancelled(context: BotContext, table: Table, text: str) -> None:
+    """Take the cancelled table's buttons off at once: its redraw may wait a while behind
+    the group's flood budget, and meanwhile its turn line and buttons would still look live."""
+    if table.table_message_id is None or table.private:
+        return
+    with contextlib.suppress(TelegramError):  # the redraw job says it again anyway
+        await context.bot.edit_message_text(
+            text, table.chat_id, table.table_message_id, reply_markup=None
+        )
 
 
 def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) -> bool:
