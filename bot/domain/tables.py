@@ -790,6 +790,8 @@ def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
         if seat_of(seats, user_id) is None:
             raise Refused(Reason.NOT_SEATED)
         active = _active_game(s, old.chat_id, old.thread_id)
+        if active is not None and active.rematch_of == old.id and active.status != GameStatus.LOBBY:
+            raise Refused(Reason.REMATCH_PLAYING)
         if active is not None and active.rematch_of == old.id and active.id is not None:
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id

@@ -90,6 +90,8 @@ class Reason(StrEnum):
     SAME_TEAM = "same_team"
     ANSWERED = "answered"
     """Two answers at once: the partner's came first (params ``seat``, ``action``)."""
+    REMATCH_PLAYING = "rematch_playing"
+    """Revanche on a result whose rematch is being played."""
     NOT_OVER = "not_over"
     """Revanche on a match still in play."""
     REMATCH_GONE = "rematch_gone"

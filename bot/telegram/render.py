@@ -128,6 +128,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.TEAM_FULL: _("O time {team} está completo."),
         Reason.SAME_TEAM: _("Você já está nesse time."),
         Reason.ANSWERED: _("Essa jogada já passou: alguém do seu time respondeu antes."),
+        Reason.REMATCH_PLAYING: _("A revanche dessa partida já está em jogo: veja a mesa."),
         Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
         Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
     }

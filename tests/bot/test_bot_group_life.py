@@ -11,7 +11,6 @@ from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values import GameStatus, Setting
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
 from tests.bot.harness import (
@@ -200,10 +199,9 @@ async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working
     assert not answer["show_alert"], answer
     new = await h.wait(lambda: (x := tables.active_table(db, group, None)) and x.started and x)
     assert {x.user for x in new.seats if x} == {duda, caio}
-    # Revanche on the match still in play says so
-    table = await h.wait(lambda: h.table_message(group))
-    answer = await s.user_presses(duda, group, table["message_id"], rematch_data(new.id))
-    assert answer["text"].startswith("Essa partida ainda está em jogo")
+    # the same Revanche while its rematch is being played says so
+    answer = await s.user_presses(duda, group, over["message_id"], data)
+    assert answer["text"] == "A revanche dessa partida já está em jogo: veja a mesa."
     tables.cancel(db, new.id, duda, authorised=True)
     # a newer table was opened since that first result: its Revanche is gone
     answer = await s.user_presses(duda, group, over["message_id"], data)
