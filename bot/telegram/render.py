@@ -523,7 +523,8 @@ def table_keyboard(
     row = [InlineKeyboardButton(_("🃏 Minha mão"), switch_inline_query_current_chat="")]
     if bot_username:
         row.append(
-            InlineKeyboardButton(_("Abrir no privado"), url=deep_link(bot_username, table.id))
+            # half a phone's width: a label longer than ~14 characters is cut
+            InlineKeyboardButton(_("📩 No privado"), url=deep_link(bot_username, table.id))
         )
     rows = [row]
     if webapp is not None and (bot_username or table.private):
@@ -1115,18 +1116,21 @@ def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:
     """/baralho: traditional (3♣) or Spanish (3 de bastos) labels."""
     sample = Card.parse("3C")
     w = words_for(t)
+    # one to a row: "Espanhol (3 de bastos)" does not fit half a phone's width
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     t.gettext("Tradicional ({card})").format(card=w.card(sample)),
                     callback_data=deck_data(DeckStyle.TRADITIONAL),
-                ),
+                )
+            ],
+            [
                 InlineKeyboardButton(
                     t.gettext("Espanhol ({card})").format(card=w.card(sample, DeckStyle.SPANISH)),
                     callback_data=deck_data(DeckStyle.SPANISH),
-                ),
-            ]
+                )
+            ],
         ]
     )
 

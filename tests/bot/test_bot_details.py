@@ -37,7 +37,7 @@ async def test_truco_in_private_sends_no_group_table(harness: Harness) -> None:
     await s.user_sends(ana, ana, "/regras")
     await harness.wait(lambda: "Livro de regras" in harness.bot_messages(ana)[-1]["text"])
     labels = [b["text"] for m in harness.bot_messages(ana) for b in buttons(m)]
-    assert not any("Minha mão" in x or "Abrir no privado" in x for x in labels)
+    assert not any("Minha mão" in x or "No privado" in x for x in labels)
     tables = [m for m in harness.bot_messages(ana) if m["text"].startswith("🃏")]
     assert len(tables) == 1
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus, Setting
+from bot.domain.values import GameStatus, Occupant, Setting, Table
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
@@ -438,3 +438,40 @@ async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
     assert texts.count(None) + texts.count("") == 1, texts
     told = next(x for x in texts if x)
     assert told in ("Beto respondeu primeiro: aceitou.", "Dita respondeu primeiro: correu."), told
+
+
+def test_table_and_deck_labels_fit_a_phone_in_both_languages() -> None:
+    from bot.i18n import translations
+    from bot.telegram.render import deck_keyboard, table_keyboard
+
+    for lang in ("pt", "en"):
+        t = translations(lang)
+        game = _a_table()
+        rows = table_keyboard(t, game, "TrucoBot").inline_keyboard
+        labels = [b.text for row in rows for b in row]
+        # two to a row: each fits half a phone's width, in one language
+        assert all(len(x) <= 14 for x in labels), labels
+        assert lang == "pt" or not any("Minha" in x for x in labels), labels
+        deck = deck_keyboard(t).inline_keyboard
+        assert [len(row) for row in deck] == [1, 1]  # "Espanhol (3 de bastos)" whole
+
+
+def _a_table() -> Table:
+    m = paulista_hand()
+    return Table(
+        id=1,
+        chat_id=-1001000000001,
+        thread_id=None,
+        private=False,
+        creator_id=1,
+        status=GameStatus.PLAYING,
+        variant="paulista",
+        options=m.options,
+        seats=(Occupant("Ana", 1), Occupant("Beto", 2)),
+        version=1,
+        seed=0,
+        deadline_at=None,
+        note=None,
+        table_message_id=5,
+        snapshot=None,
+    )
