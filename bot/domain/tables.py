@@ -1278,3 +1278,43 @@ def come_back(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
         strikes = note.strikes if note is not None else ()
         _save(s, game, expected, deadline_at=deadline_for(m, rules, strikes), **values)
         return _commit(s, game, m, seats, rules)
+
+
+def vote_robot(
+    db: Database, game_id: int, voter: int, seat: int, rules: Rules
+) -> tuple[Change, int]:
+    """A seated person votes to give an absent person's seat (a timeout last time) to a
+    robot; with the votes of half the table's other people (rounded up) it is done, until
+    the person presses a move or 🙋 Voltei. Returns the change and the votes still missing.
+    """
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.status != GameStatus.PLAYING:
+            raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
+        seats = _seats(s, game, load_options(game.options).players)
+        mine = seat_of(seats, voter)
+        if mine is None:
+            raise Refused(Reason.NOT_SEATED)
+        x = seats[seat] if 0 <= seat < len(seats) else None
+        note = TimeoutNote.from_json(game.note) if game.note else None
+        if x is None or x.user is None or x.robot or mine == seat:
+            raise Refused(Reason.BAD_BUTTON)
+        if note is None or seat not in note.strikes:
+            raise Refused(Reason.NOT_ABSENT)
+        expected = game.version
+        q = select(Event).where(
+            Event.game_id == game_id, Event.kind == "vote", Event.version > note.version
+        )
+        voters = {e.user_id for e in s.exec(q) if e.seat == seat} | {voter}
+        others = [y for i, y in enumerate(seats) if y and y.user and not y.robot and i != seat]
+        needed = (len(others) + 1) // 2
+        _event(s, game, expected + 1, "vote", seat, voter)
+        values: dict[str, Any] = {}
+        if len(voters) >= needed:
+            seats[seat] = replace(x, robot=_robot_level(seats))
+            _store_seats(s, game_id, seats)
+            strikes = tuple(i for i in note.strikes if i != seat)
+            values["note"] = replace(note, strikes=strikes).to_json()
+            _event(s, game, expected + 1, "away", seat, x.user, voted=True)
+        _save(s, game, expected, **values)
+        return _commit(s, game, _match(game), seats, rules), max(0, needed - len(voters))

@@ -90,6 +90,8 @@ class Reason(StrEnum):
     SAME_TEAM = "same_team"
     ANSWERED = "answered"
     """Two answers at once: the partner's came first (params ``seat``, ``action``)."""
+    NOT_ABSENT = "not_absent"
+    """A vote for a robot in the seat of someone whose time did not run out."""
     REMATCH_PLAYING = "rematch_playing"
     """Revanche on a result whose rematch is being played."""
     NOT_OVER = "not_over"

@@ -59,6 +59,7 @@ from bot.telegram.callbacks import (
     posted_link,
     rematch_data,
     signals_data,
+    vote_data,
 )
 from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
@@ -128,6 +129,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.TEAM_FULL: _("O time {team} está completo."),
         Reason.SAME_TEAM: _("Você já está nesse time."),
         Reason.ANSWERED: _("Essa jogada já passou: alguém do seu time respondeu antes."),
+        Reason.NOT_ABSENT: _("Só vai robô no lugar de quem deixou o tempo acabar."),
         Reason.REMATCH_PLAYING: _("A revanche dessa partida já está em jogo: veja a mesa."),
         Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
         Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
@@ -527,6 +529,12 @@ def table_keyboard(
             InlineKeyboardButton(_("📩 No privado"), url=deep_link(bot_username, table.id))
         )
     rows = [row]
+    strikes = table.note.strikes if table.note is not None else ()
+    for seat in strikes:  # a person whose time ran out last time: the table may vote
+        x = table.seats[seat]
+        if x is not None and x.user is not None and not x.robot and not table.private:
+            label = _("🤖 Robô por {name}").format(name=x.name[:12])
+            rows.append([InlineKeyboardButton(label, callback_data=vote_data(table.id, seat))])
     if webapp is not None and (bot_username or table.private):
         rows.append([open_table_button(t, table, bot_username, webapp)])
     return InlineKeyboardMarkup(rows)
@@ -624,7 +632,7 @@ def hand_text(
     if stand_in:
         lines.append(
             _(
-                "🤖 Um robô joga por você desde que seu tempo acabou duas vezes seguidas. "
+                "🤖 Um robô joga por você enquanto você está fora da mesa. "
                 "Toque em 🙋 Voltei para jogar de novo."
             )
         )

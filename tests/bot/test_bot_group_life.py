@@ -475,3 +475,26 @@ def _a_table() -> Table:
         table_message_id=5,
         snapshot=None,
     )
+
+
+async def test_the_table_votes_a_robot_into_an_absent_seat(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, caio = server.add_user("Ana"), server.add_user("Caio")
+        group = server.add_group("G", admins=[ana], members=[caio])
+        gid = await seat_match(h, group, [ana, caio], paulista_hand())
+        db = runtime_of(h.app).db
+        await press(h, ana, "3♣")
+        await h.wait(lambda: tables.load(db, gid).match().to_act() == (1,))
+        h.advance(31)  # Caio's time runs out once: the table offers a vote
+        table = await h.wait(
+            lambda: (m := h.table_message(group)) and "Robô por Caio" in str(m) and m
+        )
+        vote = button(table, "Robô por Caio")["callback_data"]
+        answer = await server.user_presses(caio, group, table["message_id"], vote)
+        assert answer["show_alert"]  # not for his own seat
+        answer = await server.user_presses(ana, group, table["message_id"], vote)
+        assert answer["text"] == "Um robô joga nesse lugar até a pessoa voltar.", answer
+        await h.wait(lambda: tables.load(db, gid).seats[1].robot is not None)
+        await h.wait(lambda: newest(h, caio, "Um robô joga por você"))
