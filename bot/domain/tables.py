@@ -441,9 +441,12 @@ def resume_jobs(db: Database, rules: Rules) -> int:
         for game in games:
             seats = _seats(s, game, load_options(game.options).players)
             m = _match(game) if game.snapshot is not None else None
-            jobs.after_change(
-                s, _change(game, m, seats), rules.clock(), rules.robot_delay, rules.warning_seconds
-            )
+            change = _change(game, m, seats)
+            jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
+            if game.status == GameStatus.LOBBY and game.rematch_of and game.deadline_at:
+                # a Revanche's wait outlives a restart too (a lobby's change drops deadlines)
+                data = {"game": change.game_id, "version": change.version}
+                jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), game.deadline_at, data)
         s.commit()
         return len(games)
 
