@@ -498,3 +498,21 @@ async def test_the_table_votes_a_robot_into_an_absent_seat(
         assert answer["text"] == "Um robô joga nesse lugar até a pessoa voltar.", answer
         await h.wait(lambda: tables.load(db, gid).seats[1].robot is not None)
         await h.wait(lambda: newest(h, caio, "Um robô joga por você"))
+
+
+def test_minha_mao_stars_the_manilhas() -> None:
+    from bot.i18n import translations
+    from bot.telegram.render import inline_results
+    from engine.cards import DeckStyle, parse_cards
+
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=2),
+        score=(0, 0),
+        dealer=1,
+        hands=[parse_cards("6S KH 5D"), parse_cards("2S QD 7C")],
+        vira=parse_cards("5C")[0],
+    )
+    results = inline_results(translations("pt"), _a_table(), m.view(0), DeckStyle.TRADITIONAL, "B")
+    assert "Jogar 6♠ ★" in [r.title for r in results]
+    assert all("Sua mão: 6♠ ★ K♥ 5♦" in (r.description or "") for r in results)
