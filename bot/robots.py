@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 
 from bot.ops.lifecycle import die_with_parent
 from engine.actions import Action
+from engine.levels import ROBOT_LEVELS
 from engine.robots import get_robot, normalize_level
 from engine.view import View
 
-INLINE_LEVELS = frozenset({"facil", "medio"})
+INLINE_LEVELS = frozenset(name for name, lv in ROBOT_LEVELS.items() if not lv.searches)
+"""The levels that think briefly enough to run in the bot's own process."""
 MIN_BUDGET_MS = 20.0
 """Difícil thinks at least this long, however long the queue."""
 

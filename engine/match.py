@@ -8,9 +8,7 @@ also drawn from the seed (``caught``), so signals replay exactly too. The state 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import actions as A
 from engine.actions import Act, Action
@@ -18,120 +16,43 @@ from engine.cards import Card
 from engine.errors import ErrorCode, IllegalAction
 from engine.rulesets import Ruleset, TableOptions, get_ruleset
 from engine.sinais import DEFAULT_CATCH_PERCENT
+from engine.state import NO_BETS, HandKind, HandResult, Phase, Play, TeamBets
+from engine.view import View, make_view
 
-if TYPE_CHECKING:
-    from engine.view import View
+__all__ = [
+    "NO_BETS",
+    "SNAPSHOT_VERSION",
+    "HandKind",
+    "HandResult",
+    "Match",
+    "Phase",
+    "Play",
+    "TeamBets",
+    "catch_roll",
+    "deal_cards",
+    "fold_bets",
+    "hand_outcome",
+]
 
 SNAPSHOT_VERSION = 1
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
-class Phase(IntEnum):
-    """What the match waits for."""
-
-    DECIDE = 0
-    """The mão de onze/dez decision (play11/run11)."""
-    PLAY = 1
-    """A seat's turn to play a card (or call truco first)."""
-    ANSWER = 2
-    """A truco call waits for the called team's answer."""
-    HAND_OVER = 3
-    """The hand ended; ``deal()`` starts the next one."""
-    MATCH_OVER = 4
-    """A team reached the target."""
-
-
-class HandKind(IntEnum):
-    """The kind of hand being played."""
-
-    NORMAL = 0
-    SPECIAL = 1
-    """Mão de onze (paulista, Trem Bão) or mão de dez (mineiro), R7."""
-    IRON = 2
-    """Mão de ferro: both teams at the threshold, cards played blind (R8)."""
-
-
-Play = tuple[int, Card, bool]
-"""One card on the table: (seat, card, covered)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a finished hand ended."""
-
-    winner: int | None
-    """Winning team, or ``None`` when nobody scored (three ties)."""
-    points: tuple[int, int]
-    stake: int
-    rounds: tuple[int | None, ...]
-    ran: bool
-    """Whether it ended because a team ran (from a call or the mão de onze/dez)."""
-    score: tuple[int, int]
-    match_winner: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class TeamBets:
-    """What one team did with truco so far in the match: public, everyone at the table saw it.
-
-    Counts are per ladder step (0 truco, 1 seis, 2 nove, 3 doze). Robots read them as the
-    team's habits ("a team that runs a lot accepts little").
-    """
-
-    hands: int = 0
-    """Hands finished in which truco could be called (not the mão de onze/dez or iron)."""
-    calls: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls the team made at each step (truco on its turn, or a raise)."""
-    accepted: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls of each step the team accepted (without raising)."""
-    raised: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls of each step the team answered with a raise."""
-    ran: tuple[int, ...] = (0, 0, 0, 0)
-    """Calls of each step the team ran from (every partner ran)."""
-    shown: tuple[int, ...] = (0, 0, 0, 0)
-    """The team's calls of each step that were the hand's last call, accepted and played out
-    to a winner: the calls whose cards everybody then saw."""
-    shown_won: tuple[int, ...] = (0, 0, 0, 0)
-    """Of ``shown``, the hands the team won: a team whose called hands win rarely bluffs."""
-
-    @property
-    def faced(self) -> tuple[int, ...]:
-        """Calls of each step the team answered, one way or another."""
-        return tuple(
-            a + r + x for a, r, x in zip(self.accepted, self.raised, self.ran, strict=True)
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready form (lists of counts)."""
-        return {
-            "hands": self.hands,
-            "calls": list(self.calls),
-            "accepted": list(self.accepted),
-            "raised": list(self.raised),
-            "ran": list(self.ran),
-            "shown": list(self.shown),
-            "shown_won": list(self.shown_won),
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> TeamBets:
-        """The inverse of ``to_json`` (older snapshots have no ``shown`` counts: zeros)."""
-        zeros = [0, 0, 0, 0]
-        return TeamBets(
-            int(data["hands"]),
-            *(
-                tuple(int(x) for x in (data.get(k, zeros) if k in _OPTIONAL_COUNTS else data[k]))
-                for k in _COUNTS
-            ),
-        )
-
-
-_COUNTS = ("calls", "accepted", "raised", "ran", "shown", "shown_won")
-_OPTIONAL_COUNTS = ("shown", "shown_won")
-
-
-NO_BETS = (TeamBets(), TeamBets())
+# The members as module names: an enum member looked up on its class costs several times
+# a global's lookup (EnumType's ``__getattr__`` hook), and these are read on every action.
+_DECIDE, _PLAYING, _ANSWERING, _HAND_OVER, _MATCH_OVER = Phase
+_NORMAL, _SPECIAL, _IRON = HandKind
+_PLAY = Act.PLAY
+_COVER = Act.COVER
+_BLIND = Act.BLIND
+_TRUCO = Act.TRUCO
+_ACCEPT = Act.ACCEPT
+_RUN = Act.RUN
+_RAISE = Act.RAISE
+_PLAY11 = Act.PLAY11
+_RUN11 = Act.RUN11
+_SIGNAL = Act.SIGNAL
 
 
 def fold_bets(
@@ -144,6 +65,12 @@ def fold_bets(
 
     ``ran_team``: the team that ran, if it ended so; ``winner``: the team that won it.
     """
+    if not any(a.act in _BETS for _, a in hand_log):
+        # no call this hand: only the hand count moves (most hands, and every play-out's)
+        return (
+            TeamBets(bets[0].hands + 1, *_counts(bets[0])),
+            TeamBets(bets[1].hands + 1, *_counts(bets[1])),
+        )
     count = [
         [
             list(b.calls),
@@ -160,17 +87,17 @@ def fold_bets(
     caller = -1
     for seat, a in hand_log:
         team = seat & 1
-        if a.act == Act.TRUCO:
+        if a.act == _TRUCO:
             step += 1
             count[team][0][step] += 1
             settled = False
             caller = team
-        elif a.act == Act.RAISE:
+        elif a.act == _RAISE:
             count[team][2][step] += 1
             step += 1
             count[team][0][step] += 1
             caller = team
-        elif a.act == Act.ACCEPT:
+        elif a.act == _ACCEPT:
             count[team][1][step] += 1
             settled = True
     if not settled and ran_team is not None and step >= 0:
@@ -182,6 +109,15 @@ def fold_bets(
         TeamBets(bets[0].hands + 1, *(tuple(c) for c in count[0])),
         TeamBets(bets[1].hands + 1, *(tuple(c) for c in count[1])),
     )
+
+
+_BETS = frozenset((_TRUCO, _RAISE, _ACCEPT))
+"""The actions ``fold_bets`` counts (a run counts only after a call)."""
+
+
+def _counts(b: TeamBets) -> tuple[tuple[int, ...], ...]:
+    """A team's counts in ``TeamBets`` field order, after ``hands``."""
+    return (b.calls, b.accepted, b.raised, b.ran, b.shown, b.shown_won)
 
 
 def _mix(x: int) -> int:
@@ -198,7 +134,10 @@ def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) 
     n = len(cards)
     for i in range(count):
         x = (x + _GOLDEN) & _MASK
-        j = i + _mix(x) % (n - i)
+        # _mix(x), inline: a deal draws a dozen of them
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = i + (z ^ (z >> 31)) % (n - i)
         cards[i], cards[j] = cards[j], cards[i]
     return cards[:count]
 
@@ -233,6 +172,23 @@ def hand_outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
         # one round each then a tie, or three ties: the first round decides (or nobody)
         return True, r0
     return True, r2
+
+
+_PLAY_ACTIONS: dict[tuple[tuple[Card, ...], bool, bool], tuple[Action, ...]] = {}
+"""``legal_actions`` on a seat's turn, by (cards held, may cover, may call): a few
+thousand keys in a match, emptied when it passes ``_PLAY_ACTIONS_MAX``."""
+_PLAY_ACTIONS_MAX = 50_000
+
+
+def _play_actions(hand: tuple[Card, ...], cover: bool, call: bool) -> tuple[Action, ...]:
+    """The actions of a seat's turn holding ``hand``: each card open, then covered when
+    ``cover``, then truco when ``call``."""
+    acts = [A.PLAY[c] for c in hand]
+    if cover:
+        acts += [A.COVER[c] for c in hand]
+    if call:
+        acts.append(A.TRUCO)
+    return tuple(acts)
 
 
 class Match:
@@ -337,7 +293,7 @@ class Match:
         self.log = []
         self.bets = NO_BETS
         self._clear_hand()
-        self.phase = Phase.HAND_OVER
+        self.phase = _HAND_OVER
         if deal:
             self._deal_from_seed()
 
@@ -391,7 +347,7 @@ class Match:
         self.hands = []
         self.vira = None
         self.strength = self.ruleset.strength_table(None) if not self.ruleset.uses_vira else ()
-        self.kind = HandKind.NORMAL
+        self.kind = _NORMAL
         self.stake = self.ruleset.hand_value
         self.level = -1
         self.raise_team = -1
@@ -413,12 +369,11 @@ class Match:
         need = 3 * n + (1 if self.ruleset.uses_vira else 0)
         cards = deal_cards(self.seed, self.hand_number, self.ruleset.deck, need)
         first = (self.dealer + 1) % n
-        # one card at a time to each seat, starting after the dealer
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(3 * n):
-            hands[(first + i) % n].append(cards[i])
+        # one card at a time to each seat, starting after the dealer: the seat k places
+        # after the first gets cards k, k + n and k + 2n
+        hands = tuple(tuple(cards[(s - first) % n : 3 * n : n]) for s in range(n))
         vira = cards[3 * n] if self.ruleset.uses_vira else None
-        self._start_hand(tuple(tuple(h) for h in hands), vira)
+        self._start_hand(hands, vira)
 
     def _start_hand(self, dealt: tuple[tuple[Card, ...], ...], vira: Card | None) -> None:
         self._clear_hand()
@@ -431,18 +386,18 @@ class Match:
         at0 = self.score[0] >= threshold
         at1 = self.score[1] >= threshold
         if at0 and at1:
-            self.kind = HandKind.IRON
-            self.phase = Phase.PLAY
+            self.kind = _IRON
+            self.phase = _PLAYING
         elif at0 or at1:
-            self.kind = HandKind.SPECIAL
-            self.phase = Phase.DECIDE
+            self.kind = _SPECIAL
+            self.phase = _DECIDE
             self.call_team = 0 if at0 else 1  # the deciding team
         else:
-            self.phase = Phase.PLAY
+            self.phase = _PLAYING
 
     def deal(self) -> None:
         """Chance step: rotate the dealer and deal the next hand from the seed."""
-        if self.phase != Phase.HAND_OVER:
+        if self.phase != _HAND_OVER:
             raise IllegalAction(ErrorCode.HAND_OVER, "hand_not_over")
         self.hand_number += 1
         self.dealer = (self.dealer + 1) % self.players
@@ -454,12 +409,42 @@ class Match:
 
     def copy(self) -> Match:
         """An independent copy (cheap: every field but the lists is immutable)."""
+        # one assignment a field (a loop over ``__slots__`` costs three times as much);
+        # tests/engine check that every slot is copied
         new = object.__new__(Match)
-        for name in Match.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
-        new.hands = self.hands.copy()
-        new.log = self.log.copy()
+        new.bets = self.bets
+        new.call = self.call
+        new.call_team = self.call_team
+        new.dealer = self.dealer
+        new.dealt = self.dealt
         new.hand_log = self.hand_log.copy()
+        new.hand_number = self.hand_number
+        new.hand_winner = self.hand_winner
+        new.hands = self.hands.copy()
+        new.kind = self.kind
+        new.ladder = self.ladder
+        new.leader = self.leader
+        new.level = self.level
+        new.log = self.log.copy()
+        new.match_winner = self.match_winner
+        new.options = self.options
+        new.past = self.past
+        new.phase = self.phase
+        new.players = self.players
+        new.points = self.points
+        new.raise_team = self.raise_team
+        new.ran = self.ran
+        new.rounds = self.rounds
+        new.ruleset = self.ruleset
+        new.score = self.score
+        new.seed = self.seed
+        new.signalled = self.signalled
+        new.stake = self.stake
+        new.strength = self.strength
+        new.table = self.table
+        new.team_seats = self.team_seats
+        new.turn = self.turn
+        new.vira = self.vira
         return new
 
     # ------------------------------------------------------------------ queries
@@ -470,7 +455,7 @@ class Match:
 
     def is_terminal(self) -> bool:
         """Whether the match is over."""
-        return self.phase == Phase.MATCH_OVER
+        return self.phase == _MATCH_OVER
 
     @property
     def round_index(self) -> int:
@@ -485,12 +470,12 @@ class Match:
     @property
     def deciding_team(self) -> int | None:
         """The team deciding the mão de onze/dez, while it decides."""
-        return self.call_team if self.phase == Phase.DECIDE else None
+        return self.call_team if self.phase == _DECIDE else None
 
     @property
     def pending_value(self) -> int | None:
         """The ladder value of the call awaiting an answer, if any."""
-        return self.ladder[self.call] if self.phase == Phase.ANSWER else None
+        return self.ladder[self.call] if self.phase == _ANSWERING else None
 
     def manilhas(self) -> tuple[Card, ...]:
         """This hand's manilhas, strongest first."""
@@ -498,7 +483,7 @@ class Match:
 
     def hand_result(self) -> HandResult | None:
         """The result of the hand that just ended, or ``None`` while it is being played."""
-        if self.phase < Phase.HAND_OVER:
+        if self.phase < _HAND_OVER:
             return None
         return HandResult(
             winner=self.hand_winner,
@@ -513,10 +498,10 @@ class Match:
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (two partners may both answer a call in 2×2)."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == _PLAYING:
             return (self.turn,)
-        if phase == Phase.ANSWER or phase == Phase.DECIDE:
-            team = 1 - self.call_team if phase == Phase.ANSWER else self.call_team
+        if phase in (_ANSWERING, _DECIDE):
+            team = 1 - self.call_team if phase == _ANSWERING else self.call_team
             ran = self.ran
             return tuple(s for s in self.team_seats[team] if not ran >> s & 1)
         return ()
@@ -524,9 +509,9 @@ class Match:
     def can_truco(self, seat: int) -> bool:
         """Whether ``seat`` may call truco (or the next step) now."""
         return (
-            self.phase == Phase.PLAY
+            self.phase == _PLAYING
             and seat == self.turn
-            and self.kind == HandKind.NORMAL
+            and self.kind == _NORMAL
             and self.level + 1 < len(self.ladder)
             and self.raise_team != seat & 1
         )
@@ -538,11 +523,11 @@ class Match:
         signs go round right after the deal); once per round; only at 2×2 tables with
         sinais on, and never in the iron hand.
         """
-        if not self.options.sinais_on or self.kind == HandKind.IRON:
+        if not self.options.sinais_on or self.kind == _IRON:
             return False
         if not 0 <= seat < self.players or self.signalled >> seat & 1:
             return False
-        if self.phase not in (Phase.PLAY, Phase.ANSWER, Phase.DECIDE):
+        if self.phase not in (_PLAYING, _ANSWERING, _DECIDE):
             return False
         return bool(self.hands[seat])
 
@@ -556,37 +541,46 @@ class Match:
         Only opponents of the signaller catch; the partner simply receives it.
         """
         signaller, action = self.hand_log[index]
-        if action.act != Act.SIGNAL or (signaller ^ seat) & 1 == 0:
+        if action.act != _SIGNAL or (signaller ^ seat) & 1 == 0:
             return False
         roll = catch_roll(self.seed, self.hand_number, index, seat)
         return roll < self.options.catch_percent
 
     def can_cover(self) -> bool:
         """Whether a card may be played covered in this round (R5)."""
-        return bool(self.rounds) and self.options.covered_cards and self.kind != HandKind.IRON
+        return bool(self.rounds) and self.options.covered_cards and self.kind != _IRON
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it may not act)."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == _PLAYING:
             if seat != self.turn:
                 return []
-            if self.kind == HandKind.IRON:
+            kind = self.kind
+            if kind == _IRON:
                 hand = self.hands[seat]
                 return [A.BLIND[i] for i, c in enumerate(self.dealt[seat]) if c in hand]
-            acts = [A.PLAY[c] for c in self.hands[seat]]
-            if self.rounds and self.options.covered_cards:
-                acts += [A.COVER[c] for c in self.hands[seat]]
-            if self.can_truco(seat):
-                acts.append(A.TRUCO)
-            return acts
-        if phase == Phase.ANSWER:
+            # can_cover and can_truco, inline: asked for at every decision of every play-out
+            key = (
+                self.hands[seat],
+                bool(self.rounds) and self.options.covered_cards,
+                kind == _NORMAL
+                and self.level + 1 < len(self.ladder)
+                and self.raise_team != seat & 1,
+            )
+            acts = _PLAY_ACTIONS.get(key)
+            if acts is None:
+                if len(_PLAY_ACTIONS) >= _PLAY_ACTIONS_MAX:
+                    _PLAY_ACTIONS.clear()
+                acts = _PLAY_ACTIONS[key] = _play_actions(*key)
+            return list(acts)
+        if phase == _ANSWERING:
             if seat & 1 == self.call_team or self.ran >> seat & 1:
                 return []
             if self.call + 1 < len(self.ladder):
                 return [A.ACCEPT, A.RUN, A.RAISE]
             return [A.ACCEPT, A.RUN]
-        if phase == Phase.DECIDE:
+        if phase == _DECIDE:
             if seat & 1 != self.call_team or self.ran >> seat & 1:
                 return []
             return [A.PLAY11, A.RUN11]
@@ -600,11 +594,11 @@ class Match:
         """
         if seat not in self.to_act():
             return None
-        if self.phase == Phase.ANSWER:
+        if self.phase == _ANSWERING:
             return A.RUN
-        if self.phase == Phase.DECIDE:
+        if self.phase == _DECIDE:
             return A.RUN11
-        if self.kind == HandKind.IRON:
+        if self.kind == _IRON:
             return self.legal_actions(seat)[0]
         strength = self.strength
         best = max(self.hands[seat], key=lambda c: strength[c])
@@ -616,40 +610,56 @@ class Match:
         """Apply one seat's action; raise ``IllegalAction`` (state unchanged) if not allowed."""
         act = action.act
         phase = self.phase
-        if phase >= Phase.HAND_OVER:
+        if phase == _PLAYING and act == _PLAY and seat == self.turn and self.kind != _IRON:
+            # the commonest action first: an open card on the seat's turn
+            card = action.card
+            hand = self.hands[seat]
+            if card in hand:
+                self.log.append((seat, action))
+                self.hand_log.append((seat, action))
+                i = hand.index(card)
+                self.hands[seat] = hand[:i] + hand[i + 1 :]
+                table = (*self.table, (seat, card, False))
+                if len(table) < self.players:
+                    self.table = table
+                    self.turn = (seat + 1) % self.players
+                else:
+                    self._close_round(table)
+                return
+        if phase >= _HAND_OVER:
             raise IllegalAction(ErrorCode.HAND_OVER)
         if not 0 <= seat < self.players:
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "no_such_seat", seat=seat)
-        if act == Act.SIGNAL:
+        if act == _SIGNAL:
             self._signal(seat, action)
             return
-        if phase == Phase.DECIDE:
-            if act != Act.PLAY11 and act != Act.RUN11:
+        if phase == _DECIDE:
+            if act != _PLAY11 and act != _RUN11:
                 raise IllegalAction(ErrorCode.DECISION_PENDING)
             if seat & 1 != self.call_team or self.ran >> seat & 1:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
             self._record(seat, action)
-            if act == Act.PLAY11:
+            if act == _PLAY11:
                 self.stake = self.ruleset.special_hand_value
                 self.ran = 0
                 self.call_team = -1
-                self.phase = Phase.PLAY
+                self.phase = _PLAYING
             else:
                 self._run(seat, self.ruleset.hand_value)
             return
-        if act == Act.PLAY11 or act == Act.RUN11:
+        if act in (_PLAY11, _RUN11):
             raise IllegalAction(ErrorCode.NO_DECISION_PENDING)
-        if phase == Phase.ANSWER:
-            if act != Act.ACCEPT and act != Act.RUN and act != Act.RAISE:
+        if phase == _ANSWERING:
+            if act != _ACCEPT and act != _RUN and act != _RAISE:
                 raise IllegalAction(ErrorCode.CALL_PENDING)
             if seat & 1 == self.call_team:
                 raise IllegalAction(ErrorCode.NO_CALL_PENDING, "own_call")
             if self.ran >> seat & 1:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_ran")
-            if act == Act.RAISE and self.call + 1 >= len(self.ladder):
+            if act == _RAISE and self.call + 1 >= len(self.ladder):
                 raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
             self._record(seat, action)
-            if act == Act.RUN:
+            if act == _RUN:
                 self._run(seat, self.ruleset.run_value(self.ladder, self.call))
                 return
             # accept (a raise accepts first, then calls the next step)
@@ -657,19 +667,19 @@ class Match:
             self.stake = self.ladder[self.call]
             self.raise_team = self.call_team
             self.ran = 0
-            if act == Act.RAISE:
+            if act == _RAISE:
                 self.call += 1
                 self.call_team = seat & 1
             else:
                 self.call = -1
                 self.call_team = -1
-                self.phase = Phase.PLAY
+                self.phase = _PLAYING
             return
         # Phase.PLAY
-        if act == Act.ACCEPT or act == Act.RUN or act == Act.RAISE:
+        if act in (_ACCEPT, _RUN, _RAISE):
             raise IllegalAction(ErrorCode.NO_CALL_PENDING)
-        if act == Act.TRUCO:
-            if self.kind != HandKind.NORMAL:
+        if act == _TRUCO:
+            if self.kind != _NORMAL:
                 raise IllegalAction(ErrorCode.TRUCO_NOT_ALLOWED)
             if seat != self.turn:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
@@ -681,14 +691,14 @@ class Match:
             self.call = self.level + 1
             self.call_team = seat & 1
             self.ran = 0
-            self.phase = Phase.ANSWER
+            self.phase = _ANSWERING
             return
         if seat != self.turn:
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
         hand = self.hands[seat]
         covered = False
-        if act == Act.BLIND:
-            if self.kind != HandKind.IRON:
+        if act == _BLIND:
+            if self.kind != _IRON:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "blind_only_in_iron")
             slot = action.slot
             card = self.dealt[seat][slot] if slot is not None and 0 <= slot < 3 else None
@@ -697,11 +707,11 @@ class Match:
             action = A.PLAY[card]  # the log keeps the card, which is revealed when played
         else:
             card = action.card
-            if act == Act.COVER:
+            if act == _COVER:
                 if not self.can_cover():
                     raise IllegalAction(ErrorCode.COVER_NOT_ALLOWED)
                 covered = True
-            elif act != Act.PLAY:
+            elif act != _PLAY:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "unknown_action", act=str(act))
             if card is None or card not in hand:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND)
@@ -722,7 +732,7 @@ class Match:
             raise IllegalAction(code, "no_sinal")
         if not self.options.sinais_on:
             raise IllegalAction(code, "sinais_off")
-        if self.kind == HandKind.IRON:
+        if self.kind == _IRON:
             raise IllegalAction(code, "iron_hand")
         if self.signalled >> seat & 1:
             raise IllegalAction(code, "one_per_round")
@@ -769,7 +779,7 @@ class Match:
 
     def _end_hand(self, winner: int | None) -> None:
         self.hand_winner = winner
-        if self.kind == HandKind.NORMAL:
+        if self.kind == _NORMAL:
             ran_team = None if winner is None or not self.ran else 1 - winner
             self.bets = fold_bets(self.bets, self.hand_log, ran_team, winner)
         self.call = -1
@@ -786,9 +796,9 @@ class Match:
             self.score = (s[0], s[1])
             if s[winner] >= target:
                 self.match_winner = winner
-                self.phase = Phase.MATCH_OVER
+                self.phase = _MATCH_OVER
                 return
-        self.phase = Phase.HAND_OVER
+        self.phase = _HAND_OVER
 
     # ---------------------------------------------------------------- snapshots
 
@@ -910,13 +920,11 @@ class Match:
         """Rebuild a seeded match from its event log (deals happen between hands)."""
         m = cls(ruleset, options, seed, dealer=dealer)
         for seat, action in log:
-            if m.phase == Phase.HAND_OVER:
+            if m.phase == _HAND_OVER:
                 m.deal()
             m.apply(seat, action)
         return m
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see now, and nothing more (see ``engine.view.View``)."""
-        from engine.view import make_view  # view.py builds on this module
-
         return make_view(self, seat)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
-from engine.match import HandKind, Match, Phase, TeamBets
 from engine.rulesets import Ruleset, TableOptions
 from engine.sinais import Sinal
+from engine.state import HandKind, Phase, TeamBets
+
+if TYPE_CHECKING:  # a view is made from a match; the match module builds views
+    from engine.match import Match
 
 SeenPlay = tuple[int, Card | None, bool]
 """A card on the table as a seat sees it: (seat, card or None when covered, covered)."""

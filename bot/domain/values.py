@@ -18,6 +18,8 @@ from typing import Any
 from engine import DEFAULT_VARIANT, Match, TableOptions, View
 from engine.actions import Action
 from engine.cards import Card, DeckStyle
+from engine.levels import DEFAULT_LEVEL as ENGINE_DEFAULT_LEVEL
+from engine.levels import ROBOT_LEVELS
 from engine.sinais import Sinal
 
 Clock = Callable[[], float]
@@ -42,14 +44,17 @@ ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)
 
 
 class RobotLevel(StrEnum):
-    """How well a robot plays: the levels of ``engine.robots.LEVELS``, typed."""
+    """How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed."""
 
     FACIL = "facil"
     MEDIO = "medio"
     DIFICIL = "dificil"
 
 
-DEFAULT_LEVEL = RobotLevel.MEDIO
+if [lv.value for lv in RobotLevel] != list(ROBOT_LEVELS):  # pragma: no cover
+    raise ImportError("RobotLevel must list engine.levels.ROBOT_LEVELS, in order")
+
+DEFAULT_LEVEL = RobotLevel(ENGINE_DEFAULT_LEVEL)
 """The level of the robots that fill empty seats at the start."""
 
 

@@ -552,6 +552,19 @@ def open_table_button(
     return InlineKeyboardButton(text, url=app_link(bot_username, name, table.id))
 
 
+def with_open_table(
+    t: Translations,
+    table: Table,
+    markup: InlineKeyboardMarkup | None,
+    webapp: tuple[str, str],
+) -> InlineKeyboardMarkup:
+    """A private table's hand message (the table itself, in private) with 🃏 Abrir a mesa
+    below its buttons."""
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    rows.append([open_table_button(t, table, "", webapp)])
+    return InlineKeyboardMarkup(rows)
+
+
 # ------------------------------------------------------------- private hand
 
 
@@ -985,21 +998,18 @@ def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
     )
 
 
-def help_text(t: Translations) -> str:
-    """/ajuda: what the bot does and its commands."""
+def help_text(t: Translations, commands: Sequence[str]) -> str:
+    """/ajuda: what the bot does and its ``commands`` (``command_table.help_lines``)."""
     return (
-        t.gettext(
-            "<b>Truco no Telegram</b>\n"
-            "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
-            "/placar — traz a mesa da partida para baixo\n"
-            "/marcador — placar para jogar com baralho de verdade\n"
-            "/ranking — quem mais ganhou aqui\n"
-            "/regras — resumo das regras\n"
-            "/baralho — cartas tradicionais ou espanholas\n"
-            "/config — opções do grupo (admins)\n"
-            "/cancelar — encerra a mesa\n"
-            "/tutorial — aprenda jogando (no privado)\n"
-            "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra suas jogadas."
+        "\n".join(
+            [
+                t.gettext("<b>Truco no Telegram</b>"),
+                *commands,
+                t.gettext(
+                    "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra "
+                    "suas jogadas."
+                ),
+            ]
         )
         + "\n"
         + t.gettext(

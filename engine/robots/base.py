@@ -7,6 +7,7 @@ import random
 from typing import Protocol
 
 from engine.actions import Action
+from engine.match import HandKind
 from engine.view import View
 
 
@@ -46,15 +47,37 @@ def decision_rng(seed: int, view: View) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
-class RandomRobot:
+class SeededRobot:
+    """What every robot does first: the only legal action is taken without thinking, a
+    blind card of the iron hand (R8) is drawn at random (no card tells anything), and
+    every other decision goes to ``decide`` with the generator of (seed, view)."""
+
+    level = "seeded"
+
+    def __init__(self, seed: int = 0) -> None:
+        """A robot whose ``seed`` fixes its choice for each view."""
+        self.seed = seed
+
+    def choose(self, view: View) -> Action:
+        """One action out of ``view.legal``."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = decision_rng(self.seed, view)
+        if view.kind == HandKind.IRON:
+            return rng.choice(legal)
+        return self.decide(view, rng)
+
+    def decide(self, view: View, rng: random.Random) -> Action:
+        """The robot's own choice among two or more legal actions, outside the iron hand."""
+        raise NotImplementedError
+
+
+class RandomRobot(SeededRobot):
     """Plays a uniformly random legal action (the arena's baseline)."""
 
     level = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        """A random player; ``seed`` fixes its choices for a given view."""
-        self.seed = seed
-
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """A uniformly random action out of ``view.legal``."""
-        return decision_rng(self.seed, view).choice(view.legal)
+        return rng.choice(view.legal)

@@ -8,7 +8,7 @@ from engine import actions as A
 from engine.actions import Action
 from engine.cards import Card
 from engine.match import HandKind, Phase
-from engine.robots.base import decision_rng
+from engine.robots.base import SeededRobot
 from engine.robots.reading import Reading
 from engine.robots.sense import Sense, card_chances, read, value_after
 from engine.robots.sinais import bluff_scale, choose_signal
@@ -52,23 +52,14 @@ def run_value(view: View) -> int:
 # --------------------------------------------------------------------- fácil
 
 
-class Facil:
+class Facil(SeededRobot):
     """Legal play with a little sense: takes rounds cheaply, answers by its best card."""
 
     level = "facil"
 
-    def __init__(self, seed: int = 0) -> None:
-        """A fácil robot; ``seed`` fixes its choices for a given view."""
-        self.seed = seed
-
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
-        if view.kind == HandKind.IRON:
-            return rng.choice(legal)
         sense = read(view)
         top = max((sense.beats_share(c) for c in view.hand), default=0.0)
         if view.phase == Phase.DECIDE:
@@ -98,7 +89,7 @@ def _plain_card(sense: Sense) -> Action:
 # --------------------------------------------------------------------- médio
 
 
-class Medio:
+class Medio(SeededRobot):
     """A strong heuristic: card tiers, position, partner play, covers, truco by chance and score."""
 
     level = "medio"
@@ -108,16 +99,12 @@ class Medio:
     ) -> None:
         """A médio robot; ``samples`` sets how finely it estimates its chances to bet,
         ``card_samples`` how many deals it plays each card out on (0: tiers only)."""
-        self.seed = seed
+        super().__init__(seed)
         self.samples = samples
         self.card_samples = card_samples
 
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
         return medio_action(view, rng, self.samples, self.card_samples)
 
     def signal(self, view: View) -> Action | None:

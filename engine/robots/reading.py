@@ -108,16 +108,18 @@ PRIOR_RAISE_RATE = 0.04
 """Raises (calls of seis and up) per hand a team makes, before the match shows its own."""
 RAISE_RATE_WEIGHT = 10.0
 """How many hands the prior raise rate is worth."""
-LATE_WINS = 0.92
-"""How often a call of seis and up on the caller's own turn wins once accepted, before the
-match shows any. Only the team that accepted the step below may make that call (R6), and
-having accepted it could just play on: the call gains only when it expects to win, so it
-is read as a made hand, far stronger than a truco (whose caller may be probing)."""
-LATE_RATE_COST = 3.0
-"""How much that expectation drops per raise per hand above ``PRIOR_RAISE_RATE``: a team
-that raises in many hands cannot hold a made hand in all of them."""
+LATE_TELLS = 0.3
+"""How much more a call of seis and up on the caller's own turn says than the team's truco,
+as the factor on its ``lose_ratio``. Only the team that accepted the step below may make
+that call (R6), and having accepted it could just play on: the call gains only when it
+expects to win, so from a team whose calls win 76% of the time (``lose_ratio`` 0.3) it
+reads as a call that wins 92%; from a team whose shown calls are bluffs, less."""
+LATE_RATE_COST = 1.0
+"""How much the lose ratio of those calls grows (in multiples) per ``PRIOR_RAISE_RATE``
+of raises per hand above that prior: a team that raises in many hands cannot hold a made
+hand in all of them."""
 LATE_WEIGHT = 3.0
-"""How many of the team's shown raises (seis and up, played out) the prior is worth."""
+"""How many of the team's shown raises (seis and up, played out) that reading is worth."""
 ESS_SHARE = 1 / 3
 """A reading keeps dealing until its weighed deals are worth this share of the deals
 planned (the effective sample size, (sum of weights)^2 / sum of squares). A hand with
@@ -168,9 +170,10 @@ class Tendencies:
     lose_ratio: float = 0.3
     """How much likelier a call is from a hand that wins than from one that loses, inverted:
     (1 - w) / w where w is how often the team's shown calls won."""
-    late_lose_ratio: float = 0.087
+    late_lose_ratio: float = 0.09
     """``lose_ratio`` for a call of seis and up on the caller's own turn (after it accepted
-    the step below): from ``LATE_WINS``, the team's raise rate and its shown raises."""
+    the step below): ``LATE_TELLS`` of it, grown with the team's raise rate, moved by
+    its shown raises."""
 
     @staticmethod
     def of(view: View, team: int, predict: bool = False) -> Tendencies:
@@ -216,8 +219,13 @@ class Tendencies:
         rate = (float(sum(r.calls[1:])) + RAISE_RATE_WEIGHT * PRIOR_RAISE_RATE) / (
             hands + RAISE_RATE_WEIGHT
         )
-        late_prior = LATE_WINS - LATE_RATE_COST * max(0.0, rate - PRIOR_RAISE_RATE)
-        late_prior = min(0.95, max(0.5, late_prior))
+        lose_ratio = min(1.0, max(0.05, (1.0 - wins) / wins))
+        late_ratio = (
+            lose_ratio
+            * LATE_TELLS
+            * (1.0 + LATE_RATE_COST * max(0.0, rate - PRIOR_RAISE_RATE) / PRIOR_RAISE_RATE)
+        )
+        late_prior = 1.0 / (1.0 + min(1.0, late_ratio))
         late_wins = (float(sum(r.shown_won[1:])) + LATE_WEIGHT * late_prior) / (
             float(sum(r.shown[1:])) + LATE_WEIGHT
         )
@@ -229,7 +237,7 @@ class Tendencies:
             seats=seats,
             bluff=bluff,
             wins=wins,
-            lose_ratio=min(1.0, max(0.05, (1.0 - wins) / wins)),
+            lose_ratio=lose_ratio,
             late_lose_ratio=min(1.0, max(0.03, (1.0 - late_wins) / late_wins)),
             raise_floor=min(0.5, RAISE_READ_FLOOR * rate / PRIOR_RAISE_RATE),
         )

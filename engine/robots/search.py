@@ -25,8 +25,8 @@ from enum import IntEnum
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
-from engine.match import HandKind, Match, Phase
-from engine.robots.base import decision_rng
+from engine.match import Match, Phase
+from engine.robots.base import SeededRobot
 from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
@@ -66,7 +66,7 @@ class Answers(IntEnum):
     """By its best card, against its habits (``card_answer``)."""
 
 
-class Dificil:
+class Dificil(SeededRobot):
     """Search robot: samples hidden cards consistent with the view and plays each option out."""
 
     level = "dificil"
@@ -91,21 +91,15 @@ class Dificil:
             raise ValueError("o tempo de decisão deve ser positivo")
         if playouts is not None and playouts < 1:
             raise ValueError("o número de simulações deve ser positivo")
-        self.seed = seed
+        super().__init__(seed)
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
         baseline = medio_action(view, rng, MEDIO_SAMPLES)
-        if view.kind == HandKind.IRON:
-            return baseline
         options = candidates(view, baseline)
         if len(options) == 1:
             return options[0]
@@ -396,7 +390,7 @@ def _likelihood(act: Act, p: float, late: bool = False) -> float:
 
     ``late``: a call of seis and up on the caller's own turn, which only the team that
     accepted the step below may make; having accepted it could play on, so it calls when
-    its hand is made (``reading.LATE_WINS``).
+    its hand is made (``reading.LATE_TELLS``).
     """
     if late:
         return 0.03 + 0.97 / (1 + math.exp(-(p - 0.85) / 0.05))

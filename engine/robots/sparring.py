@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from engine import actions as A
 from engine.actions import Action
-from engine.match import HandKind, Match, Phase
-from engine.robots.base import Robot, decision_rng
+from engine.match import Match, Phase
+from engine.robots.base import Robot, SeededRobot
 from engine.robots.heuristic import (
     CARD_SAMPLES,
     Medio,
@@ -84,23 +84,18 @@ STYLES: dict[str, Style] = {
 """The fixed-threshold styles, by name."""
 
 
-class Styled:
+class Styled(SeededRobot):
     """A sparring robot that bets by one ``Style`` and plays its cards like médio."""
 
     def __init__(self, name: str, seed: int = 0) -> None:
         """The style called ``name`` (see ``STYLES``)."""
+        super().__init__(seed)
         self.level = name
         self.style = STYLES[name]
-        self.seed = seed
 
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
-        if view.kind == HandKind.IRON:
-            return rng.choice(legal)
         sense = read(view)
         st = self.style
         if view.phase == Phase.DECIDE:
@@ -158,24 +153,19 @@ PROBE_WORLDS = 24
 """Deals the probe samples per betting decision."""
 
 
-class Probe:
+class Probe(SeededRobot):
     """Best response to one fixed robot's betting, by asking its policy in sampled deals."""
 
     def __init__(self, seed: int = 0, target: Robot | None = None) -> None:
         """A probe against ``target`` (médio when none is given)."""
+        super().__init__(seed)
         self.level = "probe"
-        self.seed = seed
         # only the target's bets are asked for: its card play need not sample
         self.target: Robot = target if target is not None else Medio(seed ^ 0x5EED, card_samples=0)
 
-    def choose(self, view: View) -> Action:
+    def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        rng = decision_rng(self.seed, view)
-        if view.kind == HandKind.IRON:
-            return rng.choice(legal)
         sense = read(view)
         if view.phase == Phase.DECIDE:
             p = win_chance(sense, rng, STYLE_SAMPLES * 2)

@@ -16,18 +16,20 @@ from engine.rulesets import TableOptions
 def play_random_match(match: Match, rng: random.Random) -> int:
     """Play ``match`` to the end with uniformly random legal actions; return hands played."""
     hands = 1
+    hand_over, match_over = Phase.HAND_OVER, Phase.MATCH_OVER  # an enum lookup costs
+    random = rng.random
     while True:
         phase = match.phase
-        if phase == Phase.HAND_OVER:
+        if phase == hand_over:
             match.deal()
             hands += 1
             continue
-        if phase == Phase.MATCH_OVER:
+        if phase == match_over:
             return hands
         seats = match.to_act()
-        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        seat = seats[0] if len(seats) == 1 else seats[int(random() * len(seats))]
         legal = match.legal_actions(seat)
-        match.apply(seat, legal[int(rng.random() * len(legal))])
+        match.apply(seat, legal[int(random() * len(legal))])
 
 
 def measure_matches(players: int, seconds: float, seed: int) -> dict[str, float]:
@@ -59,6 +61,18 @@ def measure_copy(seed: int, rounds: int = 20000) -> float:
     return (time.perf_counter() - start) / rounds * 1e6
 
 
+def measure_legal(seed: int, rounds: int = 50000) -> float:
+    """Microseconds to list the legal actions of the seat on turn, mid-hand at 4 players."""
+    m = Match("paulista", TableOptions(players=4), seed)
+    seat = m.to_act()[0]
+    m.apply(seat, m.legal_actions(seat)[0])
+    seat = m.to_act()[0]
+    start = time.perf_counter()
+    for _ in range(rounds):
+        m.legal_actions(seat)
+    return (time.perf_counter() - start) / rounds * 1e6
+
+
 def measure_view(seed: int, rounds: int = 5000) -> float:
     """Microseconds to build one seat's view of a mid-hand 4-player state (robots read many)."""
     m = Match("paulista", TableOptions(players=4), seed)
@@ -79,5 +93,6 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, Any]:
         "players_2": measure_matches(2, seconds, seed),
         "players_4": measure_matches(4, seconds, seed),
         "state_copy_us": round(measure_copy(seed), 2),
+        "legal_actions_us": round(measure_legal(seed), 2),
         "view_us": round(measure_view(seed), 2),
     }

@@ -30,6 +30,7 @@ from importlib.resources.abc import Traversable
 from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank, Suit
 from engine.errors import ErrorCode, IllegalAction, InvalidValue
+from engine.levels import ROBOT_LEVELS, normalize_level
 from engine.rulesets import PAULISTA, RULESETS, Ruleset
 from engine.sinais import SINAIS, Sinal
 from engine.view import View
@@ -101,8 +102,8 @@ SPECIAL_HANDS: Mapping[str, str] = {
     "mao_de_dez": "mão de dez",
 }
 """``Ruleset.special_hand`` in words (R7)."""
-LEVELS: Mapping[str, str] = {"facil": "fácil", "medio": "médio", "dificil": "difícil"}
-"""Robot levels in words (context ``level``), by their ASCII names."""
+LEVELS: Mapping[str, str] = {name: lv.title for name, lv in ROBOT_LEVELS.items()}
+"""Robot levels in words (context ``level``), by their ASCII names (``engine.levels``)."""
 VARIANTS: Mapping[str, str] = {name: rs.title for name, rs in RULESETS.items()}
 """Variant titles (context ``variant``): the rulesets' pt-BR ``title``."""
 
@@ -361,8 +362,6 @@ class Words:
 
     def level(self, level: str) -> str:
         """A robot level in words (``medio``, ``médio`` or ``Médio``): ``médio``, ``medium``."""
-        from engine.robots import normalize_level  # robots build on the core, like this module
-
         try:
             name = normalize_level(level)
         except ValueError:

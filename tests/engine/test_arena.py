@@ -20,6 +20,7 @@ from engine.tools.arena import (
     Side,
     Tally,
     arena,
+    late_raise,
     parse_answer,
     play_pair,
     save_run,
@@ -410,6 +411,20 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
     assert a.run_points == b.run_points == 0
     # side B called first and lost six: the hand counts against B's calls, not A's
     assert (b.called_hands, b.called_net, a.called_hands, a.called_net) == (1, -6, 0, 0)
+
+
+def test_the_arena_counts_raises_after_an_accept_and_the_answers_to_them() -> None:
+    truco, accept, raise_, run = A.TRUCO, A.ACCEPT, A.RAISE, A.RUN
+    card = A.PLAY[Card.parse("4C")]
+    # team 1 accepts team 0's truco, then calls seis on its turn: team 0 faces it
+    assert late_raise([(0, truco), (1, accept), (1, card), (1, truco), (0, accept)]) == (0, True)
+    assert late_raise([(0, truco), (1, accept), (1, truco), (0, run)]) == (0, False)
+    # at 2×2, one partner runs and the other accepts: answered
+    log = [(0, truco), (1, accept), (1, card), (3, truco), (0, run), (2, accept)]
+    assert late_raise(log) == (0, True)
+    # a raise answering a call is no raise after an accept
+    assert late_raise([(0, truco), (1, raise_), (0, accept)]) is None
+    assert late_raise([(0, card), (1, card)]) is None
 
 
 def test_arena_betting_counts_add_up_to_the_points() -> None:

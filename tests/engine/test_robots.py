@@ -166,6 +166,37 @@ def test_decisions_depend_on_seed_and_view_only() -> None:
 # ----------------------------------------------------------------- levels
 
 
+def test_a_copy_carries_every_field_and_shares_no_list() -> None:
+    m = Match("paulista", TableOptions(players=4), seed=5)
+    seat = m.to_act()[0]
+    m.apply(seat, m.legal_actions(seat)[0])
+    c = m.copy()
+    for name in Match.__slots__:
+        assert getattr(c, name) == getattr(m, name), name
+    assert all(
+        getattr(c, name) is not getattr(m, name)
+        for name in Match.__slots__
+        if isinstance(getattr(m, name), list)
+    )
+    seat = c.to_act()[0]
+    c.apply(seat, c.legal_actions(seat)[0])
+    assert len(c.log) == len(m.log) + 1 and c.hands != m.hands
+
+
+def test_the_robot_registry_and_its_examples() -> None:
+    import doctest
+
+    import engine.levels
+    import engine.robots
+    from engine.levels import ROBOT_LEVELS, get_level
+
+    assert tuple(ROBOT_LEVELS) == LEVELS
+    assert get_level(" Difícil ").searches and not get_level("MEDIO").searches
+    for module in (engine.levels, engine.robots):
+        failed, tried = doctest.testmod(module)
+        assert tried > 0 and failed == 0, module.__name__
+
+
 def test_get_robot_accepts_accented_names() -> None:
     assert LEVELS == ("facil", "medio", "dificil")
     assert get_robot("fácil", seed=1).level == "facil"

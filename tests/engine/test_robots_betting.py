@@ -18,6 +18,7 @@ from engine.robots.equity import key_of, level_map, table_for
 from engine.robots.reading import Reading, Tendencies
 from engine.robots.sense import read
 from engine.robots.sparring import SPARRING, get_sparring
+from engine.view import View
 
 
 def scripted(hands: str, *, vira: str = "3D", dealer: int = 1, score=(0, 0)) -> Match:  # type: ignore[no-untyped-def]
@@ -181,6 +182,48 @@ def test_medio_runs_from_a_re_raise_with_a_middling_hand_and_keeps_a_lock() -> N
     assert Medio(0).choose(lock.view(0)) in (A.ACCEPT, A.RAISE)
 
 
+def late_seis(hands: str) -> Match:
+    """Seat 0 calls truco, seat 1 accepts and, on its own turn, calls seis."""
+    m = scripted(hands, dealer=1)
+    m.apply(0, A.TRUCO)
+    m.apply(1, A.ACCEPT)
+    m.apply(0, A.PLAY[m.hands[0][0]])
+    m.apply(1, A.TRUCO)
+    return m
+
+
+def test_a_raise_after_an_accept_reads_as_a_made_hand_unless_the_teams_raises_lost() -> None:
+    m = late_seis("3C 2H 6S / 4C 4H 5S")
+    view = m.view(0)
+    assert view.pending_step == 1
+
+    def chance(them: TeamBets) -> float:
+        bets = (TeamBets(hands=12, calls=(5, 0, 0, 0)), them)
+        return Reading(read(replace(view, bets=bets)), random.Random(1), 400).chance()
+
+    quiet = TeamBets(hands=12, calls=(3, 0, 0, 0), accepted=(4, 0, 0, 0))
+    # the same counts, but the team's four raises were played out and all four lost
+    lost = replace(quiet, calls=(3, 4, 0, 0), shown=(0, 4, 0, 0), shown_won=(0, 0, 0, 0))
+    assert Tendencies.of_bets(quiet, 2).late_lose_ratio < 0.25
+    assert (
+        Tendencies.of_bets(lost, 2).late_lose_ratio
+        > 3 * Tendencies.of_bets(quiet, 2).late_lose_ratio
+    )
+    assert chance(lost) > chance(quiet) + 0.1
+    # a raise after an accept says more than the team's truco
+    assert (
+        Tendencies.of_bets(quiet, 2).late_lose_ratio < 0.5 * Tendencies.of_bets(quiet, 2).lose_ratio
+    )
+
+
+def test_medio_runs_from_a_raise_after_an_accept_unless_its_hand_is_made() -> None:
+    # two threes: a good hand against a truco, not against a seis from who accepted it
+    good = late_seis("3C 3H 6S / 4C 4H 5S")
+    assert all(Medio(seed).choose(good.view(0)) == A.RUN for seed in range(5))
+    made = late_seis("4C 4H 6S / 3C 2H 5S")
+    assert Medio(0).choose(made.view(0)) in (A.ACCEPT, A.RAISE)
+
+
 def test_a_raise_says_less_from_a_team_that_raises_often() -> None:
     # seat 0 calls truco, seat 1 raises to seis
     m = scripted("KC JH 6S / 4C 4H 5S", dealer=1)
@@ -215,6 +258,30 @@ def test_sparring_robots_play_legal_whole_matches(name: str) -> None:
         m.apply(seat, action)
     with pytest.raises(ValueError):
         get_sparring("mestre")
+
+
+def test_the_valuer_raises_only_with_a_made_hand() -> None:
+    from engine.robots.sparring import made_hand
+
+    def after_first_round(hands: str) -> View:
+        # seat 1 calls truco, seat 0 accepts and takes the first round with the 4H
+        m = scripted(hands, dealer=0)
+        m.apply(1, A.TRUCO)
+        m.apply(0, A.ACCEPT)
+        m.apply(1, A.PLAY[Card.parse("KC")])
+        m.apply(0, A.PLAY[Card.parse("4H")])
+        view = m.view(0)
+        assert A.TRUCO in view.legal  # seis, on its own turn
+        return view
+
+    # vira 3D: the 4s are manilhas; seat 0 keeps the zap (4C), which nothing beats
+    view = after_first_round("4C 4H 5S / KC QH JS")
+    assert made_hand(read(view))
+    assert get_sparring("valuer").choose(view) == A.TRUCO
+    # a good but beatable card left: almost never a raise, whatever the seed
+    view = after_first_round("4H 3C 5S / KC QH JS")
+    assert not made_hand(read(view))
+    assert sum(get_sparring("valuer", s).choose(view) == A.TRUCO for s in range(20)) <= 1
 
 
 def test_styles_differ_where_they_should() -> None:

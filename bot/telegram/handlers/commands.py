@@ -87,7 +87,9 @@ async def start(update: Update, context: BotContext) -> None:
 
 async def help_command(update: Update, context: BotContext) -> None:
     """/ajuda: what the bot does and its commands."""
-    await reply(update, context, help_text(context.t))
+    from bot.telegram import command_table  # the table binds this module's handlers
+
+    await reply(update, context, help_text(context.t, command_table.help_lines(context.t)))
 
 
 async def rules(update: Update, context: BotContext) -> None:

@@ -16,10 +16,11 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import jobs, messages, people, tables
+from bot.domain.jobs import JobKind
 from bot.domain.values import GameStatus, HandMessageInfo, Ping
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
     app_hand,
@@ -29,6 +30,7 @@ from bot.telegram.render import (
     hand_keyboard,
     hand_text,
     warning_due,
+    with_open_table,
 )
 from bot.webapp.server import people_in_app
 
@@ -123,6 +125,8 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                     # the table is open in the Mini App: the message points there, once a hand
                     text, markup = app_hand(t, table, rt.config.webapp)
                     ping = Ping.NONE
+                elif table.private and rt.config.webapp is not None:
+                    markup = with_open_table(t, table, markup, rt.config.webapp)
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED

@@ -21,6 +21,7 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot.domain import jobs, messages, outbox, tables
+from bot.domain.jobs import JobKind
 from bot.domain.outbox import Announcement, Outgoing
 from bot.domain.values import (
     GameStatus,
@@ -34,8 +35,9 @@ from bot.domain.values import (
     TimeoutNote,
 )
 from bot.i18n import Translations, translations
+from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.render import (
     hand_over_line,
@@ -87,7 +89,8 @@ async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
         if left:  # keep the chat's order: a newer table never overtakes an older announcement
             left.append(int(game_id))
             continue
-        wait = await publish_game(app, int(game_id))
+        with table_traffic():  # the group's reserve is the table's to spend
+            wait = await publish_game(app, int(game_id))
         if wait > 0:
             later = wait
             left.append(int(game_id))
