@@ -1112,6 +1112,7 @@ def _answered_first(
         if (
             e.seat is not None
             and e.user_id != user_id
+            and e.kind != Source.TIMEOUT  # a clock is no one answering first
             and done
             and Action.parse(done).act in ANSWERS
         ):
