@@ -247,7 +247,7 @@ class ChatSettings:
 
     id: int
     variant: str = DEFAULT_VARIANT
-    players: int = 2
+    players: int = 0
     """2 or 4; 0: by the group's size (2×2 with four people or more)."""
     target: int = 12
     timer: int = 60
