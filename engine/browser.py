@@ -350,6 +350,7 @@ class Table:
                     "text": hand_result_text(
                         w, v, r.winner, r.points[r.winner] if r.winner is not None else 0, r.ran
                     ),
+                    "why": hand_reason_text(w, v, r.winner, r.rounds, r.ran),
                 }
         data: dict[str, Any] = {
             "variant": v.variant,
@@ -388,6 +389,9 @@ class Table:
             "past": [plays(t) for t in v.past],
             "rounds": list(v.rounds),
             "stake": v.stake,
+            # a mão de onze/dez being decided: worth this if played, the plain value if run
+            "special_value": v.ruleset.special_hand_value,
+            "hand_value": v.ruleset.hand_value,
             "pending_value": v.pending_value,
             "call_team": v.call_team,
             "turn": v.turn,
@@ -423,9 +427,15 @@ def kind_text(w: Words, v: View) -> str:
         return w.gettext("Mão de ferro: todos jogam às cegas, sem truco.")
     if v.kind == HandKind.SPECIAL:
         name = w.special_hand(v.ruleset)
-        return w.gettext("{Hand}: vale {value}, sem truco.").format(
-            Hand=name[:1].upper() + name[1:], value=v.ruleset.special_hand_value
-        )
+        hand = name[:1].upper() + name[1:]
+        value = v.ruleset.special_hand_value
+        at = v.ruleset.threshold(v.target)
+        if at != v.ruleset.threshold(v.ruleset.default_target):
+            # a match to 6 plays its "mão de onze" at 5: the name stays, the points are said
+            return w.gettext(
+                "{Hand} (nesta partida até {target}, com {at} pontos): vale {value}, sem truco."
+            ).format(Hand=hand, target=v.target, at=at, value=value)
+        return w.gettext("{Hand}: vale {value}, sem truco.").format(Hand=hand, value=value)
     return ""
 
 
@@ -456,27 +466,79 @@ def status_text(w: Words, v: View, waiting: str) -> str:
 
 
 def hand_result_text(w: Words, v: View, winner: int | None, points: int, ran: bool) -> str:
-    """How the hand ended, in one sentence."""
+    """How the hand ended, in one sentence (Trem Bão's players count tentos, not pontos)."""
     if winner is None:
         return w.gettext("Ninguém marcou: as três vazas cangaram.")
     ours = winner == v.team
-    if ran:
+    tentos = v.variant == "trem-bao"
+    if ran and ours:
         text = (
             w.ngettext(
+                "Eles correram: {n} tento para nós.", "Eles correram: {n} tentos para nós.", points
+            )
+            if tentos
+            else w.ngettext(
                 "Eles correram: {n} ponto para nós.", "Eles correram: {n} pontos para nós.", points
             )
-            if ours
+        )
+    elif ran:
+        text = (
+            w.ngettext("Corremos: {n} tento para eles.", "Corremos: {n} tentos para eles.", points)
+            if tentos
             else w.ngettext(
                 "Corremos: {n} ponto para eles.", "Corremos: {n} pontos para eles.", points
             )
         )
     elif ours:
-        text = w.ngettext("Nós levamos a mão: {n} ponto.", "Nós levamos a mão: {n} pontos.", points)
+        text = (
+            w.ngettext("Nós levamos a mão: {n} tento.", "Nós levamos a mão: {n} tentos.", points)
+            if tentos
+            else w.ngettext(
+                "Nós levamos a mão: {n} ponto.", "Nós levamos a mão: {n} pontos.", points
+            )
+        )
     else:
-        text = w.ngettext(
-            "Eles levaram a mão: {n} ponto.", "Eles levaram a mão: {n} pontos.", points
+        text = (
+            w.ngettext("Eles levaram a mão: {n} tento.", "Eles levaram a mão: {n} tentos.", points)
+            if tentos
+            else w.ngettext(
+                "Eles levaram a mão: {n} ponto.", "Eles levaram a mão: {n} pontos.", points
+            )
         )
     return text.format(n=points)
+
+
+def hand_reason_text(
+    w: Words, v: View, winner: int | None, rounds: tuple[int | None, ...], ran: bool
+) -> str:
+    """Why the hand went the way it did, in one line, from its rounds (R4); empty after a run."""
+    if ran or winner is None:
+        return ""
+    ours = winner == v.team
+    r = list(rounds)
+    if len(r) == 2 and r[0] == r[1] == winner:
+        if ours:
+            return w.gettext("Ganhamos as duas primeiras vazas.")
+        return w.gettext("Eles ganharam as duas primeiras vazas.")
+    if r[:2] == [None, None]:
+        if ours:
+            return w.gettext("A 1ª e a 2ª vaza cangaram; ganhamos a 3ª, que decidiu.")
+        return w.gettext("A 1ª e a 2ª vaza cangaram; eles ganharam a 3ª, que decidiu.")
+    if r[:1] == [None]:
+        if ours:
+            return w.gettext("A 1ª vaza cangou, e quem ganha a 2ª leva a mão: ganhamos a 2ª.")
+        return w.gettext("A 1ª vaza cangou, e quem ganha a 2ª leva a mão: eles ganharam a 2ª.")
+    if len(r) == 2 and r[1] is None:
+        if ours:
+            return w.gettext("Ganhamos a 1ª vaza e a 2ª cangou: vale quem fez a primeira.")
+        return w.gettext("Eles ganharam a 1ª vaza e a 2ª cangou: vale quem fez a primeira.")
+    if len(r) == 3 and r[2] is None:
+        if ours:
+            return w.gettext("Uma vaza para cada lado e a 3ª cangou: a 1ª foi nossa.")
+        return w.gettext("Uma vaza para cada lado e a 3ª cangou: a 1ª foi deles.")
+    if ours:
+        return w.gettext("Ganhamos duas das três vazas.")
+    return w.gettext("Eles ganharam duas das três vazas.")
 
 
 def choices(lang: str = "pt") -> dict[str, Any]:

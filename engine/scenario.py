@@ -1,4 +1,4 @@
-"""The JSON scenario format and ``truco replay`` (see shared/rules/scenario-format.md)."""
+"""The JSON scenario format and ``truco replay`` (docs-dev/SCENARIOS.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The tutorial lessons: short scripted hands replayed by the engine, for the site and the bot.
 
 The script (``engine/data/tutorial.json``) is a list of lessons; each lesson is a list of
-hands in the scenario format (shared/rules/scenario-format.md), and each action also carries
+hands in the scenario format (docs-dev/SCENARIOS.md), and each action also carries
 a pt-BR ``explain`` and, when the learner's seat acts, a ``prompt`` telling what to do.
 ``load_lessons`` replays every hand with the engine and fails with ``TutorialError`` as soon
 as a step stops being legal, or when the hands of a lesson do not follow each other as in a

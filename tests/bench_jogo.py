@@ -153,6 +153,7 @@ def main() -> int:
         context = browser.new_context()
         context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
         page = context.new_page()
+        page.on("dialog", lambda d: d.accept())  # "Nova mesa" asks before leaving a match
 
         def open_page() -> dict[str, object]:
             CountingHandler.sent[0] = 0

@@ -35,12 +35,14 @@ class Live:
         found = self.waiting.get(game_id)
         if found is not None:
             found.discard(event)
-            if not found:
+            if not found:  # nobody of this process watches it now: forget it
                 del self.waiting[game_id]
+                self.versions.pop(game_id, None)
 
     def changed(self, game_id: int, version: int) -> None:
-        """The table has (at least) this version now: wake its pages if it is news."""
-        if version <= self.versions.get(game_id, -1):
+        """The table has (at least) this version now: wake its pages if it is news (tables
+        no page of this process watches are not remembered)."""
+        if game_id not in self.waiting or version <= self.versions.get(game_id, -1):
             return
         self.versions[game_id] = version
         for event in self.waiting.get(game_id, ()):

@@ -142,13 +142,13 @@ class MiniApp:
         table = tables.load(runtime_of(self.app).db, game_id)
         return Loaded(table, {}) if table is not None else None
 
-    async def _current(self, game_id: int, fresh: bool = False) -> Loaded | None:
-        """The table, read once per change for every page of this process."""
+    async def _current(self, game_id: int) -> Loaded | None:
+        """The table, read once per change for every page of this process watching it."""
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             cached = self._cache.get(game_id)
             known = self.live.versions.get(game_id, -1)
-            if cached is not None and not fresh and cached.table.version >= known:
+            if cached is not None and cached.table.version >= known:
                 return cached
             loaded = await asyncio.to_thread(self._read, game_id)
             if loaded is None:
@@ -188,7 +188,7 @@ class MiniApp:
         except BadInitData:
             return self._refusal(request, 401, "reopen")
         game_id = self._game(request, request.query.get("table"))
-        loaded = await self._current(game_id, fresh=True) if game_id is not None else None
+        loaded = await asyncio.to_thread(self._read, game_id) if game_id is not None else None
         if loaded is None:
             return self._refusal(request, 404, "no_table")
         return web.json_response(await self._state_for(user, loaded, await self._deck(user)))
@@ -232,11 +232,14 @@ class MiniApp:
         except BadInitData:
             return self._refusal(request, 401, "reopen")
         game_id = self._game(request, request.query.get("table"))
-        loaded = await self._current(game_id) if game_id is not None else None
-        if game_id is None or loaded is None:
+        if game_id is None:
+            return self._refusal(request, 404, "no_table")
+        wake = self.live.watch(game_id)  # before the read: a change made meanwhile wakes it
+        loaded = await self._current(game_id)
+        if loaded is None:
+            self._unwatch(game_id, wake)
             return self._refusal(request, 404, "no_table")
         rt = runtime_of(self.app)
-        deck = await self._deck(user)
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -244,8 +247,12 @@ class MiniApp:
                 "X-Accel-Buffering": "no",
             }
         )
-        await response.prepare(request)
-        wake = self.live.watch(game_id)
+        try:
+            deck = await self._deck(user)
+            await response.prepare(request)
+        except BaseException:
+            self._unwatch(game_id, wake)
+            raise
         seated = loaded.table.seat_of(user.id) is not None
         sent = -1
         loop = asyncio.get_running_loop()
@@ -274,10 +281,16 @@ class MiniApp:
         except (ConnectionResetError, BadInitData, asyncio.CancelledError):
             pass
         finally:
-            self.live.unwatch(game_id, wake)
+            self._unwatch(game_id, wake)
             if seated:
                 await self._left(game_id, user.id, loaded.table.chat_id)
         return response
+
+    def _unwatch(self, game_id: int, wake: asyncio.Event) -> None:
+        self.live.unwatch(game_id, wake)
+        if game_id not in self.live.waiting:  # keep nothing for tables nobody watches here
+            self._cache.pop(game_id, None)
+            self._locks.pop(game_id, None)
 
     async def _left(self, game_id: int, user_id: int, chat_id: int) -> None:
         """The page closed: the person's hand message shows their hand again."""

@@ -489,7 +489,7 @@ def variants() -> str:
             ],
         ),
     ]
-    head = [""] + [rs.title for rs in all_rs]
+    head = ["Regra"] + [rs.title for rs in all_rs]
     return _table({"truco": "variants"}, head, rows)
 
 
@@ -751,7 +751,7 @@ def sinais() -> str:
             + _td(f_html, "fixed", f_codes)
             + "</tr>"
         )
-    head = ["", "Sinal", "A cara", "No paulista", "No mineiro e no Trem Bão"]
+    head = ["Emoji", "Sinal", "A cara", "No paulista", "No mineiro e no Trem Bão"]
     caption = "Quem mostra a cara diz ter essa carta (ou mente)"
     return _table({"truco": "sinais"}, head, rows, caption)
 

@@ -11,8 +11,15 @@
   var SAVED = "truco-jogo-partida";
   var SETUP = "truco-jogo-mesa";
   var PACE = "truco-jogo-ritmo";
-  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "medio", target: 12, covered_cards: true, ladder: null, timer: null };
+  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "facil", target: 12, covered_cards: true, ladder: null, timer: null };
   var TIMERS = [null, 30, 60, 90];
+  /* the robots' pause before each move, in ms (stored under PACE) */
+  var PACES = [{ value: 1400, title: "Devagar" }, { value: 700, title: "Normal" }, { value: 250, title: "Rápido" }];
+  var LEVEL_HELP = {
+    facil: "joga a carta que dá, quase nunca blefa: bom para aprender",
+    medio: "conta as cartas e pede truco quando tem jogo",
+    dificil: "calcula as chances de cada lance e blefa na hora certa"
+  };
 
   // ------------------------------------------------------------ storage
 
@@ -192,7 +199,8 @@
     var radios = function (name, items, current) {
       return items.map(function (it) {
         return '<label class="jogo__opcao"><input type="radio" name="' + name + '" value="' + esc(it.value) + '"' +
-          (String(it.value) === String(current) ? " checked" : "") + "> " + esc(it.title) + "</label>";
+          (String(it.value) === String(current) ? " checked" : "") + "> " + esc(it.title) +
+          (it.help ? ' <small class="jogo__ajuda">(' + esc(it.help) + ")</small>" : "") + "</label>";
       }).join("");
     };
     var ladder = "";
@@ -210,8 +218,8 @@
         { value: 2, title: "1×1 (você contra um robô)" }, { value: 4, title: "2×2 (você e um robô parceiro)" }
       ], s.players) + "</fieldset>" +
       '<fieldset><legend>Robôs</legend>' + radios("level", c.levels.map(function (l) {
-        return { value: l.name, title: l.title };
-      }), s.level) + "</fieldset>" +
+        return { value: l.name, title: l.title, help: LEVEL_HELP[l.name] };
+      }), s.level) + '<p class="jogo__opcao-ajuda">Ritmo dos robôs: ' + radios("pace", PACES, this.pace()) + "</p></fieldset>" +
       '<fieldset><legend>Mesa</legend><label class="jogo__opcao">Partida até <input type="number" name="target" min="' +
       c.target.min + '" max="' + c.target.max + '" value="' + esc(s.target) + '" inputmode="numeric"> pontos</label>' +
       '<label class="jogo__opcao"><input type="checkbox" name="covered_cards"' + (s.covered_cards ? " checked" : "") +
@@ -252,6 +260,10 @@
   };
 
   Game.prototype.onChange = function (event) {
+    if (event.target.name === "pace" || event.target.hasAttribute("data-jogo-ritmo")) {
+      save(PACE, parseInt(event.target.value, 10));
+      return;
+    }
     if (event.target.name === "variant") {
       var s = this.readSetup();
       if (!s.error) {
@@ -279,6 +291,9 @@
     this.boot().then(function () {
       self.thinkMs = [];
       return self.send("new", { setup: s });
+    }).then(function () {
+      /* on a phone the form was long: bring the score and the opponents back into sight */
+      self.el.scrollIntoView({ block: "start" });
     });
   };
 
@@ -352,11 +367,21 @@
     if (t.hasAttribute("data-jogo-recarregar")) { location.reload(); return; }
     if (t.hasAttribute("data-jogo-comecar")) { this.start(); return; }
     if (this.busy) return;
-    if (t.hasAttribute("data-acao")) { this.send("act", { action: t.getAttribute("data-acao") }); return; }
+    if (t.hasAttribute("data-acao")) {
+      var blind = /^blind (\d)$/.exec(t.getAttribute("data-acao"));
+      if (blind) {
+        this.blind = { hand: this.state.hand_number, slots: this.state.blind_slots.filter(function (x) { return x !== +blind[1]; }) };
+      }
+      this.send("act", { action: t.getAttribute("data-acao") });
+      return;
+    }
     if (t.hasAttribute("data-sinal")) { this.send("act", { action: t.getAttribute("data-sinal") }); return; }
     if (t.hasAttribute("data-jogo-proxima")) { this.send("deal"); return; }
     if (t.hasAttribute("data-jogo-revanche")) { this.send("rematch"); return; }
     if (t.hasAttribute("data-jogo-nova")) {
+      var st = this.state;
+      var playing = st && st.waiting !== "match_over" && (st.hand_number > 1 || st.log.length > 0);
+      if (playing && !window.confirm("Abandonar esta partida (" + st.score[0] + " × " + st.score[1] + ") e montar outra mesa?")) return;
       clearTimeout(this.timer);
       clearInterval(this.clock);
       save(SAVED, null);
@@ -399,6 +424,26 @@
     return out + "</div>";
   };
 
+  /* After a hand: every card the rules show, round by round (a covered card stays covered,
+     and cards never played stay unseen), with who took each round. */
+  Game.prototype.revealedHtml = function () {
+    var st = this.state;
+    if (!st.past.length) return "";
+    var head = "<tr><th scope=\"col\">Vaza</th>";
+    for (var s = 0; s < st.players; s++) head += '<th scope="col">' + esc(st.seats[s].name) + "</th>";
+    var rows = st.past.map(function (plays, i) {
+      var r = st.rounds[i];
+      var row = '<tr><th scope="row">' + (i + 1) + "ª <small>(" + (r === null || r === undefined ? "cangou" : esc(st.teams[r])) + ")</small></th>";
+      for (var s = 0; s < st.players; s++) {
+        var p = plays.filter(function (x) { return x.seat === s; })[0];
+        row += "<td>" + (!p ? "" : p.card ? card(p.card, "carta--pequena") : '<span class="jogo__coberta">coberta</span>') + "</td>";
+      }
+      return row + "</tr>";
+    }).join("");
+    return '<div class="md-typeset__table" tabindex="0"><table class="jogo__reveladas" data-jogo-reveladas><caption>Cartas mostradas nesta mão</caption>' +
+      "<thead>" + head + "</tr></thead><tbody>" + rows + "</tbody></table></div>";
+  };
+
   Game.prototype.infoHtml = function () {
     var st = this.state;
     var rounds = [0, 1, 2].map(function (i) {
@@ -412,7 +457,10 @@
       : "";
     manilhas += '<span class="jogo__manilhas">Manilhas ' + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>";
     return '<div class="jogo__info">' + manilhas +
-      '<span class="jogo__valendo" data-valendo="' + st.stake + '">Valendo <strong>' + st.stake + "</strong></span>" +
+      (st.phase === "decide"
+        ? '<span class="jogo__valendo" data-valendo="' + st.special_value + '">Vale <strong>' + st.special_value +
+          "</strong> se jogarem (correndo, " + st.hand_value + " para os outros)</span>"
+        : '<span class="jogo__valendo" data-valendo="' + st.stake + '">Valendo <strong>' + st.stake + "</strong></span>") +
       '<span class="jogo__vazas" data-vazas="' + st.rounds.map(function (r) { return r === null ? "x" : r; }).join("") + '">Vazas ' + rounds + "</span></div>";
   };
 
@@ -429,8 +477,15 @@
             '" aria-label="' + (slot + 1) + 'ª carta, às cegas"><span>' + (slot + 1) + "ª</span></button>";
         });
       } else {
+        /* not the person's turn: the positions they still hold, as last offered minus the one
+           they chose (the view names positions only on their turn); unknown after a reload */
+        var left = st.cards_left[0] === 3 ? [0, 1, 2]
+          : this.blind && this.blind.hand === st.hand_number && this.blind.slots.length === st.cards_left[0]
+            ? this.blind.slots : null;
         for (var i = 0; i < st.cards_left[0]; i++) {
-          out += '<button type="button" class="carta carta--verso jogo__cega" disabled aria-label="carta às cegas"><span></span></button>';
+          var n = left ? left[i] + 1 + "ª" : "";
+          out += '<button type="button" class="carta carta--verso jogo__cega" disabled aria-label="' +
+            (n ? n + " " : "") + 'carta, às cegas"><span>' + n + "</span></button>";
         }
       }
       return out + "</div>";
@@ -502,7 +557,8 @@
     var error = st.error ? '<p class="jogo__erro" role="alert">' + esc(st.error) + "</p>" : "";
     var result = "";
     if (st.result) {
-      result = '<div class="jogo__resultado" data-jogo-resultado>' + esc(st.result.text) + "</div>";
+      result = '<div class="jogo__resultado" data-jogo-resultado><p><strong>' + esc(st.result.text) + "</strong>" +
+        (st.result.why ? " " + esc(st.result.why) : "") + "</p>" + this.revealedHtml() + "</div>";
     }
     var after = "";
     if (st.waiting === "hand_over") {
@@ -514,7 +570,11 @@
     }
     var log = st.log.length ? '<details class="jogo__log"><summary>Lances desta mão</summary><ol>' +
       st.log.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") + "</ol></details>" : "";
+    var pace = this.pace();
     var foot = '<p class="jogo__rodape"><button type="button" class="md-button" data-jogo-nova>Nova mesa</button> ' +
+      '<label class="jogo__ritmo">Robôs: <select data-jogo-ritmo>' + PACES.map(function (p) {
+        return '<option value="' + p.value + '"' + (p.value === pace ? " selected" : "") + ">" + p.title + "</option>";
+      }).join("") + "</select></label> " +
       '<a class="md-button" href="' + esc(this.config.telegram) + '">Jogar no Telegram</a></p>';
     this.box.innerHTML = head + banner +
       '<div class="jogo__pano jogo__pano--' + st.players + '">' + seats + this.tableHtml() + "</div>" +

@@ -389,7 +389,8 @@
       if (lastHand) {
         html += '<p class="tut__fim"><strong>Lição concluída!</strong> ' + (this.nextLesson()
           ? "Siga para a próxima ou escolha outra na lista."
-          : "Você passou por todas as lições. Agora é jogar de verdade: mande /truco para o bot.") + "</p>";
+          : 'Você passou por todas as lições. Agora é jogar uma partida inteira contra os robôs: <a href="' +
+            new URL("../jogar/", location.href).href + '">Jogar agora</a>.') + "</p>";
       }
     }
     html += '</div><div class="tut__nav">';

@@ -13,9 +13,10 @@ from sqlmodel import Session, select
 
 from bot.domain import Database
 from bot.domain import jobs as store
+from bot.domain.jobs import JobKind
 from bot.domain.models import Job
 from bot.ops.metrics import Metrics
-from bot.telegram.jobs import ClaimedJob, JobKind, JobRunner, Lane
+from bot.telegram.jobs import ClaimedJob, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
 
 

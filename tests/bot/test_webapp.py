@@ -84,6 +84,8 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                         data = b""
                         while True:
                             line = await stream.content.readline()
+                            if not line:
+                                raise ConnectionResetError("the stream ended")
                             if line.startswith(b"data: "):
                                 data = line[6:]
                             elif line == b"\n" and data:
@@ -98,6 +100,14 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                     seen = await asyncio.wait_for(next_state(), 10)
                     assert seen["table"][0]["card"]["code"] == "3C"
                     assert cards_in(json.dumps(seen)) == set(BETO_CARDS) | {"3C"}
+                    # his turn while the app is open: the private message points to the app,
+                    # with no move button that could go stale
+                    last = lambda: (h.bot_messages(beto) or [{}])[-1]  # noqa: E731
+                    await h.wait(lambda: "no app" in last().get("text", ""))
+                    assert h.hand(beto) is None
+                # the page closed: his hand comes back whole, with its buttons, as a new message
+                hand = await h.wait(lambda: h.hand(beto))
+                assert "Sua mão" in hand["text"]
 
                 # a tap made for a version that has passed changes nothing
                 stale = {**move, "action": "play KH"}

@@ -114,3 +114,22 @@ def test_an_old_launch_is_refused() -> None:
     future = launch(auth_date=str(NOW + 3600))
     with pytest.raises(BadInitData):
         verify(sign(future, TOKEN), TOKEN, now=NOW)
+
+
+async def test_live_wakes_watchers_once_per_new_version_and_forgets_unwatched_tables() -> None:
+    from bot.webapp.live import Live
+
+    live = Live()
+    live.changed(7, 3)  # nobody watches table 7 here: nothing is kept
+    assert live.versions == {}
+    wake = live.watch(7)
+    live.changed(7, 4)
+    assert wake.is_set()
+    wake.clear()
+    live.changed(7, 4)  # the same change heard again (NOTIFY after the local hook)
+    live.changed(7, 3)
+    assert not wake.is_set()
+    live.gap()  # the database connection dropped: every page reads again
+    assert wake.is_set()
+    live.unwatch(7, wake)
+    assert live.waiting == {} and live.versions == {}

@@ -1,4 +1,4 @@
-"""One test class per section of RULES.md (R1–R11)."""
+"""One test class per section of docs-dev/RULES.md (R1–R11; R12 in test_sinais.py)."""
 
 from __future__ import annotations
 

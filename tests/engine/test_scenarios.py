@@ -1,4 +1,4 @@
-"""Scenario files (shared/rules/examples, unchanged) and the ``truco replay`` contract."""
+"""Scenario files (tests/engine/scenarios) and the ``truco replay`` contract (docs-dev/SCENARIOS.md)."""
 
 from __future__ import annotations
 

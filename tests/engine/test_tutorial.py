@@ -106,17 +106,48 @@ def test_load_lessons_replays_each_step_and_gives_the_learner_view() -> None:
 def test_the_basics_cover_what_a_first_lesson_must() -> None:
     basics = load_script()
     acts_by_learner = {s.action.act for _, s in basics.steps() if s.yours}
-    all_acts = {s.action.act for _, s in basics.steps()}
-    assert {Act.PLAY, Act.TRUCO, Act.ACCEPT, Act.COVER, Act.PLAY11} <= acts_by_learner
-    assert {Act.RAISE, Act.RUN} <= all_acts  # and sees a raise and someone run
+    assert {Act.PLAY, Act.ACCEPT, Act.TRUCO} <= acts_by_learner
     views = [s.view for _, s in basics.steps()]
     assert any(None in v.rounds for v in views), "a cangou"
-    assert any(v.rounds and v.rounds[0] == 0 for v in views), "a round won"
     assert all(h.start.vira is not None and len(h.start.manilhas) == 4 for h in basics.hands)
-    assert any(h.start.kind == HandKind.SPECIAL for h in basics.hands), "a mão de onze"
-    assert basics.hands[-1].steps[-1].view.phase == Phase.MATCH_OVER
-    # the learner both deals and leads, as the deal passes on
+    # a plain first lesson: no special hand yet, and the learner both deals and leads
+    assert all(h.start.kind == HandKind.NORMAL for h in basics.hands)
     assert {h.start.dealer for h in basics.hands} == {0, 1}
+
+
+def test_the_course_goes_from_the_plain_hand_to_the_exceptions() -> None:
+    lessons = load_lessons().lessons
+    ids = [lesson.id for lesson in lessons]
+    special = [
+        i
+        for i, lesson in enumerate(lessons)
+        if any(h.start.kind != HandKind.NORMAL for h in lesson.hands)
+    ]
+    plain = [ids.index(x) for x in ("basico", "perder", "pe", "correr", "blefe", "empates")]
+    assert max(plain) < min(special)
+    # the second part of the old first lesson: coberta, a run, the mão de onze to the end
+    rest = lessons[ids.index("onze")]
+    acts_by_learner = {s.action.act for _, s in rest.steps() if s.yours}
+    assert {Act.COVER, Act.PLAY11} <= acts_by_learner
+    assert Act.RUN in {s.action.act for _, s in rest.steps() if not s.yours}
+    assert rest.hands[-1].steps[-1].view.phase == Phase.MATCH_OVER
+
+
+def test_a_bluffing_lesson_where_the_learner_bluffs_and_then_reads_a_bluff() -> None:
+    lessons = {lesson.id: lesson for lesson in load_lessons().lessons}
+    mine, theirs = lessons["blefe"].hands
+    # the learner calls truco holding no manilha, and the other side runs
+    call = next(s for s in mine.steps if s.yours)
+    assert call.action.act == Act.TRUCO
+    assert not set(mine.start.hand) & set(mine.start.manilhas)
+    assert mine.steps[-1].action.act == Act.RUN and mine.steps[-1].view.score[0] == 1
+    # the opponent calls holding no manilha (the script's cards), the learner accepts and wins
+    script = {lesson["id"]: lesson for lesson in read_script()["lessons"]}
+    bluffer = script["blefe"]["hands"][1]["hands"][1]
+    assert not set(bluffer) & {str(c) for c in theirs.start.manilhas}
+    called = [i for i, s in enumerate(theirs.steps) if s.action.act == Act.TRUCO and not s.yours]
+    assert called and theirs.steps[called[0] + 1].action.act == Act.ACCEPT
+    assert theirs.steps[-1].view.score[0] > theirs.start.score[0]
 
 
 def test_learner_steps_are_legal_choices_in_the_view_before_them() -> None:
@@ -156,8 +187,8 @@ def test_no_risky_raise_is_taught() -> None:
 
 
 def test_covered_card_is_hidden_from_the_opponent_but_not_the_learner() -> None:
-    basics = load_script()
-    cover = next(s for _, s in basics.steps() if s.action.act == Act.COVER)
+    lesson = next(x for x in load_lessons().lessons if x.id == "onze")
+    cover = next(s for _, s in lesson.steps() if s.action.act == Act.COVER)
     assert cover.view.table[-1] == (0, cover.action.card, True)
 
 
@@ -176,7 +207,8 @@ def test_build_trace_is_json_with_views_and_texts_in_both_deck_styles() -> None:
     assert step["narration"]["espanhol"] == "Você: joga o 12 de copas (rey)."
     assert step["view"]["hand"] == ["6C", "4S"]
     assert basics["hands"][0]["start"]["vira"] == "5D"
-    assert basics["hands"][-1]["result"]["match_winner"] == 0
+    rest = next(lesson for lesson in again["lessons"] if lesson["id"] == "onze")
+    assert rest["hands"][-1]["result"]["match_winner"] == 0
     assert basics["hands"][0]["seat_names"] == ["Você", "Adversário"]
     # no traditional label is left in a Spanish text, no token is left unwritten
     for lesson in again["lessons"]:
@@ -201,7 +233,8 @@ def test_words_name_cards_in_both_styles() -> None:
 
 
 def test_narration_names_the_call_of_each_step() -> None:
-    lines = [s.narration for _, s in load_script().steps()]
+    first_match = [x for x in load_lessons().lessons if x.id in ("basico", "onze")]
+    lines = [s.narration for lesson in first_match for _, s in lesson.steps()]
     assert "Adversário: Truco!" in lines
     assert "Você: Seis!" in lines
     assert "Adversário: aceita e aumenta — Nove!" in lines

@@ -220,3 +220,63 @@ def test_the_clock_plays_the_default_and_frees_the_robot_partner() -> None:
     thought = len(t.think_ms)
     st = state(t.robot())
     assert len(t.think_ms) == thought + 1, "the partner thinks for itself, not following the run"
+
+
+def test_the_special_hand_banner_and_the_value_while_deciding_at_a_match_to_6() -> None:
+    setup = Setup(players=2, target=6).validated()
+    match = Match("paulista", setup.options(), 9, dealer=1, score=(5, 2))
+    st = state(Table(setup, match, robot_seed=1).state())
+    assert st["kind"] == "special" and st["phase"] == "decide"
+    assert "Mão de onze (nesta partida até 6, com 5 pontos): vale 3" in st["kind_text"]
+    # the page shows what the hand is worth if played, not the plain stake
+    assert (st["special_value"], st["hand_value"]) == (3, 1)
+    at12 = state(
+        Table(
+            Setup().validated(),
+            Match("paulista", Setup().validated().options(), 9, dealer=1, score=(11, 2)),
+            robot_seed=1,
+        ).state()
+    )
+    assert at12["kind_text"] == "Mão de onze: vale 3, sem truco."
+
+
+@pytest.mark.parametrize(
+    ("rounds", "winner", "why"),
+    [
+        ((0, 0), 0, "Ganhamos as duas primeiras vazas."),
+        ((1, 1), 1, "Eles ganharam as duas primeiras vazas."),
+        ((None, 0), 0, "A 1ª vaza cangou, e quem ganha a 2ª leva a mão: ganhamos a 2ª."),
+        ((None, None, 1), 1, "A 1ª e a 2ª vaza cangaram; eles ganharam a 3ª, que decidiu."),
+        ((1, None), 1, "Eles ganharam a 1ª vaza e a 2ª cangou: vale quem fez a primeira."),
+        ((0, 1, None), 0, "Uma vaza para cada lado e a 3ª cangou: a 1ª foi nossa."),
+        ((0, 1, 1), 1, "Eles ganharam duas das três vazas."),
+    ],
+)
+def test_one_line_on_why_the_hand_was_won_or_lost(rounds, winner, why) -> None:
+    from engine import words
+    from engine.browser import hand_reason_text
+
+    v = Match("paulista", TableOptions(), 1).view(PERSON)
+    assert hand_reason_text(words.get("pt"), v, winner, rounds, False) == why
+    assert hand_reason_text(words.get("pt"), v, winner, rounds, True) == ""
+
+
+def test_every_finished_hand_says_why_and_trem_bao_counts_tentos() -> None:
+    table = Table.new({"variant": "trem-bao", "players": 2, "level": "facil"}, seed=5)
+    seen = 0
+    st = state(table.state())
+    for _ in range(500):
+        if st["waiting"] == "match_over":
+            break
+        if st["waiting"] == "hand_over":
+            r = st["result"]
+            assert ("tento" in r["text"]) != (r["winner"] is None)
+            assert "ponto" not in r["text"]
+            assert bool(r["why"]) == (not r["ran"] and r["winner"] is not None)
+            seen += 1
+            st = state(table.next_hand())
+        elif st["waiting"] == "robot":
+            st = state(table.robot())
+        else:
+            st = state(table.act(st["legal"][-1]["action"]))
+    assert seen >= 3

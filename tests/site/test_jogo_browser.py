@@ -345,3 +345,57 @@ def test_a_signal_from_the_page(browser, base_url) -> None:
     assert any(a.act.code == "signal" for _, a in p.table().match.log)
     p.check()
     p.close()
+
+
+def test_first_visit_hand_feedback_pace_and_a_new_table_that_asks(browser, base_url) -> None:
+    """A first visit starts on fácil with the levels described; after a hand the page shows the
+    cards the rules reveal and one line on why; the robots' pace is a choice; "Nova mesa" asks
+    before throwing a match away."""
+    p = Page(
+        browser, base_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = p.page
+    page.goto(base_url + "/jogar/")
+    page.wait_for_selector(f"{GAME} [data-jogo-comecar]")
+    assert page.is_checked(f'{GAME} input[name=level][value="facil"]')
+    form = page.inner_text(f"{GAME} [data-jogo-form]")
+    assert "bom para aprender" in form and "blefa na hora certa" in form
+    page.click("[data-jogo-comecar]")
+    page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+    # on a phone the score and the opponents are in sight after the deal
+    top = page.evaluate("document.querySelector('.jogo__placar').getBoundingClientRect().top")
+    assert 0 <= top < page.evaluate("innerHeight")
+    assert "fácil" in page.inner_text(f"{GAME} .jogo__titulo")
+    rng = random.Random(7)
+    while p.wait_for_person() != "hand_over":
+        legal = sorted(p.buttons())
+        p.click(f'{GAME} button[data-acao="{rng.choice(legal)}"]')
+    table = p.table()
+    result = table.match.hand_result()
+    assert result is not None
+    shown = page.inner_text(f"{GAME} [data-jogo-resultado]")
+    state = json.loads(table.state())
+    assert state["result"]["text"] in shown
+    if not result.ran and result.winner is not None:
+        assert state["result"]["why"] and state["result"]["why"] in shown
+        # one row per round played, each card played face up is shown
+        rows = page.query_selector_all(f"{GAME} [data-jogo-reveladas] tbody tr")
+        assert len(rows) == len(result.rounds)
+        faceup = [pl["card"]["code"] for r in state["past"] for pl in r if pl["card"]]
+        drawn = page.eval_on_selector_all(
+            f"{GAME} [data-jogo-reveladas] [data-card]", "els => els.map(e => e.dataset.card)"
+        )
+        assert sorted(drawn) == sorted(faceup)
+    # the pace of the robots is a choice, remembered
+    page.select_option(f"{GAME} [data-jogo-ritmo]", "1400")
+    assert page.evaluate("localStorage.getItem('truco-jogo-ritmo')") == "1400"
+    page.evaluate("localStorage.setItem('truco-jogo-ritmo', '0')")
+    # Nova mesa asks; saying no keeps the match
+    page.once("dialog", lambda d: d.dismiss())
+    page.click(f"{GAME} [data-jogo-nova]")
+    assert p.attr("data-jogo-fase") == "jogo"
+    page.once("dialog", lambda d: d.accept())
+    page.click(f"{GAME} [data-jogo-nova]")
+    assert p.attr("data-jogo-fase") == "mesa"
+    p.check()
+    p.close()

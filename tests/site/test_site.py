@@ -132,13 +132,38 @@ def test_every_page_of_the_issue_is_built(site: Path) -> None:
 
 def test_portuguese_language_and_search(site: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<html lang="pt', index)
+    assert '<html lang="pt-BR"' in index  # Brazilian Portuguese, not European
     assert "Buscar" in index
     config = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))[
         "config"
     ]
     assert config["lang"] == ["pt"]
     assert (site / "assets" / "javascripts" / "lunr" / "min" / "lunr.pt.min.js").exists()
+
+
+def test_the_home_page_says_what_truco_is_and_where_to_start(site: Path) -> None:
+    home = parse(site / "index.html")
+    article = next(home.find_all("article"))
+    first = next(article.find_all("p"))
+    assert first.text.startswith("Truco é um jogo de cartas")
+    start = next(article.find_all("a", data_comece_aqui=None))
+    assert start.attrs["href"] == "como-jogar/" and "md-button--primary" in (
+        start.attrs["class"] or ""
+    )
+    # the footer's "Próximo" goes on to Como jogar
+    nexts = [
+        a.attrs["href"]
+        for a in home.find_all("a")
+        if "md-footer__link--next" in (a.attrs.get("class") or "")
+    ]
+    assert nexts == ["como-jogar/"]
+
+
+def test_every_table_header_cell_says_what_its_column_is(site: Path) -> None:
+    """An empty first ``<th>`` leaves a screen reader with a nameless column."""
+    for html_file in site.rglob("*.html"):
+        for th in parse(html_file).find_all("th"):
+            assert th.text.strip(), html_file
 
 
 def test_no_url_to_another_host(site: Path) -> None:
@@ -216,7 +241,7 @@ def test_ladders_match_accept_and_run_values(site: Path) -> None:
         found.setdefault(rs.name, []).append(ladder)
     for rs in RULESETS.values():
         assert found[rs.name] == list(rs.ladder_options)
-    # the house ladder of RULES.md R2/R6: 4-6-10-12, running from seis pays 4
+    # the house ladder of docs-dev/RULES.md R2/R6: 4-6-10-12, running from seis pays 4
     assert (4, 6, 10, 12) in found["mineiro"]
 
 
@@ -502,15 +527,18 @@ def test_404_page_is_portuguese_with_ways_back(site: Path) -> None:
     assert "/regras/" in links and "/regras/tutorial/" in links
 
 
-def test_search_folds_accents_and_ranks_developers_last(site: Path) -> None:
+def test_search_folds_accents_leaves_developers_out_and_puts_definitions_first(
+    site: Path,
+) -> None:
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     boosts = {d["location"]: d.get("boost", 1) for d in index["docs"]}
-    assert boosts["desenvolvedores/"] < 1
+    # learners searching the rules never meet the developers' page
+    assert not any(loc.startswith("desenvolvedores/") for loc in boosts)
     # the one-sheet summary repeats every word of the rules: it must not outrank them
     assert boosts["resumo/"] < 1
-    assert all(
-        b == 1 for loc, b in boosts.items() if not loc.startswith(("desenvolvedores/", "resumo/"))
-    )
+    # the glossary defines the words the other pages use
+    assert boosts["glossario/"] > 1
+    assert all(b == 1 for loc, b in boosts.items() if not loc.startswith(("glossario/", "resumo/")))
     worker_pt = (site / "assets/javascripts/lunr/min/lunr.pt.min.js").read_text(encoding="utf-8")
     assert worker_pt.count('registerFunction(dobra, "trucoDobra")') == 1
 

@@ -257,6 +257,9 @@ def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         if n == 0:
             shot(page, "tutorial-celular")
+        if n == len(course["lessons"]) - 1:
+            # the learner's next step is the site's own game
+            assert page.query_selector('[data-tutorial] .tut__texto a[href$="/jogar/"]')
         page.tap("[data-tutorial] [data-tutorial-menu-abrir]")
     # at 390×844 the table, the explanation and the next thing to press are on one screen
     assert off == []
@@ -299,9 +302,16 @@ def test_no_page_scrolls_sideways_on_a_phone_and_every_table_fits_or_scrolls(
 
 
 def search(page, text: str) -> list[str]:
-    """Type in Material's search box as a person would; the result addresses, best first."""
+    """Put a query in Material's search box; the result addresses, best first.
+
+    The box is emptied first and the query pasted whole, so the count waited for is the answer
+    to this query, never to a part of it typed on the way ("p" before "pé")."""
     page.fill("input.md-search__input", "")
-    page.type("input.md-search__input", text, delay=20)
+    page.wait_for_function(
+        "!/encontrad/.test(document.querySelector('.md-search-result__meta')?.textContent || '')"
+    )
+    page.fill("input.md-search__input", text)
+    page.press("input.md-search__input", "End")  # Material searches on a key going up
     page.wait_for_function(
         """(q) => { const m = document.querySelector('.md-search-result__meta');
                     return document.querySelector('.md-search__input').value === q && m &&
@@ -337,11 +347,23 @@ def test_searches_typed_without_accents_find_the_right_page_first(browser, base_
             ".md-search-result__list > li:first-child del", "els => els.map(e => e.textContent)"
         )
         assert not {"mao", "tres"} & set(missing), (query, missing)
-    # "desce" finds the rules, not only the Telegram page; developers are never first
+    # "desce" finds the rules, not only the Telegram page
     found = search(page, "desce")
-    assert "/truco/" in found and found[0] != "/desenvolvedores/"
-    for query in ("replay", "mao de onze", "mao de ferro"):
-        assert search(page, query)[0] != "/desenvolvedores/" or query == "replay"
+    assert "/truco/" in found
+    # the developers' page is not in learners' results at all
+    for query in ("replay", "mao de onze", "mao de ferro", "motor"):
+        assert "/desenvolvedores/" not in search(page, query), query
+    # a short word is searched whole ("pé" is not every word starting with "pe"), a stop word
+    # is no search at all ("de" is not "dez" nor "desligar"), and "ás" is still the ace
+    found = search(page, "pé")
+    assert found and found[0] == "/glossario/"
+    assert page.eval_on_selector_all(
+        ".md-search-result mark", "els => els.every(e => /^\\W*p[eé]\\W*$/i.test(e.textContent))"
+    )
+    assert search(page, "de") == []
+    assert "/cartas/" in search(page, "ás") or "/glossario/" in search(page, "ás")
+    # the page that defines a word comes among the first
+    assert "/glossario/" in search(page, "correr")[:3]
     shot(page, "busca-sem-acento")
     watch.check()
     context.close()

@@ -1,0 +1,164 @@
+"""The rules' special moments played from the Mini App's API: a covered card, the mão de
+onze with the partner's cards, the iron hand's blind slots, sinais, and a timeout that the
+page sees as it happens. Each page holds what its seat may see and nothing more."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import aiohttp
+
+from bot.ops.metrics import Metrics
+from bot.ops.webserver import BotServer
+from bot.sandbox.fakeapi import FakeTelegram
+from bot.telegram.context import runtime_of
+from tests.bot.harness import FakeClock, Harness, paulista_hand, running, seat_match
+
+GROUP = -100_555
+WEBAPP = {"TELEGRAM_WEBAPP_URL": "http://127.0.0.1:1/app/", "TELEGRAM_WEBAPP_NAME": "mesa"}
+HANDS = {0: ("3C", "KH", "5D"), 1: ("2S", "QD", "7C"), 2: ("AH", "JS", "4D"), 3: ("6S", "7H", "QC")}
+JSON = dict[str, Any]
+
+
+class App:
+    """One person's Mini App talking to the bot over HTTP."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, init: str, game: int) -> None:
+        self.http, self.base, self.game = http, base, game
+        self.headers = {"Authorization": f"tma {init}"}
+        self.raw: list[str] = []
+
+    async def state(self) -> JSON:
+        async with self.http.get(
+            self.base + f"api/state?table=g{self.game}", headers=self.headers
+        ) as r:
+            assert r.status == 200
+            text = await r.text()
+            self.raw.append(text)
+            return json.loads(text)  # type: ignore[no-any-return]
+
+    async def move(self, action: str, version: int | None = None) -> tuple[int, JSON]:
+        if version is None:
+            version = (await self.state())["version"]
+        body = {"table": f"g{self.game}", "version": version, "action": action}
+        async with self.http.post(self.base + "api/move", json=body, headers=self.headers) as r:
+            return r.status, await r.json()
+
+    def never_saw(self, codes: tuple[str, ...]) -> None:
+        """None of ``codes`` in any response but as the vira or a manilha (public ranks)."""
+        for text in self.raw:
+            shown = {k: v for k, v in json.loads(text).items() if k not in ("vira", "manilhas")}
+            seen = json.dumps(shown)
+            for code in codes:
+                assert f'"{code}"' not in seen, code
+
+
+@asynccontextmanager
+async def table(
+    server: FakeTelegram, tmp_path: Path, players: int, score: tuple[int, int], **kw: Any
+) -> AsyncIterator[tuple[Harness, list[App]]]:
+    names = ["Ana", "Beto", "Caio", "Duda"][:players]
+    users = [server.add_user(n) for n in names]
+    server.add_group("Truco", admins=users[:1], members=users, chat_id=GROUP)
+    async with running(server, tmp_path, **WEBAPP, **kw) as h:
+        front = BotServer(h.app, runtime_of(h.app).db, Metrics())
+        base = await front.start("127.0.0.1", 0) + "/app/"
+        try:
+            gid = await seat_match(h, GROUP, users, paulista_hand(score, players))
+            async with aiohttp.ClientSession() as http:
+                apps = []
+                for u in users:
+                    now = runtime_of(h.app).rules.clock()  # the launch is signed "now"
+                    link = server.web_app_launch(u, "http://x/app/", f"g{gid}", auth_date=now)
+                    init = parse_qs(link.split("#", 1)[1])["tgWebAppData"][0]
+                    apps.append(App(http, base, init, gid))
+                yield h, apps
+        finally:
+            await front.stop()
+
+
+async def test_a_covered_card_stays_hidden_from_the_other_page(server, tmp_path) -> None:
+    async with table(server, tmp_path, 2, (0, 0)) as (_h, (ana, beto)):
+        assert (await ana.move("play 3C"))[0] == 200
+        assert (await beto.move("play 2S"))[0] == 200  # Ana's three takes the round
+        mine = await ana.state()
+        assert "cover KH" in [a["action"] for a in mine["legal"]]
+        assert (await ana.move("cover KH"))[0] == 200
+        mine, theirs = await ana.state(), await beto.state()
+        assert mine["table"] == [{"seat": 0, "card": mine["table"][0]["card"], "covered": True}]
+        assert mine["table"][0]["card"]["code"] == "KH"
+        assert theirs["table"] == [{"seat": 0, "card": None, "covered": True}]
+        beto.never_saw(("KH", "5D"))
+        ana.never_saw(("QD", "7C"))
+
+
+async def test_the_mao_de_onze_shows_the_partners_cards_to_the_deciding_team_only(
+    server, tmp_path
+) -> None:
+    async with table(server, tmp_path, 4, (11, 5)) as (_h, (ana, beto, caio, duda)):
+        a, b = await ana.state(), await beto.state()
+        assert [c["code"] for c in a["partner_hand"]] == list(HANDS[2])
+        assert sorted(x["act"] for x in a["legal"]) == ["play11", "run11"]
+        assert b["partner_hand"] is None and b["legal"] == []
+        await caio.state()
+        await duda.state()
+        beto.never_saw(HANDS[0] + HANDS[2] + HANDS[3])
+        duda.never_saw(HANDS[0] + HANDS[1] + HANDS[2])
+        status, _ = await ana.move("play11")
+        assert status == 200
+
+
+async def test_the_iron_hand_is_played_blind_from_the_app(server, tmp_path) -> None:
+    async with table(server, tmp_path, 2, (11, 11)) as (_h, (ana, beto)):
+        a = await ana.state()
+        assert a["kind"] == "iron" and a["hand"] == [] and a["blind_slots"] == [0, 1, 2]
+        ana.never_saw(HANDS[0] + HANDS[1])
+        assert (await ana.move("blind 1"))[0] == 200
+        b = await beto.state()
+        assert b["table"][0]["card"]["code"] == HANDS[0][1]  # shown once it is played
+
+
+async def test_a_sinal_reaches_the_partners_page(server, tmp_path) -> None:
+    async with table(server, tmp_path, 4, (0, 0)) as (_h, (ana, _beto, caio, _duda)):
+        a = await ana.state()
+        assert a["signals"]
+        sent = a["signals"][0]["action"]
+        status, _ = await ana.move(sent)
+        assert status == 200
+        seen = (await caio.state())["seen_signals"]
+        assert [s["seat"] for s in seen] == [0]
+        # a sinal passes no turn: Ana still plays
+        assert [x for x in (await ana.state())["legal"] if x["act"] == "play"]
+
+
+async def test_a_timeout_reaches_the_open_page(server, tmp_path) -> None:
+    clock = FakeClock()
+    async with table(server, tmp_path, 2, (0, 0), clock=clock) as (h, (_ana, beto)):
+        headers = beto.headers
+        url = beto.base + f"api/events?table=g{beto.game}"
+        async with beto.http.get(url, headers=headers) as stream:
+            assert stream.status == 200
+
+            async def next_state() -> JSON:
+                data = b""
+                while True:
+                    line = await stream.content.readline()
+                    if not line:
+                        raise ConnectionResetError("the stream ended")
+                    if line.startswith(b"data: "):
+                        data = line[6:]
+                    elif line == b"\n" and data:
+                        return json.loads(data)  # type: ignore[no-any-return]
+
+            first = await asyncio.wait_for(next_state(), 10)
+            assert first["deadline_in"] is not None and first["deadline_in"] > 0
+            h.advance(first["deadline_in"] + 1)  # Ana lets her time run out
+            after = await asyncio.wait_for(next_state(), 30)
+            assert after["version"] > first["version"]
+            assert after["table"][0]["seat"] == 0 and after["table"][0]["card"] is not None

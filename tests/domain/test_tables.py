@@ -1,0 +1,182 @@
+"""The domain layer alone: lobby, start, cancel, deadlines and signals on SQLite, on a
+clock the test holds, with no Telegram (the same rules the bot tests reach through it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import count
+
+import pytest
+
+from bot.domain import (
+    AddRobot,
+    CancelTable,
+    Database,
+    GameStatus,
+    Join,
+    Person,
+    Reason,
+    Refused,
+    RobotLevel,
+    Rules,
+    Stale,
+    Start,
+    messages,
+    people,
+    tables,
+)
+from bot.domain import jobs as store
+from engine.actions import Act
+
+ANA, BETO, CIDA, DITA = (Person(i, n) for i, n in enumerate(("Ana", "Beto", "Cida", "Dita"), 1))
+CHATS = count(-100, -1)
+
+
+class Clock:
+    """Time that moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        """The time now."""
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """One migrated SQLite database for the module; each test plays in its own chat."""
+    path = tmp_path_factory.mktemp("domain") / "domain.db"
+    database = Database(f"sqlite:///{path}")
+    for p in (ANA, BETO, CIDA, DITA):
+        people.meet(database, p, started=True)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """A clock of the test's own."""
+    return Clock()
+
+
+@pytest.fixture
+def group() -> int:
+    """A group chat no other test plays in."""
+    return next(CHATS)
+
+
+def rules_on(clock: Clock) -> Rules:
+    return Rules(decision_seconds=30, seed=7, clock=clock, robot_delay=0)
+
+
+def open_and_start(
+    db: Database, group: int, rules: Rules, args: list[str], seated: list[Person]
+) -> int:
+    chat = people.chat_settings(db, group)
+    table = tables.open_table(db, group, None, seated[0], tables.parse_request(args, chat))
+    for p in seated[1:]:
+        tables.lobby(db, table.id, p, Join(), authorised=False, rules=rules)
+    tables.lobby(db, table.id, seated[0], Start(), authorised=True, rules=rules)
+    return table.id
+
+
+def test_only_the_opener_or_an_admin_starts_and_the_deadline_runs_on_the_rules_clock(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    chat = people.chat_settings(db, group)
+    table = tables.open_table(db, group, None, ANA, tables.parse_request(["1x1"], chat))
+    tables.lobby(db, table.id, BETO, Join(), authorised=False, rules=rules)
+    with pytest.raises(Refused) as refused:
+        tables.lobby(db, table.id, BETO, Start(), authorised=False, rules=rules)
+    assert refused.value.reason == Reason.ONLY_CREATOR
+    change = tables.lobby(db, table.id, ANA, Start(), authorised=True, rules=rules)
+    assert change.status == GameStatus.PLAYING and change.robot_seat is None
+    assert change.deadline_at == clock.now + 30
+    kinds = {kind for kind, _key, _due in store.waiting(db)}
+    assert {"deadline", "table", "hands"} <= kinds  # recorded with the change
+
+
+def test_a_robot_seat_gets_its_turn_recorded_with_the_change(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    chat = people.chat_settings(db, group)
+    table = tables.open_table(db, group, None, ANA, tables.parse_request(["1x1"], chat))
+    tables.lobby(db, table.id, ANA, AddRobot(RobotLevel.FACIL), authorised=True, rules=rules)
+    change = tables.lobby(db, table.id, ANA, Start(), authorised=True, rules=rules)
+    loaded = tables.load(db, change.game_id)
+    assert loaded is not None
+    turn = tables.robot_turn_of(loaded)
+    if loaded.shown.to_act() == (1,):  # the robot is mão: its turn is recorded, no deadline
+        assert turn is not None and turn.seat == 1 and change.robot_seat == 1
+        assert "robot" in {kind for kind, _key, _due in store.waiting(db)}
+    else:
+        assert turn is None and change.robot_seat is None and change.deadline_at is not None
+
+
+def test_a_timeout_waits_for_the_clock_then_plays_the_default(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
+    table = tables.load(db, gid)
+    assert table is not None
+    seat = table.shown.to_act()[0]
+    default = table.shown.default_action(seat)
+    assert tables.time_out(db, gid, table.version, rules) is None  # not due yet
+    clock.now += 31
+    change = tables.time_out(db, gid, table.version, rules)
+    assert change is not None and change.version > table.version
+    after = tables.load(db, gid)
+    assert after is not None and after.note is not None
+    assert (seat, default) in after.note.items
+    assert tables.time_out(db, gid, table.version, rules) is None  # that version is gone
+
+
+def test_two_changes_for_one_version_store_one_and_a_cancel_ends_the_match(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
+    table = tables.load(db, gid)
+    assert table is not None
+    seat = table.shown.to_act()[0]
+    user = (ANA, BETO)[seat].id
+    action = table.shown.legal_actions(seat)[0]
+    tables.act(db, gid, table.version, None, action, rules, user_id=user)
+    with pytest.raises(Stale):
+        tables.act(db, gid, table.version, None, action, rules, user_id=user)
+    with pytest.raises(Refused) as refused:
+        tables.lobby(db, gid, BETO, CancelTable(), authorised=True, rules=rules)
+    assert refused.value.reason == Reason.NOT_LOBBY  # a match is cancelled, not its lobby
+    with pytest.raises(Refused) as refused:
+        tables.cancel(db, gid, BETO.id, authorised=False, rules=rules)
+    assert refused.value.reason == Reason.ONLY_CREATOR
+    change = tables.cancel(db, gid, ANA.id, authorised=True, rules=rules)
+    assert change.status == GameStatus.CANCELLED
+    assert [e.kind for e in messages.events_of(db, gid, "cancel")] == ["cancel"]
+    with pytest.raises(Refused):
+        tables.cancel(db, gid, ANA.id, authorised=True, rules=rules)
+
+
+def test_a_signal_is_a_change_of_its_own_that_names_whom_to_ping(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    gid = open_and_start(db, group, rules, ["2x2"], [ANA, BETO, CIDA, DITA])
+    table = tables.load(db, gid)
+    assert table is not None
+    seat = table.shown.to_act()[0]
+    view = table.view(seat)
+    assert view.legal_signals, "sinais are on in 2x2 by default"
+    sign = view.legal_signals[0]
+    occupant = table.seats[seat]
+    assert occupant is not None and occupant.user is not None
+    user = occupant.user
+    change = tables.act(db, gid, table.version, None, sign, rules, user_id=user)
+    assert change.signal is not None and change.version == table.version + 1
+    after = tables.load(db, gid)
+    assert after is not None and after.shown.to_act() == table.shown.to_act()  # no turn spent
+    assert sign.act == Act.SIGNAL and not after.view(seat).legal_signals  # one per round
