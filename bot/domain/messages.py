@@ -180,7 +180,8 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         }
         # every hand message tells how the hand before it ended: the closings are always read
         ended = {h.hand: h for h in _hand_overs(s, game_id)}
-        return HandsDrawing(table, people, rows, ended)
+        by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
+        return HandsDrawing(table, people, rows, ended, cancelled_by=by)
 
 
 def _hand_row(game_id: int, seat: int) -> SelectOfScalar[HandMessage]:

@@ -441,9 +441,12 @@ def resume_jobs(db: Database, rules: Rules) -> int:
         for game in games:
             seats = _seats(s, game, load_options(game.options).players)
             m = _match(game) if game.snapshot is not None else None
-            jobs.after_change(
-                s, _change(game, m, seats), rules.clock(), rules.robot_delay, rules.warning_seconds
-            )
+            change = _change(game, m, seats)
+            jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
+            if game.status == GameStatus.LOBBY and game.rematch_of and game.deadline_at:
+                # a Revanche's wait outlives a restart too (a lobby's change drops deadlines)
+                data = {"game": change.game_id, "version": change.version}
+                jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), game.deadline_at, data)
         s.commit()
         return len(games)
 
@@ -790,6 +793,8 @@ def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
         if seat_of(seats, user_id) is None:
             raise Refused(Reason.NOT_SEATED)
         active = _active_game(s, old.chat_id, old.thread_id)
+        if active is not None and active.rematch_of == old.id and active.status != GameStatus.LOBBY:
+            raise Refused(Reason.REMATCH_PLAYING)
         if active is not None and active.rematch_of == old.id and active.id is not None:
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id
@@ -993,6 +998,35 @@ def act(
     """Apply one seat's action, made for version ``expected``, and store it.
 
     ``seat`` is the robot's seat for robots; for people it is found from ``user_id``.
+    An answer that lost a race to a partner's answer is refused with who answered first
+    (``Reason.ANSWERED``).
+    """
+    try:
+        return _act(db, game_id, expected, seat, action, rules, user_id=user_id, source=source)
+    except Stale as stale:
+        if stale.reason != Reason.STALE:
+            raise
+        with db.session() as s:  # both read the same version; the other one was stored
+            first = _answered_first(s, game_id, expected, user_id, action)
+        if first is None:
+            raise
+        raise Stale(Reason.ANSWERED, seat=first[0], action=first[1]) from stale
+
+
+def _act(
+    db: Database,
+    game_id: int,
+    expected: int,
+    seat: int | None,
+    action: Action,
+    rules: Rules,
+    *,
+    user_id: int | None = None,
+    source: Source = Source.BUTTON,
+) -> Change:
+    """Apply one seat's action, made for version ``expected``, and store it.
+
+    ``seat`` is the robot's seat for robots; for people it is found from ``user_id``.
     """
     with db.session() as s:
         game = s.get(Game, game_id)
@@ -1008,6 +1042,9 @@ def act(
         if game.version != expected:
             if user_id is not None and _made(s, game_id, expected, user_id, action):
                 raise Stale(Reason.DONE)
+            first = _answered_first(s, game_id, expected, user_id, action)
+            if first is not None:
+                raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
             raise Stale()
         seats = _seats(s, game, load_options(game.options).players)
         if user_id is not None:
@@ -1056,6 +1093,30 @@ def _said(m: Match, seat: int, action: Action) -> Said | None:
         return Said(hand, seat, Saying.PLAY11)
     if act == Act.RUN11:
         return Said(hand, seat, Saying.RUN11)
+    return None
+
+
+ANSWERS = (Act.ACCEPT, Act.RUN, Act.RAISE, Act.PLAY11, Act.RUN11)
+
+
+def _answered_first(
+    s: Session, game_id: int, version: int, user_id: int | None, action: Action
+) -> tuple[int, str] | None:
+    """The seat and action that answered first, when this person's answer made for
+    ``version`` lost a race to another seat's answer."""
+    if user_id is None or action.act not in ANSWERS:
+        return None
+    q = select(Event).where(Event.game_id == game_id, Event.version == version + 1)
+    for e in s.exec(q):
+        done = json.loads(e.data).get("action")
+        if (
+            e.seat is not None
+            and e.user_id != user_id
+            and e.kind != Source.TIMEOUT  # a clock is no one answering first
+            and done
+            and Action.parse(done).act in ANSWERS
+        ):
+            return e.seat, done
     return None
 
 
@@ -1221,3 +1282,43 @@ def come_back(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
         strikes = note.strikes if note is not None else ()
         _save(s, game, expected, deadline_at=deadline_for(m, rules, strikes), **values)
         return _commit(s, game, m, seats, rules)
+
+
+def vote_robot(
+    db: Database, game_id: int, voter: int, seat: int, rules: Rules
+) -> tuple[Change, int]:
+    """A seated person votes to give an absent person's seat (a timeout last time) to a
+    robot; with the votes of half the table's other people (rounded up) it is done, until
+    the person presses a move or 🙋 Voltei. Returns the change and the votes still missing.
+    """
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.status != GameStatus.PLAYING:
+            raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
+        seats = _seats(s, game, load_options(game.options).players)
+        mine = seat_of(seats, voter)
+        if mine is None:
+            raise Refused(Reason.NOT_SEATED)
+        x = seats[seat] if 0 <= seat < len(seats) else None
+        note = TimeoutNote.from_json(game.note) if game.note else None
+        if x is None or x.user is None or x.robot or mine == seat:
+            raise Refused(Reason.BAD_BUTTON)
+        if note is None or seat not in note.strikes:
+            raise Refused(Reason.NOT_ABSENT)
+        expected = game.version
+        q = select(Event).where(
+            Event.game_id == game_id, Event.kind == "vote", Event.version > note.version
+        )
+        voters = {e.user_id for e in s.exec(q) if e.seat == seat} | {voter}
+        others = [y for i, y in enumerate(seats) if y and y.user and not y.robot and i != seat]
+        needed = (len(others) + 1) // 2
+        _event(s, game, expected + 1, "vote", seat, voter)
+        values: dict[str, Any] = {}
+        if len(voters) >= needed:
+            seats[seat] = replace(x, robot=_robot_level(seats))
+            _store_seats(s, game_id, seats)
+            strikes = tuple(i for i in note.strikes if i != seat)
+            values["note"] = replace(note, strikes=strikes).to_json()
+            _event(s, game, expected + 1, "away", seat, x.user, voted=True)
+        _save(s, game, expected, **values)
+        return _commit(s, game, _match(game), seats, rules), max(0, needed - len(voters))

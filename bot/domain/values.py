@@ -93,6 +93,12 @@ class Reason(StrEnum):
     """A robot button pressed again on the same lobby drawing (a double tap): a toast."""
     TEAM_FULL = "team_full"
     SAME_TEAM = "same_team"
+    ANSWERED = "answered"
+    """Two answers at once: the partner's came first (params ``seat``, ``action``)."""
+    NOT_ABSENT = "not_absent"
+    """A vote for a robot in the seat of someone whose time did not run out."""
+    REMATCH_PLAYING = "rematch_playing"
+    """Revanche on a result whose rematch is being played."""
     NOT_OVER = "not_over"
     """Revanche on a match still in play."""
     REMATCH_GONE = "rematch_gone"
@@ -113,9 +119,10 @@ class Refused(Exception):
 class Stale(Refused):
     """The button was made for an older version of the game."""
 
-    def __init__(self, reason: Reason = Reason.STALE) -> None:
-        """The button's version is gone (``Reason.DONE``: by this very move)."""
-        super().__init__(reason)
+    def __init__(self, reason: Reason = Reason.STALE, **params: Any) -> None:
+        """The button's version is gone (``Reason.DONE``: by this very move;
+        ``Reason.ANSWERED``: a partner's answer came first, ``params`` say whose)."""
+        super().__init__(reason, **params)
 
 
 # ------------------------------------------------------------------ commands
@@ -240,7 +247,7 @@ class ChatSettings:
 
     id: int
     variant: str = DEFAULT_VARIANT
-    players: int = 2
+    players: int = 0
     """2 or 4; 0: by the group's size (2×2 with four people or more)."""
     target: int = 12
     timer: int = 60
@@ -549,6 +556,8 @@ class HandsDrawing:
     """Their current hand messages by seat."""
     ended: dict[int, HandSummary]
     """How finished hands ended, by hand number."""
+    cancelled_by: str | None = None
+    """Who cancelled the table, when it was cancelled."""
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,7 @@ class SandboxWeb:
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/events", self._events)
         app.router.add_post("/api/send", self._send)
+        app.router.add_post("/api/language", self._language)
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/inline", self._inline)
         app.router.add_post("/api/choose", self._choose)
@@ -172,7 +173,8 @@ class SandboxWeb:
                 "bot": self.server.bot_user,
                 "me": self.server.users[me],
                 "people": [
-                    {"id": uid, "name": u["first_name"]} for uid, u in self.server.users.items()
+                    {"id": uid, "name": u["first_name"], "language": u.get("language_code")}
+                    for uid, u in self.server.users.items()
                 ],
                 "chats": chats,
                 "messages": {
@@ -233,6 +235,20 @@ class SandboxWeb:
             return await self.server.user_sends(
                 me, chat, text, message_thread_id=int(thread) if thread else None
             )
+
+        return await self._guard(request, act)
+
+    async def _language(self, request: web.Request) -> web.Response:
+        """Switch a person's Telegram language (pt-BR or English): the bot answers them
+        in it from their next update on, as it would a phone set to that language."""
+
+        async def act(body: JSON) -> JSON:
+            me = self._person(body.get("as"))
+            language = str(body.get("language") or "")
+            if language not in ("pt-br", "en"):
+                raise BadInput("idioma desconhecido")
+            self.server.users[me]["language_code"] = language
+            return {"ok": True, "language": language}
 
         return await self._guard(request, act)
 

@@ -354,6 +354,7 @@ def build_application(
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
     app.add_handler(CallbackQueryHandler(lobby.on_back, pattern=pattern(Prefix.BACK)))
+    app.add_handler(CallbackQueryHandler(lobby.on_vote, pattern=pattern(Prefix.VOTE)))
     app.add_handler(CallbackQueryHandler(lobby.on_cancel, pattern=pattern(Prefix.CANCEL)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
     app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))

@@ -65,6 +65,7 @@ class Prefix(StrEnum):
     SIGNALS = "z"
     CANCEL = "x"
     BACK = "b"
+    VOTE = "r"
 
 
 PRIVATE_KINDS = frozenset({Prefix.MOVE, Prefix.SIGNALS, Prefix.TUTORIAL})
@@ -245,6 +246,22 @@ def parse_back(data: str) -> int:
     if found is None:
         raise ValueError("botão ilegível")
     return parse_number(found[1])
+
+
+_VOTE = re.compile(r"r([0-9]+):([0-3])")
+
+
+def vote_data(game_id: int, seat: int) -> str:
+    """callback_data of 🤖 on the table: a vote to give an absent person's seat to a robot."""
+    return _checked(f"{Prefix.VOTE}{game_id}:{seat}")
+
+
+def parse_vote(data: str) -> tuple[int, int]:
+    """Decode a vote button: (game, seat); ``ValueError`` for garbage."""
+    found = _VOTE.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1]), int(found[2])
 
 
 # ------------------------------------------------------------------- /cancelar

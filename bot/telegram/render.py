@@ -59,10 +59,11 @@ from bot.telegram.callbacks import (
     posted_link,
     rematch_data,
     signals_data,
+    vote_data,
 )
 from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
-from engine.actions import ACCEPT, RUN, Act
+from engine.actions import ACCEPT, RUN, Act, Action
 from engine.cards import Card, DeckStyle
 from engine.rulesets import HOUSE_LADDERS
 from engine.sinais import Sinal
@@ -127,6 +128,9 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.LOBBY_REPEAT: _("✔️ Já feito: a mesa mostra o robô."),
         Reason.TEAM_FULL: _("O time {team} está completo."),
         Reason.SAME_TEAM: _("Você já está nesse time."),
+        Reason.ANSWERED: _("Essa jogada já passou: alguém do seu time respondeu antes."),
+        Reason.NOT_ABSENT: _("Só vai robô no lugar de quem deixou o tempo acabar."),
+        Reason.REMATCH_PLAYING: _("A revanche dessa partida já está em jogo: veja a mesa."),
         Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
         Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
     }
@@ -521,9 +525,16 @@ def table_keyboard(
     row = [InlineKeyboardButton(_("🃏 Minha mão"), switch_inline_query_current_chat="")]
     if bot_username:
         row.append(
-            InlineKeyboardButton(_("Abrir no privado"), url=deep_link(bot_username, table.id))
+            # half a phone's width: a label longer than ~14 characters is cut
+            InlineKeyboardButton(_("📩 No privado"), url=deep_link(bot_username, table.id))
         )
     rows = [row]
+    strikes = table.note.strikes if table.note is not None else ()
+    for seat in strikes:  # a person whose time ran out last time: the table may vote
+        x = table.seats[seat]
+        if x is not None and x.user is not None and not x.robot and not table.private:
+            label = _("🤖 Robô por {name}").format(name=x.name[:12])
+            rows.append([InlineKeyboardButton(label, callback_data=vote_data(table.id, seat))])
     if webapp is not None and (bot_username or table.private):
         rows.append([open_table_button(t, table, bot_username, webapp)])
     return InlineKeyboardMarkup(rows)
@@ -634,7 +645,7 @@ def hand_text(
     if stand_in:
         lines.append(
             _(
-                "🤖 Um robô joga por você desde que seu tempo acabou duas vezes seguidas. "
+                "🤖 Um robô joga por você enquanto você está fora da mesa. "
                 "Toque em 🙋 Voltei para jogar de novo."
             )
         )
@@ -884,6 +895,15 @@ def retired_text(t: Translations) -> str:
     return t.gettext("🃏 A mesa continua abaixo ⬇️")
 
 
+def answered_first(t: Translations, table: Table, seat: int, action: str) -> str:
+    """To the loser of two answers at once: who answered first, and what."""
+    who = table.seats[seat]
+    done = words_for(t).did(Action.parse(action), table.view(seat), public=True)
+    return t.gettext("{who} respondeu primeiro: {what}.").format(
+        who=who.name if who else "?", what=done
+    )
+
+
 def cancelled_text(t: Translations) -> str:
     """What a cancelled table's messages turn into."""
     return t.gettext("🚫 Mesa cancelada.")
@@ -1114,18 +1134,21 @@ def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:
     """/baralho: traditional (3♣) or Spanish (3 de bastos) labels."""
     sample = Card.parse("3C")
     w = words_for(t)
+    # one to a row: "Espanhol (3 de bastos)" does not fit half a phone's width
     return InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     t.gettext("Tradicional ({card})").format(card=w.card(sample)),
                     callback_data=deck_data(DeckStyle.TRADITIONAL),
-                ),
+                )
+            ],
+            [
                 InlineKeyboardButton(
                     t.gettext("Espanhol ({card})").format(card=w.card(sample, DeckStyle.SPANISH)),
                     callback_data=deck_data(DeckStyle.SPANISH),
-                ),
-            ]
+                )
+            ],
         ]
     )
 

@@ -4,11 +4,12 @@ that ask the others first."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus, Setting
+from bot.domain.values import GameStatus, Occupant, Setting, Table
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
@@ -99,7 +100,7 @@ async def test_an_admins_config_is_never_dropped_and_its_panel_closes(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
     # a group budget this small leaves no room for command answers while a match runs
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=5) as h:
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=2) as h:
         ana, beto = server.add_user("Ana"), server.add_user("Beto")
         group = server.add_group("Truco da firma", admins=[ana], members=[beto])
         await seat_match(h, group, [ana, beto], paulista_hand())
@@ -199,8 +200,10 @@ async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working
     assert not answer["show_alert"], answer
     new = await h.wait(lambda: (x := tables.active_table(db, group, None)) and x.started and x)
     assert {x.user for x in new.seats if x} == {duda, caio}
-    # Revanche on the match still in play says so (on a message with a Revanche: a
-    # button pressed where none is drawn is refused before, guards.pressed_here)
+    # the same Revanche while its rematch is being played says so
+    answer = await s.user_presses(duda, group, over["message_id"], data)
+    assert answer["text"] == "A revanche dessa partida já está em jogo: veja a mesa."
+    # a Revanche of the match in play itself says that match is still on
     answer = await s.user_presses(duda, group, over["message_id"], rematch_data(new.id))
     assert answer["text"].startswith("Essa partida ainda está em jogo")
     tables.cancel(db, new.id, duda, authorised=True)
@@ -223,7 +226,8 @@ async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_com
             assert table.status == GameStatus.PLAYING and len(clocks) < 3
             if table.match().to_act() == (0,):
                 version = table.version
-                await h.wait(lambda: h.hand(ana) and moves(h.hand(ana)))
+                # her buttons drawn for this very version (an older message's are stale)
+                await h.wait(lambda v=version: (m := h.hand(ana)) and f":{v}:" in str(m))
                 await press_first(server, ana)
                 await h.wait(lambda v=version: tables.load(db, gid).version > v)
                 continue
@@ -420,3 +424,100 @@ async def test_a_timeout_beside_a_robot_partner_says_the_robot_answers(
         )
         assert "o tempo de Beto acabou, e 🤖 Dita responde pelo time" in said[0]
         assert "Beto correu" not in said[0]
+
+
+async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    _group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
+    d = await h.wait(lambda: (m := h.hand(dita)) and "Corro" in moves(m) and m)
+    answers = await asyncio.gather(
+        s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"]),
+        s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"]),
+    )
+    texts = [a["text"] for a in answers]
+    # one of them counted; the other is told whose answer came first and what it was
+    assert texts.count(None) + texts.count("") == 1, texts
+    told = next(x for x in texts if x)
+    assert told in ("Beto respondeu primeiro: aceitou.", "Dita respondeu primeiro: correu."), told
+
+
+def test_table_and_deck_labels_fit_a_phone_in_both_languages() -> None:
+    from bot.i18n import translations
+    from bot.telegram.render import deck_keyboard, table_keyboard
+
+    for lang in ("pt", "en"):
+        t = translations(lang)
+        game = _a_table()
+        rows = table_keyboard(t, game, "TrucoBot").inline_keyboard
+        labels = [b.text for row in rows for b in row]
+        # two to a row: each fits half a phone's width, in one language
+        assert all(len(x) <= 14 for x in labels), labels
+        assert lang == "pt" or not any("Minha" in x for x in labels), labels
+        deck = deck_keyboard(t).inline_keyboard
+        assert [len(row) for row in deck] == [1, 1]  # "Espanhol (3 de bastos)" whole
+
+
+def _a_table() -> Table:
+    m = paulista_hand()
+    return Table(
+        id=1,
+        chat_id=-1001000000001,
+        thread_id=None,
+        private=False,
+        creator_id=1,
+        status=GameStatus.PLAYING,
+        variant="paulista",
+        options=m.options,
+        seats=(Occupant("Ana", 1), Occupant("Beto", 2)),
+        version=1,
+        seed=0,
+        deadline_at=None,
+        note=None,
+        table_message_id=5,
+        snapshot=None,
+    )
+
+
+async def test_the_table_votes_a_robot_into_an_absent_seat(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, caio = server.add_user("Ana"), server.add_user("Caio")
+        group = server.add_group("G", admins=[ana], members=[caio])
+        gid = await seat_match(h, group, [ana, caio], paulista_hand())
+        db = runtime_of(h.app).db
+        await press(h, ana, "3♣")
+        await h.wait(lambda: tables.load(db, gid).match().to_act() == (1,))
+        h.advance(31)  # Caio's time runs out once: the table offers a vote
+        table = await h.wait(
+            lambda: (m := h.table_message(group)) and "Robô por Caio" in str(m) and m
+        )
+        vote = button(table, "Robô por Caio")["callback_data"]
+        answer = await server.user_presses(caio, group, table["message_id"], vote)
+        assert answer["show_alert"]  # not for his own seat
+        answer = await server.user_presses(ana, group, table["message_id"], vote)
+        assert answer["text"] == "Um robô joga nesse lugar até a pessoa voltar.", answer
+        await h.wait(lambda: tables.load(db, gid).seats[1].robot is not None)
+        await h.wait(lambda: newest(h, caio, "Um robô joga por você"))
+
+
+def test_minha_mao_stars_the_manilhas() -> None:
+    from bot.i18n import translations
+    from bot.telegram.render import inline_results
+    from engine.cards import DeckStyle, parse_cards
+
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=2),
+        score=(0, 0),
+        dealer=1,
+        hands=[parse_cards("6S KH 5D"), parse_cards("2S QD 7C")],
+        vira=parse_cards("5C")[0],
+    )
+    results = inline_results(translations("pt"), _a_table(), m.view(0), DeckStyle.TRADITIONAL, "B")
+    assert "Jogar 6♠ ★" in [r.title for r in results]
+    assert all("Sua mão: 6♠ ★ K♥ 5♦" in (r.description or "") for r in results)

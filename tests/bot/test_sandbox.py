@@ -348,3 +348,27 @@ async def test_real_bot_table_survives_a_sandbox_restart(tmp_path):
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
+
+
+async def test_a_person_switches_to_english_and_bot_commands_are_links(sandbox):
+    server, _, http = sandbox
+    duda = next(uid for uid, u in server.users.items() if u["first_name"] == "Duda")
+    status, _ = await post(http, "/api/language", language="en", **{"as": "Duda"})
+    assert status == 200 and server.users[duda]["language_code"] == "en"
+    async with http.get("/api/state", params={"as": "Duda"}) as resp:
+        state = await resp.json()
+    assert {p["name"]: p["language"] for p in state["people"]}["Duda"] == "en"
+    status, sent = await post(http, "/api/send", chat=duda, text="/start", **{"as": "Duda"})
+    assert sent["from"]["language_code"] == "en"  # what the bot reads to pick its language
+    status, _bad = await post(http, "/api/language", language="xx", **{"as": "Duda"})
+    assert status == 400
+    # a bot's text gets its /commands marked, as Telegram does: the page makes them links
+    text = "Abra uma mesa com /truco ou veja <b>/ajuda</b>"
+    body = {"chat_id": GROUP_ID, "text": text, "parse_mode": "HTML"}
+    async with aiohttp.ClientSession() as api:
+        url = f"{server.api_url}/bot{server.token}/sendMessage"
+        async with api.post(url, json=body) as resp:
+            sent = (await resp.json())["result"]
+    kinds = [(e["type"], e["offset"], e["length"]) for e in sent["entities"]]
+    # (a command inside an entity of the text's own keeps that entity only)
+    assert kinds == [("bot_command", 18, 6), ("bold", 33, 6)]

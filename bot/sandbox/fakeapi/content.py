@@ -79,6 +79,15 @@ def render_text(text: Any, parse_mode: Any, entities: Any) -> JSON:
     if utf16_len(plain) > MAX_TEXT:
         raise bad_request("message is too long")
     out["text"] = plain
+    # Telegram marks the /commands of a bot's text too (a tap sends them), where no
+    # entity of the text's own covers them
+    taken = [(e["offset"], e["offset"] + e["length"]) for e in found]
+    for e in command_entities(plain):
+        if e["type"] == "bot_command" and not any(
+            a < e["offset"] + e["length"] and e["offset"] < b for a, b in taken
+        ):
+            found.append(e)
+    found.sort(key=lambda e: e["offset"])
     if found:
         out["entities"] = found
     return out

@@ -116,6 +116,18 @@ function renderPeople() {
     b.onclick = () => switchTo(p.name);
     nav.appendChild(b);
   });
+  // the bot speaks each person's Telegram language: one tap switches the current one
+  const me = state.people.find((p) => p.id === state.me.id);
+  const english = me && me.language === "en";
+  const lang = document.createElement("button");
+  lang.type = "button"; lang.className = "person language";
+  lang.textContent = english ? "🇬🇧 English" : "🇧🇷 Português";
+  lang.title = english ? "Trocar para português" : "Switch to English";
+  lang.onclick = async () => {
+    await api("/api/language", { as: identity, language: english ? "pt-br" : "en" });
+    load();
+  };
+  nav.appendChild(lang);
 }
 
 function switchTo(name) {
@@ -179,7 +191,15 @@ function renderChat() {
   $("#start-bar").hidden = !notStarted;
   const box = $("#messages");
   box.innerHTML = "";
-  (state.messages[state.current] || []).forEach((m) => box.appendChild(renderMessage(m, chat)));
+  const shown = state.messages[state.current] || [];
+  shown.forEach((m) => box.appendChild(renderMessage(m, chat)));
+  if (chat.type !== "private" && !shown.length) {
+    // an empty group: say how a table starts (the command is a link, as in Telegram)
+    const hint = document.createElement("div");
+    hint.className = "empty-hint";
+    hint.innerHTML = 'Grupo vazio. Digite <a href="#" class="cmd" data-cmd="/truco">/truco</a> para abrir uma mesa, ou <a href="#" class="cmd" data-cmd="/ajuda">/ajuda</a>.';
+    box.appendChild(hint);
+  }
   box.scrollTop = box.scrollHeight;
 }
 

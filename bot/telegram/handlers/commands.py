@@ -47,7 +47,7 @@ async def start(update: Update, context: BotContext) -> None:
     live = await context.call(tables.load, context.db, game_id) if game_id is not None else None
     seat = live.seat_of(person.id) if live is not None else None
     if live is not None and live.status == GameStatus.PLAYING and seat is not None:
-        # "Abrir no privado" mid-match: the live hand comes to the bottom, no greeting
+        # "📩 No privado" mid-match: the live hand comes to the bottom, no greeting
         await context.call(messages.ask_for_hand, context.db, live.id, seat)
         schedule_hands(context.application, live.chat_id, live.id)
         return

@@ -21,7 +21,13 @@ from bot.telegram.callbacks import (
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button
 from bot.telegram.publish import refresh
-from bot.telegram.render import hand_keyboard, inline_results, reason_text, signals_keyboard
+from bot.telegram.render import (
+    answered_first,
+    hand_keyboard,
+    inline_results,
+    reason_text,
+    signals_keyboard,
+)
 from engine.actions import Act
 
 
@@ -29,16 +35,27 @@ from engine.actions import Act
 async def on_move(press: Press[Move], context: BotContext) -> Change:
     """A hand button: play, cover, blind card, truco and raises, answers, mão de onze."""
     move = press.data  # pressed on the person's own hand message (guards.pressed_here)
-    change = await context.call(
-        tables.act,
-        context.db,
-        move.game_id,
-        move.version,
-        None,
-        move.action,
-        context.rules,
-        user_id=press.person.id,
-    )
+    try:
+        change = await context.call(
+            tables.act,
+            context.db,
+            move.game_id,
+            move.version,
+            None,
+            move.action,
+            context.rules,
+            user_id=press.person.id,
+        )
+    except Refused as r:
+        if r.reason != Reason.ANSWERED:
+            raise
+        # a partner's answer came first: say whose, not only that the move has passed
+        table = await context.call(tables.load, context.db, move.game_id)
+        if table is None or not table.started:
+            raise
+        text = answered_first(press.t, table, r.params["seat"], r.params["action"])
+        await press.query.answer(text, show_alert=True)
+        return None
     context.runtime.metrics.actions.labels("button").inc()
     return change
 

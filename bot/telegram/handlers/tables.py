@@ -13,7 +13,14 @@ from telegram.error import TelegramError
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
 from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
 from bot.i18n import person_translations
-from bot.telegram.callbacks import deep_link, parse_back, parse_cancel, parse_lobby, parse_rematch
+from bot.telegram.callbacks import (
+    deep_link,
+    parse_back,
+    parse_cancel,
+    parse_lobby,
+    parse_rematch,
+    parse_vote,
+)
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
     answer_after,
@@ -153,6 +160,7 @@ async def on_cancel(update: Update, context: BotContext) -> None:
     # the short line at the bottom of the chat; the table far up says the same
     with contextlib.suppress(TelegramError):
         await q.edit_message_text(cancelled_by_text(t, table, person.name))
+    await _table_cancelled(context, table, cancelled_by_text(t, table, person.name))
 
 
 async def on_lobby(update: Update, context: BotContext) -> None:
@@ -209,6 +217,17 @@ async def on_lobby(update: Update, context: BotContext) -> None:
         await answer_after(q)
 
 
+async def _table_cancelled(context: BotContext, table: Table, text: str) -> None:
+    """Take the cancelled table's buttons off at once: its redraw may wait a while behind
+    the group's flood budget, and meanwhile its turn line and buttons would still look live."""
+    if table.table_message_id is None or table.private:
+        return
+    with contextlib.suppress(TelegramError):  # the redraw job says it again anyway
+        await context.bot.edit_message_text(
+            text, table.chat_id, table.table_message_id, reply_markup=None
+        )
+
+
 def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) -> bool:
     """Whether a pressed button sits on the table's own message, in the table's chat."""
     if message is None or message.chat.id != table.chat_id:
@@ -235,6 +254,37 @@ async def on_back(update: Update, context: BotContext) -> None:
         return
     refresh(context.application, change)
     await answer_after(q, text=t.gettext("De volta à mesa: o robô sai do seu lugar."))
+
+
+async def on_vote(update: Update, context: BotContext) -> None:
+    """🤖 on the table: a seated person votes a robot into an absent person's seat."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    parsed = await parse_button(q, context.t, parse_vote)
+    if parsed is None:
+        return
+    game_id, seat = parsed
+    table = await context.call(tables.load, context.db, game_id)
+    if table is None or not _on_table_message(q.message, table):
+        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
+        return
+    try:
+        change, missing = await context.call(
+            tables.vote_robot, context.db, game_id, person.id, seat, context.rules
+        )
+    except Refused as r:
+        await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
+        return
+    refresh(context.application, change)
+    t = context.t
+    if missing:
+        text = t.ngettext(
+            "Voto contado: falta {n} voto.", "Voto contado: faltam {n} votos.", missing
+        ).format(n=missing)
+    else:
+        text = t.gettext("Um robô joga nesse lugar até a pessoa voltar.")
+    await answer_after(q, text=text)
 
 
 async def on_rematch(update: Update, context: BotContext) -> None:

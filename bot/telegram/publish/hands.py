@@ -25,7 +25,7 @@ from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
     app_hand,
     back_keyboard,
-    cancelled_text,
+    cancelled_by_text,
     hand_closed_text,
     hand_keyboard,
     hand_text,
@@ -94,7 +94,8 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
             markup: InlineKeyboardMarkup | None
             ping = Ping.NONE
             if cancelled:
-                text, markup = cancelled_text(t), None
+                # the words of the group's table: who cancelled, and the score
+                text, markup = cancelled_by_text(t, table, drawing.cancelled_by), None
             elif over and view.hand_number in drawing.ended:
                 closing = drawing.ended[view.hand_number]
                 text = hand_closed_text(t, closing, table.seats, player.deck, view.match_winner)

@@ -135,7 +135,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     continue  # then the newest table, or what was said meanwhile
                 if table.private:
                     # in a private chat the hand message is the table: a second copy of it,
-                    # with buttons for a group (🃏 Minha mão, Abrir no privado), means nothing
+                    # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
                     return 0.0
                 return await _draw_table(app, drawing, t)
             except Later:
