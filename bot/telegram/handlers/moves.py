@@ -32,7 +32,7 @@ from engine.actions import Act
 
 
 @button(parse_move, personal=True)
-async def on_move(press: Press[Move], context: BotContext) -> Change:
+async def on_move(press: Press[Move], context: BotContext) -> Change | None:
     """A hand button: play, cover, blind card, truco and raises, answers, mão de onze."""
     move = press.data  # pressed on the person's own hand message (guards.pressed_here)
     try:
