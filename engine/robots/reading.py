@@ -63,28 +63,17 @@ PRIOR_WINS = 0.7
 shares (a little below what ``PRIOR_BLUFF`` alone says: the dealt-hand quantile already
 reads part of it)."""
 CALLS_COST = 0.45
-"""How much that expectation drops per unit of call share above the prior.
-
-Against the probe in 1×1 médio runs from 72% of the trucos, and the hands it ran from
-would have won 36% of the time played out plainly with every card known, as if médio read
-that frequent caller as too strong. Reading such calls as weaker (1.2 here) gained nothing
-against the probe and lost against every style, whose points from the hands played out
-rose (solid 1299 -> 1504). 1×1, 300 mirrored matches a row, ``--seed 1``, 2026-12-02:
-probe 40.7 -> 41.3%, bluffer 68.7 -> 66.0, loose 71.0 -> 67.0, solid 65.0 -> 59.7, tight
-55.7 -> 54.3. The probe's edge is where it calls, not a misread strength."""
+"""How much that expectation drops per unit of call share above the prior (a steeper
+drop, read against the probe's frequent calls, lost to every style: the probe's edge is
+where it calls, not a misread strength; docs-dev/robots-log.md, 2026-12-02)."""
 RUNS_GAIN = 0.6
 """How much it rises per unit of run share (from calls faced) above the prior."""
 SHOWN_WEIGHT = 4.0
 """How many played-out calls the bluff prior is worth."""
 PRIOR_WINS_2X2 = 0.8
-"""``PRIOR_WINS`` at a 2×2 table. Counted in 2×2 against the tight and solid styles, médio
-read their calls as weaker than they were: answering a truco with a reading of 0.48 it
-won 0.30 of those hands played out (tight), 0.25 (solid); answering a seis called after
-they accepted its truco, 0.43 against 0.31. Measured over 400 mirrored matches per style
-(2026-12-01): tight 56.75 -> 60.0%, solid 58.25 -> 62.75%, accepter 70.5 -> 71.75%,
-honest 59.5 -> 57.5%, loose 69.5 -> 68.0%, bluffer 71.75 -> 71.0% (with
-``SHOWN_WEIGHT_2X2``). In 1×1 the same change lost 1-2 points against loose and bluffer
-and gained only against accepter, so 1×1 keeps ``PRIOR_WINS``."""
+"""``PRIOR_WINS`` at a 2×2 table, where médio read the tight and solid styles' calls as
+weaker than they were; in 1×1 the same change lost against loose and bluffer
+(docs-dev/robots-log.md, 2026-12-01)."""
 SHOWN_WEIGHT_2X2 = 2.0
 """``SHOWN_WEIGHT`` at a 2×2 table: the team's shown calls take over sooner from the
 stronger prior, so a team that bluffs is found out in fewer hands."""
