@@ -37,16 +37,6 @@ PRIOR_WEIGHT = 5.0
 """How many observations the prior is worth: the match's own counts take over after that."""
 STEP_SHRINK = 0.6
 """Each step up the ladder keeps this share of the hands that would act at the step below."""
-ADAPT_ANSWERS = 1.0
-"""Whether the match's accept and raise counts move the thresholds that read the answers
-seen this hand ("a team that runs a lot accepts only with good cards")."""
-PREDICT_UP_ONLY = 1.0
-"""When predicting how a team will answer our call, its match counts may only make it
-accept *more* than the prior. Its runs were counted against our calls as we chose them
-(mostly good hands, late in the hand), and a player who answers by its chance of winning
-accepts our bluffs far more often: measured in the arena, predicting folds from the counts
-made médio bluff into a tight table's good hands (2×2 against tight: 47.7% with it, 53.2%
-without)."""
 ANSWER_SHRINK = 1.0
 """The same for answers: who answers a raise already showed a good hand by calling."""
 WIDTH = 0.07
@@ -77,12 +67,6 @@ weaker than they were; in 1×1 the same change lost against loose and bluffer
 SHOWN_WEIGHT_2X2 = 2.0
 """``SHOWN_WEIGHT`` at a 2×2 table: the team's shown calls take over sooner from the
 stronger prior, so a team that bluffs is found out in fewer hands."""
-WIN_EVIDENCE = 1.0
-"""Whether a call also weighs each deal by whether the caller wins it played out: a rule-based
-player calls by its chance of winning *now* (after the first round, with the cards seen),
-which a dealt-hand quantile misses; how much it says comes from the team's shown calls."""
-ADAPT_FLOOR = 1.0
-"""Whether the share of bluffs below a call's threshold follows the team's shown calls."""
 MIN_FLOOR = 0.004
 """Smallest weight of a deal below a call's threshold (slips, misreads)."""
 ACCEPT_FLOOR = 0.04
@@ -169,7 +153,8 @@ class Tendencies:
         """``team``'s habits from its earlier hands in the match (the priors at first).
 
         ``predict``: the thresholds that forecast its answer to our next call (see
-        ``PREDICT_UP_ONLY``), not the ones that read the answers it gave.
+        the match's counts may only make it accept *more* than the prior), not the ones
+        that read the answers it gave.
         """
         return _tendencies(view.bets[team], view.players, predict)
 
@@ -177,16 +162,17 @@ class Tendencies:
     def of_bets(r: TeamBets, players: int, predict: bool = False) -> Tendencies:
         """``of`` for a team's bet counts ``r`` at a table of ``players`` (not cached)."""
         hands, calls = float(r.hands), float(r.calls[0])
-        faced = accepts = raises = 0.0
-        if ADAPT_ANSWERS:
-            faced = float(r.faced[0])
-            accepts = float(r.accepted[0] + r.raised[0])
-            raises = float(r.raised[0])
+        # a team that runs a lot accepts only with good cards
+        faced = float(r.faced[0])
+        accepts = float(r.accepted[0] + r.raised[0])
+        raises = float(r.raised[0])
         seats = 2 if players == 4 else 1
         c = _smooth(calls, hands, PRIOR_CALL)
         a = _smooth(accepts, faced, PRIOR_ACCEPT)
         r_ = _smooth(raises, faced, PRIOR_RAISE)
-        if predict and PREDICT_UP_ONLY:
+        if predict:
+            # its runs were counted against our calls as we chose them (mostly good
+            # hands); one who answers by its chance accepts our bluffs far more often
             a = max(a, PRIOR_ACCEPT)
             r_ = max(r_, PRIOR_RAISE)
         r_ = min(a, r_)
@@ -203,8 +189,6 @@ class Tendencies:
         prior_wins = min(0.9, max(0.5, prior_wins))
         wins = (won + weight * prior_wins) / (shown + weight)
         bluff = min(0.7, max(0.0, (HONEST_WINS - wins) / (HONEST_WINS - BLUFF_WINS)))
-        if not ADAPT_FLOOR:
-            bluff = PRIOR_BLUFF
         rate = (float(sum(r.calls[1:])) + RAISE_RATE_WEIGHT * PRIOR_RAISE_RATE) / (
             hands + RAISE_RATE_WEIGHT
         )
@@ -419,7 +403,9 @@ def _sample(
     for s, act, step in events:
         t = tend[s & 1]
         evidence = None
-        if (act == Act.TRUCO or act == Act.RAISE) and WIN_EVIDENCE:
+        # a rule-based player calls by its chance of winning *now*, which a dealt-hand
+        # quantile misses: a call also weighs each deal by whether the caller wins it
+        if act == Act.TRUCO or act == Act.RAISE:
             evidence = s & 1 == v.team
         # a call of seis and up on its own turn comes from the team that accepted the step
         # below: a made hand, unless the match showed this team's raises losing
