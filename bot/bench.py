@@ -419,7 +419,7 @@ async def _run(
         return await _run_replicas(tables, seconds, robots, database_url, people, pace, processes)
     from bot.config import Config
     from bot.domain import Database, messages
-    from bot.telegram.app import build_application, on_startup
+    from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
 
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
@@ -447,6 +447,7 @@ async def _run(
     assert app.updater is not None
     await app.updater.start_polling(poll_interval=0, timeout=1)
     await app.start()
+    start_jobs(app)
     lags: list[float] = []
     watch = asyncio.create_task(_watch_loop(lags))
     cpu = resource.getrusage(resource.RUSAGE_SELF)
@@ -458,6 +459,7 @@ async def _run(
         used = resource.getrusage(resource.RUSAGE_SELF)
         watch.cancel()
         await app.updater.stop()
+        await stop_jobs(app)
         await app.stop()
         await app.shutdown()
         ours.send("stop")

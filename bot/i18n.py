@@ -1,23 +1,24 @@
 """Gettext for the bot's own sentences: Portuguese source strings, a catalog per language.
 
 Catalogs are ``bot/locale/<lang>/LC_MESSAGES/messages.po``: a new folder is a new
-language (``LANGUAGES``). They are compiled in memory when first used, so a fresh
-clone needs no build step and no ``.mo`` files. The names of game things inside the
-sentences (cards, calls, actions, levels) come from ``engine.words`` (``words_for``).
+language (``LANGUAGES``). They are read by the engine's own gettext stack
+(``engine.words.catalog``, standard library only, the one the browser runs too) and
+compiled in memory when first used, so a fresh clone needs no build step and no
+``.mo`` files. The names of game things inside the sentences (cards, calls, actions,
+levels) come from ``engine.words`` (``words_for``). ``python -m bot.i18n`` lists the
+sentences of the bot that a catalog lacks (the engine's extractor, ``engine.words.extract``).
 """
 
 from __future__ import annotations
 
 import gettext
-import io
+import sys
 from functools import cache
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 from engine import words
-from engine.words import Words
+from engine.words import Words, catalog
+from engine.words import extract as extractor
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -43,12 +44,13 @@ def N_(message: str) -> str:
 
 
 def language_for(code: str | None) -> str:
-    """The bot language for a Telegram ``language_code``: its own if we have a catalog
-    (``pt-BR`` → ``pt``), Portuguese when unknown, English for any other."""
+    """The bot language for a Telegram ``language_code``: the engine's rule
+    (``words.language_for``: its primary subtag, ``pt-BR`` → ``pt``), with Portuguese
+    when Telegram sends none and English for a language without a catalog."""
     if not code:
         return SOURCE
-    primary = code.replace("_", "-").split("-")[0].lower()
-    return primary if primary in LANGUAGES else FALLBACK
+    lang = words.language_for(code, FALLBACK)
+    return lang if lang in LANGUAGES else FALLBACK
 
 
 def language_name(lang: str) -> str:
@@ -71,10 +73,41 @@ def translations(lang: str) -> Translations:
     """The translations for ``pt`` (the source strings) or ``en``."""
     if lang not in LANGUAGES or lang == SOURCE:
         return gettext.NullTranslations()
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=lang)
-    buf = io.BytesIO()
-    write_mo(buf, catalog)
-    buf.seek(0)
-    return gettext.GNUTranslations(buf)
+    path = catalog_path(lang)
+    return catalog.translations(path.read_text(encoding="utf-8"), str(path))
+
+
+def catalog_path(lang: str) -> Path:
+    """The ``.po`` file of the bot's sentences in ``lang``."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+BOT_DIR = Path(__file__).resolve().parent
+CALLS = {"gettext": 1, "_": 1, "ngettext": 2, "N_": 1}
+"""Calls whose literal arguments are the bot's sentences (``N_`` marks one for later)."""
+
+
+def source_messages() -> set[extractor.Message]:
+    """Every sentence of the bot (the sandbox, a tool for developers, speaks Portuguese)."""
+    return extractor.from_code(BOT_DIR, calls=CALLS, skip=("sandbox",))
+
+
+def main() -> int:
+    """Print, for each catalog, the sentences it does not translate yet."""
+    wanted = source_messages()
+    for lang in LANGUAGES[1:]:
+        path = catalog_path(lang)
+        known = {
+            extractor.Message(e.msgctxt, e.msgid, e.msgid_plural)
+            for e in catalog.read_po(path.read_text(encoding="utf-8"), str(path))
+            if e.msgid and e.translated
+        }
+        missing = sorted(wanted - known)
+        for m in missing:
+            print(f"{lang}: {m.msgid!r}")
+        print(f"{lang}: {len(wanted)} sentences, {len(missing)} untranslated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

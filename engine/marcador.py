@@ -106,8 +106,14 @@ class Placar:
             return HandKind.SPECIAL
         return HandKind.NORMAL
 
-    def values(self) -> tuple[int, ...]:
-        """What the next hand may be worth, smallest first (the buttons of each team)."""
+    def values(self, team: int | None = None) -> tuple[int, ...]:
+        """What the next hand may be worth to ``team``, smallest first (that team's buttons).
+
+        Only scores the rules can produce: in a mão de onze/dez (R7) the team at the threshold
+        either plays and wins the special value, or runs and the other team scores the plain
+        value; so that team's only score is the special value, the other's either value. With
+        no ``team``, every value the hand may be worth to either team.
+        """
         rs = self.ruleset
         kind = self.kind
         if self.winner is not None:
@@ -115,20 +121,25 @@ class Placar:
         if kind == HandKind.IRON:
             return (rs.hand_value,)
         if kind == HandKind.SPECIAL:
-            # played: the special value to whoever wins; run: the plain value to the others
+            if team is not None and self.score[team] >= self.threshold:
+                return (rs.special_hand_value,)
             return tuple(sorted({rs.hand_value, rs.special_hand_value}))
         ladder = self.ladder or rs.ladder
         return (rs.hand_value, *ladder)
 
     def add(self, team: int, points: int) -> Placar:
         """The score after ``team`` took a hand worth ``points``; ``ValueError`` if it cannot."""
+        return self._add(team, points, self.values(team) if team in (0, 1) else ())
+
+    def _add(self, team: int, points: int, allowed: tuple[int, ...]) -> Placar:
         if team not in (0, 1):
             raise ValueError("time inválido")
         if self.winner is not None:
             raise ValueError("a partida já acabou")
-        if points not in self.values():
-            allowed = ", ".join(map(str, self.values()))
-            raise ValueError(f"essa mão não pode valer {points} agora (vale {allowed})")
+        if points not in allowed:
+            raise ValueError(
+                f"essa mão não pode valer {points} agora (vale {', '.join(map(str, allowed))})"
+            )
         return replace(self, hands=(*self.hands, (team, points)))
 
     def undo(self) -> Placar:
@@ -166,7 +177,9 @@ class Placar:
                 names=(str(data["names"][0]), str(data["names"][1])),
             )
             for team, points in data["hands"]:
-                placar = placar.add(int(team), int(points))
+                # a score stored before each team had its own values (the onze team's +1 at
+                # 11) is still read back: any value the hand could be worth to either team
+                placar = placar._add(int(team), int(points), placar.values())
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"marcador inválido: {exc}") from None
         return placar
@@ -231,7 +244,11 @@ def site_config(lang: str = words.SOURCE) -> dict[str, Any]:
                 "hand_value": rs.hand_value,
                 "special_value": rs.special_hand_value,
                 "ladders": ladders,
-                "special_values": sorted({rs.hand_value, rs.special_hand_value}),
+                # in a mão de onze/dez: the values of the team at the threshold, and the other's
+                "special_values": {
+                    "team": [rs.special_hand_value],
+                    "other": sorted({rs.hand_value, rs.special_hand_value}),
+                },
                 "iron_values": [rs.hand_value],
                 "thresholds": {str(t): rs.threshold(t) for t in range(MIN_TARGET, MAX_TARGET + 1)},
             }

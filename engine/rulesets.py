@@ -190,12 +190,13 @@ HOUSE_LADDERS: dict[str, Ruleset] = {
 
 
 def house_ladder(ruleset: Ruleset, spelled: str | None) -> tuple[int, ...] | None:
-    """The house-rule ladder ``spelled`` (``4-6-10-12``) if ``ruleset`` offers it.
+    """The house-rule ladder ``spelled`` (``4-6-10-12``) for a variant that has house ladders.
 
-    ``None``, the variant's own ladder, for any other variant: a chat's house ladder
-    applies only to the variant that has it.
+    ``None``, the variant's own ladder, for the others: a chat's house ladder applies
+    only to the variant that offers one. A ladder the variant does not offer is still
+    returned, for ``TableOptions.validated`` to refuse.
     """
-    if spelled is None or HOUSE_LADDERS.get(spelled) is not ruleset:
+    if not spelled or ruleset not in HOUSE_LADDERS.values():
         return None
     return tuple(int(x) for x in spelled.split("-"))
 

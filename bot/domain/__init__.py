@@ -18,7 +18,7 @@ typed commands, and gets plain values back; it never sees a row or a session.
   sessions, Alembic. Nothing outside this package imports them.
 """
 
-from bot.domain.store import Database, DatabaseError
+from bot.domain.store import Database, DatabaseError, Unavailable
 from bot.domain.values import (
     AddRobot,
     CancelTable,
@@ -69,4 +69,5 @@ __all__ = [
     "Start",
     "Table",
     "TableRequest",
+    "Unavailable",
 ]

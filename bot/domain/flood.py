@@ -95,12 +95,20 @@ def wait_in(s: Session, budgets: Sequence[Budget], now: float, needed: int = 1) 
 
 
 def take(
-    db: Database, budgets: Sequence[Budget], now: float, lock: Sequence[str] | None = None
+    db: Database,
+    budgets: Sequence[Budget],
+    now: float,
+    lock: Sequence[str] | None = None,
+    *,
+    needed: int = 1,
+    spaced: bool = False,
 ) -> float:
     """Count one call in every budget if it fits now (returns 0); else the seconds to wait.
 
     ``lock``: the budgets' rows that make callers take turns (all of them by default);
     the command throttle's many little budgets of one person share the person's row.
+    ``needed``: count the call only if this many would fit (room kept for others);
+    ``spaced``: also keep each budget's ``gap`` after its last call.
 
     Five round trips while the budgets' rows are locked (lock, read, count, forget,
     commit): every call of every process takes its turn on the bot's row, so the time
@@ -121,7 +129,7 @@ def take(
         worst = 0.0
         for b in budgets:
             marks = [at for key, at in rows if key == b.key and at > now - b.window]
-            worst = max(worst, seconds_to_wait(marks, b, now, 1, spaced=False))
+            worst = max(worst, seconds_to_wait(marks, b, now, needed, spaced=spaced))
         if worst > 0:
             s.rollback()
             return worst

@@ -19,7 +19,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from bot.domain import flood, outbox
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
-from bot.domain.people import chat_language_in, info_of
+from bot.domain.people import chat_language_in, chat_noise_in, info_of
 from bot.domain.store import Database
 from bot.domain.tables import GameRow, game_row, pending_starts, rematch_waiting, row_to_table
 from bot.domain.values import (
@@ -90,6 +90,12 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
     table = row_to_table(s, game)
     missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
     waiting = rematch_waiting(s, game, table.seats)
+    noise = "all" if game.private else chat_noise_in(s, game.chat_id)
+    last = None
+    if noise != "all" and table.status == GameStatus.PLAYING:
+        q = _HAND_OVERS.order_by(None).order_by(_EVENTS.c.id.desc()).limit(1)
+        found = s.execute(q, {"game": game_id}).scalar()
+        last = HandSummary.from_json(json.loads(found)) if found else None
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
     unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
@@ -101,6 +107,8 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
         buried=game.table_after,
         ending_unsure=unsure,
         waiting=tuple(names[u] for u in waiting),
+        noise=noise,
+        last_hand=last,
     )
 
 
@@ -261,6 +269,40 @@ def note_posted(
         s.commit()
         s.refresh(game)
         return game.id, game.table_after
+
+
+def note_seen(
+    db: Database, chat_id: int, thread_id: int | None, message_id: int
+) -> tuple[int, int] | None:
+    """A message the bot saw (a command, its own send) tells how many lie after the table.
+
+    A chat's message ids count every message in it, also those a bot in privacy mode
+    never receives: the newest id seen minus the table's is how buried it is. Only for
+    chats without topics (a forum's ids run across its topics). Returns the live
+    table's id and the messages after it, or ``None``.
+    """
+    if thread_id:
+        return None
+    with db.session() as s:
+        q = select(Game).where(
+            Game.chat_id == chat_id,
+            col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
+            col(Game.table_message_id).is_not(None),
+            col(Game.thread_id).is_(None),
+        )
+        game = s.exec(q.order_by(col(Game.id).desc())).first()
+        if game is None or game.id is None or game.private or game.table_message_id is None:
+            return None
+        after = message_id - game.table_message_id
+        if after <= game.table_after:
+            return game.id, game.table_after
+        s.execute(
+            update(Game)
+            .where(col(Game.id) == game.id, col(Game.table_after) < after)
+            .values(table_after=after)
+        )
+        s.commit()
+        return game.id, after
 
 
 def bring_table_down(db: Database, game_id: int, after: int) -> None:

@@ -32,7 +32,8 @@ class Chat(SQLModel, table=True):
     language: str | None = None
     """``pt`` or ``en``; ``None`` means Portuguese."""
     variant: str = DEFAULT_VARIANT
-    players: int = 2
+    players: int = 0
+    """2 or 4; 0 (new chats) picks by the group's size: 2×2 with four people or more."""
     target: int = 12
     timer: int = 60
     covered_cards: bool = True

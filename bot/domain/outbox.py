@@ -162,6 +162,12 @@ def sent(db: Database, message_id: int, worker: str, telegram_id: int) -> None:
     _finish(db, message_id, worker, state=State.SENT, message_id=telegram_id, sent_at=utcnow())
 
 
+def skipped(db: Database, message_id: int, worker: str) -> None:
+    """Not posted on purpose (the group chose to hear less, ``Chat.noise``): done, with no
+    message of its own."""
+    _finish(db, message_id, worker, state=State.SENT, sent_at=utcnow())
+
+
 def failed(db: Database, message_id: int, worker: str) -> None:
     """Telegram refused it for good (bot removed from the group, bad request): never retried."""
     _finish(db, message_id, worker, state=State.FAILED)

@@ -136,6 +136,13 @@ def chat_settings(db: Database, chat_id: int, kind: str = "group", title: str = 
         return _settings(c)
 
 
+def chat_title(db: Database, chat_id: int) -> str:
+    """A group's title as the bot last saw it ("" when unknown)."""
+    with db.session() as s:
+        c = s.get(Chat, chat_id)
+        return c.title if c is not None else ""
+
+
 def chat_language(db: Database, chat_id: int) -> str:
     """The language of a group (``/config``), Portuguese by default."""
     with db.session() as s:
@@ -155,6 +162,15 @@ def chat_language_in(s: Session, chat_id: int) -> str:
     return s.execute(_CHAT_LANGUAGE, {"id": chat_id}).scalar() or "pt"
 
 
+_CHAT_NOISE = select(Chat.noise).where(col(Chat.id) == bindparam("id"))
+
+
+def chat_noise_in(s: Session, chat_id: int) -> str:
+    """How much of a match a group hears as new messages (``Noise``), in the caller's
+    session: one column, read at each table redraw."""
+    return s.execute(_CHAT_NOISE, {"id": chat_id}).scalar() or Noise.ALL.value
+
+
 def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en")) -> tuple[Any, ...]:
     """The values ``/config`` offers for a setting, in the order its menu lists them.
 
@@ -162,7 +178,7 @@ def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en"))
     """
     choices: dict[Setting, tuple[Any, ...]] = {
         Setting.VARIANT: tuple(RULESETS),
-        Setting.PLAYERS: (2, 4),
+        Setting.PLAYERS: (0, 2, 4),
         Setting.TARGET: TARGETS,
         Setting.TIMER: TIMERS,
         Setting.COVERED: (True, False),
@@ -199,7 +215,7 @@ def change_setting(
         c = _chat(s, chat_id)
         setattr(c, _FIELDS.get(setting, setting.value), value)
         try:
-            TableOptions(c.players, c.target, c.covered_cards, None, c.timer).validated(
+            TableOptions(c.players or 2, c.target, c.covered_cards, None, c.timer).validated(
                 get_ruleset(c.variant)
             )
         except ValueError:  # nothing is stored: the session rolls back

@@ -18,7 +18,7 @@ from alembic.config import Config as AlembicConfig
 from sqlalchemy import event, inspect, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, InvalidatePoolError, OperationalError
+from sqlalchemy.exc import ArgumentError, InvalidatePoolError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +35,24 @@ IDLE_PING = 5.0
 
 class DatabaseError(RuntimeError):
     """The database cannot be opened or migrated (one line, for the user)."""
+
+
+class Unavailable(Exception):
+    """The database failed a request (a lost connection, a lock that timed out...).
+
+    Raised by every session of the domain in place of the driver's own errors, so the
+    layers above know the domain's failure, not SQLAlchemy's: whatever asked may try
+    again later; nothing was stored.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    """The first line of what the database said."""
+    return str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -180,9 +198,15 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session that rolls back unless the caller commits."""
-        with Session(self.engine, expire_on_commit=False) as s:
-            yield s
+        """A session that rolls back unless the caller commits.
+
+        A failure of the database leaves it as :class:`Unavailable`.
+        """
+        try:
+            with Session(self.engine, expire_on_commit=False) as s:
+                yield s
+        except SQLAlchemyError as exc:
+            raise Unavailable(_reason(exc)) from exc
 
     def holds_games(self) -> bool:
         """Whether the database already has tables (games) of the bot in it."""

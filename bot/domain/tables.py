@@ -327,16 +327,31 @@ def _beside_person(seats: Sequence[Occupant | None], seat: int, players: int) ->
 
 
 def decision_seconds(table: Table, rules: Rules) -> float:
-    """How long each decision of a table may take (R10)."""
-    return rules.decision_seconds or table.options.timer_for(get_ruleset(table.variant))
+    """How long the pending decision of a table may take (R10): half for people whose
+    last decision was their timeout (``TimeoutNote.strikes``)."""
+    full = rules.decision_seconds or table.options.timer_for(get_ruleset(table.variant))
+    strikes = table.note.strikes if table.note is not None else ()
+    if strikes and table.status == GameStatus.PLAYING and table.started:
+        return _hurried(full, table.shown.to_act(), strikes)
+    return full
 
 
-def deadline_for(m: Match, rules: Rules) -> float | None:
-    """When the pending decision times out (R10); ``None`` when nobody must act."""
+def _hurried(full: float, to_act: Sequence[int], strikes: Sequence[int]) -> float:
+    """An absent seat's clock shortens: half the time when every seat to act let its
+    last decision time out."""
+    if to_act and all(seat in strikes for seat in to_act):
+        return max(5.0, full / 2)
+    return full
+
+
+def deadline_for(m: Match, rules: Rules, strikes: Sequence[int] = ()) -> float | None:
+    """When the pending decision times out (R10); ``None`` when nobody must act.
+
+    ``strikes``: seats whose last decision was their timeout (a shorter clock)."""
     if not m.to_act():
         return None
     seconds = rules.decision_seconds or m.options.timer_for(m.ruleset)
-    return rules.clock() + seconds
+    return rules.clock() + _hurried(seconds, m.to_act(), strikes)
 
 
 def hand_summary(m: Match) -> HandSummary:
@@ -370,6 +385,18 @@ def active_table(db: Database, chat_id: int, thread_id: int | None) -> Table | N
     with db.session() as s:
         game = _active_game(s, chat_id, thread_id)
         return row_to_table(s, game) if game is not None else None
+
+
+def last_variant(db: Database, chat_id: int, thread_id: int | None) -> str | None:
+    """The variant of the newest table opened in a chat (or topic), if any."""
+    with db.session() as s:
+        q = select(Game.variant).where(Game.chat_id == chat_id)
+        q = (
+            q.where(Game.thread_id == thread_id)
+            if thread_id
+            else q.where(col(Game.thread_id).is_(None))
+        )
+        return s.exec(q.order_by(col(Game.id).desc()).limit(1)).first()
 
 
 def playing_tables_of(db: Database, user_id: int) -> list[Table]:
@@ -424,10 +451,15 @@ def resume_jobs(db: Database, rules: Rules) -> int:
 # ----------------------------------------------------------------------- lobby
 
 
-def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
-    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults."""
+def parse_request(
+    args: Sequence[str], chat: ChatSettings, people: int | None = None
+) -> TableRequest:
+    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults.
+
+    ``people``: how many people the group has, for a chat whose size is automatic (2×2
+    from four people on)."""
     variant = chat.variant
-    players = chat.players
+    players = chat.players or (4 if people is not None and people >= 4 else 2)
     target = chat.target
     sinais = chat.sinais
     for raw in args:
@@ -463,6 +495,38 @@ def parse_request(args: Sequence[str], chat: ChatSettings) -> TableRequest:
     except ValueError:  # the engine's reason is Portuguese prose: the code goes up instead
         raise Refused(Reason.BAD_OPTIONS) from None
     return TableRequest(rs.name, opts)
+
+
+def reshape(
+    db: Database,
+    chat_id: int,
+    thread_id: int | None,
+    user_id: int,
+    request: TableRequest,
+    rules: Rules,
+) -> Change:
+    """``/truco 2x2`` (any arguments) over one's own lobby: the lobby takes the new options.
+
+    Only the opener's, not started, not a Revanche's; its people keep their seats
+    (``Refused(TABLE_FULL)`` when they would not fit), robots fill seats again later.
+    """
+    with db.session() as s:
+        game = _active_game(s, chat_id, thread_id)
+        if game is None or game.status != GameStatus.LOBBY or game.rematch_of is not None:
+            raise Refused(Reason.TABLE_EXISTS)
+        if game.creator_id != user_id:
+            raise Refused(Reason.TABLE_EXISTS)
+        old = _seats(s, game, load_options(game.options).players)
+        people = [x for x in old if x is not None and x.user is not None]
+        size = request.options.players
+        if len(people) > size:
+            raise Refused(Reason.TABLE_FULL)
+        seats: list[Occupant | None] = list(people) + [None] * (size - len(people))
+        expected = game.version
+        _save(s, game, expected, variant=request.variant, options=dump_options(request.options))
+        _store_seats(s, game.id or 0, seats)
+        _event(s, game, expected + 1, "reshape", None, user_id, variant=request.variant)
+        return _commit(s, game, None, seats, rules)
 
 
 def robot(level: RobotLevel, seat: int) -> Occupant:
@@ -846,13 +910,15 @@ def _store_move(
     """Close the hand or match if it ended, then commit the new state with its deadline."""
     status = _finish(s, game, m, seats, expected + 1)
     values: dict[str, Any] = {"note": note.to_json()} if note is not None else {}
+    current = note if note is not None else TimeoutNote.from_json(game.note) if game.note else None
+    strikes = current.strikes if current is not None else ()
     _save(
         s,
         game,
         expected,
         snapshot=json.dumps(m.to_json()),
         status=status,
-        deadline_at=deadline_for(m, rules) if status == GameStatus.PLAYING else None,
+        deadline_at=deadline_for(m, rules, strikes) if status == GameStatus.PLAYING else None,
         **values,
     )
     return _commit(s, game, m, seats, rules)
@@ -957,6 +1023,7 @@ def act(
             raise Refused(Reason.NOT_YOUR_TURN)
         if action not in m.legal_actions(seat):
             raise Refused(Reason.ILLEGAL)
+        present = _present(s, game, seats, seat, user_id) if user_id is not None else None
         said = _said(m, seat, action)
         m.apply(seat, action)
         version = expected + 1
@@ -965,7 +1032,7 @@ def act(
         if said is not None and not game.private and not ran_out:
             key = f"{game.id}:said:{version}"
             outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
-        return _store_move(s, game, expected, m, seats, rules)
+        return _store_move(s, game, expected, m, seats, rules, note=present)
 
 
 RUNS = (Saying.RUN, Saying.RUN11)
@@ -1072,7 +1139,24 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             m.apply(seat, action)
             done.append((seat, m.log[-1][1]))  # blind plays are logged with the card shown
             _event(s, game, version, Source.TIMEOUT, seat, None, action=str(action), hand=hand)
-        note = TimeoutNote(hand, tuple(done), version)
+        prior = TimeoutNote.from_json(game.note) if game.note else None
+        struck = set(prior.strikes) if prior is not None else set()
+        away: list[int] = []
+        level = _robot_level(seats)
+        for seat, _action in done:
+            x = seats[seat]
+            if x is None or x.user is None or x.robot:
+                continue
+            if seat in struck:  # the second timeout in a row: a robot plays for them
+                struck.discard(seat)
+                away.append(seat)
+                seats[seat] = replace(x, robot=level)
+                _event(s, game, version, "away", seat, x.user, level=level.value)
+            else:
+                struck.add(seat)
+        if away:
+            _store_seats(s, game_id, seats)
+        note = TimeoutNote(hand, tuple(done), version, tuple(sorted(struck)), tuple(away))
         if done and not game.private:
             key = f"{game.id}:timeout:{version}"
             payload = json.loads(note.to_json())
@@ -1092,3 +1176,48 @@ def _rematch_time_out(db: Database, s: Session, game: Game, rules: Rules) -> Cha
         return _start_rematch(db, game.id or 0, rules)
     except Refused:  # someone left the bot's private chat meanwhile: the lobby stays
         return None
+
+
+def _robot_level(seats: Sequence[Occupant | None]) -> RobotLevel:
+    """The table's robot level: its robots', else the default."""
+    return next(
+        (x.robot for x in seats if x is not None and x.robot and x.user is None), DEFAULT_LEVEL
+    )
+
+
+def _present(
+    s: Session, game: Game, seats: list[Occupant | None], seat: int, user_id: int
+) -> TimeoutNote | None:
+    """A person acted: a robot playing for them hands the seat back, and their strike (a
+    timeout last time) is forgiven. Returns the note to store, if it changed."""
+    x = seats[seat]
+    if x is not None and x.robot and x.user == user_id:
+        seats[seat] = replace(x, robot=None)
+        _store_seats(s, game.id or 0, seats)
+        _event(s, game, game.version + 1, "back", seat, user_id)
+    note = TimeoutNote.from_json(game.note) if game.note else None
+    if note is None or seat not in note.strikes:
+        return None
+    return replace(note, strikes=tuple(x for x in note.strikes if x != seat))
+
+
+def come_back(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
+    """A person whose seat a robot plays (two timeouts in a row) takes it back."""
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        if game is None or game.status != GameStatus.PLAYING:
+            raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
+        seats = _seats(s, game, load_options(game.options).players)
+        seat = seat_of(seats, user_id)
+        x = seats[seat] if seat is not None else None
+        if seat is None or x is None:
+            raise Refused(Reason.NOT_SEATED)
+        if not x.robot:
+            raise Refused(Reason.DONE)
+        expected = game.version
+        note = _present(s, game, seats, seat, user_id)
+        m = _match(game)
+        values: dict[str, Any] = {"note": note.to_json()} if note is not None else {}
+        strikes = note.strikes if note is not None else ()
+        _save(s, game, expected, deadline_at=deadline_for(m, rules, strikes), **values)
+        return _commit(s, game, m, seats, rules)

@@ -241,6 +241,7 @@ class ChatSettings:
     id: int
     variant: str = DEFAULT_VARIANT
     players: int = 2
+    """2 or 4; 0: by the group's size (2×2 with four people or more)."""
     target: int = 12
     timer: int = 60
     covered_cards: bool = True
@@ -279,18 +280,30 @@ class TimeoutNote:
     items: tuple[tuple[int, Action], ...]
     version: int = 0
     """The game version the timeout produced (0 in notes stored before it was kept)."""
+    strikes: tuple[int, ...] = ()
+    """Seats of people whose last decision was their timeout: their clock is shorter, and
+    one more timeout gives their seat to a robot until they come back."""
+    away: tuple[int, ...] = ()
+    """Seats this timeout gave to a robot (their second in a row): said once."""
 
     def to_json(self) -> str:
         """The stored form."""
         items = [[s, str(a)] for s, a in self.items]
-        return json.dumps({"hand": self.hand, "items": items, "version": self.version})
+        data: dict[str, Any] = {"hand": self.hand, "items": items, "version": self.version}
+        if self.strikes:
+            data["strikes"] = list(self.strikes)
+        if self.away:
+            data["away"] = list(self.away)
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> TimeoutNote:
         """Read the stored form."""
         data = json.loads(text)
         items = tuple((s, Action.parse(a)) for s, a in data["items"])
-        return cls(data["hand"], items, data.get("version", 0))
+        strikes = tuple(data.get("strikes", ()))
+        away = tuple(data.get("away", ()))
+        return cls(data["hand"], items, data.get("version", 0), strikes, away)
 
 
 @dataclass(frozen=True)
@@ -490,6 +503,11 @@ class TableDrawing:
     cancelled_by: str | None = None
     waiting: tuple[str, ...] = ()
     """A Revanche lobby's people who have not confirmed yet."""
+    noise: str = "all"
+    """How much of the match the chat hears as new messages (a ``Noise``)."""
+    last_hand: HandSummary | None = None
+    """How the previous hand ended, when the chat hears less than everything: the table
+    message says it instead of a message of its own."""
     """A cancelled table: the name of who cancelled it (``None``: the last person left)."""
     ending_unsure: bool = False
     """The match is over and its ending message (with Revanche) may never have been shown:

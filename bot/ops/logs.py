@@ -74,13 +74,6 @@ def protect(secrets: Iterable[str]) -> None:
         _installed = True
 
 
-class _JobNoise(logging.Filter):
-    """One line per job run: APScheduler also logs every add, removal and success."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno > logging.INFO or "executed successfully" not in record.getMessage()
-
-
 class _ReportedByCli(logging.Filter):
     """A rejected token is said in one line by ``truco bot``; PTB would add a traceback."""
 
@@ -97,8 +90,6 @@ LEVELS: dict[str, tuple[int, int]] = {
     "telegram": (logging.INFO, logging.INFO),  # its DEBUG dumps hands and updates
     "httpx": (logging.WARNING, logging.INFO),
     "httpcore": (logging.WARNING, logging.WARNING),
-    "apscheduler": (logging.WARNING, logging.WARNING),
-    "apscheduler.executors": (logging.WARNING, logging.INFO),
     "alembic": (logging.WARNING, logging.INFO),
     "aiohttp": (logging.WARNING, logging.WARNING),
     "asyncio": (logging.WARNING, logging.WARNING),
@@ -118,10 +109,6 @@ def setup(
     root.addHandler(handler)
     for name, (quiet, loud) in LEVELS.items():
         logging.getLogger(name).setLevel(loud if verbose else quiet)
-    for name, kind in (
-        ("apscheduler.executors.default", _JobNoise),
-        ("telegram.ext", _ReportedByCli),
-    ):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, kind) for f in logger.filters):
-            logger.addFilter(kind())
+    logger = logging.getLogger("telegram.ext")
+    if not any(isinstance(f, _ReportedByCli) for f in logger.filters):
+        logger.addFilter(_ReportedByCli())

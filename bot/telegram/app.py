@@ -21,11 +21,12 @@ from telegram import (
 )
 from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     Defaults,
     InlineQueryHandler,
@@ -39,12 +40,11 @@ from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.domain.values import Clock
-from bot.i18n import N_, translations
-from bot.ops.lifecycle import DrainingJobQueue
+from bot.i18n import translations
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
-from bot.telegram import guards
-from bot.telegram.budget import SharedBudget
+from bot.telegram import command_table, guards, job_table
+from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
     CONTEXT_TYPES,
@@ -54,12 +54,17 @@ from bot.telegram.context import (
     TrucoApp,
     runtime_of,
 )
-from bot.telegram.handlers import commands, errors, marcador, moves, settings, turns, tutorial
+from bot.telegram.handlers import (
+    commands,
+    errors,
+    marcador,
+    membership,
+    moves,
+    settings,
+    tutorial,
+)
 from bot.telegram.handlers import tables as lobby
-from bot.telegram.jobs import JobKind, JobRunner
-from bot.telegram.publish.hands import flush_hands
-from bot.telegram.publish.marcador import flush_board
-from bot.telegram.publish.table import flush_table
+from bot.telegram.jobs import JobRunner
 from bot.telegram.render import WARNING_SECONDS
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for
@@ -67,20 +72,6 @@ from bot.telegram.throttle import CommandThrottle, notes_for
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005)."""
-
-COMMANDS = (
-    ("truco", N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]")),
-    ("placar", N_("Traz a mesa da partida para baixo")),
-    ("marcador", N_("Placar para jogar com baralho de verdade")),
-    ("ranking", N_("Quem mais ganhou aqui")),
-    ("regras", N_("Resumo das regras")),
-    ("baralho", N_("Cartas tradicionais ou espanholas")),
-    ("config", N_("Opções do grupo (admins)")),
-    ("cancelar", N_("Encerra a mesa")),
-    ("ajuda", N_("Como usar o bot")),
-)
-PRIVATE_COMMANDS = (*COMMANDS[:1], ("tutorial", N_("Aprenda jogando")), *COMMANDS[1:])
-
 
 # The calls Telegram's flood limits count (messages sent, edited or deleted).
 COUNTED = frozenset(
@@ -104,6 +95,10 @@ def _seconds(exc: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+class _NoRoom(Exception):
+    """A call other than the table's found its group's room gone: it waits outside again."""
+
+
 class SharedLimiter(BaseRateLimiter[int]):
     """PTB's rate-limiter hook, drawing on the flood budgets every process shares.
 
@@ -120,6 +115,8 @@ class SharedLimiter(BaseRateLimiter[int]):
         self.metrics = metrics
         self.max_retries = max_retries
         self._locks: dict[int | None, asyncio.Lock] = {}
+        self._answered: dict[int, float] = {}
+        """When Telegram last answered a call to each group (monotonic), for the spacing."""
 
     async def initialize(self) -> None:
         """Nothing to set up: the budgets live in the database."""
@@ -141,14 +138,55 @@ class SharedLimiter(BaseRateLimiter[int]):
         chat_id = chat if isinstance(chat, int) else None
         if endpoint not in COUNTED:
             return await self._call(callback, args, kwargs, endpoint, chat_id)
-        # one call at a time per chat, in the order made: messages arrive as sent
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        async with lock:
-            try:
-                return await self._call(callback, args, kwargs, endpoint, chat_id)
-            finally:
-                if not lock._waiters:
-                    self._locks.pop(chat_id, None)
+        group = chat_id if chat_id is not None and chat_id < 0 else None
+        if group is not None and group in self.budget.gone:
+            # removed from the group: answered here, the way Telegram would, without a call
+            raise Forbidden("Forbidden: bot is not a member of the group chat")
+        extra = group is not None and not for_table()
+        while True:
+            if group is not None and extra:
+                # wait for room outside the chat's queue: the table's calls never queue behind
+                await self.budget.room(group)
+            # one call at a time per chat, in the order made: messages arrive as sent
+            lock = self._locks.setdefault(chat_id, asyncio.Lock())
+            async with lock:
+                try:
+                    if group is not None:
+                        await self._space(group)
+                    result = await self._call(
+                        callback, args, kwargs, endpoint, chat_id, extra=extra
+                    )
+                    if group is not None:
+                        self._answered[group] = time.monotonic()
+                    return result
+                except _NoRoom:
+                    continue  # the room went to another call meanwhile: wait outside again
+                except Forbidden:
+                    if group is not None:  # kicked or left: stop calling the group
+                        self.budget.gone.add(group)
+                        log.info("removed from %s: nothing more is sent there", group)
+                    raise
+                except TelegramError:
+                    if group is not None:
+                        self._answered[group] = time.monotonic()
+                    raise
+                finally:
+                    if not lock._waiters:
+                        self._locks.pop(chat_id, None)
+
+    async def _space(self, chat_id: int) -> None:
+        """Wait until a second has passed since Telegram answered the group's last call: it
+        reached Telegram before that answer, so the next one reaches it a second later."""
+        last = self._answered.get(chat_id)
+        if last is None:
+            return
+        wait = last + SPACING - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if len(self._answered) > 1024:  # forget the groups quiet for a while
+            now = time.monotonic()
+            for key in [k for k, t in self._answered.items() if now - t > SPACING]:
+                del self._answered[key]
 
     async def _call(
         self,
@@ -157,10 +195,15 @@ class SharedLimiter(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         chat_id: int | None,
+        *,
+        extra: bool = False,
     ) -> bool | JSONDict | list[JSONDict]:
         for attempt in range(self.max_retries + 1):
+            taken = None
             if endpoint in COUNTED:
-                await self.budget.take(chat_id)
+                taken = await self.budget.take(chat_id, table=not extra)
+                if taken is None:
+                    raise _NoRoom
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -169,6 +212,9 @@ class SharedLimiter(BaseRateLimiter[int]):
                     raise
                 await asyncio.sleep(_seconds(exc) + 0.1)
                 continue
+            finally:
+                if taken is not None:
+                    self.budget.sent(taken)
             if endpoint == "answerCallbackQuery":
                 self.metrics.answered()
             return result
@@ -186,10 +232,14 @@ async def on_startup(app: TrucoApp) -> None:
         for lang, code in (("pt", None), ("en", "en")):
             kw: dict[str, Any] = {"language_code": code} if code else {}
             await app.bot.set_my_commands(
-                _commands(COMMANDS, lang), scope=BotCommandScopeAllGroupChats(), **kw
+                _commands(command_table.menu(private=False), lang),
+                scope=BotCommandScopeAllGroupChats(),
+                **kw,
             )
             await app.bot.set_my_commands(
-                _commands(PRIVATE_COMMANDS, lang), scope=BotCommandScopeAllPrivateChats(), **kw
+                _commands(command_table.menu(private=True), lang),
+                scope=BotCommandScopeAllPrivateChats(),
+                **kw,
             )
     except TelegramError as exc:
         log.warning("could not set the command menus: %s", exc)
@@ -200,7 +250,7 @@ async def on_startup(app: TrucoApp) -> None:
 
 
 async def resume(app: TrucoApp) -> None:
-    """Start the job runner; make sure every unfinished table has its jobs.
+    """Make sure every unfinished table has its jobs (``start_jobs`` then runs them).
 
     Jobs are stored with the changes, so a restart finds them waiting; recording them
     again for each unfinished table covers a database from before durable jobs and
@@ -210,13 +260,16 @@ async def resume(app: TrucoApp) -> None:
     count = await asyncio.to_thread(tables.resume_jobs, rt.db, rt.rules)
     if count:
         log.info("resumed %d tables", count)
-    assert app.job_queue is not None
-    # the runner lives inside the running Application, whose stop() waits for it
-    app.job_queue.run_once(lambda _: _start_jobs(app), 0)
 
 
-async def _start_jobs(app: TrucoApp) -> None:
+def start_jobs(app: TrucoApp) -> None:
+    """Start the job runner, once the Application runs (``stop_jobs`` before it stops)."""
     runtime_of(app).jobs.start(app)
+
+
+async def stop_jobs(app: TrucoApp) -> None:
+    """Let the jobs running finish and claim no more (before the Application stops)."""
+    await runtime_of(app).jobs.stop()
 
 
 async def on_update(update: object, context: BotContext) -> None:
@@ -268,9 +321,7 @@ def build_application(
         .rate_limiter(SharedLimiter(budget, metrics))
         .request(http)
         .concurrent_updates(True)
-        .post_init(on_startup)
-        .post_shutdown(on_shutdown)
-        .job_queue(DrainingJobQueue())
+        .job_queue(None)
     )
     if config.webhook_url:
         builder = builder.updater(None)  # updates come from bot.ops.webserver
@@ -285,34 +336,24 @@ def build_application(
         db=db,
         rules=rules,
         budget=budget,
-        jobs=JobRunner(db, metrics, clock=rules.clock, lease=config.job_lease),
+        jobs=JobRunner(
+            db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
+        ),
         metrics=metrics,
-        throttle=CommandThrottle(notes_for(db)),
+        throttle=CommandThrottle(notes_for(db), reserve=budget.reserve),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt
-    rt.jobs.register(JobKind.TABLE, flush_table)
-    rt.jobs.register(JobKind.HANDS, flush_hands)
-    rt.jobs.register(JobKind.DEADLINE, turns.on_deadline)
-    rt.jobs.register(JobKind.ROBOT, turns.on_robot)
-    rt.jobs.register(JobKind.MARCADOR, flush_board)
+    job_table.install(rt.jobs)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
-    app.add_handler(CommandHandler("start", commands.start))
-    app.add_handler(CommandHandler("truco", lobby.new_table))
-    app.add_handler(CommandHandler("placar", commands.score))
-    app.add_handler(CommandHandler("ranking", commands.ranking))
-    app.add_handler(CommandHandler("regras", commands.rules))
-    app.add_handler(CommandHandler(["ajuda", "help"], commands.help_command))
-    app.add_handler(CommandHandler("config", settings.config_command))
-    app.add_handler(CommandHandler("cancelar", lobby.cancel_command))
-    app.add_handler(CommandHandler("baralho", settings.deck_command))
-    app.add_handler(CommandHandler("tutorial", tutorial.tutorial_command))
-    app.add_handler(CommandHandler("marcador", marcador.marcador_command))
+    for command in command_table.COMMANDS:
+        app.add_handler(CommandHandler(command.names, command.handler))
     app.add_handler(CallbackQueryHandler(moves.on_move, pattern=pattern(Prefix.MOVE)))
     app.add_handler(CallbackQueryHandler(moves.on_signals, pattern=pattern(Prefix.SIGNALS)))
     app.add_handler(CallbackQueryHandler(lobby.on_lobby, pattern=pattern(Prefix.LOBBY)))
     app.add_handler(CallbackQueryHandler(lobby.on_rematch, pattern=pattern(Prefix.REMATCH)))
+    app.add_handler(CallbackQueryHandler(lobby.on_back, pattern=pattern(Prefix.BACK)))
     app.add_handler(CallbackQueryHandler(lobby.on_cancel, pattern=pattern(Prefix.CANCEL)))
     app.add_handler(CallbackQueryHandler(settings.on_config, pattern=pattern(Prefix.CONFIG)))
     app.add_handler(CallbackQueryHandler(settings.on_deck, pattern=pattern(Prefix.DECK)))
@@ -320,6 +361,9 @@ def build_application(
     app.add_handler(CallbackQueryHandler(marcador.on_marcador, pattern=pattern(Prefix.MARCADOR)))
     app.add_handler(CallbackQueryHandler(errors.on_garbage))
     app.add_handler(InlineQueryHandler(moves.on_inline))
+    app.add_handler(
+        ChatMemberHandler(membership.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
     app.add_handler(MessageHandler(filters.VIA_BOT, moves.on_posted))
     # after the handlers above: every group message, command or not, counts for burying
     chatter = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
@@ -400,6 +444,7 @@ class Runner:
             log.info("listening on %s", self.server.address)
         await on_startup(app)
         await app.start()
+        start_jobs(app)
         if config.webhook_url:
             # idempotent: every replica registers the same address and secret
             await app.bot.set_webhook(
@@ -423,6 +468,7 @@ class Runner:
             self.server = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+        await stop_jobs(app)
         if app.running:
             await app.stop()
         await app.shutdown()

@@ -14,15 +14,28 @@ looks first (``wait``) and comes back later rather than queue behind its own gro
   bot sent 13 messages a second where Telegram allows 30. Replicas note themselves
   alive once a second; a new one sends only once the others have seen it, and a dead
   one's share goes to the survivors a few seconds after it stopped noting itself.
+  A call counts from when it is taken until a second after Telegram answered it (it
+  reached Telegram somewhere in between), so 30 taken in one second never land in one.
+
+The table comes first. Every call to a group goes through ``take``; the table's own
+calls (its edits, the announcements, reposts: ``table_traffic``) may spend the whole
+minute, every other kind (answers to commands, scoreboards, questions, anything added
+later) only while ``reserve`` calls of the minute stay free for the table, and waits
+outside the chat's queue meanwhile (``room``). Calls to one group are a second apart,
+counted from Telegram's answer to the call before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+
+from telegram.error import TelegramError
 
 from bot.domain import flood
 from bot.domain.store import Database
@@ -32,6 +45,48 @@ ALIVE_EVERY = 1.0
 """Seconds between two notes that this process is alive (and counts of the others)."""
 ALIVE_FOR = 3.0
 """A process not heard of for this long has stopped: its share of the bot's budget is free."""
+
+RESERVE_SHARE = 0.4
+"""Of a group's minute, what only the table may spend (8 of Telegram's 20)."""
+PATIENCE = 15.0
+"""Seconds a call other than the table's waits for room in its group before it is dropped."""
+SPACING = 1.0
+"""Seconds between two calls to one group (Telegram: about one message a second per chat)."""
+
+_TABLE: ContextVar[bool] = ContextVar("table_traffic", default=False)
+
+
+@contextlib.contextmanager
+def table_traffic() -> Iterator[None]:
+    """Within this block (and the tasks it starts) group calls are the table's own."""
+    token = _TABLE.set(True)
+    try:
+        yield
+    finally:
+        _TABLE.reset(token)
+
+
+_PATIENCE: ContextVar[float] = ContextVar("patience", default=PATIENCE)
+
+
+@contextlib.contextmanager
+def patience(seconds: float) -> Iterator[None]:
+    """Within this block a call other than the table's waits at most ``seconds`` for room
+    (a job that would rather come back later than hold its slot)."""
+    token = _PATIENCE.set(seconds)
+    try:
+        yield
+    finally:
+        _PATIENCE.reset(token)
+
+
+def for_table() -> bool:
+    """Whether the calls made here are the table's (``table_traffic``)."""
+    return _TABLE.get()
+
+
+class Crowded(TelegramError):
+    """A call other than the table's found no room in its group for ``PATIENCE`` seconds."""
 
 
 @dataclass
@@ -49,12 +104,19 @@ class SharedBudget:
     _sent: deque[float] = field(default_factory=deque)
     _counted_at: float | None = None
     _ready_at: float = 0.0
+    gone: set[int] = field(default_factory=set)
+    """Groups the bot was removed from: nothing is sent there until it is added again."""
 
     def budgets(self, chat_id: int | None) -> list[flood.Budget]:
         """The database budgets a call to ``chat_id`` draws on (a group's; none in private)."""
         if chat_id is not None and chat_id < 0:
             return [flood.group_budget(chat_id, self.group_limit)]
         return []
+
+    @property
+    def reserve(self) -> int:
+        """Calls of a group's minute kept for the table (the rest is for everything else)."""
+        return max(1, round(self.group_limit * RESERVE_SHARE))
 
     @property
     def share(self) -> int:
@@ -68,9 +130,33 @@ class SharedBudget:
             return 0.0
         return await asyncio.to_thread(flood.wait, self.db, budgets, self.clock(), needed)
 
-    async def take(self, chat_id: int | None) -> None:
-        """Count one call, waiting until it fits the group's budget and this process's share."""
+    async def room(self, chat_id: int) -> None:
+        """Wait until a call other than the table's fits in the group with the table's
+        reserve kept (a look; ``Crowded`` after ``PATIENCE`` seconds)."""
         budgets = self.budgets(chat_id)
+        if not budgets:
+            return
+        most = _PATIENCE.get()
+        give_up = self.clock() + most
+        while True:
+            now = self.clock()
+            wait = await asyncio.to_thread(flood.wait, self.db, budgets, now, 1 + self.reserve)
+            if wait <= 0:
+                return
+            if now + wait > give_up:
+                raise Crowded(f"no room in {chat_id} for {most:g} s: the table comes first")
+            await asyncio.sleep(wait)
+
+    async def take(self, chat_id: int | None, *, table: bool = True) -> float | None:
+        """Count one call, waiting until it fits the group's budget and this process's share;
+        the time it was counted at (for ``sent``).
+
+        ``table``: the table's own call. Any other keeps the group's ``reserve`` free and
+        never waits for it here (where it would hold the chat's queue): ``None`` when the
+        group has no room now (``room`` waits for it).
+        """
+        budgets = self.budgets(chat_id)
+        needed = 1 if table or not budgets else 1 + self.reserve
         while True:
             async with self._taking:
                 now = self.clock()
@@ -79,12 +165,22 @@ class SharedBudget:
                 if wait <= 0:
                     self._sent.append(now)  # held while the group's minute is asked
             if wait <= 0 and budgets:
-                wait = await asyncio.to_thread(flood.take, self.db, budgets, now)
+                wait = await asyncio.to_thread(
+                    flood.take, self.db, budgets, now, needed=needed, spaced=True
+                )
                 if wait > 0:
                     self._sent.remove(now)  # the group said no: the slot goes back
+                    if needed > 1:
+                        return None
             if wait <= 0:
-                return
+                return now
             await asyncio.sleep(wait)
+
+    def sent(self, taken_at: float) -> None:
+        """The call counted at ``taken_at`` was answered: it counts a second from now."""
+        with contextlib.suppress(ValueError):  # already forgotten
+            self._sent.remove(taken_at)
+        self._sent.append(max(taken_at, self.clock()))
 
     def _second_wait(self, now: float) -> float:
         while self._sent and now - self._sent[0] >= 1.0:

@@ -64,6 +64,7 @@ class Prefix(StrEnum):
     MARCADOR = "m"
     SIGNALS = "z"
     CANCEL = "x"
+    BACK = "b"
 
 
 PRIVATE_KINDS = frozenset({Prefix.MOVE, Prefix.SIGNALS, Prefix.TUTORIAL})
@@ -224,6 +225,22 @@ def rematch_data(game_id: int) -> str:
 def parse_rematch(data: str) -> int:
     """Decode a Revanche button; ``ValueError`` for garbage."""
     found = _REMATCH.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return parse_number(found[1])
+
+
+_BACK = re.compile(r"b([0-9]+)")
+
+
+def back_data(game_id: int) -> str:
+    """callback_data of 🙋 Voltei: a person takes back the seat a robot plays for them."""
+    return _checked(f"{Prefix.BACK}{game_id}")
+
+
+def parse_back(data: str) -> int:
+    """Decode a 🙋 Voltei button; ``ValueError`` for garbage."""
+    found = _BACK.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
     return parse_number(found[1])

@@ -34,6 +34,7 @@ from telegram.ext import (
 
 from bot.domain.values import Reason
 from bot.telegram.callbacks import PRIVATE_KINDS, Prefix, target
+from bot.telegram.command_table import ANONYMOUS_OK
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
 from bot.telegram.render import reason_text
@@ -42,8 +43,6 @@ GUARD_GROUP = 0
 """The handlers' own group: only the first matching handler of a group runs, so the
 guards, registered first, shadow every command for the updates they match (the
 updates are still counted by the metrics hook of group -1)."""
-ANONYMOUS_OK = frozenset({"placar", "ranking", "regras", "ajuda", "help", "cancelar", "config"})
-"""Commands an anonymous sender may run: they read, or they need an admin, not a player."""
 
 
 def command_of(message: Message) -> str | None:
@@ -65,7 +64,7 @@ class _AnonymousPlayer(filters.MessageFilter):
         return (
             message.sender_chat is not None
             and command is not None
-            and (command not in ANONYMOUS_OK)
+            and (command not in ANONYMOUS_OK)  # they read, or need an admin, not a player
         )
 
 

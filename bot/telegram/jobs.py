@@ -12,16 +12,17 @@ jobs within ``poll`` seconds.
   (0.5 s, 1 s, 2 s ... up to a minute); nothing is dropped.
 - A process that dies leaves its claims to expire (``lease``) and a survivor takes
   them; while it lives, its runner renews the leases of the jobs it runs.
-- Stopping (the Application's ``stop``): no new claims, the jobs running finish,
-  the claims left are given back.
+- ``start`` begins claiming, once the Application runs; ``stop`` claims nothing new,
+  lets the jobs running finish and gives back the claims left.
 
 - Jobs that move a game (deadlines, robot turns) and jobs that draw messages (table,
   hands, ``/marcador``) have separate slots (``LANES``), and the game's are claimed
   first: redraws wait for Telegram's 30 messages a second, and with many tables they
   would otherwise take every slot and leave robots and clocks waiting behind them.
 
-Kinds are bound to callbacks once (``register``); a callback gets the application
-and the claimed job, and may raise :class:`Postpone` to run again later.
+Which callback runs each kind, and in which lane, is one table
+(``bot.telegram.job_table``); a callback gets the application and the claimed job,
+and may raise :class:`Postpone` to run again later.
 """
 
 from __future__ import annotations
@@ -37,11 +38,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
+from bot.domain import Database, Unavailable
 from bot.domain import jobs as store
 from bot.domain.jobs import ClaimedJob, JobKind
-from bot.domain.store import Database
 from bot.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -49,7 +48,7 @@ JobCallback = Callable[[Any, ClaimedJob], Awaitable[None]]
 """``async def callback(app, job)``."""
 MAX_BACKOFF = 60.0
 
-__all__ = ["LANES", "ClaimedJob", "JobKind", "JobRunner", "Lane", "Postpone"]
+__all__ = ["ClaimedJob", "JobRunner", "Lane", "Postpone"]
 
 
 @dataclass(frozen=True)
@@ -59,13 +58,6 @@ class Lane:
     name: str
     kinds: frozenset[JobKind]
     slots: int
-
-
-LANES = (
-    Lane("turns", frozenset({JobKind.DEADLINE, JobKind.ROBOT}), 16),
-    Lane("messages", frozenset({JobKind.TABLE, JobKind.HANDS, JobKind.MARCADOR}), 32),
-)
-"""Claimed in this order: a due robot turn or deadline never waits for a free redraw slot."""
 
 
 class Postpone(Exception):
@@ -96,9 +88,12 @@ class JobRunner:
         clock: Callable[[], float] = time.time,
         lease: float = 10.0,
         poll: float = 0.5,
-        lanes: tuple[Lane, ...] = LANES,
+        lanes: tuple[Lane, ...] = (),
     ) -> None:
-        """A runner that claims jobs for ``lease`` s, at most each lane's slots at once."""
+        """A runner that claims jobs for ``lease`` s, at most each lane's slots at once.
+
+        ``lanes`` are claimed in their order (``bot.telegram.job_table.LANES``).
+        """
         self.db = db
         self.metrics = metrics
         self.clock = clock
@@ -124,16 +119,25 @@ class JobRunner:
         self._wake.set()
 
     def start(self, app: Any) -> None:
-        """Start claiming (inside the running Application, whose ``stop`` waits for us)."""
+        """Start claiming on the running event loop; callbacks get ``app``."""
         if self._loop_task is None:
             self._stopping = False
-            self._loop_task = app.create_task(self._loop(app), name="jobs")
+            self._loop_task = asyncio.get_running_loop().create_task(self._loop(app), name="jobs")
+
+    async def stop(self) -> None:
+        """Claim nothing new, let the jobs running finish, give back the claims left."""
+        task = self._loop_task
+        if task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        await task
 
     async def _loop(self, app: Any) -> None:
         renew_at = 0.0
         failures = 0
         try:
-            while app.running and not self._stopping:
+            while not self._stopping:
                 self._wake.clear()
                 now = self.clock()
                 try:
@@ -160,7 +164,7 @@ class JobRunner:
                         claimed, more, nxt = turn.claimed, turn.more, turn.next_due
                     for job in claimed:
                         self._lane_of[job.id] = lanes.get(job.kind, "")
-                        self._running[job.id] = app.create_task(self._run(app, job))
+                        self._running[job.id] = asyncio.create_task(self._run(app, job))
                     if self._running and now >= renew_at:
                         renew_at = now + self.lease / 3
                         until = now + self.lease
@@ -170,14 +174,10 @@ class JobRunner:
                     failures = 0
                     if more:
                         continue  # a lane got all it asked for: there may be more
-                except SQLAlchemyError as exc:
+                except Unavailable as exc:
                     failures += 1
                     wait = min(MAX_BACKOFF, 0.5 * 2 ** min(failures, 8))
-                    log.warning(
-                        "jobs: database unavailable (%s); again in %.1f s",
-                        exc.__class__.__name__,
-                        wait,
-                    )
+                    log.warning("jobs: database unavailable (%s); again in %.1f s", exc, wait)
                     nxt = now + wait
                 wait = self.poll if nxt is None else min(self.poll, max(0.0, nxt - self.clock()))
                 with contextlib.suppress(TimeoutError):
@@ -189,7 +189,7 @@ class JobRunner:
         """Let the running jobs finish, then give back every claim left."""
         if self._running:
             await asyncio.gather(*self._running.values(), return_exceptions=True)
-        with contextlib.suppress(SQLAlchemyError):
+        with contextlib.suppress(Unavailable):
             if self._done:  # claim nothing: only finish what ran
                 done, self._done = self._done, []
                 now = self.clock()
@@ -217,10 +217,9 @@ class JobRunner:
                 due = self.clock() + later.seconds
                 await self._give_back(job, due, failed=False, data=later.data)
                 return
-            except SQLAlchemyError as exc:
+            except Unavailable as exc:
                 wait = min(MAX_BACKOFF, 0.5 * 2**job.attempts)
-                reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-                log.warning("job %s %s failed (%s); again in %.1f s", kind, job.key, reason, wait)
+                log.warning("job %s %s failed (%s); again in %.1f s", kind, job.key, exc, wait)
                 self.metrics.jobs_retried.labels(kind).inc()
                 await self._give_back(job, self.clock() + wait, failed=True)
                 return
@@ -240,5 +239,5 @@ class JobRunner:
             await asyncio.to_thread(
                 store.postpone, self.db, job, self.worker, due_at, failed=failed, data=data
             )
-        except SQLAlchemyError:
+        except Unavailable:
             log.warning("job %s %s: could not postpone; its lease will run out", job.kind, job.key)

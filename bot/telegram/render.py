@@ -50,6 +50,7 @@ from bot.domain.values import (
 from bot.i18n import Translations, language_name, words_for
 from bot.telegram.callbacks import (
     Move,
+    back_data,
     cancel_data,
     config_data,
     deck_data,
@@ -235,14 +236,17 @@ def _plays(
     t: Translations,
     style: DeckStyle,
     own: int | None,
+    manilhas: Sequence[Card] = (),
 ) -> str:
-    """Cards on the table; a covered card shows only to its owner (``own``)."""
+    """Cards on the table; a covered card shows only to its owner (``own``); a manilha is
+    starred, as on the hand's buttons."""
     parts = []
     for seat, card, covered in plays:
         if card is None or (covered and seat != own):
             shown = COVERED
         else:
-            shown = words_for(t).card(card, style) + (f" ({COVERED})" if covered else "")
+            star = " ★" if card in manilhas else ""
+            shown = words_for(t).card(card, style) + star + (f" ({COVERED})" if covered else "")
         parts.append(f"{seat_name(seats[seat], t)} {shown}")
     return " · ".join(parts)
 
@@ -318,8 +322,13 @@ def _table_rest(
     lines: list[str] = []
     if view.rounds:
         lines.append(rounds_line(t, view.rounds, seats))
+        # the cards of each closed vaza stay until the hand ends: what won it shows
+        for i, plays in enumerate(closed_vazas(view)):
+            shown = _plays(plays, seats, t, style, own, view.manilhas)
+            lines.append(_("{n}ª vaza: {plays}").format(n=i + 1, plays=shown))
     if view.table:
-        lines.append(_("Na mesa: {plays}").format(plays=_plays(view.table, seats, t, style, own)))
+        shown = _plays(view.table, seats, t, style, own, view.manilhas)
+        lines.append(_("Na mesa: {plays}").format(plays=shown))
     if view.phase != Phase.DECIDE:
         # while the team decides, the hand is worth what the ⚠️ line says, not the stake
         lines.append(_("Valendo {n}").format(n=view.stake))
@@ -354,6 +363,28 @@ def _table_rest(
             t.ngettext("👁️ {who} fez um sinal", "👁️ {who} fizeram sinais", len(made)).format(who=who)
         )
     return lines
+
+
+def _own_plays(view: View) -> list[list[tuple[int, Card | None, bool]]]:
+    """The seat's own cards played in this hand (they change only when it plays)."""
+    plays = [
+        (seat, a.card, a.act is Act.COVER)
+        for seat, a in view.history
+        if seat == view.seat and a.act in (Act.PLAY, Act.COVER, Act.BLIND)
+    ]
+    return [plays]
+
+
+def closed_vazas(view: View) -> list[list[tuple[int, Card | None, bool]]]:
+    """The cards of the hand's closed vazas, as (seat, card, covered), one list per vaza
+    (another seat's covered card has no card)."""
+    plays = [
+        (seat, a.card, a.act is Act.COVER)
+        for seat, a in view.history
+        if a.act in (Act.PLAY, Act.COVER, Act.BLIND)
+    ]
+    n = view.players
+    return [plays[i * n : (i + 1) * n] for i in range(len(view.rounds))]
 
 
 def signals_made(view: View) -> list[int]:
@@ -412,17 +443,38 @@ def timeout_line(
     view: View,
     style: DeckStyle = DeckStyle.TRADITIONAL,
 ) -> str:
-    """``⏰ Tempo esgotado: Ana jogou 3♣`` (the table's line, and the group's announcement)."""
+    """``⏰ Tempo esgotado: Ana jogou 3♣`` (the table's line, and the group's announcement).
+
+    A person's run at a call while their robot partner still answers is no run of the
+    team (R6): the line says the robot answers for it. A seat this timeout gave to a
+    robot (the second in a row) is said once, here.
+    """
     _ = t.gettext
     parts = []
     for seat, action in note.items:
+        mate = seats[(seat + 2) % 4] if len(seats) == 4 else None
+        if action.act is Act.RUN and mate is not None and mate.robot and mate.user is None:
+            parts.append(
+                _("o tempo de {who} acabou, e {robot} responde pelo time").format(
+                    who=seat_name(seats[seat], t), robot=seat_name(mate, t)
+                )
+            )
+            continue
         parts.append(
             _("{who} {what}").format(
                 who=seat_name(seats[seat], t),
                 what=words_for(t).did(action, view, style, public=True),
             )
         )
-    return _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
+    line = _("⏰ Tempo esgotado: {what}").format(what="; ".join(parts))
+    for seat in note.away:
+        x = seats[seat]
+        level = words_for(t).level(x.robot) if x is not None and x.robot else ""
+        line += "\n" + _(
+            "🤖 {who} deixou o tempo acabar duas vezes seguidas: um robô ({level}) joga no "
+            "lugar até {who} tocar em 🙋 Voltei no privado."
+        ).format(who=escape(x.name) if x is not None else "", level=level)
+    return line
 
 
 def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
@@ -489,6 +541,19 @@ def open_table_button(
     return InlineKeyboardButton(text, url=app_link(bot_username, name, table.id))
 
 
+def with_open_table(
+    t: Translations,
+    table: Table,
+    markup: InlineKeyboardMarkup | None,
+    webapp: tuple[str, str],
+) -> InlineKeyboardMarkup:
+    """A private table's hand message (the table itself, in private) with 🃏 Abrir a mesa
+    below its buttons."""
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    rows.append([open_table_button(t, table, "", webapp)])
+    return InlineKeyboardMarkup(rows)
+
+
 # ------------------------------------------------------------- private hand
 
 
@@ -514,6 +579,7 @@ def hand_text(
     previous: HandSummary | None = None,
     *,
     away: bool = False,
+    stand_in: bool = False,
 ) -> str:
     """A player's private message: the table as they see it, their cards, their turn.
 
@@ -524,7 +590,10 @@ def hand_text(
     shows only what stays true until the seat's own cards or signals change (score,
     vira, cards, partner's hand, signals) and sends the reader to the group for the
     rest: it never claims whose turn it is.
+    ``stand_in``: a robot plays the seat for the person (two timeouts in a row): drawn as
+    ``away``, saying so, whatever the turn.
     """
+    away = away or stand_in
     _ = t.gettext
     seats = table.seats
     lines = []
@@ -562,7 +631,14 @@ def hand_text(
         who = seats[seat]
         caught = (seat - view.seat) % 2 == 1
         lines.append(signal_ping(t, who.name if who else "", sinal, caught))
-    if view.legal:
+    if stand_in:
+        lines.append(
+            _(
+                "🤖 Um robô joga por você desde que seu tempo acabou duas vezes seguidas. "
+                "Toque em 🙋 Voltei para jogar de novo."
+            )
+        )
+    elif view.legal:
         line = _("👉 <b>É a sua vez!</b>")
         if table.deadline_at and time_left is not None:
             line += " " + countdown(t, time_left)
@@ -570,11 +646,40 @@ def hand_text(
             line = _("⏳ <b>Seu tempo está acabando!</b>") + " " + line
         lines.append(line)
     elif away:
+        mine = [(s, card, cov) for vaza in _own_plays(view) for s, card, cov in vaza]
+        if mine:
+            shown = " · ".join(
+                words_for(t).card(card, style) + (f" ({COVERED})" if cov else "")
+                for _s, card, cov in mine
+                if card is not None
+            )
+            lines.append(_("Você jogou: {cards}").format(cards=shown))
         # no link to the table's message: it moves down when chatter buries it, and a
         # link that follows it would redraw every seat's message at each repost
         lines.append(_("👥 A vez, as cartas na mesa e as apostas estão na mesa do grupo."))
         lines.append(_("Sua mão volta aqui, com os botões, na sua vez."))
     return "\n".join(lines)
+
+
+def table_link(table: Table) -> str | None:
+    """A link to a group table's message (supergroups only: basic groups have no links)."""
+    prefix = -1_000_000_000_000
+    if table.private or table.chat_id > prefix or table.table_message_id is None:
+        return None
+    return f"https://t.me/c/{prefix - table.chat_id}/{table.table_message_id}"
+
+
+def seated_text(t: Translations, table: Table, title: str) -> str:
+    """The private answer to a deep-linked /start from a lobby: which table, and the way back."""
+    _ = t.gettext
+    rs = get_ruleset(table.variant)
+    text = _(
+        "✅ Você está na mesa de {variant} em {group}. Suas cartas chegam aqui quando a partida começar."
+    ).format(variant=words_for(t).variant(rs), group=escape(title) or _("seu grupo"))
+    link = table_link(table)
+    if link is not None:
+        text += "\n" + _('<a href="{link}">↩️ Voltar para a mesa no grupo</a>').format(link=link)
+    return text
 
 
 def marked_cards(
@@ -619,6 +724,14 @@ def hand_keyboard(
     return InlineKeyboardMarkup([rows[k] for k in sorted(rows)])
 
 
+def back_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
+    """🙋 Voltei: the hand of a seat a robot plays for its person."""
+    data = back_data(table.id)
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t.gettext("🙋 Voltei"), callback_data=data)]]
+    )
+
+
 def signals_keyboard(t: Translations, table: Table, view: View) -> InlineKeyboardMarkup | None:
     """The list 👁️ Sinal opens: one button per signal this seat may send, and ↩️ back."""
     if not view.legal_signals:
@@ -649,13 +762,17 @@ def inline_results(
     """
     _ = t.gettext
     w = words_for(t)
-    cards = " ".join(w.card(c, style) for c in view.hand)
+
+    def starred(c: Card) -> str:
+        return w.card(c, style) + (" ★" if c in view.manilhas else "")
+
+    cards = " ".join(starred(c) for c in view.hand)
     if view.kind == HandKind.IRON:
         cards = " ".join(COVERED for _slot in view.blind_slots)
     summary = _("Sua mão: {cards} · valendo {n}").format(cards=cards or "—", n=view.stake)
     if view.partner_hand is not None:
         summary += " · " + _("parceiro: {cards}").format(
-            cards=" ".join(w.card(c, style) for c in view.partner_hand)
+            cards=" ".join(starred(c) for c in view.partner_hand)
         )
     results = []
     for action in view.legal:
@@ -665,7 +782,7 @@ def inline_results(
         if action.act is Act.PLAY and action.card is not None:
             card = w.card(action.card, style)
             posted = _("{icon} Joguei {card}.").format(icon=icon, card=card)
-            title = _("Jogar {card}").format(card=card)
+            title = _("Jogar {card}").format(card=starred(action.card))
         elif action.act is Act.COVER and action.card is not None:
             posted = _("{icon} Cobri uma carta.").format(icon=icon)
             title = _("Cobrir {card}").format(card=w.card(action.card, style))
@@ -822,6 +939,8 @@ def public_table(
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
     if table.status == GameStatus.PLAYING:
+        if drawing.last_hand is not None:  # the group chose not to hear it as a message
+            text = "🏁 " + hand_over_line(t, drawing.last_hand, table.seats) + "\n" + text
         return text, table_keyboard(t, table, bot_username, webapp)
     return text, rematch_keyboard(t, table) if drawing.ending_unsure else None
 
@@ -859,21 +978,18 @@ def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
     )
 
 
-def help_text(t: Translations) -> str:
-    """/ajuda: what the bot does and its commands."""
+def help_text(t: Translations, commands: Sequence[str]) -> str:
+    """/ajuda: what the bot does and its ``commands`` (``command_table.help_lines``)."""
     return (
-        t.gettext(
-            "<b>Truco no Telegram</b>\n"
-            "/truco [paulista|mineiro|trembao] [1x1|2x2] [pontos] — abre uma mesa\n"
-            "/placar — traz a mesa da partida para baixo\n"
-            "/marcador — placar para jogar com baralho de verdade\n"
-            "/ranking — quem mais ganhou aqui\n"
-            "/regras — resumo das regras\n"
-            "/baralho — cartas tradicionais ou espanholas\n"
-            "/config — opções do grupo (admins)\n"
-            "/cancelar — encerra a mesa\n"
-            "/tutorial — aprenda jogando (no privado)\n"
-            "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra suas jogadas."
+        "\n".join(
+            [
+                t.gettext("<b>Truco no Telegram</b>"),
+                *commands,
+                t.gettext(
+                    "Suas cartas chegam no privado; no grupo, o botão 🃏 Minha mão mostra "
+                    "suas jogadas."
+                ),
+            ]
         )
         + "\n"
         + t.gettext(
@@ -897,7 +1013,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.VARIANT:
         return w.variant(get_ruleset(value))
     if setting is Setting.PLAYERS:
-        return "2×2" if value == 4 else "1×1"
+        return {0: _("pelo grupo"), 4: "2×2"}.get(value, "1×1")
     if setting is Setting.TARGET:
         return _("{n} pontos").format(n=value)
     if setting is Setting.TIMER:

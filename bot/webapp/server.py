@@ -42,8 +42,13 @@ from engine.errors import InvalidValue
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-CARDS_CSS = Path(__file__).resolve().parents[2] / "site" / "assets" / "truco.css"
-"""The site's cards (both deck styles, R11), served as they are: one drawing of a card."""
+CARDS_CSS = (
+    Path(__file__).resolve().parents[2] / "site" / "assets" / "truco.css",
+    Path("site") / "assets" / "truco.css",
+)
+"""The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
+beside the package in a checkout, or in the working directory (``pip install .`` from a
+clone run there, as ``deploy/truco-bot@.service`` does)."""
 HEARTBEAT = 10.0
 """Seconds between a live connection's keep-alives (and presence refreshes)."""
 PRESENCE = 3 * HEARTBEAT
@@ -170,9 +175,11 @@ class MiniApp:
 
     async def cards_css(self, request: web.Request) -> web.StreamResponse:
         """The site's card drawings."""
-        if not CARDS_CSS.exists():
-            return web.Response(text="", content_type="text/css")
-        return web.FileResponse(CARDS_CSS)
+        for path in CARDS_CSS:
+            if path.is_file():
+                return web.FileResponse(path)
+        log.warning("site/assets/truco.css not found: the Mini App draws bare cards")
+        return web.Response(text="", content_type="text/css")
 
     async def state(self, request: web.Request) -> web.Response:
         """The table from the person's seat (the public table when they are not seated)."""

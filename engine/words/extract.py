@@ -36,18 +36,26 @@ def _literal(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def from_code(root: Path = ENGINE) -> set[Message]:
-    """Texts written as literal arguments of gettext calls in the package's modules."""
+def from_code(
+    root: Path = ENGINE, calls: dict[str, int] = CALLS, skip: tuple[str, ...] = ()
+) -> set[Message]:
+    """Texts written as literal arguments of gettext calls in the package's modules.
+
+    ``calls``: the names of the calls and how many of their first arguments are texts;
+    ``skip``: folders of ``root`` left out.
+    """
     found: set[Message] = set()
     for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in skip:
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name not in CALLS or len(node.args) < CALLS[name]:
+            if name not in calls or len(node.args) < calls[name]:
                 continue
-            texts = [_literal(a) for a in node.args[: CALLS[name]]]
+            texts = [_literal(a) for a in node.args[: calls[name]]]
             if any(t is None for t in texts):
                 continue
             if name == "pgettext":

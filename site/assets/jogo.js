@@ -96,7 +96,7 @@
   function backs(n) {
     var out = "";
     for (var i = 0; i < n; i++) out += '<span class="carta carta--verso carta--pequena" aria-hidden="true"><span></span></span>';
-    return '<span class="jogo__costas" aria-label="' + n + (n === 1 ? " carta" : " cartas") + '">' + out + "</span>";
+    return '<span class="jogo__costas" role="img" aria-label="' + n + (n === 1 ? " carta" : " cartas") + '">' + out + "</span>";
   }
 
   /* Where each seat sits around the table, from the person's point of view. */
@@ -391,7 +391,7 @@
       var mine = p.seat === 0;
       spots[p.seat] = p.covered && !mine ? card(null) : card(p.card, p.covered ? "carta--coberta carta--minha" : "");
     });
-    var out = '<div class="jogo__centro' + (closed ? " jogo__centro--fechada" : "") + '" aria-label="' +
+    var out = '<div class="jogo__centro' + (closed ? " jogo__centro--fechada" : "") + '" role="group" aria-label="' +
       (closed ? "Cartas da última vaza" : "Cartas da vaza") + '">';
     for (var s = 0; s < st.players; s++) {
       out += '<div class="jogo__jogada jogo__jogada--' + place(s, st.players) + '" data-jogada="' + s + '">' + (spots[s] || "") + "</div>";
@@ -420,7 +420,7 @@
     var st = this.state;
     var legal = {};
     st.legal.forEach(function (a) { legal[a.action] = a; });
-    var out = '<div class="jogo__mao" aria-label="Suas cartas">';
+    var out = '<div class="jogo__mao" role="group" aria-label="Suas cartas">';
     if (st.kind === "iron") {
       /* nobody sees their own cards: the person picks a position (on their turn) */
       if (st.blind_slots.length) {
@@ -441,8 +441,9 @@
       out += '<div class="jogo__carta">' +
         '<button type="button" class="' + "carta carta--" + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") +
         '" data-card="' + esc(c.code) + '"' + (play ? ' data-acao="play ' + esc(c.code) + '"' : " disabled") +
-        ' aria-label="Jogar ' + esc(c.name) + (c.manilha ? ", manilha" : "") + '" title="' + esc(c.name + " · " + c.esp_name) + '">' +
-        faces(c) + "</button>" +
+        ' title="' + esc(c.name + " · " + c.esp_name) + '">' +
+        /* the name starts with what the button shows (6♦, or 6 in the Spanish deck), then says it */
+        faces(c) + '<span class="sr-only">: jogar ' + esc(c.name) + (c.manilha ? ", manilha" : "") + "</span></button>" +
         (cover ? '<button type="button" class="jogo__cobrir" data-acao="cover ' + esc(c.code) + '">🂠 coberta</button>' : "") +
         "</div>";
     });

@@ -73,12 +73,17 @@
     return "normal";
   };
 
-  Marcador.prototype.values = function () {
+  /* what the next hand may be worth to `team`: in a mão de onze/dez the team at the threshold
+     only wins the special value (it runs: the other team scores), as Placar.values says */
+  Marcador.prototype.values = function (team) {
     var r = this.rules(this.p.variant);
     if (this.winner() !== null) return [];
     var kind = this.kind();
     if (kind === "iron") return r.iron_values;
-    if (kind === "special") return r.special_values;
+    if (kind === "special") {
+      var t = r.thresholds[String(this.p.target)];
+      return this.score()[team] >= t ? r.special_values.team : r.special_values.other;
+    }
     var want = this.p.ladder ? this.p.ladder.join("-") : r.ladders[0].ladder.join("-");
     var ladder = r.ladders.filter(function (l) { return l.ladder.join("-") === want; })[0] || r.ladders[0];
     return ladder.normal;
@@ -112,7 +117,7 @@
     if (!b || !this.el.contains(b)) return;
     if (b.hasAttribute("data-ponto")) {
       var team = Number(b.getAttribute("data-time")), points = Number(b.getAttribute("data-ponto"));
-      if (this.values().indexOf(points) < 0) return;
+      if (this.values(team).indexOf(points) < 0) return;
       this.p.hands.push([team, points]);
       this.save();
     } else if (b.hasAttribute("data-desfazer")) {
@@ -186,12 +191,12 @@
   };
 
   Marcador.prototype.render = function () {
-    var p = this.p, self = this, s = this.score(), values = this.values(), r = this.rules(p.variant);
+    var p = this.p, self = this, s = this.score(), r = this.rules(p.variant);
     var winner = this.winner();
     this.el.setAttribute("data-marcador-placar", s.join("-"));
     this.el.setAttribute("data-marcador-tipo", winner !== null ? "fim" : this.kind());
     var teams = [0, 1].map(function (team) {
-      var buttons = values.map(function (v) {
+      var buttons = self.values(team).map(function (v) {
         return '<button type="button" class="marcador__ponto" data-time="' + team + '" data-ponto="' + v + '">+' + v + "</button>";
       }).join("");
       return '<section class="marcador__time' + (winner === team ? " marcador__time--venceu" : "") + '" data-marcador-time="' + team + '">' +

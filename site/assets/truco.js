@@ -198,6 +198,7 @@
     });
     html += "</ol></div>";
     this.box.style.minHeight = "";
+    this.box.classList.remove("tut--licao");
     this.box.innerHTML = html;
     this.el.setAttribute("data-tutorial-licao", "");
     this.el.removeAttribute("data-tutorial-passo");
@@ -340,8 +341,8 @@
         var act = "blind " + slot;
         var ok = legal.indexOf(act) >= 0;
         var cls = "carta carta--verso tut__cega" + (error && act === expected ? " tut--dica" : "");
-        html += '<button type="button" class="' + cls + '" data-acao="' + act + '" aria-label="jogar a ' +
-          ORDINAL[slot] + ' carta, às cegas"' + (ok ? "" : " disabled") + "><span>" + ORDINAL[slot] + "</span></button>";
+        html += '<button type="button" class="' + cls + '" data-acao="' + act + '" aria-label="' +
+          ORDINAL[slot] + ': jogar esta carta às cegas"' + (ok ? "" : " disabled") + "><span>" + ORDINAL[slot] + "</span></button>";
       });
     } else {
       view.hand.forEach(function (c) {
@@ -351,9 +352,10 @@
         if (view.manilhas.indexOf(c) >= 0) cls += " tut__manilha";
         if (cover && ok) cls += " tut--cobrindo";
         if (error && (act === expected || "cover " + c === expected || "play " + c === expected)) cls += " tut--dica";
-        html += '<button type="button" class="' + cls + '" data-acao="' + act + '" aria-label="' +
-          (cover ? "cobrir " : "jogar ") + cardName(c) + (view.manilhas.indexOf(c) >= 0 ? " (manilha)" : "") + '"' +
-          (ok ? "" : " disabled") + ">" + faces(c) + "</button>";
+        /* the name starts with what the button shows (6♦, or 6 in the Spanish deck), then says it */
+        html += '<button type="button" class="' + cls + '" data-acao="' + act + '"' +
+          (ok ? "" : " disabled") + ">" + faces(c) + '<span class="sr-only">: ' + (cover ? "cobrir " : "jogar ") +
+          cardName(c) + (view.manilhas.indexOf(c) >= 0 ? " (manilha)" : "") + "</span></button>";
       });
     }
     html += '</div><div class="tut__botoes">';
@@ -411,6 +413,7 @@
 
   Player.prototype.render = function () {
     if (!this.lesson) return this.showMenu();
+    this.box.classList.add("tut--licao");
     this.box.innerHTML = this.markup(this.h, this.f, this.cover, this.error);
     this.el.setAttribute("data-tutorial-passo", this.h + "." + this.f);
     if (this.finished()) this.el.setAttribute("data-tutorial-fim", "");
@@ -452,7 +455,8 @@
       var p = loadProgress();
       var at = p.feitas[pick] ? [0, 0] : this.position(lesson, p.passos[pick]);
       this.open(lesson, at[0], at[1]);
-      this.box.scrollIntoView({ block: "nearest" });
+      /* a phone shows the lesson as one screen: its top just under the site's header */
+      this.box.scrollIntoView({ block: window.matchMedia("(max-width: 30em)").matches ? "start" : "nearest" });
       return;
     }
     if (t.hasAttribute("data-tutorial-menu-abrir")) return this.showMenu();
@@ -499,6 +503,10 @@
       if (!el.hasAttribute("data-tutorial-pronto")) new Player(el);
     });
     syncDeckButtons();
+    /* a code block wider than a phone scrolls sideways: the keyboard must be able to reach it */
+    document.querySelectorAll(".md-typeset pre > code:not([tabindex])").forEach(function (c) {
+      c.setAttribute("tabindex", "0");
+    });
   }
 
   document.addEventListener("click", function (event) {

@@ -25,7 +25,7 @@ from sqlalchemy import text
 from bot.config import Config
 from bot.domain import Database
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.app import build_application, on_startup
+from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
 from bot.telegram.callbacks import Prefix
 from engine import Match, TableOptions
 from engine.cards import parse_cards
@@ -181,11 +181,13 @@ class Harness:
         await on_startup(self.app)
         await self.app.updater.start_polling(poll_interval=0, timeout=1)
         await self.app.start()
+        start_jobs(self.app)
 
     async def stop(self) -> None:
         """Stop the bot cleanly."""
         if self.app is not None:
             await self.app.updater.stop()
+            await stop_jobs(self.app)
             await self.app.stop()
             await self.app.shutdown()
             self.app = None

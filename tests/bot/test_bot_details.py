@@ -330,19 +330,11 @@ async def test_unknown_commands_and_text_in_private_get_a_hint(harness: Harness)
 
 
 def test_one_word_for_a_round_vaza_as_the_glossary_says() -> None:
-    from babel.messages.extract import extract_from_dir
-
+    from bot.i18n import source_messages
     from engine import words
     from tests import ROOT
 
-    said = [
-        msg[2] if isinstance(msg[2], str) else " ".join(msg[2])
-        for msg in extract_from_dir(
-            ROOT / "bot",
-            method_map=[("sandbox/**.py", "ignore"), ("**.py", "python")],
-            keywords={"_": None, "gettext": None, "ngettext": (1, 2), "N_": None},
-        )
-    ]
+    said = [" ".join(filter(None, (m.msgid, m.plural))) for m in source_messages()]
     said += [text for _context, text in words.messages()]
     said += [p.read_text(encoding="utf-8") for p in (ROOT / "engine" / "data").glob("*.json")]
     pages = [p for p in (ROOT / "site").glob("*.md") if p.name != "glossario.md"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.domain import people, tables
+from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus
+from bot.domain.values import GameStatus, Setting
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
@@ -21,10 +21,12 @@ from tests.bot.harness import (
     moves,
     paulista_hand,
     press,
+    press_first,
     running,
     seat_match,
     strip_tags,
 )
+from tests.bot.test_bot_calls import _play_fast
 
 
 def labels(message: dict) -> list[str]:
@@ -206,3 +208,215 @@ async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working
     answer = await s.user_presses(duda, group, over["message_id"], data)
     assert answer["text"].startswith("Essa revanche já passou"), answer
     assert tables.active_table(db, group, None) is None
+
+
+async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_come_back(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, caio = server.add_user("Ana"), server.add_user("Caio")
+        group = server.add_group("G", admins=[ana], members=[caio])
+        gid = await seat_match(h, group, [ana, caio], paulista_hand())
+        db = runtime_of(h.app).db
+        clocks: list[float] = []  # Caio's clock at each of his decisions
+        while not (table := tables.load(db, gid)).seats[1].robot:
+            assert table.status == GameStatus.PLAYING and len(clocks) < 3
+            if table.match().to_act() == (0,):
+                version = table.version
+                await h.wait(lambda: h.hand(ana) and moves(h.hand(ana)))
+                await press_first(server, ana)
+                await h.wait(lambda v=version: tables.load(db, gid).version > v)
+                continue
+            assert table.match().to_act() == (1,)
+            clocks.append(table.deadline_at - h.clock.now)
+            version = table.version
+            h.advance(clocks[-1] + 0.1)  # Caio is elsewhere: his time runs out
+            await h.wait(lambda v=version: tables.load(db, gid).version > v)
+        # two timeouts in a row: the second clock was half the first, then a robot plays
+        assert len(clocks) == 2 and clocks[0] == 30 and clocks[1] == 15
+        said = await h.wait(
+            lambda: [m for m in h.bot_messages(group) if "duas vezes seguidas" in m["text"]]
+        )
+        assert len(said) == 1 and "Caio" in said[0]["text"] and "robô" in said[0]["text"]
+        # his private hand says so, rings no more, and offers the way back
+        hand = await h.wait(lambda: (m := newest(h, caio, "Um robô joga por você")) and m)
+        assert labels(hand) == ["🙋 Voltei"] and "É a sua vez" not in hand["text"]
+
+        # the robot plays his turns without waiting for the clock
+        def robot_played() -> bool:
+            return any(e.seat == 1 for e in messages.events_of(db, gid, "robot"))
+
+        for _turn in range(4):
+            x = tables.load(db, gid)
+            if robot_played() or x.status != GameStatus.PLAYING:
+                break
+            if x.match().to_act() == (0,):
+                await h.wait(lambda v=x.version: (m := h.hand(ana)) and f":{v}:" in str(m))
+                await press_first(server, ana)
+            await h.wait(lambda v=x.version: tables.load(db, gid).version > v)
+        await h.wait(robot_played)
+        events = [e.seat for e in messages.events_of(db, gid, "robot")]
+        assert 1 in events  # the robot played for Caio's seat, with no timeout meanwhile
+        assert len(messages.events_of(db, gid, "timeout")) == 2
+        # Caio presses 🙋 Voltei: the seat is his again
+        hand = newest(h, caio, "Um robô joga por você")
+        answer = await server.user_presses(
+            caio, caio, hand["message_id"], button(hand, "Voltei")["callback_data"]
+        )
+        assert not answer["show_alert"], answer
+        seats = tables.load(db, gid).seats
+        assert seats[1].user == caio and seats[1].robot is None
+
+
+NOISE_SEED = 3
+
+
+async def _noisy_match(h: Harness, noise: str) -> tuple[int, int, int]:
+    """A four-person paulista match to 12 played with random buttons in a group hearing
+    ``noise``: (hands, new group messages besides the table's own sends, ringing ones)."""
+    s = h.server
+    names = [f"{n}{noise}" for n in ("Ana", "Beto", "Cida", "Dita")]
+    users = [s.add_user(n) for n in names]
+    group = s.add_group(f"G {noise}", admins=[users[0]], members=users[1:])
+    db = runtime_of(h.app).db
+    people.chat_settings(db, group)
+    index = people.setting_choices(Setting.NOISE).index(noise)
+    people.change_setting(db, group, Setting.NOISE, index)
+    match = Match("paulista", TableOptions(players=4, sinais=False), NOISE_SEED)
+    gid = await seat_match(h, group, users, match)
+    # quick players: a random card, truco a quarter of the time, answers both ways
+    await _play_fast(h, users, group, seed=NOISE_SEED)
+    await h.wait(lambda: all(m["text"] for m in h.bot_messages(group)))
+    hands = len(messages.events_of(db, gid, "hand_over"))
+    tables_sent = {
+        m["message_id"] for m in h.bot_messages(group) if "Minha mão" in str(m.get("reply_markup"))
+    }
+    sends = [c for c in s.calls if c.method == "sendMessage" and c.chat_id == group]
+    said = [c for c in sends if "Minha mão" not in str(c.params.get("reply_markup", ""))]
+    ringing = [c for c in said if not c.params.get("disable_notification")]
+    assert tables_sent  # the table itself is not counted
+    return hands, len(said), len(ringing)
+
+
+async def test_a_group_chooses_how_much_of_a_match_it_hears(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # the same deals and presses in three groups; the figures go in the README
+    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000) as h:
+        found = {noise: await _noisy_match(h, noise) for noise in ("all", "calls", "end")}
+    for noise, (hands, said, ringing) in found.items():
+        print(f"noise={noise}: {hands} hands, {said} group messages ({said / hands:.2f} a hand),")
+        print(f"    {ringing} ringing ({ringing / hands:.2f} a hand)")
+    (hands, said_all, ring_all), (_h, said_calls, _r), (_h2, said_end, ring_end) = found.values()
+    assert said_end == 1 == ring_end  # only the match's end, with its Revanche
+    assert said_end < said_calls < said_all and hands >= 2
+    assert ring_all < said_all  # answers, timeouts and closings come silently
+
+
+async def test_with_privacy_mode_on_the_ids_of_what_the_bot_sees_bring_the_table_down(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    assert s.privacy_mode  # the bot never receives the chatter below
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await seat_match(h, group, [ana, beto], paulista_hand())
+    table = await h.wait(lambda: h.table_message(group))
+    for i in range(7):
+        await s.user_sends(beto if i % 2 else ana, group, f"kkkk {i}")
+    assert h.table_message(group)["message_id"] == table["message_id"]
+    # Ana's truco is said in the group: that message's id tells 8 lie after the table
+    await press(h, ana, "Truco!")
+    moved = await h.wait(
+        lambda: (m := h.table_message(group)) and m["message_id"] > table["message_id"] + 8 and m
+    )
+    assert "Minha mão" in str(moved.get("reply_markup"))
+    await h.wait(lambda: "continua abaixo" in s.message(group, table["message_id"])["text"])
+
+
+async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harness) -> None:
+    h, s = harness, harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("Truco da firma", admins=[ana], members=[beto])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco")
+    lobby = await h.wait(lambda: h.table(group))
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
+    gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
+    await s.user_sends(beto, beto, f"/start g{gid}")
+    said = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    assert "Truco paulista" in said["text"] and "Truco da firma" in said["text"]
+    assert f"https://t.me/c/1000000001/{lobby['message_id']}" in str(said.get("entities"))
+    assert not newest(h, beto, "Aqui chegam as suas cartas")  # no generic greeting
+    await h.wait(lambda: "Falta abrir" not in s.message(group, lobby["message_id"])["text"])
+
+
+async def test_truco_sizes_itself_to_the_group_and_reshapes_ones_own_lobby(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    users = [s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita")]
+    big = s.add_group("Quatro", admins=[users[0]], members=users[1:])
+    await s.user_sends(users[0], big, "/truco")
+    assert "2×2" in (await h.wait(lambda: h.table(big)))["text"]
+    small = s.add_group("Dois", admins=[users[0]], members=[users[1]])
+    await s.user_sends(users[0], small, "/truco")
+    lobby = await h.wait(lambda: h.table(small))
+    assert "1×1" in lobby["text"]
+    await s.user_sends(users[0], small, "/truco 2x2 mineiro")
+    await h.wait(lambda: "2×2" in s.message(small, lobby["message_id"])["text"])
+    text = s.message(small, lobby["message_id"])["text"]
+    assert "Truco mineiro" in text and "Time 1: Ana" in text
+    # someone else's /truco over the lobby changes nothing
+    await s.user_sends(users[1], small, "/truco 1x1")
+    await h.wait(lambda: newest(h, small, "Já existe uma mesa"))
+    assert "2×2" in s.message(small, lobby["message_id"])["text"]
+
+
+async def test_regras_follows_the_asked_variant_and_the_last_table(harness: Harness) -> None:
+    h, s = harness, harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    await s.user_sends(ana, group, "/regras mineiro")
+    await h.wait(lambda: newest(h, group, "Truco mineiro"))
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco trem-bao")
+    await h.wait(lambda: h.table(group))
+    await s.user_sends(ana, group, "/regras")
+    said = await h.wait(
+        lambda: (
+            [m for m in h.bot_messages(group) if "Trem Bão" in m["text"] and "•" in m["text"]]
+            or [m for m in h.bot_messages(ana) if "Trem Bão" in m["text"] and "•" in m["text"]]
+        )
+    )
+    assert said
+
+
+async def test_closed_vazas_stay_on_the_table_with_manilhas_starred(harness: Harness) -> None:
+    h = harness
+    group, (ana, beto, cida, dita), gid = await four(h, paulista_hand(players=4))
+    for who, card in ((ana, "3♣"), (beto, "2♠"), (cida, "A♥"), (dita, "6♠ ★")):
+        await press(h, who, card)
+    db = runtime_of(h.app).db
+    await h.wait(lambda: tables.load(db, gid).match().rounds)
+    text = await h.wait(
+        lambda: (m := h.table_message(group)) and "1ª vaza:" in m["text"] and m["text"]
+    )
+    assert "1ª vaza: Ana 3♣ · Beto 2♠ · Cida A♥ · Dita 6♠ ★" in strip_tags(text)
+
+
+async def test_a_timeout_beside_a_robot_partner_says_the_robot_answers(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=30) as h:
+        ana, beto = server.add_user("Ana"), server.add_user("Beto")
+        group = server.add_group("G", admins=[ana], members=[beto])
+        await seat_match(h, group, [ana, beto], paulista_hand(players=4))
+        await press(h, ana, "Truco!")
+        await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m))
+        h.advance(31)
+        said = await h.wait(
+            lambda: [m["text"] for m in h.bot_messages(group) if "Tempo esgotado" in m["text"]]
+        )
+        assert "o tempo de Beto acabou, e 🤖 Dita responde pelo time" in said[0]
+        assert "Beto correu" not in said[0]

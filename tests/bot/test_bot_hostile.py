@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import itertools
 import logging
 import time
 from typing import Any
@@ -478,3 +480,150 @@ async def test_forged_buttons_never_rewrite_a_group_message(harness: Harness) ->
     no = button(question, "Não")["callback_data"]
     assert (await s.user_presses(ana, group, question["message_id"], no))["show_alert"] is False
     await harness.wait(lambda: "continua" in s.message(group, question["message_id"])["text"])
+
+
+# ------------------------------------------------------------------ the table comes first
+
+COUNTED_CALLS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
+
+
+def closest(times: list[float]) -> float:
+    """The shortest time between two of these calls."""
+    ordered = sorted(times)
+    return min((b - a for a, b in itertools.pairwise(ordered)), default=99.0)
+
+
+async def test_a_burst_of_commands_never_freezes_the_table(tmp_path: Any) -> None:
+    # Telegram's flood control: 20 calls a minute in a group, 429 beyond
+    server = FakeTelegram(token=TOKEN, bot_username="TrucoBot", group_limit=20)
+    await server.start()
+    try:
+        async with running(server, tmp_path) as h:
+            ana, beto = server.add_user("Ana", started=True), server.add_user("Beto", started=True)
+            caio = server.add_user("Caio", started=True)  # watching, not playing
+            others = [server.add_user(f"P{i}") for i in range(6)]
+            group = server.add_group("G", admins=[ana], members=[beto, caio, *others])
+            gid = await seat_match(h, group, [ana, beto], paulista_hand())
+            await h.wait(lambda: h.table(group))
+            start = len(server.calls)
+            for _ in range(40):
+                await server.user_sends(caio, group, "/marcador")
+            commands = ["/regras", "/ajuda", "/placar", "/ranking", "/marcador", "/truco"]
+            for who in others:
+                for text in commands:
+                    await server.user_sends(who, group, text)
+            await h.wait(lambda: not server.updates.pending)
+            hand = await h.wait(lambda: h.hand(ana))
+            data = next(b["callback_data"] for b in buttons(hand) if b["text"] == "3♣")
+            answer = await server.user_presses(ana, ana, hand["message_id"], data)
+            assert answer["show_alert"] is False
+            # the table shows the move in the group within 30 s, whatever was asked before
+            pressed = time.monotonic()
+            await h.wait(lambda: "Ana 3♣" in (h.table_message(group) or {}).get("text", ""), 30)
+            assert time.monotonic() - pressed < 30
+            assert tables.load(h.db, gid).version == 2
+            boards = [m for m in h.bot_messages(group) if "Marcador" in m["text"]]
+            assert len(boards) <= 3  # Caio's forty collapse into one; three a minute per chat
+            assert sum("Caio" in str(b) for b in boards) <= 1
+            calls = [
+                c for c in server.calls[start:] if c.chat_id == group and c.method in COUNTED_CALLS
+            ]
+            # about one a second per chat (counted from Telegram's answer to the one before)
+            assert closest([c.time for c in calls]) >= 0.99
+            assert server.peak_calls_per_minute(group, COUNTED_CALLS) <= 20
+            assert not [e for c, e in server.errors if c.chat_id == group and e.code == 429]
+    finally:
+        await server.stop()
+
+
+async def test_a_call_counts_in_the_bots_second_until_a_second_after_its_answer(
+    tmp_path: Any,
+) -> None:
+    from bot.domain import Database
+    from bot.telegram.budget import SharedBudget
+    from tests.bot.harness import FakeClock
+
+    db = Database(f"sqlite:///{tmp_path}/one.db")
+    clock = FakeClock()
+    budget = SharedBudget(db, bot_limit=3, clock=clock)
+    taken = [await asyncio.wait_for(budget.take(42), 5) for _ in range(3)]
+    clock.now += 0.9  # Telegram answered late: the calls may have reached it just now
+    for at in taken:
+        assert at is not None
+        budget.sent(at)
+    clock.now += 0.2  # 1.1 s after they were taken, 0.2 s after their answers
+    with pytest.raises(TimeoutError):  # the clock stands still: a fourth would make 4 in 1 s
+        await asyncio.wait_for(budget.take(42), 0.2)
+    clock.now += 0.8
+    await asyncio.wait_for(budget.take(42), 5)
+    db.close()
+
+
+# ------------------------------------------------------------------ removed from the group
+
+
+async def my_membership(server: FakeTelegram, group: int, admin: int, status: str) -> None:
+    """Telegram tells the bot its membership in ``group`` changed to ``status``."""
+    member: JSON = {"user": server.bot_user, "status": status}
+    if status == "kicked":
+        member["until_date"] = 0
+    await server.updates.put(
+        "my_chat_member",
+        {
+            "chat": server.chats[group],
+            "from": server.users[admin],
+            "date": int(time.time()),
+            "old_chat_member": {"user": server.bot_user, "status": "member"},
+            "new_chat_member": member,
+        },
+    )
+
+
+async def play_some(h: Harness, who: list[int], version: int, gid: int) -> None:
+    """The players press their first move buttons until the game reaches ``version``."""
+    from tests.bot.harness import press_first
+
+    while tables.load(h.db, gid).version < version:
+        for user in who:
+            await h.wait(lambda u=user: h.hand(u))
+            await press_first(h.server, user)
+
+
+async def test_removed_from_the_group_the_bot_stops_calling_it(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    await harness.wait(lambda: harness.table(group))
+    s.remove_bot(group)
+    await my_membership(s, group, ana, "kicked")
+    await harness.wait(lambda: group in runtime_of(harness.app).budget.gone)
+    start = len(s.calls_to(group))
+    await play_some(harness, [ana, beto], 3, gid)
+    await harness.wait(lambda: not [j for j in waiting_jobs(harness) if j[0] == "table"], 10)
+    assert s.calls_to(group)[start:] == []
+
+
+async def test_a_403_from_the_group_stops_the_calls_without_the_update(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana", started=True), s.add_user("Beto", started=True)
+    group = s.add_group("G", admins=[ana], members=[beto])
+    gid = await seat_match(harness, group, [ana, beto], paulista_hand())
+    await harness.wait(lambda: harness.table(group))
+    s.remove_bot(group)  # no my_chat_member reaches the bot: the first refusal tells it
+    start = len(s.calls_to(group))
+    await play_some(harness, [ana, beto], 5, gid)
+    await harness.wait(lambda: not [j for j in waiting_jobs(harness) if j[0] == "table"], 10)
+    refused = s.calls_to(group)[start:]
+    assert len(refused) <= 1, [c.method for c in refused]
+    assert group in runtime_of(harness.app).budget.gone
+    # added back: the group is called again
+    await my_membership(s, group, ana, "member")
+    await harness.wait(lambda: group not in runtime_of(harness.app).budget.gone)
+
+
+def waiting_jobs(h: Harness) -> list[tuple[str, str, float]]:
+    from bot.domain import jobs
+
+    assert h.db is not None
+    return jobs.waiting(h.db)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -17,21 +17,6 @@ from bot.domain.models import Job
 from bot.ops.metrics import Metrics
 from bot.telegram.jobs import ClaimedJob, JobKind, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
-
-
-class _App:
-    """What the runner needs of an Application: it runs, and it makes tasks."""
-
-    def __init__(self) -> None:
-        self.running = True
-        self.tasks: list[asyncio.Task[None]] = []
-
-    def create_task(
-        self, coro: Coroutine[Any, Any, None], name: str | None = None
-    ) -> asyncio.Task[None]:
-        task = asyncio.get_running_loop().create_task(coro, name=name)
-        self.tasks.append(task)
-        return task
 
 
 async def until(done: Callable[[], bool], timeout: float = 60) -> None:
@@ -68,8 +53,7 @@ async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Pa
         store.request(db, JobKind.TABLE, f"-{i}:0", clock.now - 10 + i, {"games": [i]})
     store.request(db, JobKind.ROBOT, "7", clock.now - 1, {"game": 7})
     store.request(db, JobKind.ROBOT, "8", clock.now, {"game": 8})
-    app = _App()
-    runner.start(app)
+    runner.start(object())  # the callbacks here need no Application
     await until(lambda: len(moved) == 2)
     assert moved == ["7", "8"]  # both ran, one at a time, while the redraws waited
     assert redrawn == []
@@ -79,9 +63,7 @@ async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Pa
     budget_spent.set()
     await until(lambda: len(redrawn) == 5)
     assert sorted(redrawn) == [f"-{i}:0" for i in range(5)]
-    app.running = False  # the Application stops: the runner drains and returns
-    runner.wake()
-    await asyncio.wait_for(app.tasks[0], 10)
+    await asyncio.wait_for(runner.stop(), 10)  # the runner drains and returns
     assert store.waiting(db) == []
     db.close()
 

@@ -72,7 +72,8 @@ async def test_mao_de_dez_warns_and_offers_only_its_values(harness: Harness) -> 
         board = await harness.wait(lambda: board_message(harness, group))
     board = await wait_text(harness, group, "10 × 0")
     assert "Mão de dez" in board["text"]
-    assert [b["text"] for b in buttons(board)][:2] == ["Nós +2", "+4"]
+    # the team at 10 plays and wins 4, or runs and the others score 2: never +2 for itself
+    assert [b["text"] for b in buttons(board)][:3] == ["Nós +4", "Eles +2", "+4"]
     # a stale button for a value the hand cannot have now changes nothing
     answer = await s.user_presses(ana, group, board["message_id"], "m1:1.8")
     assert answer["show_alert"]

@@ -259,3 +259,49 @@ def test_truco_raise_and_run_from_the_app(world: World, browser: Any) -> None:
     assert said
     assert pa.errors == [] and pb.errors == []
     context.close()
+
+
+def test_the_sandbox_opens_the_app_over_the_chat(tmp_path: Path, browser: Any) -> None:
+    """``truco sandbox``: 🃏 Abrir a mesa on a table against robots opens the Mini App on a
+    phone-sized panel, signed by the fake Telegram for the person using the page."""
+    from playwright.sync_api import expect
+
+    from tests.bot.test_sandbox_browser import PRIVATE_CHAT, Sandbox
+
+    sandbox = Sandbox(tmp_path, None, env={"TRUCO_ROBOT_DELAY": "0.2"})
+    try:
+        page = browser.new_page(viewport={"width": 1100, "height": 860})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(sandbox.url + "/?as=Ana")
+        expect(page.locator("#menu-btn")).to_be_visible(timeout=20_000)
+        page.click(PRIVATE_CHAT)
+        if page.locator("#start-btn").is_visible():
+            page.click("#start-btn")
+        page.fill("#text", "/truco")
+        page.press("#text", "Enter")
+        opener = page.locator(".kb-btn", has_text="Abrir a mesa").last
+        expect(opener).to_be_visible(timeout=20_000)
+        opener.click()
+        panel = page.locator("#webapp")
+        expect(panel).to_be_visible()
+        box = panel.bounding_box()
+        assert box is not None and box["width"] <= 390 and box["height"] <= 760
+        app = page.frame_locator("#webapp-frame")
+        cards = app.locator("#hand button[data-card]")
+        expect(cards).to_have_count(3, timeout=20_000)
+        expect(app.locator("#status")).to_contain_text("Sua vez", timeout=20_000)
+        accept = app.locator('button.act[data-act="accept"]')
+        if accept.count():  # the robot called truco before Ana's first card: Desce!
+            accept.click()
+        playable = app.locator("#hand button[data-card]:enabled").first
+        expect(playable).to_be_visible(timeout=20_000)
+        first = playable.get_attribute("data-card")
+        playable.click()
+        expect(app.locator(f'.played [data-card="{first}"]').first).to_be_visible()
+        shot(page, "webapp-sandbox.png")
+        page.click("#webapp-close")
+        expect(panel).to_be_hidden()
+        assert errors == []
+    finally:
+        assert sandbox.stop() == 0

@@ -40,7 +40,7 @@ def test_mao_de_onze_or_dez_then_the_iron_hand(variant, special, plain, at) -> N
     while p.score[0] < at:
         p = p.add(0, plain)
     assert p.score == (at, 0) and p.kind == HandKind.SPECIAL
-    assert p.values() == (plain, special)
+    assert p.values() == p.values(1) == (plain, special) and p.values(0) == (special,)
     w = warning(p)
     assert ("Mão de dez" if variant == "mineiro" else "Mão de onze") in w
     assert f"vale {special}" in w and f"{plain} para Eles" in w
@@ -77,9 +77,84 @@ def test_names_round_trip_and_cleaning() -> None:
 def test_site_config_is_what_placar_says() -> None:
     config = site_config()
     for v in config["variants"]:
+        assert v["special_values"]["team"] == [v["special_value"]]
         for ladder in v["ladders"]:
             lad = tuple(ladder["ladder"])
             p = Placar(v["name"], ladder=lad if lad != tuple(v["ladders"][0]["ladder"]) else None)
             assert tuple(ladder["normal"]) == p.values()
         for target in range(6, 31):
             assert v["thresholds"][str(target)] == Placar(v["name"], target=target).threshold
+
+
+def _reach(p: Placar, team: int, at: int) -> Placar:
+    while p.score[team] < at:
+        p = p.add(team, p.ruleset.hand_value)
+    return p
+
+
+@pytest.mark.parametrize(
+    ("variant", "target", "plain", "special"),
+    [
+        ("paulista", 12, 1, 3),
+        ("paulista", 6, 1, 3),
+        ("mineiro", 12, 2, 4),
+        ("mineiro", 6, 2, 4),
+        ("trem-bao", 12, 1, 3),
+        ("trem-bao", 15, 1, 3),
+    ],
+)
+def test_each_team_is_offered_only_the_scores_the_special_hand_can_give(
+    variant, target, plain, special
+) -> None:
+    """11 × 2 in paulista: the team at 11 plays and wins 3, or runs and the other team scores 1,
+    so it never scores 1 itself (nor 6: no truco); the other team scores 1 or 3 (R7)."""
+    p = _reach(Placar(variant, target=target), 1, 2)
+    p = _reach(p, 0, p.threshold)
+    assert p.kind == HandKind.SPECIAL and p.score == (target - plain, 2)
+    assert p.values(0) == (special,)
+    assert p.values(1) == (plain, special)
+    with pytest.raises(ValueError, match=f"não pode valer {plain}"):
+        p.add(0, plain)
+    for team, points in ((0, special), (1, plain), (1, special)):
+        p.add(team, points)  # every score the rules can produce is accepted
+    assert p.add(0, special).winner == 0
+    assert p.add(1, plain).score == (target - plain, 2 + plain)
+    # the same for the other team when it is the one at the threshold
+    q = _reach(Placar(variant, target=target), 1, p.threshold)
+    assert q.values(1) == (special,) and q.values(0) == (plain, special)
+
+
+@pytest.mark.parametrize(("variant", "plain"), [("paulista", 1), ("mineiro", 2), ("trem-bao", 1)])
+@pytest.mark.parametrize("target", [6, 12])
+def test_the_iron_hand_offers_the_plain_value_to_both(variant, plain, target) -> None:
+    p = Placar(variant, target=target)
+    p = _reach(_reach(p, 0, p.threshold), 1, p.threshold)
+    assert p.kind == HandKind.IRON
+    assert p.values(0) == p.values(1) == (plain,)
+    with pytest.raises(ValueError):
+        p.add(0, plain + 2)
+    assert p.add(1, plain).winner == 1
+
+
+@pytest.mark.parametrize(
+    ("variant", "ladder", "normal"),
+    [
+        ("paulista", None, (1, 3, 6, 9, 12)),
+        ("trem-bao", None, (1, 3, 6, 9, 12)),
+        ("mineiro", None, (2, 4, 8, 10, 12)),
+        ("mineiro", (4, 6, 10, 12), (2, 4, 6, 10, 12)),
+    ],
+)
+def test_a_plain_hand_offers_the_plain_value_and_the_ladder_to_both(
+    variant, ladder, normal
+) -> None:
+    p = Placar(variant, ladder=ladder, target=6)
+    assert p.values(0) == p.values(1) == p.values() == normal
+    p = p.add(1, normal[-1])  # doze to 6 points shows 6 (R9)
+    assert p.score == (0, 6) and p.winner == 1 and p.values(0) == ()
+
+
+def test_a_score_stored_with_an_old_impossible_hand_is_still_read() -> None:
+    old = {"variant": "paulista", "target": 12, "ladder": None, "names": ["A", "B"]}
+    p = Placar.from_json({**old, "hands": [[0, 9], [0, 1], [0, 1], [0, 1]]})
+    assert p.score == (12, 0) and p.winner == 0

@@ -471,3 +471,4 @@ def test_the_house_ladder_belongs_to_the_variant_that_offers_it() -> None:
     assert house_ladder(get_ruleset("mineiro"), "4-6-10-12") == (4, 6, 10, 12)
     assert house_ladder(get_ruleset("paulista"), "4-6-10-12") is None  # not its own
     assert house_ladder(get_ruleset("mineiro"), None) is None
+    assert house_ladder(get_ruleset("mineiro"), "5-7-9-11") == (5, 7, 9, 11)  # validated later

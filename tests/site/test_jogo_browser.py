@@ -307,7 +307,9 @@ def test_marcador_scores_undoes_reaches_the_target_and_survives_a_reload(browser
     expected = expected.add(0, 4)
     # 10 × 2: mão de dez, only its values
     assert page.get_attribute(board, "data-marcador-tipo") == "special"
-    assert buttons(1) == list(expected.values()) == [2, 4]
+    assert buttons(1) == list(expected.values(1)) == [2, 4]
+    # the team at 10 plays and wins 4, or runs and the others score: never +2 for itself
+    assert buttons(0) == list(expected.values(0)) == [4]
     assert "Mão de dez para Nós" in page.inner_text(f"{board} [data-marcador-aviso]")
     shot(page, "marcador-mao-de-dez.png", full_page=True)
     page.reload()

@@ -75,10 +75,42 @@ def play_learner_step(page, action: str, tap: bool = False) -> None:
     press(f'[data-tutorial] .tut [data-acao="{action}"]')
 
 
+ONE_SCREEN = """(next) => {
+  const box = document.querySelector('[data-tutorial] .tut');
+  const top = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  const seen = (sel) => {
+    const e = box.querySelector(sel);
+    if (!e) return sel + ' missing';
+    const r = e.getBoundingClientRect();
+    return r.top >= top - 1 && r.bottom <= innerHeight + 1 ? '' : sel + ' at ' + [r.top, r.bottom];
+  };
+  const text = box.querySelector('.tut__texto');
+  return [seen('.tut__mesa'), seen('.tut__texto'), seen(next),
+          text.scrollHeight <= text.clientHeight + 1 ? '' : 'text scrolls ' + text.scrollHeight + '>' + text.clientHeight]
+    .filter(Boolean);
+}"""
+"""What is not in sight on the screen: the table, the whole explanation, the next thing to press."""
+
+
+def off_screen(page, lesson: dict, h: int, f: int) -> list[str]:
+    """At step f of hand h, what the learner would have to scroll to (nothing, on a phone)."""
+    steps = lesson["hands"][h]["steps"]
+    if f < len(steps) and steps[f]["prompt"]:
+        action = steps[f]["action"]
+        press = '[data-acao="cobrir"]' if action.startswith("cover ") else f'[data-acao="{action}"]'
+    elif f < len(steps) or h < len(lesson["hands"]) - 1:
+        press = "[data-tutorial-seguir]"
+    else:
+        press = "[data-tutorial-escolher], [data-tutorial-menu-abrir]"
+    return page.evaluate(ONE_SCREEN, press)
+
+
 def play_lesson(
-    page, lesson: dict, *, tap: bool = False, check_height: bool = False
+    page, lesson: dict, *, tap: bool = False, one_screen: list[str] | None = None
 ) -> list[float]:
-    """Click through every step of one lesson from its start; returns the box heights seen."""
+    """Click through every step of one lesson from its start; returns the box heights seen.
+
+    With ``one_screen`` (a list), every step's :func:`off_screen` findings are added to it."""
     press = page.tap if tap else page.click
     heights = []
     for h, hand in enumerate(lesson["hands"]):
@@ -88,6 +120,10 @@ def play_lesson(
             heights.append(
                 page.evaluate("document.querySelector('[data-tutorial] .tut').offsetHeight")
             )
+            if one_screen is not None:
+                one_screen += [
+                    f"{lesson['id']} {h}.{f} {x}" for x in off_screen(page, lesson, h, f)
+                ]
             if step["prompt"]:
                 assert say(step["prompt"]) in page.inner_text("[data-tutorial-pedido]")
                 play_learner_step(page, step["action"], tap)
@@ -106,6 +142,9 @@ def play_lesson(
             assert f"Nós {score[0]} × {score[1]} Eles" in page.inner_text(
                 "[data-tutorial] .tut__topo"
             )
+        if one_screen is not None:
+            n = len(hand["steps"])
+            one_screen += [f"{lesson['id']} {h}.{n} {x}" for x in off_screen(page, lesson, h, n)]
         if h < len(lesson["hands"]) - 1:
             press("[data-tutorial] [data-tutorial-seguir]")
     heights.append(page.evaluate("document.querySelector('[data-tutorial] .tut').offsetHeight"))
@@ -194,6 +233,7 @@ def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
     page.wait_for_selector("[data-tutorial][data-tutorial-pronto] [data-tutorial-menu]")
     width = page.evaluate("window.innerWidth")
     course = build_trace()
+    off: list[str] = []  # what was out of sight at some step (nothing: each step is one screen)
     for n, lesson in enumerate(course["lessons"]):
         open_lesson(page, lesson["id"], tap=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -209,13 +249,17 @@ def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
             assert page.get_attribute("[data-tutorial]", "data-tutorial-licao") == lesson["id"]
             assert step_attr(page) == "0.1"
             page.tap("[data-tutorial] [data-tutorial-recomecar]")
-        heights = play_lesson(page, lesson, tap=True)
+            page.tap("[data-tutorial] [data-tutorial-menu-abrir]")
+            open_lesson(page, lesson["id"], tap=True)
+        heights = play_lesson(page, lesson, tap=True, one_screen=off)
         # the box keeps one height for the whole lesson: nothing jumps under the learner's finger
         assert max(heights) - min(heights) <= 2, (lesson["id"], heights)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         if n == 0:
             shot(page, "tutorial-celular")
         page.tap("[data-tutorial] [data-tutorial-menu-abrir]")
+    # at 390×844 the table, the explanation and the next thing to press are on one screen
+    assert off == []
     page.reload()
     page.wait_for_selector("[data-tutorial] [data-tutorial-menu]")
     for lesson in course["lessons"]:

@@ -8,7 +8,7 @@ import html
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.domain import GameStatus, messages, people, tables
+from bot.domain import GameStatus, Refused, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
@@ -23,6 +23,7 @@ from bot.telegram.render import (
     ranking_text,
     reason_text,
     rules_text,
+    seated_text,
     table_text,
 )
 from bot.telegram.throttle import Route
@@ -49,6 +50,12 @@ async def start(update: Update, context: BotContext) -> None:
         # "Abrir no privado" mid-match: the live hand comes to the bottom, no greeting
         await context.call(messages.ask_for_hand, context.db, live.id, seat)
         schedule_hands(context.application, live.chat_id, live.id)
+        return
+    if live is not None and live.status == GameStatus.LOBBY and seat is not None:
+        # "Entrar" sent them here: confirm the seat, and the lobby stops asking for them
+        title = await context.call(people.chat_title, context.db, live.chat_id)
+        await reply(update, context, seated_text(t, live, title))
+        schedule_table(context.application, live.chat_id, live.thread_id, live.id)
         return
     await reply(
         update,
@@ -80,7 +87,9 @@ async def start(update: Update, context: BotContext) -> None:
 
 async def help_command(update: Update, context: BotContext) -> None:
     """/ajuda: what the bot does and its commands."""
-    await reply(update, context, help_text(context.t))
+    from bot.telegram import command_table  # the table binds this module's handlers
+
+    await reply(update, context, help_text(context.t, command_table.help_lines(context.t)))
 
 
 async def rules(update: Update, context: BotContext) -> None:
@@ -91,7 +100,16 @@ async def rules(update: Update, context: BotContext) -> None:
     settings = await context.call(
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
-    variant = settings.variant
+    # the variant asked for (/regras mineiro), else the chat's newest table's, else its default
+    variant = await context.call(tables.last_variant, context.db, chat.id, context.thread_id)
+    if context.args:
+        try:
+            variant = tables.parse_request(context.args[:1], settings).variant
+        except Refused as r:
+            params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
+            await reply(update, context, reason_text(context.t, r.reason, params))
+            return
+    variant = variant or settings.variant
     await reply(update, context, rules_text(context.t, variant, context.config.rulebook_url))
 
 
@@ -141,9 +159,17 @@ async def on_group_message(update: Update, context: BotContext) -> None:
     if chat is None or chat.type == ChatType.PRIVATE:
         return
     found = await context.call(messages.note_posted, context.db, chat.id, context.thread_id)
+    msg = update.effective_message
     if found is not None and found[1] == REPOST_AFTER:  # once, when it becomes buried
         game_id, _after = found
         schedule_table(context.application, chat.id, context.thread_id, game_id)
+    elif msg is not None:
+        # in privacy mode the bot sees commands only: their ids tell of the chatter between
+        seen = await context.call(
+            messages.note_seen, context.db, chat.id, context.thread_id, msg.message_id
+        )
+        if seen is not None and seen[1] >= REPOST_AFTER and (found is None or found[1] < seen[1]):
+            schedule_table(context.application, chat.id, context.thread_id, seen[0])
 
 
 async def ranking(update: Update, context: BotContext) -> None:

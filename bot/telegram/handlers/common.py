@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -54,9 +55,14 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
     person = context.person
     target = chat.id
     if chat.type != ChatType.PRIVATE:
+        known = await context.call(people.player, context.db, person.id) if person else None
         where = await route_of(update, context, text)
         if where is Route.PRIVATE and person is not None and "reply_markup" not in kw:
             target = person.id
+            # said where it comes from: a command typed in the group is answered here
+            mine = person_translations(known.language_code if known else person.language_code)
+            note = mine.gettext("↪️ Seu comando em {group}, respondido aqui para poupar o grupo:")
+            text = note.format(group=html.escape(chat.title or "")) + "\n" + text
         elif where is not Route.GROUP:
             return  # a keyboard (/config) belongs in its chat; the table needs the budget
 

@@ -52,6 +52,12 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     except BoardRefused as refused:
         await reply(update, context, refusal_text(t, refused))
         return
+    throttle = context.runtime.throttle
+    if not await context.call(throttle.may_open_board, chat.id, person.id):
+        # a repeat (or a crowd) asking again: the scoreboards above serve, the table comes first
+        text = t.gettext("Já tem marcador novo aqui: use o de cima (um por minuto).")
+        await reply(update, context, text)
+        return
     thread = msg.message_thread_id if msg.is_topic_message else None
     board = await context.call(marcador.open_board, context.db, chat.id, thread, person, placar)
     schedule_board(context.application, chat.id, board.id, wait=0)

@@ -12,7 +12,8 @@ from telegram.error import TelegramError
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
 from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
-from bot.telegram.callbacks import deep_link, parse_cancel, parse_lobby, parse_rematch
+from bot.i18n import person_translations
+from bot.telegram.callbacks import deep_link, parse_back, parse_cancel, parse_lobby, parse_rematch
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import (
     answer_after,
@@ -40,7 +41,25 @@ async def new_table(update: Update, context: BotContext) -> None:
         settings = await context.call(
             people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
         )
-        request = tables.parse_request(context.args or [], settings)
+        members = None
+        if not private and not settings.players:  # the size goes by the group's people
+            with contextlib.suppress(TelegramError):
+                members = await context.bot.get_chat_member_count(chat.id) - 1  # not us
+        request = tables.parse_request(context.args or [], settings, members)
+        if not private and context.args:
+            # the opener's own lobby, not started yet, takes the new options
+            with contextlib.suppress(Refused):
+                change = await context.call(
+                    tables.reshape,
+                    context.db,
+                    chat.id,
+                    context.thread_id,
+                    person.id,
+                    request,
+                    context.rules,
+                )
+                refresh(context.application, change)
+                return
         table = await context.call(
             tables.open_table,
             context.db,
@@ -195,6 +214,27 @@ def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) ->
     if message is None or message.chat.id != table.chat_id:
         return False
     return table.table_message_id is None or message.message_id == table.table_message_id
+
+
+async def on_back(update: Update, context: BotContext) -> None:
+    """🙋 Voltei on a private hand: the person takes back the seat a robot plays for them."""
+    q, person = update.callback_query, context.person
+    if q is None or person is None:
+        return
+    t = person_translations(person.language_code)
+    game_id = await parse_button(q, t, parse_back)
+    if game_id is None:
+        return
+    if q.message is None or q.message.chat.id != person.id:
+        await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
+        return
+    try:
+        change = await context.call(tables.come_back, context.db, game_id, person.id, context.rules)
+    except Refused as r:
+        await q.answer(reason_text(t, r.reason, r.params), show_alert=r.reason != Reason.DONE)
+        return
+    refresh(context.application, change)
+    await answer_after(q, text=t.gettext("De volta à mesa: o robô sai do seu lugar."))
 
 
 async def on_rematch(update: Update, context: BotContext) -> None:

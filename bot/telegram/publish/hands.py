@@ -16,18 +16,21 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import jobs, messages, people, tables
+from bot.domain.jobs import JobKind
 from bot.domain.values import GameStatus, HandMessageInfo, Ping
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render import (
     app_hand,
+    back_keyboard,
     cancelled_text,
     hand_closed_text,
     hand_keyboard,
     hand_text,
     warning_due,
+    with_open_table,
 )
 from bot.webapp.server import people_in_app
 
@@ -107,14 +110,22 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
                 # true until their own cards or signals change, so it is redrawn for
                 # those and not at every move; it comes anew, whole, at their turn
                 away = not view.legal and not table.private
-                text = hand_text(t, table, view, left, player.deck, warn, previous, away=away)
+                occupant = table.seats[seat]
+                stand_in = occupant is not None and occupant.robot is not None
+                text = hand_text(
+                    t, table, view, left, player.deck, warn, previous, away=away, stand_in=stand_in
+                )
                 markup = hand_keyboard(t, table, view, player.deck)
-                if view.legal:
+                if stand_in:  # a robot plays their seat: no ring, no moves, one way back
+                    markup = back_keyboard(t, table)
+                elif view.legal:
                     ping = Ping.WARNING if warn else Ping.TURN
                 if player.id in in_app and rt.config.webapp is not None:
                     # the table is open in the Mini App: the message points there, once a hand
                     text, markup = app_hand(t, table, rt.config.webapp)
                     ping = Ping.NONE
+                elif table.private and rt.config.webapp is not None:
+                    markup = with_open_table(t, table, markup, rt.config.webapp)
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED

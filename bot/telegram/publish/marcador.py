@@ -13,11 +13,13 @@ import html
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain import jobs, marcador
+from bot.domain.jobs import JobKind
 from bot.domain.marcador import Board, NewMatch, Press, Undo
 from bot.i18n import Translations, translations
+from bot.telegram.budget import patience
 from bot.telegram.callbacks import marcador_data
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
 from engine import words
@@ -73,7 +75,7 @@ def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
                 f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
                 callback_data=marcador_data(board.id, Press(team, v)),
             )
-            for i, v in enumerate(p.values())
+            for i, v in enumerate(p.values(team))
         ]
         if row:
             rows.append(row)
@@ -105,7 +107,8 @@ def schedule_board(app: TrucoApp, chat_id: int, board_id: int, wait: float = 0.0
 
 async def flush_board(app: TrucoApp, job: ClaimedJob) -> None:
     """Job: draw the newest score of one scoreboard (later when the group's budget is spent)."""
-    wait = await publish_board(app, int(job.data["board"]))
+    with patience(SHORT_WAIT):  # no room soon in the group: the job comes back, not waits
+        wait = await publish_board(app, int(job.data["board"]))
     if wait > 0:
         raise Postpone(wait)
 
@@ -120,7 +123,8 @@ async def publish_board(app: TrucoApp, board_id: int) -> float:
         board = await asyncio.to_thread(marcador.load, rt.db, board_id)
         if board is None or (board.message_id is not None and board.drawn >= board.version):
             return 0.0
-        wait = await rt.budget.wait(board.chat_id, 1)
+        # a scoreboard is not the table: it leaves the table's share of the minute alone
+        wait = await rt.budget.wait(board.chat_id, 1 + rt.budget.reserve)
         if wait > SHORT_WAIT:
             return wait
         if wait > 0.01:

@@ -21,19 +21,23 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot.domain import jobs, messages, outbox, tables
+from bot.domain.jobs import JobKind
 from bot.domain.outbox import Announcement, Outgoing
 from bot.domain.values import (
     GameStatus,
     HandSummary,
     MatchEnd,
+    Noise,
     Said,
+    Saying,
     Table,
     TableDrawing,
     TimeoutNote,
 )
 from bot.i18n import Translations, translations
+from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, JobKind, Postpone
+from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.render import (
     hand_over_line,
@@ -85,7 +89,8 @@ async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
         if left:  # keep the chat's order: a newer table never overtakes an older announcement
             left.append(int(game_id))
             continue
-        wait = await publish_game(app, int(game_id))
+        with table_traffic():  # the group's reserve is the table's to spend
+            wait = await publish_game(app, int(game_id))
         if wait > 0:
             later = wait
             left.append(int(game_id))
@@ -126,7 +131,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     continue
             try:
                 if owed:
-                    await _announce(app, table, owed, t)
+                    await _announce(app, table, owed, t, drawing.noise)
                     continue  # then the newest table, or what was said meanwhile
                 if table.private:
                     # in a private chat the hand message is the table: a second copy of it,
@@ -138,9 +143,34 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
         return SHORT_WAIT  # the table is busy: come back for the rest
 
 
-async def _announce(app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations) -> None:
+def _is_call(o: Outgoing) -> bool:
+    """A truco call or a raise (what a group that chose calls only still hears)."""
+    return o.kind == Announcement.SAID and o.payload.get("saying") == Saying.CALL.value
+
+
+def _heard(o: Outgoing, noise: str) -> bool:
+    """Whether a chat with this ``Noise`` hears an announcement as a message of its own."""
+    if o.kind == Announcement.MATCH_OVER or noise == Noise.ALL:
+        return True
+    return noise == Noise.CALLS and _is_call(o)
+
+
+async def _skip(app: TrucoApp, items: Sequence[Outgoing]) -> None:
+    """Mark announcements the chat chose not to hear as done (the table tells the rest)."""
+    rt = runtime_of(app)
+    worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
+    for o in items:
+        if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until):
+            await asyncio.to_thread(outbox.skipped, rt.db, o.id, worker)
+
+
+async def _announce(
+    app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations, noise: str = "all"
+) -> None:
     """Send what the outbox holds for this table, in order: the lines said, the hands'
-    closings and timeouts in one message, the end of the match in its own (Revanche)."""
+    closings and timeouts in one message, the end of the match in its own (Revanche).
+
+    ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent."""
     lines: list[Outgoing] = []
     for o in owed:
         if o.kind == Announcement.MATCH_OVER:
@@ -149,10 +179,23 @@ async def _announce(app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Tr
         if len(lines) >= MAX_LINES:
             break
     if lines:
+        heard = [o for o in lines if _heard(o, noise)]
+        muted = [o for o in lines if not _heard(o, noise)]
+        if muted:
+            await _skip(app, muted)
+        if not heard:
+            return
         view = table.view(0)
-        text = "\n".join(_line(t, o, table, view) for o in lines)
-        if await _send_once(app, table, lines, text, None):
+        text = "\n".join(_line(t, o, table, view) for o in heard)
+        # only a call rings: answers, timeouts and closings matter to the players, who
+        # see them in their hands anyway
+        calls = any(_is_call(o) for o in heard)
+        sent = await _send_once(app, table, heard, text, None, quiet=not calls)
+        if sent is not None:
             await _posted(app, table, 1)
+            # its id also tells of the chatter a bot in privacy mode does not see
+            rt = runtime_of(app)
+            await asyncio.to_thread(messages.note_seen, rt.db, table.chat_id, table.thread_id, sent)
         return
     end = owed[0]
     score = end.payload["score"]
@@ -185,37 +228,43 @@ async def _send_once(
     items: Sequence[Outgoing],
     text: str,
     markup: InlineKeyboardMarkup | None,
-) -> bool:
+    *,
+    quiet: bool = False,
+) -> int | None:
     """One message for some outbox items: claimed, sent, recorded; never sent twice.
 
-    ``True`` when Telegram took it.
+    The message's id when Telegram took it. ``quiet``: no notification.
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
     taken = [o for o in items if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until)]
     if not taken:
-        return False
+        return None
     ids = [o.id for o in taken]
     try:
         sent = await app.bot.send_message(
-            table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id
+            table.chat_id,
+            text,
+            reply_markup=markup,
+            message_thread_id=table.thread_id,
+            disable_notification=quiet,
         )
     except Forbidden:
         log.info("chat %s does not accept messages: its announcements are dropped", table.chat_id)
         for i in ids:
             await asyncio.to_thread(outbox.failed, rt.db, i, worker)
         await asyncio.to_thread(outbox.drop_chat, rt.db, table.chat_id)
-        return False
+        return None
     except BadRequest as exc:
         log.warning("announcement in %s refused: %s", table.chat_id, exc)
         for i in ids:
             await asyncio.to_thread(outbox.failed, rt.db, i, worker)
-        return False
+        return None
     except TimedOut:
         log.warning("announcement in %s timed out: maybe shown, never resent", table.chat_id)
         for i in ids:
             await asyncio.to_thread(outbox.uncertain, rt.db, i, worker)
-        return False
+        return None
     except (RetryAfter, TelegramError) as exc:
         log.warning("announcement in %s failed: %s", table.chat_id, exc)
         for i in ids:
@@ -223,7 +272,7 @@ async def _send_once(
         raise Later from exc
     for i in ids:
         await asyncio.to_thread(outbox.sent, rt.db, i, worker, sent.message_id)
-    return True
+    return int(sent.message_id)
 
 
 async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> float:

@@ -124,8 +124,10 @@
     tick();
 
     /* the felt: each seat's name, cards left, what they said, what they played */
+    /* an empty table shows the round just closed, so the last cards played stay visible */
     var played = {};
-    st.table.forEach(function (p) {
+    var onFelt = st.table.length || !st.past.length ? st.table : st.past[st.past.length - 1];
+    onFelt.forEach(function (p) {
       played[p.seat] = p.covered && !p.card ? card(null) : card(p.card, p.covered ? "carta--coberta carta--minha" : "");
     });
     var felt = "";

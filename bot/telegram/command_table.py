@@ -1,0 +1,142 @@
+"""Every command of the bot, in one table: the menus, the handlers, /ajuda and the guards
+are all derived from it.
+
+To add a command: its handler in ``bot/telegram/handlers/`` and one ``Command`` here,
+its sentences marked with ``N_`` (and translated in ``bot/locale``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Update
+
+from bot.i18n import N_, Translations
+from bot.telegram.context import BotContext
+from bot.telegram.handlers import commands, marcador, settings, tutorial
+from bot.telegram.handlers import tables as lobby
+
+Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: its names, its handler and how the menus and /ajuda present it."""
+
+    name: str
+    handler: Handler
+    menu: str | None = None
+    """The line of Telegram's command menu (``None``: not in the menu)."""
+    does: str | None = None
+    """What /ajuda says it does (``None``: /ajuda does not list it)."""
+    usage: str | None = None
+    """Its arguments, as /ajuda shows them."""
+    aliases: tuple[str, ...] = ()
+    private_only: bool = False
+    """In the private chats' menu only."""
+    anonymous: bool = False
+    """An anonymous sender (an admin posting as the group) may run it: it only reads,
+    or it needs an admin, not a player."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name and its aliases."""
+        return (self.name, *self.aliases)
+
+
+COMMANDS = (
+    Command("start", commands.start),
+    Command(
+        "truco",
+        lobby.new_table,
+        N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]"),
+        N_("abre uma mesa"),
+        N_("[paulista|mineiro|trembao] [1x1|2x2] [pontos]"),
+    ),
+    Command(
+        "tutorial",
+        tutorial.tutorial_command,
+        N_("Aprenda jogando"),
+        N_("aprenda jogando (no privado)"),
+        private_only=True,
+    ),
+    Command(
+        "placar",
+        commands.score,
+        N_("Traz a mesa da partida para baixo"),
+        N_("traz a mesa da partida para baixo"),
+        anonymous=True,
+    ),
+    Command(
+        "marcador",
+        marcador.marcador_command,
+        N_("Placar para jogar com baralho de verdade"),
+        N_("placar para jogar com baralho de verdade"),
+    ),
+    Command(
+        "ranking",
+        commands.ranking,
+        N_("Quem mais ganhou aqui"),
+        N_("quem mais ganhou aqui"),
+        anonymous=True,
+    ),
+    Command(
+        "regras",
+        commands.rules,
+        N_("Resumo das regras"),
+        N_("resumo das regras"),
+        anonymous=True,
+    ),
+    Command(
+        "baralho",
+        settings.deck_command,
+        N_("Cartas tradicionais ou espanholas"),
+        N_("cartas tradicionais ou espanholas"),
+    ),
+    Command(
+        "config",
+        settings.config_command,
+        N_("Opções do grupo (admins)"),
+        N_("opções do grupo (admins)"),
+        anonymous=True,
+    ),
+    Command(
+        "cancelar",
+        lobby.cancel_command,
+        N_("Encerra a mesa"),
+        N_("encerra a mesa"),
+        anonymous=True,
+    ),
+    Command(
+        "ajuda",
+        commands.help_command,
+        N_("Como usar o bot"),
+        aliases=("help",),
+        anonymous=True,
+    ),
+)
+"""In the order of the menus and of /ajuda."""
+
+
+def menu(private: bool) -> tuple[tuple[str, str], ...]:
+    """The command menu of private chats or of groups: (command, untranslated line)."""
+    return tuple(
+        (c.name, c.menu) for c in COMMANDS if c.menu is not None and (private or not c.private_only)
+    )
+
+
+def help_lines(t: Translations) -> list[str]:
+    """/ajuda's line for each command it lists, in ``t``'s language."""
+    lines = []
+    for c in COMMANDS:
+        if c.does is None:
+            continue
+        usage = f" {t.gettext(c.usage)}" if c.usage else ""
+        lines.append(f"/{c.name}{usage} — {t.gettext(c.does)}")
+    return lines
+
+
+ANONYMOUS_OK = frozenset(name for c in COMMANDS if c.anonymous for name in c.names)
+"""Commands an anonymous sender may run."""

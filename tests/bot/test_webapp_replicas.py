@@ -1,0 +1,176 @@
+"""The Mini App across replicas on one PostgreSQL: a page's live stream hears moves made on
+another replica (LISTEN/NOTIFY), and when its replica is killed it reconnects to another
+and catches up, with no move lost or applied twice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.domain import Occupant, Person, Rules, TableRequest, people, tables
+from bot.domain.store import Database
+from bot.sandbox.fakeapi import FakeTelegram
+from engine.rulesets import TableOptions
+from tests.bot.harness import TOKEN, database_url, paulista_hand
+from tests.bot.test_bot_replicas import ENV, SECRET, URL, Replica, free_port
+
+PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
+pytestmark = pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
+GROUP = -100_999
+JSON = dict[str, Any]
+
+
+class Page:
+    """One page's live stream on one replica, read event by event."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, init: str, game: int) -> None:
+        self.http, self.base, self.init, self.game = http, base, init, game
+        self.response: aiohttp.ClientResponse | None = None
+
+    async def open(self) -> JSON:
+        headers = {"Authorization": f"tma {self.init}"}
+        url = f"{self.base}/app/api/events?table=g{self.game}"
+        self.response = await self.http.get(url, headers=headers)
+        assert self.response.status == 200
+        return await self.next()
+
+    async def next(self) -> JSON:
+        assert self.response is not None
+        data = b""
+        while True:
+            line = await asyncio.wait_for(self.response.content.readline(), 30)
+            if not line:
+                raise ConnectionResetError("stream closed")
+            if line.startswith(b"data: "):
+                data = line[6:]
+            elif line == b"\n" and data:
+                return json.loads(data)  # type: ignore[no-any-return]
+
+
+class AppReplica(Replica):
+    """A webhook replica that also serves the Mini App on its port."""
+
+    def start(self) -> None:
+        import subprocess
+        import sys
+
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
+        env.update(ENV)
+        env.update(
+            {
+                "TELEGRAM_BOT_TOKEN": TOKEN,
+                "TELEGRAM_API_URL": self.api_url,
+                "DATABASE_URL": self.db_url,
+                "TELEGRAM_WEBHOOK_URL": URL,
+                "TELEGRAM_WEBHOOK_SECRET": SECRET,
+                "TRUCO_LISTEN": f"127.0.0.1:{self.port}",
+                "TELEGRAM_WEBAPP_URL": f"http://127.0.0.1:{self.port}/app/",
+                "TELEGRAM_WEBAPP_NAME": "mesa",
+            }
+        )
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out
+        )
+
+
+async def ready(http: aiohttp.ClientSession, base: str) -> None:
+    for _ in range(600):
+        try:
+            async with http.get(base + "/healthz") as r:
+                if r.status == 200:
+                    return
+        except aiohttp.ClientError:
+            pass
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{base} never came up")
+
+
+async def test_a_killed_replicas_pages_reconnect_elsewhere_and_catch_up(tmp_path: Path) -> None:
+    server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
+    await server.start(host="127.0.0.1", port=0)
+    ana, beto = server.add_user("Ana", started=True), server.add_user("Beto", started=True)
+    server.add_group("Truco", admins=[ana], members=[ana, beto], chat_id=GROUP)
+    url = database_url(tmp_path)
+    db = Database(url)
+    rules = Rules(decision_seconds=60)
+    for uid, name in ((ana, "Ana"), (beto, "Beto")):
+        people.meet(db, Person(uid, name), started=True)
+    match = paulista_hand()
+    request = TableRequest("paulista", TableOptions(players=2))
+    seats = [Occupant("Ana", user=ana), Occupant("Beto", user=beto)]
+    table = tables.open_table(
+        db, GROUP, None, Person(ana, "Ana"), request, seats=seats, rules=rules
+    )
+    tables.start(db, table.id, rules, match=match)
+    replicas = []
+    for i in range(2):
+        port = free_port()
+        replicas.append(AppReplica(server.api_url, url, port, tmp_path / f"replica{i}.log"))
+    try:
+        for r in replicas:
+            r.start()
+        a, b = replicas
+        async with aiohttp.ClientSession() as http:
+            for r in replicas:
+                await ready(http, r.address)
+
+            def launch(user: int) -> str:
+                from urllib.parse import parse_qs
+
+                link = server.web_app_launch(user, "http://x/app/", f"g{table.id}")
+                return parse_qs(link.split("#", 1)[1])["tgWebAppData"][0]
+
+            ana_init, beto_init = launch(ana), launch(beto)
+            beto_page = Page(http, a.address, beto_init, table.id)
+            first = await beto_page.open()
+            assert first["table"] == []
+
+            async def move(replica: Replica, version: int, action: str) -> int:
+                body = {"table": f"g{table.id}", "version": version, "action": action}
+                headers = {"Authorization": f"tma {ana_init}"}
+                async with http.post(
+                    replica.address + "/app/api/move", json=body, headers=headers
+                ) as r:
+                    return r.status
+
+            # a move made on B reaches Beto's page on A (PostgreSQL NOTIFY)
+            assert await move(b, first["version"], "play 3C") == 200
+            seen = await beto_page.next()
+            assert seen["table"][0]["card"]["code"] == "3C"
+
+            # Beto answers on A; then A dies with his page connected
+            beto_move = {"table": f"g{table.id}", "version": seen["version"], "action": "play 2S"}
+            async with http.post(
+                a.address + "/app/api/move", json=beto_move,
+                headers={"Authorization": f"tma {beto_init}"},
+            ) as r:  # fmt: skip
+                assert r.status == 200
+            after = await beto_page.next()
+            a.kill()
+            with pytest.raises((ConnectionResetError, aiohttp.ClientError)):
+                while True:
+                    await beto_page.next()
+            # meanwhile Ana plays on B, and her page taps twice for the same version
+            statuses = [await move(b, after["version"], "play KH") for _ in range(2)]
+            assert statuses == [200, 409]
+            # the page reconnects to B and catches up at once
+            beto_page.base = b.address
+            caught = await beto_page.open()
+            assert caught["version"] == after["version"] + 1
+            assert [p["card"]["code"] for p in caught["table"]] == ["KH"]
+            assert [c["code"] for c in caught["hand"]] == ["QD", "7C"]
+        g = tables.load(db, table.id)
+        assert g is not None
+        assert [str(a) for _s, a in g.shown.log][-3:] == ["play 3C", "play 2S", "play KH"]
+    finally:
+        for r in replicas:
+            r.stop()
+        db.close()
+        await server.stop()
