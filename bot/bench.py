@@ -52,6 +52,7 @@ from sqlalchemy.engine import make_url
 from bot.domain.values import AddRobot, Join, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import Prefix, parse_lobby
+from engine.stats import percentile
 
 TOKEN = "123456:BENCH"
 LEVELS = tuple(RobotLevel)
@@ -295,10 +296,8 @@ async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
 
 
 def _pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1)
+    """The ``p`` quantile of ``values`` (seconds) in milliseconds."""
+    return round(percentile(values, p) * 1000, 1)
 
 
 def _free_port() -> int:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from engine.stats import percentile
 from tests import browsers
 from tests.site.helpers import build_site
 
@@ -53,11 +54,6 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
         self.sent[0] += len(data)
         self.requests.append(self.path)
         outputfile.write(data)
-
-
-def percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def summary(values: list[float]) -> dict[str, float]:

@@ -240,11 +240,9 @@ def _medio_card(sense: Sense, rng: random.Random | None = None, samples: int = 0
     deals; the best chance of winning the hand is chosen, the cheaper card when two are
     even. This sees what the tiers below miss: whether the partner still plays after an
     opponent, which round decides after a tie (R4), which cards are out. The lowest card
-    goes face down when it gives the round up anyway. Measured against the tiers alone
-    (2000 mirrored matches a row, no signals, 2026-12-01): 52.2% of the matches in 1×1;
-    52.5% and 51.5% in 2×2 (seeds 1 and 3), where the tiers keep the first round: played
-    out there too, 2×2 fell to 50.5% and 48.8%: more points from the hands played out
-    (5027 against 4384 in 2000 matches) but fewer from the bets (16454 against 17587).
+    goes face down when it gives the round up anyway. At 2×2 the tiers keep the first
+    round: played out there too, médio won more hands played out but fewer bets
+    (docs-dev/robots-log.md, 2026-12-01).
 
     Without samples (difícil's play-outs, which make thousands of card choices): tiers
     and position as mão (leading) or pé (following).
@@ -256,7 +254,7 @@ def _medio_card(sense: Sense, rng: random.Random | None = None, samples: int = 0
     rounds = v.rounds
     if len(hand) == 1:
         return _last_card(sense)
-    # 2×2 keeps the tiers in the first round (measured above)
+    # 2×2 keeps the tiers in the first round (see the docstring)
     if samples > 0 and rng is not None and (rounds or v.players == 2):
         cards = tuple(c for i, c in enumerate(hand) if i == 0 or st[c] != st[hand[i - 1]])
         if len(cards) > 1:

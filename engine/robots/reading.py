@@ -37,16 +37,6 @@ PRIOR_WEIGHT = 5.0
 """How many observations the prior is worth: the match's own counts take over after that."""
 STEP_SHRINK = 0.6
 """Each step up the ladder keeps this share of the hands that would act at the step below."""
-ADAPT_ANSWERS = 1.0
-"""Whether the match's accept and raise counts move the thresholds that read the answers
-seen this hand ("a team that runs a lot accepts only with good cards")."""
-PREDICT_UP_ONLY = 1.0
-"""When predicting how a team will answer our call, its match counts may only make it
-accept *more* than the prior. Its runs were counted against our calls as we chose them
-(mostly good hands, late in the hand), and a player who answers by its chance of winning
-accepts our bluffs far more often: measured in the arena, predicting folds from the counts
-made médio bluff into a tight table's good hands (2×2 against tight: 47.7% with it, 53.2%
-without)."""
 ANSWER_SHRINK = 1.0
 """The same for answers: who answers a raise already showed a good hand by calling."""
 WIDTH = 0.07
@@ -63,37 +53,20 @@ PRIOR_WINS = 0.7
 shares (a little below what ``PRIOR_BLUFF`` alone says: the dealt-hand quantile already
 reads part of it)."""
 CALLS_COST = 0.45
-"""How much that expectation drops per unit of call share above the prior.
-
-Against the probe in 1×1 médio runs from 72% of the trucos, and the hands it ran from
-would have won 36% of the time played out plainly with every card known, as if médio read
-that frequent caller as too strong. Reading such calls as weaker (1.2 here) gained nothing
-against the probe and lost against every style, whose points from the hands played out
-rose (solid 1299 -> 1504). 1×1, 300 mirrored matches a row, ``--seed 1``, 2026-12-02:
-probe 40.7 -> 41.3%, bluffer 68.7 -> 66.0, loose 71.0 -> 67.0, solid 65.0 -> 59.7, tight
-55.7 -> 54.3. The probe's edge is where it calls, not a misread strength."""
+"""How much that expectation drops per unit of call share above the prior (a steeper
+drop, read against the probe's frequent calls, lost to every style: the probe's edge is
+where it calls, not a misread strength; docs-dev/robots-log.md, 2026-12-02)."""
 RUNS_GAIN = 0.6
 """How much it rises per unit of run share (from calls faced) above the prior."""
 SHOWN_WEIGHT = 4.0
 """How many played-out calls the bluff prior is worth."""
 PRIOR_WINS_2X2 = 0.8
-"""``PRIOR_WINS`` at a 2×2 table. Counted in 2×2 against the tight and solid styles, médio
-read their calls as weaker than they were: answering a truco with a reading of 0.48 it
-won 0.30 of those hands played out (tight), 0.25 (solid); answering a seis called after
-they accepted its truco, 0.43 against 0.31. Measured over 400 mirrored matches per style
-(2026-12-01): tight 56.75 -> 60.0%, solid 58.25 -> 62.75%, accepter 70.5 -> 71.75%,
-honest 59.5 -> 57.5%, loose 69.5 -> 68.0%, bluffer 71.75 -> 71.0% (with
-``SHOWN_WEIGHT_2X2``). In 1×1 the same change lost 1-2 points against loose and bluffer
-and gained only against accepter, so 1×1 keeps ``PRIOR_WINS``."""
+"""``PRIOR_WINS`` at a 2×2 table, where médio read the tight and solid styles' calls as
+weaker than they were; in 1×1 the same change lost against loose and bluffer
+(docs-dev/robots-log.md, 2026-12-01)."""
 SHOWN_WEIGHT_2X2 = 2.0
 """``SHOWN_WEIGHT`` at a 2×2 table: the team's shown calls take over sooner from the
 stronger prior, so a team that bluffs is found out in fewer hands."""
-WIN_EVIDENCE = 1.0
-"""Whether a call also weighs each deal by whether the caller wins it played out: a rule-based
-player calls by its chance of winning *now* (after the first round, with the cards seen),
-which a dealt-hand quantile misses; how much it says comes from the team's shown calls."""
-ADAPT_FLOOR = 1.0
-"""Whether the share of bluffs below a call's threshold follows the team's shown calls."""
 MIN_FLOOR = 0.004
 """Smallest weight of a deal below a call's threshold (slips, misreads)."""
 ACCEPT_FLOOR = 0.04
@@ -180,7 +153,8 @@ class Tendencies:
         """``team``'s habits from its earlier hands in the match (the priors at first).
 
         ``predict``: the thresholds that forecast its answer to our next call (see
-        ``PREDICT_UP_ONLY``), not the ones that read the answers it gave.
+        the match's counts may only make it accept *more* than the prior), not the ones
+        that read the answers it gave.
         """
         return _tendencies(view.bets[team], view.players, predict)
 
@@ -188,16 +162,17 @@ class Tendencies:
     def of_bets(r: TeamBets, players: int, predict: bool = False) -> Tendencies:
         """``of`` for a team's bet counts ``r`` at a table of ``players`` (not cached)."""
         hands, calls = float(r.hands), float(r.calls[0])
-        faced = accepts = raises = 0.0
-        if ADAPT_ANSWERS:
-            faced = float(r.faced[0])
-            accepts = float(r.accepted[0] + r.raised[0])
-            raises = float(r.raised[0])
+        # a team that runs a lot accepts only with good cards
+        faced = float(r.faced[0])
+        accepts = float(r.accepted[0] + r.raised[0])
+        raises = float(r.raised[0])
         seats = 2 if players == 4 else 1
         c = _smooth(calls, hands, PRIOR_CALL)
         a = _smooth(accepts, faced, PRIOR_ACCEPT)
         r_ = _smooth(raises, faced, PRIOR_RAISE)
-        if predict and PREDICT_UP_ONLY:
+        if predict:
+            # its runs were counted against our calls as we chose them (mostly good
+            # hands); one who answers by its chance accepts our bluffs far more often
             a = max(a, PRIOR_ACCEPT)
             r_ = max(r_, PRIOR_RAISE)
         r_ = min(a, r_)
@@ -214,8 +189,6 @@ class Tendencies:
         prior_wins = min(0.9, max(0.5, prior_wins))
         wins = (won + weight * prior_wins) / (shown + weight)
         bluff = min(0.7, max(0.0, (HONEST_WINS - wins) / (HONEST_WINS - BLUFF_WINS)))
-        if not ADAPT_FLOOR:
-            bluff = PRIOR_BLUFF
         rate = (float(sum(r.calls[1:])) + RAISE_RATE_WEIGHT * PRIOR_RAISE_RATE) / (
             hands + RAISE_RATE_WEIGHT
         )
@@ -430,7 +403,9 @@ def _sample(
     for s, act, step in events:
         t = tend[s & 1]
         evidence = None
-        if (act == Act.TRUCO or act == Act.RAISE) and WIN_EVIDENCE:
+        # a rule-based player calls by its chance of winning *now*, which a dealt-hand
+        # quantile misses: a call also weighs each deal by whether the caller wins it
+        if act == Act.TRUCO or act == Act.RAISE:
             evidence = s & 1 == v.team
         # a call of seis and up on its own turn comes from the team that accepted the step
         # below: a made hand, unless the match showed this team's raises losing

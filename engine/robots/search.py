@@ -7,7 +7,7 @@ all seats (each seeing only its own view of the sampled world), except that the 
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
 At a 2×2 table a bet is played out against three models of the other team at once,
 answering like médio, by its chances against its habits and by its best card against
-its habits (``Answers``), and must gain under all three (``ROBUST_BETS_2X2``).
+its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over médio's own
@@ -212,14 +212,11 @@ def prune_all(
 def candidates(view: View, baseline: Action) -> list[Action]:
     """Actions worth searching, the baseline first; covers are tried with the lowest card only.
 
-    With ``SEARCH_BETS_2X2`` off, the bets at a 2×2 table are médio's: a call or an
-    answer there is the baseline alone, and a truco is no candidate beside the cards.
+    Bets are searched at both tables (at 2×2 against every model of the other team,
+    ``answer_models``): with médio's bets there, difícil was barely above médio.
     """
     legal = view.legal
     out = [baseline]
-    bets = view.players == 2 or SEARCH_BETS_2X2
-    if not bets and (view.phase == Phase.ANSWER or baseline.act == Act.TRUCO):
-        return out
     covers = [a for a in legal if a.act == Act.COVER]
     if covers:
         st = view.ruleset.strength_table(view.vira)
@@ -228,50 +225,17 @@ def candidates(view: View, baseline: Action) -> list[Action]:
     for a in legal:
         if a.act == Act.COVER and a not in covers:
             continue
-        if a.act == Act.TRUCO and not bets:
-            continue
         if a not in out:
             out.append(a)
     return out
 
 
-SEARCH_BETS_2X2 = True
-"""Whether difícil searches its calls and answers at a 2×2 table as it does at a 1×1 one
-(with ``ROBUST_BETS_2X2``, against every model of the other team).
-
-Off, the bets there are médio's and only the cards and the mão de onze/dez are searched.
-History, measured with 100 mirrored matches a row, the same deals, ``--seed 1``, without
-sinais against the styles. Searching every bet on the médio model alone (before
-2026-12-02) won 50% against solid, 51% against tight, 53% against loose and 49% against
-probe, below médio itself (63.6, 60.1, 67.7 and 51.5%, 2000 matches a row): the bets
-chosen on that model lost to every style that bets otherwise. Médio's bets (2026-12-02
-to 2026-12-03) made 69, 56, 71 and 55%, but only 52.5% against médio (200). The robust
-search (2026-12-03; 200 matches a row), in the same order and then bluffer, honest,
-accepter and fácil: 61.0, 64.0, 67.5, 63.0, 74.0, 62.0, 68.0 and 65.0% (médio's bets:
-69, 56, 71, 55, 69, 55, 69 and 68%; médio itself: 63.6, 60.1, 67.7, 51.5, 70.3, 60.5, 72.1
-and 74.4%), and against médio with sinais 64.7% in paulista (2000 matches), 59.5% in
-mineiro and 66.5% in Trem Bão (52.5% in 200, 47 and 55% in 100 with médio's bets). Head
-to head it beats médio's bets 57% (100)."""
-
-
-ROBUST_BETS_2X2 = True
-"""Whether a bet searched at a 2×2 table is played out against several models of the
-other team at once (``ROBUST_MODELS_2X2``): every world is played out under each, and an
-option beats médio's choice only when it gains under all of them (``pick``,
-``prune_all``), with a share of the worlds each. One model alone fails one way or the
-other: médio's answers are what the searched calls learn to exploit (and a style answers
-otherwise), and habits alone misread raises (``HABIT_ANSWERS``)."""
-
 ROBUST_MODELS_2X2 = (Answers.MEDIO, Answers.HABITS, Answers.CARDS)
-"""The models of the other team a robust 2×2 bet is played out against.
-
-The third, answering by the best card (``card_answer``), came on 2026-12-03 (200 mirrored
-matches a row, the same deals, ``--seed 1``; médio and habits alone in brackets): fácil,
-which answers by its best card, 71.5% (65.0), solid 62.5% (61.0), médio with sinais
-64.5% (65.0); over all eleven 2×2 rows 1448 wins in 2200 matches against 1431, with
-tight 60.0% (64.0) and the probe 58.5% (63.0) lower, within the noise. Against fácil
-difícil had been losing in its own calls (split by who called first, 2026-12-03);
-fácil answers by its best card, which neither model did."""
+"""The models of the other team a 2×2 bet is played out against: every world under each,
+and an option beats médio's choice only when it gains under all of them (``pick``,
+``prune_all``). One model alone fails one way or the other: médio's answers are what
+the searched calls learn to exploit, habits alone misread raises, and neither answers
+by the best card held as many players do."""
 
 BETS = (Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE)
 """The kinds of action that bet: a call, a raise and the answers to one."""
@@ -283,7 +247,7 @@ def answer_models(view: View, options: list[Action]) -> tuple[Answers | None, ..
     ``(None,)`` is the table's default (``playout``); a robust bet at 2×2 is played out
     under every model of ``ROBUST_MODELS_2X2``, each on every world.
     """
-    if view.players == 4 and ROBUST_BETS_2X2 and any(a.act in BETS for a in options):
+    if view.players == 4 and any(a.act in BETS for a in options):
         return ROBUST_MODELS_2X2
     return (None,)
 
@@ -368,19 +332,9 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
 
 
 _TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
-"""Actions that weigh a world. Weighing them (runs too) by the other seat's habits in the
-match instead (``reading.event_likelihood``, the dealt-hand quantile against the thresholds
-médio reads, and a call's win evidence) was measured at 1×1 tables on 2026-12-02, with
-``habit_answer`` in both. Against the styles it changed little (habits, then this curve:
-solid 70.0% and 71.5%, bluffer 76.0 and 79.0, médio 72.5 and 70.0, 200 mirrored matches a
-row), but against the difícil of before that round's changes the habits won 38.7%
-(31.3-46.7, 150 matches) where the curve wins 49.5% (42.7-56.4, 200): a searching
-player's calls do not follow thresholds. Weighing every world both ways and taking an
-option only when it gains under both weightings (2026-12-03, 200 matches a row, the same
-deals) stayed within the noise: 2×2 solid 61.0% (61.0 now), tight 66.5 (64.0), fácil
-68.0 (65.0), médio 64.5 (65.0); 1×1 solid 70.0 (71.5), médio 72.5 (70.0); head to head
-53% in 2×2 (100) and 47.5% in 1×1. A raise read as a stronger hand than a truco (the
-curve's middle at 0.72 for seis and up) changed nothing either (2×2 solid 61.0%)."""
+"""Actions that weigh a world, by one sensible-player curve on the actor's chance
+(``_likelihood``): a searching player's calls follow no habit thresholds, and weighing by
+habits lost to such a player (docs-dev/robots-log.md, 2026-12-02)."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
 
@@ -408,14 +362,15 @@ def playout(
 ) -> float:
     """Match-winning chance of ``seat``'s team after ``action`` and médio play to the hand's end.
 
-    ``answers``: how the other team answers calls; ``None``, the table's default (by
-    habits at 1×1 with ``HABIT_ANSWERS``, like médio at 2×2).
+    ``answers``: how the other team answers calls; ``None``, the table's default: by
+    habits at 1×1 (``habit_answer``), like médio at 2×2, where habits alone made difícil
+    raise médio's trucos and lose those hands.
     """
     m = world.copy()
     m.apply(seat, action)
     them = 1 - (seat & 1)
     if answers is None:
-        answers = Answers.HABITS if HABIT_ANSWERS and m.players == 2 else Answers.MEDIO
+        answers = Answers.HABITS if m.players == 2 else Answers.MEDIO
     while m.phase < Phase.HAND_OVER:
         s = m.to_act()[0]
         legal = m.legal_actions(s)
@@ -432,18 +387,6 @@ def playout(
         return 1.0 if m.match_winner == team else 0.0
     w = match_values(m.ruleset.name, m.options.target)
     return w[m.score[team]][m.score[1 - team]]
-
-
-HABIT_ANSWERS = True
-"""Whether, at a 1×1 table, the other seat's answers in a play-out follow its habits
-(``habit_answer``) rather than médio's policy. Not in 2×2, where it was measured on
-2026-12-02 (100 mirrored matches a row, the same deals): difícil against médio with sinais
-/ solid without made 65% / 48% with médio answering everything, 42% / 58% with every
-answer by habits (it raised médio's trucos twice as often, 123 raises against 47, and
-lost those hands 22 to 52), 62% / 58% with only the trucos by habits; and that last one,
-with the other team's calls and answers also weighing the worlds by its habits, won only
-38.75% (28.8-49.7, 80 matches) against the difícil of before both, raising 106 times
-against 65 and losing those hands 22 to 44."""
 
 
 def habit_answer(view: View, rng: random.Random) -> Action:

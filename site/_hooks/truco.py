@@ -575,6 +575,7 @@ SIDE_NAMES = {
     "robot:honest": "treino: sem blefe",
     "robot:accepter": "treino: aceita tudo",
     "robot:solid": "treino: sólido",
+    "robot:valuer": "treino: só aumenta no certo",
     "robot:probe": "treino: sonda do médio",
 }
 

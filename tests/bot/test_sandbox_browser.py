@@ -128,7 +128,7 @@ def test_echo_bot_in_the_browser(tmp_path, browser):
         shot(beto, "sandbox-echo-phone.png")
 
         # A t.me deep link to the bot opens the private chat with /start payload.
-        ana.locator(".chat-item", has_text="Truco da firma").click()
+        ana.locator('.chat-item[data-chat^="-"]', has_text="Truco da firma").click()
         ana.locator(".msg.from-bot").first.get_by_role("button", name="Abrir o privado").click()
         expect(ana.locator("#chat-title")).to_have_text("Truco")
         ana.click("#start-btn")  # never started: Telegram shows INICIAR first
@@ -142,8 +142,8 @@ def test_echo_bot_in_the_browser(tmp_path, browser):
 
         # An edit that makes a message taller keeps the bottom in view (Beto, on a phone).
         beto.click("#back")
-        beto.locator(".chat-item", has_text="Truco da firma").click()
-        ana.locator(".chat-item", has_text="Truco da firma").click()
+        beto.locator('.chat-item[data-chat^="-"]', has_text="Truco da firma").click()
+        ana.locator('.chat-item[data-chat^="-"]', has_text="Truco da firma").click()
         ana.locator(".msg.from-bot").first.get_by_role("button", name="Crescer").click()
         expect(beto.locator(".msg.from-bot .text").first).to_contain_text("linha 39")
         gap = "(b) => b.scrollHeight - b.scrollTop - b.clientHeight"
@@ -269,7 +269,7 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
             _start_private(page)
 
         # Ana fills the table with two robots and starts.
-        ana.locator(".chat-item", has_text="Truco da firma").click()
+        ana.locator('.chat-item[data-chat^="-"]', has_text="Truco da firma").click()
         lobby = ana.locator(".msg.from-bot", has_text="Mesa de Truco paulista").last
         lobby.get_by_role("button", name="+ Robô médio").click()
         # the second robot from the redrawn lobby: a tap on the same drawing is a repeat
@@ -324,7 +324,7 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
         shot(beto, "sandbox-hand-beto.png")
 
         # The group shows the hand's result and the score on the table message.
-        ana.locator(".chat-item", has_text="Truco da firma").click()
+        ana.locator('.chat-item[data-chat^="-"]', has_text="Truco da firma").click()
         closing = ana.locator(".msg", has_text="Mão 1:").last
         expect(closing).to_contain_text("Placar")
         score = closing.inner_text().split("Placar")[1].split()[0:3]

@@ -27,7 +27,18 @@ def test_engine_imports_only_the_standard_library() -> None:
     assert not offenders
 
 
-CORE = ("__init__", "actions", "cards", "errors", "match", "rulesets", "sinais", "state", "view")
+CORE = (
+    "__init__",
+    "actions",
+    "cards",
+    "errors",
+    "levels",
+    "match",
+    "rulesets",
+    "sinais",
+    "state",
+    "view",
+)
 """The rules core: every other module of the package builds on these."""
 
 

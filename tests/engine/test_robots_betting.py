@@ -375,7 +375,7 @@ def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
                     assert None not in models
             m.apply(seat, action)
     # the search leaves médio's bet somewhere (a bet where médio played a card, or the
-    # other way round); with ``SEARCH_BETS_2X2`` off the bets would be médio's
+    # other way round)
     assert bets > 0 and differ > 0
 
 
