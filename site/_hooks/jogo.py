@@ -287,8 +287,9 @@ def engine_files() -> list[Path]:
         wanted = path.suffix in (".py", ".po") or rel.startswith("robots/data/")
         if not path.is_file() or "__pycache__" in rel or not wanted:
             continue  # robots/data: the robots' hand tables (engine.robots.equity)
-        if rel.removesuffix(".py") in ENGINE_SKIP:
-            continue
+        module = rel.removesuffix(".py").split("/")
+        if any("/".join(module[:n]) in ENGINE_SKIP for n in range(1, len(module) + 1)):
+            continue  # a skipped package stays out whole (tools/arena/...)
         files.append(path)
     return files
 

@@ -58,6 +58,7 @@ def test_the_engine_zip_has_the_rules_robots_and_table_but_no_tools() -> None:
     names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     assert {"engine/match.py", "engine/robots/heuristic.py", "engine/browser.py"} <= names
     assert not {n for n in names if re.search(r"(arena|cli|terminal|bench|scenario)\.py$", n)}
+    assert not {n for n in names if n.startswith("engine/tools/arena/")}  # a package, whole
     assert not {n for n in names if "__pycache__" in n}
 
 
