@@ -189,8 +189,11 @@ CALLS = ("Truco!", "Seis!", "Nove!", "Doze!")
 
 async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) -> None:
     """Everyone presses at once, as quick players do: a random card, truco now and then,
-    answers both ways, never a raise (so that the match lasts several hands)."""
-    rng = random.Random(seed)
+    answers both ways, never a raise (so that the match lasts several hands).
+
+    Each choice is drawn from (seed, the table's version on the button), not from a
+    running generator: who is polled first then never changes what is played, so the
+    same seed plays the same match however the presses interleave."""
     loop = asyncio.get_running_loop()
     end = loop.time() + 300  # the group drains at its budget's pace, on a loaded machine too
     while h.over_message(group) is None:
@@ -201,13 +204,15 @@ async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) ->
             found = moves(msg or {})
             if not found:
                 continue
+            version = next(iter(found.values())).split(":")[1]
+            rng = random.Random(f"{seed}:{version}")
             cards = [k for k in found if k not in CALLS and k not in ("Desce!", "Corro")]
             if "Desce!" in found:
                 label = "Desce!" if rng.random() < 0.6 else "Corro"
             elif "Truco!" in found and rng.random() < 0.25:
                 label = "Truco!"
             else:
-                label = rng.choice(cards)
+                label = rng.choice(sorted(cards))
             try:
                 answer = await h.server.user_presses(u, u, msg["message_id"], found[label])
             except (LookupError, TimeoutError):
