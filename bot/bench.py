@@ -43,9 +43,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
 
@@ -54,9 +55,19 @@ from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import Prefix, parse_lobby
 from engine.stats import percentile
 
+if TYPE_CHECKING:
+    import aiohttp
+
+    from bot.webapp.client import Page
+
 TOKEN = "123456:BENCH"
 LEVELS = tuple(RobotLevel)
 PACES = ("flat", "human")
+CLIENTS = ("buttons", "miniapp")
+"""How the simulated people play: pressing the private hand's buttons, or in the Mini App."""
+WEBAPP_PATH = "/app/"
+PAGE_WAIT = 10.0
+"""Seconds a tap waits for the other open pages to show it before counting them as missed."""
 THROTTLED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"})
 """Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group)."""
 TURNS = frozenset({"robot", "deadline"})
@@ -135,6 +146,7 @@ class _Person:
         self.robot_added = seated is not None
         self.joined = opener
         self.latest: tuple[int, int, str] | None = None  # chat, message id, callback_data
+        self.last_ok = False
         self.changed = asyncio.Event()
 
     def _wanted(self) -> AddRobot | Start | Join | None:
@@ -179,29 +191,174 @@ class _Person:
                 continue
             chat, mid, data = self.latest
             self.latest = None
-            start = time.perf_counter()
-            try:
-                answer = await self.server.user_presses(self.user, chat, mid, data, 30)
-            except (TimeoutError, LookupError):
-                continue
-            ok = not answer["show_alert"] and not answer["text"]  # not even a repeat's toast
-            if data.startswith(Prefix.MOVE):
-                latencies.append(time.perf_counter() - start)
-                if ok:
-                    watch.press(self.group, time.monotonic())
-            elif data.startswith(Prefix.LOBBY) and ok:
-                command = parse_lobby(data)[1]
-                if command == self.robot:
-                    self.robot_added = True
-                elif command == Join() and self.seated is not None:
-                    self.joined = True
-                    self.seated[0] += 1
-            elif data.startswith(Prefix.REMATCH):
-                self.robot_added = True  # Revanche seats the same robot
+            await self.press(chat, mid, data, latencies, watch)
+
+    async def press(
+        self, chat: int, mid: int, data: str, latencies: list[float], watch: _Watch
+    ) -> None:
+        """Press a button; ``last_ok`` tells whether it was taken."""
+        self.last_ok = False
+        start = time.perf_counter()
+        try:
+            answer = await self.server.user_presses(self.user, chat, mid, data, 30)
+        except (TimeoutError, LookupError):
+            return
+        ok = not answer["show_alert"] and not answer["text"]  # not even a repeat's toast
+        self.last_ok = ok
+        if data.startswith(Prefix.MOVE):
+            latencies.append(time.perf_counter() - start)
+            if ok:
+                watch.press(self.group, time.monotonic())
+        elif data.startswith(Prefix.LOBBY) and ok:
+            command = parse_lobby(data)[1]
+            if command == self.robot:
+                self.robot_added = True
+            elif command == Join() and self.seated is not None:
+                self.joined = True
+                self.seated[0] += 1
+        elif data.startswith(Prefix.REMATCH):
+            self.robot_added = True  # Revanche seats the same robot
+
+
+class _Pages:
+    """The Mini App side of the load: where pages connect, the launch data each person's
+    page carries, and how long a tap took to reach every other page open at its table."""
+
+    def __init__(self, server: FakeTelegram, bases: list[str], session: aiohttp.ClientSession):
+        self.server, self.bases, self.session = server, bases, session
+        self.opened = 0
+        self.tap_to_pages: list[float] = []
+        self.missed = 0
+        self.pages: dict[int, list[Page]] = {}  # group -> its open pages
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def open(self, user: int, group: int, game: int, on_state: Any = None) -> tuple[Page, str]:
+        """A page of ``user`` at ``game``, streaming from the next replica; the replica its
+        taps go to (another one, so a tap crosses replicas as behind a balancer)."""
+        from bot.webapp.client import Page
+
+        k = self.opened
+        self.opened += 1
+        base = self.bases[k % len(self.bases)]
+        launch = self.server.web_app_launch(user, base, f"g{game}")
+        init_data = dict(part.split("=", 1) for part in launch.split("#", 1)[1].split("&"))[
+            "tgWebAppData"
+        ]
+        from urllib.parse import unquote
+
+        page = Page(self.session, base, unquote(init_data), f"g{game}", on_state)
+        page.open()
+        self.pages.setdefault(group, []).append(page)
+        return page, self.bases[(k + 1) % len(self.bases)]
+
+    async def close(self, group: int, page: Page) -> None:
+        """The page closes."""
+        with contextlib.suppress(ValueError):
+            self.pages[group].remove(page)
+        await page.close()
+
+    def tapped(self, group: int, page: Page, version: int, start: float) -> None:
+        """A tap made ``version``: note when each other page of the table shows it."""
+
+        async def measure(other: Page) -> None:
+            at = await other.reached(version, PAGE_WAIT)
+            if at is None:
+                self.missed += 1
+            else:
+                self.tap_to_pages.append(at - start)
+
+        for other in self.pages.get(group, []):
+            if other is not page and other.table == page.table:
+                task = asyncio.create_task(measure(other))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+
+
+class _AppTable:
+    """What the people of one table share in the Mini App: the match they play (learnt
+    when it starts), their pages and a group member who watches it (the public table)."""
+
+    def __init__(self, pages: _Pages, group: int, watcher: int) -> None:
+        self.pages, self.group, self.watcher = pages, group, watcher
+        self.people: list[_AppPerson] = []
+        self.watching: Page | None = None
+
+    async def started(self, game: int) -> None:
+        """The match ``game`` began: every person opens it, and so does the watcher."""
+        if self.watching is not None:
+            await self.pages.close(self.group, self.watching)
+        self.watching, _ = self.pages.open(self.watcher, self.group, game)
+        for p in self.people:
+            await p.follow(game)
+
+
+class _AppPerson(_Person):
+    """A person who plays in the Mini App: the lobby and Revanche by the group's buttons,
+    every move by a tap on the page, whose live stream stays open."""
+
+    def __init__(self, table: _AppTable, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.page: Page | None = None
+        self.move_to = ""
+        table.people.append(self)
+
+    async def follow(self, game: int) -> None:
+        """Open the page of ``game`` (closing the page of the last match)."""
+        if self.page is not None:
+            await self.table.pages.close(self.group, self.page)
+        self.page, self.move_to = self.table.pages.open(self.user, self.group, game, self.on_state)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """The group's lobby and Revanche buttons; the private hand is not pressed."""
+        if event["chat_id"] != self.user:
+            super().on_event(event)
+
+    def on_state(self, page: Page, state: dict[str, Any]) -> None:
+        """A state on the page: the move to tap when it is this person's turn."""
+        if page is not self.page:
+            return
+        legal = [a["action"] for a in state.get("legal", [])]
+        if self.latest is not None and self.latest[0] == 0:
+            self.latest = None  # an older state's move
+        if not legal or state.get("status") != "playing":
+            return
+        action = self.rng.choice(legal) if self.seated is not None else legal[0]
+        self.latest = (0, int(state["version"]), action)
+        self.changed.set()
+
+    async def press(
+        self, chat: int, mid: int, data: str, latencies: list[float], watch: _Watch
+    ) -> None:
+        """Tap a move on the page (chat 0), or press a group button as ``_Person`` does."""
+        if chat != 0:
+            await super().press(chat, mid, data, latencies, watch)
+            ok_start = data.startswith(Prefix.LOBBY) and parse_lobby(data)[1] == Start()
+            if ok_start and self.last_ok:
+                await self.table.started(parse_lobby(data)[0])
+            return
+        page = self.page
+        if page is None:
+            return
+        start = time.monotonic()
+        try:
+            status, body = await page.move(self.move_to, mid, data)
+        except (OSError, ValueError):
+            return
+        latencies.append(time.monotonic() - start)
+        if status == 200:
+            watch.press(self.group, time.monotonic())
+            self.table.pages.tapped(self.group, page, int(body["version"]), start)
 
 
 async def _load(
-    conn: Connection, tables: int, seconds: float, robots: str, people: int, pace: str
+    conn: Connection,
+    tables: int,
+    seconds: float,
+    robots: str,
+    people: int,
+    pace: str,
+    clients: str = "buttons",
 ) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
@@ -210,17 +367,26 @@ async def _load(
     if routes:
         server.updates.retry_delay = 0.05
         server.route_webhook(routes)
+    bases: list[str] = await asyncio.to_thread(conn.recv)  # where the Mini App is served
     await asyncio.to_thread(conn.recv)  # the bot is taking updates
+    import aiohttp
+
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    pages = _Pages(server, bases, session)
     persons: dict[int, list[_Person]] = {}
     groups: dict[int, int] = {}  # chat -> its group (a group is its own)
     rng = random.Random(12)
     for i in range(tables):
         level = LEVELS[i % len(LEVELS)] if robots == "mix" else RobotLevel(robots)
         users = [server.add_user(f"P{i}.{k}") for k in range(people)]
-        group = server.add_group(f"Mesa {i}", admins=users[:1], members=users[1:])
+        watcher = [server.add_user(f"W{i}")] if clients == "miniapp" else []
+        group = server.add_group(f"Mesa {i}", admins=users[:1], members=users[1:] + watcher)
         seated = [0] if people == 4 else None
+        kind: Any = _Person
+        if watcher:
+            kind = partial(_AppPerson, _AppTable(pages, group, watcher[0]))
         table = [
-            _Person(
+            kind(
                 server,
                 u,
                 group,
@@ -259,6 +425,7 @@ async def _load(
     until = time.monotonic() + seconds
     everyone = {id(p): p for ps in persons.values() for p in ps}.values()
     await asyncio.gather(*(p.play(until, latencies, watch) for p in everyone))
+    await asyncio.gather(*pages.tasks)
     group_ids = [g for g, owner in groups.items() if g == owner]
     group_calls = [c for c in server.calls if c.chat_id in set(group_ids)]
     conn.send(
@@ -274,17 +441,31 @@ async def _load(
             "press_to_group": watch.press_to_group,
             "turn_to_ping": watch.turn_to_ping,
             "silent_turns": watch.silent_turns,
+            "tap_to_pages": pages.tap_to_pages,
+            "pages_missed": pages.missed,
+            "pages_opened": pages.opened,
+            "page_reconnects": sum(p.reconnects for ps in pages.pages.values() for p in ps),
         }
     )
+    for group_pages in list(pages.pages.values()):
+        for page in list(group_pages):
+            await page.close()
+    await session.close()
     await asyncio.to_thread(conn.recv)  # the bot has stopped
     await server.stop()
 
 
 def _load_process(
-    conn: Connection, tables: int, seconds: float, robots: str, people: int, pace: str
+    conn: Connection,
+    tables: int,
+    seconds: float,
+    robots: str,
+    people: int,
+    pace: str,
+    clients: str = "buttons",
 ) -> None:
     """Entry point of the load process: fake Telegram plus simulated people."""
-    asyncio.run(_load(conn, tables, seconds, robots, people, pace))
+    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients))
 
 
 async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
@@ -306,7 +487,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _replica(api_url: str, database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _replica(
+    api_url: str, database_url: str, port: int, log: Path, miniapp: bool = False
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
     env.update(
         {
@@ -319,6 +502,9 @@ def _replica(api_url: str, database_url: str, port: int, log: Path) -> subproces
             "TRUCO_ROBOT_DELAY": "0",
         }
     )
+    if miniapp:
+        env["TELEGRAM_WEBAPP_URL"] = f"http://127.0.0.1:{port}{WEBAPP_PATH}"
+        env["TELEGRAM_WEBAPP_NAME"] = "mesa"
     out = log.open("ab")
     return subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out
@@ -414,9 +600,12 @@ async def _run(
     people: int,
     pace: str,
     processes: int = 0,
+    clients: str = "buttons",
 ) -> dict[str, Any]:
     if processes:
-        return await _run_replicas(tables, seconds, robots, database_url, people, pace, processes)
+        return await _run_replicas(
+            tables, seconds, robots, database_url, people, pace, processes, clients
+        )
     from bot.config import Config
     from bot.domain import Database, messages
     from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
@@ -424,24 +613,33 @@ async def _run(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace),
+        args=(theirs, tables, seconds, robots, people, pace, clients),
         daemon=True,
     )
     load.start()
     api_url = await asyncio.to_thread(ours.recv)
-    config = Config.from_env(
-        {
-            "TELEGRAM_BOT_TOKEN": TOKEN,
-            "TELEGRAM_API_URL": api_url,
-            "DATABASE_URL": database_url,
-            "TRUCO_ROBOT_DELAY": "0",
-            "TRUCO_POLL_TIMEOUT": "1",
-        },
-        env_file=None,
-    )
+    env = {
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "TELEGRAM_API_URL": api_url,
+        "DATABASE_URL": database_url,
+        "TRUCO_ROBOT_DELAY": "0",
+        "TRUCO_POLL_TIMEOUT": "1",
+    }
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}{WEBAPP_PATH}"
+    if clients == "miniapp":
+        env.update({"TELEGRAM_WEBAPP_URL": base, "TELEGRAM_WEBAPP_NAME": "mesa"})
+    config = Config.from_env(env, env_file=None)
     db = Database(config.database_url)
     app = build_application(config, db)
+    front = None
+    if clients == "miniapp":  # the page's routes beside the bot, as ``truco bot`` serves them
+        from bot.ops.webserver import BotServer
+
+        front = BotServer(app, db, app.bot_data["runtime"].metrics)
+        await front.start("127.0.0.1", port)
     ours.send([])  # long polling, no webhook
+    ours.send([base] if front is not None else [])
     await app.initialize()
     await on_startup(app)
     assert app.updater is not None
@@ -461,6 +659,8 @@ async def _run(
         await app.updater.stop()
         await stop_jobs(app)
         await app.stop()
+        if front is not None:
+            await front.stop()
         await app.shutdown()
         ours.send("stop")
         await asyncio.to_thread(load.join, 10)
@@ -482,6 +682,7 @@ async def _run(
         0,
         lags,
         used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
+        clients,
     )
 
 
@@ -493,6 +694,7 @@ async def _run_replicas(
     people: int,
     pace: str,
     processes: int,
+    clients: str = "buttons",
 ) -> dict[str, Any]:
     """The load process against ``processes`` webhook replicas on the configured database."""
     from bot.domain import Database, messages
@@ -501,14 +703,15 @@ async def _run_replicas(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace),
+        args=(theirs, tables, seconds, robots, people, pace, clients),
         daemon=True,
     )
     load.start()
     api_url = await asyncio.to_thread(ours.recv)
+    miniapp = clients == "miniapp"
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     ports = [_free_port() for _ in range(processes)]
-    bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log") for p in ports]
+    bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log", miniapp) for p in ports]
     addresses = [f"http://127.0.0.1:{p}" for p in ports]
     texts: list[str] = []
     started: list[str] = []
@@ -522,6 +725,7 @@ async def _run_replicas(
                 await asyncio.sleep(0.1)
         await asyncio.sleep(1.0)  # every replica has set its webhook
         ours.send(addresses)
+        ours.send([a + WEBAPP_PATH for a in addresses] if miniapp else [])
         replicas = [bot.pid for bot in bots]
         loads = [load.pid] if load.pid is not None else []
         before = (_cpu_seconds(replicas), _cpu_seconds(loads))
@@ -571,6 +775,7 @@ async def _run_replicas(
         replicas_cpu
         if replicas_cpu is not None
         else used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
+        clients,
     )
     if load_cpu is not None:
         result["load_cpu_seconds"] = round(load_cpu, 1)  # the fake Telegram and the people
@@ -589,8 +794,10 @@ def _figures(
     processes: int,
     lags: list[float],
     cpu_seconds: float,
+    clients: str = "buttons",
 ) -> dict[str, Any]:
     lat: list[float] = figures["latencies"]
+    reach: list[float] = figures["tap_to_pages"]
     seen: list[float] = figures["press_to_group"]
     pings: list[float] = figures["turn_to_ping"]
 
@@ -607,6 +814,7 @@ def _figures(
         "seconds": seconds,
         "people_per_table": people,
         "pace": pace,
+        "clients": clients,
         "robots": robots if people == 1 else None,
         "presses": len(lat),
         "press_to_answer_ms": {
@@ -627,6 +835,13 @@ def _figures(
         "turn_to_notification_ms": {"p50": _pct(pings, 0.50), "p95": _pct(pings, 0.95)},
         "turns_notified": len(pings),
         "turns_only_edited": figures["silent_turns"],
+        # Mini App: from the tap leaving a page to each other page open at the table (its
+        # players' and a watcher's, on other replicas) drawing the new state
+        "tap_to_other_pages_ms": {"p50": _pct(reach, 0.50), "p95": _pct(reach, 0.95)},
+        "page_deliveries": len(reach),
+        "pages_missed": figures["pages_missed"],
+        "pages_opened": figures["pages_opened"],
+        "page_reconnects": figures["page_reconnects"],
         # bucket bounds (50 ms, 100 ms, 250 ms ... 30 s): "p95 100" means within 100 ms
         "job_lateness_ms": {
             lane: {
@@ -687,19 +902,22 @@ def run(
     database_url: str | None = None,
     reset: bool = False,
     processes: int = 0,
+    clients: str = "buttons",
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (``robots``: a level or ``mix``).
 
     ``people``: 1 (one person against a robot) or 4 (a 2×2 of people) per table;
     ``pace``: ``flat`` or ``human``. ``database_url`` defaults to ``DATABASE_URL``;
     without either, a new SQLite file. ``processes``: that many webhook replicas as
-    subprocesses (0: the bot in this process, long polling).
+    subprocesses (0: the bot in this process, long polling). ``clients``: ``buttons`` (the
+    people press the private hand's buttons) or ``miniapp`` (they play in the Mini App with
+    its live stream open, and a group member watches each table there too).
     """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
-    if people not in (1, 4) or pace not in PACES:
-        raise ValueError("people: 1 or 4; pace: flat or human")
+    if people not in (1, 4) or pace not in PACES or clients not in CLIENTS:
+        raise ValueError("people: 1 or 4; pace: flat or human; clients: buttons or miniapp")
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
     if processes and make_url(url).get_backend_name() != "postgresql":
         raise BenchError("--processes precisa de DATABASE_URL num PostgreSQL")
-    return asyncio.run(_run(tables, seconds, robots, url, people, pace, processes))
+    return asyncio.run(_run(tables, seconds, robots, url, people, pace, processes, clients))

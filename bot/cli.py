@@ -54,6 +54,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
             pace=args.pace,
             reset=args.reset,
             processes=args.processes,
+            clients=args.clients,
         )
     except (BenchError, DatabaseError) as exc:
         print(f"truco bot-bench: {exc}", file=sys.stderr)
@@ -101,6 +102,12 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         type=int,
         default=0,
         help="réplicas webhook (truco bot) no PostgreSQL de DATABASE_URL; 0: o bot neste processo",
+    )
+    p.add_argument(
+        "--clients",
+        choices=("buttons", "miniapp"),
+        default="buttons",
+        help="buttons: as pessoas tocam os botões da mão no privado; miniapp: jogam no Mini App",
     )
     p.set_defaults(handler=cmd_bot_bench)
     from bot.sandbox.runner import add_sandbox_command
