@@ -65,6 +65,8 @@ LEVELS = tuple(RobotLevel)
 PACES = ("flat", "human")
 CLIENTS = ("buttons", "miniapp")
 """How the simulated people play: pressing the private hand's buttons, or in the Mini App."""
+NOISES = ("all", "calls", "end")
+"""What a group hears of a match as new messages (``bot.domain.values.Noise``)."""
 WEBAPP_PATH = "/app/"
 PAGE_WAIT = 10.0
 """Seconds a tap waits for the other open pages to show it before counting them as missed."""
@@ -136,8 +138,11 @@ class _Person:
         seated: list[int] | None = None,
         pace: str = "flat",
         rng: random.Random | None = None,
+        noise: str = "all",
     ) -> None:
         self.server, self.user, self.group = server, user, group
+        self.noise = noise
+        self.config_panel: asyncio.Future[int] | None = None
         self.opener = opener
         self.seated = seated  # 2×2: how many have joined the opener (shared by the table)
         self.pace = pace
@@ -159,6 +164,9 @@ class _Person:
     def on_event(self, event: dict[str, Any]) -> None:
         """A message or edit in one of this person's chats: remember the newest button."""
         msg = event["message"]
+        panel = self.config_panel
+        if panel is not None and not panel.done() and _buttons(msg, Prefix.CONFIG):
+            panel.set_result(msg["message_id"])
         if event["chat_id"] == self.user:
             moves = _buttons(msg, Prefix.MOVE)
             if moves and self.seated is not None:
@@ -176,6 +184,8 @@ class _Person:
     async def play(self, until: float, latencies: list[float], watch: _Watch) -> None:
         """Open a table (or wait to join one) and keep pressing until time is up."""
         await self.server.user_sends(self.user, self.user, "/start")
+        if self.opener and self.noise != "all":
+            await self._set_noise()
         if self.opener:
             variant = "/truco paulista 2x2" if self.seated is not None else "/truco paulista 1x1"
             await self.server.user_sends(self.user, self.group, variant)
@@ -192,6 +202,22 @@ class _Person:
             chat, mid, data = self.latest
             self.latest = None
             await self.press(chat, mid, data, latencies, watch)
+
+    async def _set_noise(self) -> None:
+        """/config in the group: what it hears of a match (``Noise``), as an admin sets it."""
+        from bot.domain.people import setting_choices
+        from bot.domain.values import Setting
+        from bot.i18n import LANGUAGES
+        from bot.telegram.callbacks import config_data
+
+        self.config_panel = asyncio.get_running_loop().create_future()
+        await self.server.user_sends(self.user, self.group, "/config")
+        with contextlib.suppress(TimeoutError, LookupError):
+            panel = await asyncio.wait_for(self.config_panel, 30)
+            index = setting_choices(Setting.NOISE, LANGUAGES).index(self.noise)
+            await self.server.user_presses(
+                self.user, self.group, panel, config_data(Setting.NOISE, index), 30
+            )
 
     async def press(
         self, chat: int, mid: int, data: str, latencies: list[float], watch: _Watch
@@ -359,6 +385,7 @@ async def _load(
     people: int,
     pace: str,
     clients: str = "buttons",
+    noise: str = "all",
 ) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
@@ -395,6 +422,7 @@ async def _load(
                 seated=seated,
                 pace=pace,
                 rng=random.Random(rng.randrange(1 << 30)),
+                noise=noise,
             )
             for k, u in enumerate(users)
         ]
@@ -441,6 +469,7 @@ async def _load(
             "press_to_group": watch.press_to_group,
             "turn_to_ping": watch.turn_to_ping,
             "silent_turns": watch.silent_turns,
+            "by_method": _by_method(server.calls, set(group_ids)),
             "tap_to_pages": pages.tap_to_pages,
             "pages_missed": pages.missed,
             "pages_opened": pages.opened,
@@ -455,6 +484,16 @@ async def _load(
     await server.stop()
 
 
+def _by_method(calls: list[Any], groups: set[int]) -> dict[str, int]:
+    """Throttled calls counted by where they went and what they did (``group sendMessage``)."""
+    out: dict[str, int] = {}
+    for c in calls:
+        if c.method in THROTTLED:
+            key = f"{'group' if c.chat_id in groups else 'private'} {c.method}"
+            out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def _load_process(
     conn: Connection,
     tables: int,
@@ -463,9 +502,10 @@ def _load_process(
     people: int,
     pace: str,
     clients: str = "buttons",
+    noise: str = "all",
 ) -> None:
     """Entry point of the load process: fake Telegram plus simulated people."""
-    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients))
+    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients, noise))
 
 
 async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
@@ -601,10 +641,11 @@ async def _run(
     pace: str,
     processes: int = 0,
     clients: str = "buttons",
+    noise: str = "all",
 ) -> dict[str, Any]:
     if processes:
         return await _run_replicas(
-            tables, seconds, robots, database_url, people, pace, processes, clients
+            tables, seconds, robots, database_url, people, pace, processes, clients, noise
         )
     from bot.config import Config
     from bot.domain import Database, messages
@@ -613,7 +654,7 @@ async def _run(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients),
+        args=(theirs, tables, seconds, robots, people, pace, clients, noise),
         daemon=True,
     )
     load.start()
@@ -683,6 +724,7 @@ async def _run(
         lags,
         used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
         clients,
+        noise,
     )
 
 
@@ -695,6 +737,7 @@ async def _run_replicas(
     pace: str,
     processes: int,
     clients: str = "buttons",
+    noise: str = "all",
 ) -> dict[str, Any]:
     """The load process against ``processes`` webhook replicas on the configured database."""
     from bot.domain import Database, messages
@@ -703,7 +746,7 @@ async def _run_replicas(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients),
+        args=(theirs, tables, seconds, robots, people, pace, clients, noise),
         daemon=True,
     )
     load.start()
@@ -776,6 +819,7 @@ async def _run_replicas(
         if replicas_cpu is not None
         else used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
         clients,
+        noise,
     )
     if load_cpu is not None:
         result["load_cpu_seconds"] = round(load_cpu, 1)  # the fake Telegram and the people
@@ -795,6 +839,7 @@ def _figures(
     lags: list[float],
     cpu_seconds: float,
     clients: str = "buttons",
+    noise: str = "all",
 ) -> dict[str, Any]:
     lat: list[float] = figures["latencies"]
     reach: list[float] = figures["tap_to_pages"]
@@ -815,6 +860,7 @@ def _figures(
         "people_per_table": people,
         "pace": pace,
         "clients": clients,
+        "group_noise": noise,
         "robots": robots if people == 1 else None,
         "presses": len(lat),
         "press_to_answer_ms": {
@@ -829,6 +875,7 @@ def _figures(
         "throttled_calls_per_hand": per_hand(figures["throttled"]),
         "unthrottled_calls_per_hand": per_hand(figures["api_calls"] - figures["throttled"]),
         "group_messages_per_hand": per_hand(figures["group_calls"]),
+        "throttled_per_hand_by_method": {k: per_hand(n) for k, n in figures["by_method"].items()},
         "new_group_messages_per_hand": per_hand(figures["group_new"]),
         "peak_calls_per_minute_one_group": figures["peak"],
         "press_to_group_ms": {"p50": _pct(seen, 0.50), "p95": _pct(seen, 0.95)},
@@ -903,6 +950,7 @@ def run(
     reset: bool = False,
     processes: int = 0,
     clients: str = "buttons",
+    noise: str = "all",
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (``robots``: a level or ``mix``).
 
@@ -911,13 +959,16 @@ def run(
     without either, a new SQLite file. ``processes``: that many webhook replicas as
     subprocesses (0: the bot in this process, long polling). ``clients``: ``buttons`` (the
     people press the private hand's buttons) or ``miniapp`` (they play in the Mini App with
-    its live stream open, and a group member watches each table there too).
+    its live stream open, and a group member watches each table there too). ``noise``:
+    what each group chose to hear of its matches (``/config``: all, calls or end).
     """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
     if people not in (1, 4) or pace not in PACES or clients not in CLIENTS:
         raise ValueError("people: 1 or 4; pace: flat or human; clients: buttons or miniapp")
+    if noise not in NOISES:
+        raise ValueError(f"noise: {', '.join(NOISES)}")
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
     if processes and make_url(url).get_backend_name() != "postgresql":
         raise BenchError("--processes precisa de DATABASE_URL num PostgreSQL")
-    return asyncio.run(_run(tables, seconds, robots, url, people, pace, processes, clients))
+    return asyncio.run(_run(tables, seconds, robots, url, people, pace, processes, clients, noise))

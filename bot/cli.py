@@ -55,6 +55,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
             reset=args.reset,
             processes=args.processes,
             clients=args.clients,
+            noise=args.noise,
         )
     except (BenchError, DatabaseError) as exc:
         print(f"truco bot-bench: {exc}", file=sys.stderr)
@@ -108,6 +109,12 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         choices=("buttons", "miniapp"),
         default="buttons",
         help="buttons: as pessoas tocam os botões da mão no privado; miniapp: jogam no Mini App",
+    )
+    p.add_argument(
+        "--noise",
+        choices=("all", "calls", "end"),
+        default="all",
+        help="o que cada grupo ouve da partida (/config Avisos): tudo, só trucos e o fim, só o fim",
     )
     p.set_defaults(handler=cmd_bot_bench)
     from bot.sandbox.runner import add_sandbox_command

@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -30,7 +31,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, messages, miniapp, people, tables
-from bot.domain.values import HandSummary
+from bot.domain.values import GameStatus, HandSummary
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
@@ -53,6 +54,11 @@ HEARTBEAT = 10.0
 """Seconds between a live connection's keep-alives (and presence refreshes)."""
 PRESENCE = 3 * HEARTBEAT
 """A person counts as having the app open this long after their last sign of life."""
+APP_TABLE_GAP = 60.0
+"""While everyone seated at a group's match plays it in the Mini App, the group's table
+message is redrawn at most this often (seconds): the players see every move in the app,
+the group can watch it live there (🃏 Abrir a mesa), and each edit counts against the
+bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
 TABLE_REF = re.compile(r"g([0-9]{1,18})")
 JSON = dict[str, Any]
 
@@ -77,6 +83,8 @@ class MiniApp:
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listener: asyncio.Task[None] | None = None
+        self.table_drawn: dict[int, float] = {}
+        """When this process last drew each group's table (monotonic seconds)."""
         app.bot_data[APP_KEY] = self
 
     # ----------------------------------------------------------------- set-up
@@ -283,7 +291,7 @@ class MiniApp:
         finally:
             self._unwatch(game_id, wake)
             if seated:
-                await self._left(game_id, user.id, loaded.table.chat_id)
+                await self._left(loaded.table, user.id)
         return response
 
     def _unwatch(self, game_id: int, wake: asyncio.Event) -> None:
@@ -292,14 +300,17 @@ class MiniApp:
             self._cache.pop(game_id, None)
             self._locks.pop(game_id, None)
 
-    async def _left(self, game_id: int, user_id: int, chat_id: int) -> None:
-        """The page closed: the person's hand message shows their hand again."""
-        from bot.telegram.publish import schedule_hands
+    async def _left(self, table: Table, user_id: int) -> None:
+        """The page closed (or went to the background): the person's hand message shows
+        their hand again, and the group's table follows every move again."""
+        from bot.telegram.publish import schedule_hands, schedule_table
 
         rt = runtime_of(self.app)
         with contextlib.suppress(Exception):  # the process may be stopping
-            await asyncio.to_thread(miniapp.absent, rt.db, game_id, user_id)
-            schedule_hands(self.app, chat_id, game_id)
+            await asyncio.to_thread(miniapp.absent, rt.db, table.id, user_id)
+            schedule_hands(self.app, table.chat_id, table.id)
+            if not table.private:
+                schedule_table(self.app, table.chat_id, table.thread_id, table.id)
 
 
 def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
@@ -309,6 +320,44 @@ def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
     if rt.config.webapp is None:
         return frozenset()
     return miniapp.in_app(rt.db, game_id, rt.rules.clock() - PRESENCE)
+
+
+def seated_people(table: Table) -> frozenset[int]:
+    """The people (not robots, nor robots standing in for someone) seated at a table."""
+    return frozenset(
+        x.user for x in table.seats if x is not None and x.user is not None and x.robot is None
+    )
+
+
+def all_in_app(app: TrucoApp, table: Table) -> bool:
+    """In a thread: whether everyone seated at this match has it open in the Mini App."""
+    seated = seated_people(table)
+    return bool(seated) and seated <= people_in_app(app, table.id)
+
+
+def table_wait(app: TrucoApp, table: Table) -> float:
+    """In a thread: seconds before the group's table message of this match should be
+    redrawn (0: now). It waits only while everyone seated plays in the Mini App and it was
+    drawn less than ``APP_TABLE_GAP`` ago (by this process: another replica's drawing is
+    not known here, which costs at most one more edit)."""
+    found = app.bot_data.get(APP_KEY)
+    if not isinstance(found, MiniApp) or table.private:
+        return 0.0
+    if table.status != GameStatus.PLAYING:
+        found.table_drawn.pop(table.id, None)
+        return 0.0
+    last = found.table_drawn.get(table.id)
+    left = 0.0 if last is None else last + APP_TABLE_GAP - time.monotonic()
+    if left <= 0 or not all_in_app(app, table):
+        return 0.0
+    return left
+
+
+def table_drawn(app: TrucoApp, game_id: int) -> None:
+    """This process has just drawn the group's table of ``game_id``."""
+    found = app.bot_data.get(APP_KEY)
+    if isinstance(found, MiniApp):
+        found.table_drawn[game_id] = time.monotonic()
 
 
 def mini_app(app: TrucoApp | None) -> MiniApp | None:

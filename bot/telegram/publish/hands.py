@@ -130,6 +130,18 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED
+            pointer = player.id in in_app and rt.config.webapp is not None and not over
+            if pointer and row is not None and row.digest == fingerprint and row.ping == ping:
+                # the message already points to the app: it stays as it is from hand to
+                # hand (the app shows how each ended), no call while the app is open
+                if row.hand_number != view.hand_number:
+                    shown = HandMessageInfo(
+                        player.id, row.message_id, view.hand_number, fingerprint, ping
+                    )
+                    await asyncio.to_thread(
+                        messages.save_hand_message, rt.db, game_id, seat, shown, saw_ask=saw_ask
+                    )
+                continue
             if row is not None and row.hand_number == view.hand_number and ping > row.ping:
                 # the person's turn began (or their time is nearly out, or they asked for
                 # it): only a new message makes their phone ring and sits at the bottom of

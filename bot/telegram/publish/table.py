@@ -48,6 +48,7 @@ from bot.telegram.render import (
     said_line,
     timeout_line,
 )
+from bot.webapp.server import all_in_app, table_drawn, table_wait
 from engine import View
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,17 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     # in a private chat the hand message is the table: a second copy of it,
                     # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
                     return 0.0
-                return await _draw_table(app, drawing, t)
+                wait = await asyncio.to_thread(table_wait, app, table)
+                if wait > 0:
+                    return wait  # everyone plays in the Mini App: the table can wait
+                in_app = (
+                    rt.config.webapp is not None
+                    and table.status == GameStatus.PLAYING
+                    and await asyncio.to_thread(all_in_app, app, table)
+                )
+                later = await _draw_table(app, drawing, t, in_app)
+                table_drawn(app, table.id)
+                return later
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon
         return SHORT_WAIT  # the table is busy: come back for the rest
@@ -275,7 +286,9 @@ async def _send_once(
     return int(sent.message_id)
 
 
-async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> float:
+async def _draw_table(
+    app: TrucoApp, drawing: TableDrawing, t: Translations, in_app: bool = False
+) -> float:
     """Edit the table message in place (send it when there is none); ``Later`` to retry.
 
     A live group table buried under ``REPOST_AFTER`` messages comes anew at the bottom
@@ -288,6 +301,10 @@ async def _draw_table(app: TrucoApp, drawing: TableDrawing, t: Translations) -> 
     username = app.bot.username if app.bot._bot_user else ""
     seconds = tables.decision_seconds(table, rt.rules)
     text, markup = public_table(t, drawing, seconds, username, rt.config.webapp)
+    if in_app:  # the message is redrawn seldom now (``APP_TABLE_GAP``): say where it is live
+        text += "\n" + t.gettext(
+            "🃏 A partida está no app da mesa: aqui ela anda de minuto em minuto."
+        )
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER
