@@ -386,6 +386,7 @@ async def _load(
     pace: str,
     clients: str = "buttons",
     noise: str = "all",
+    warmup: float = 0.0,
 ) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
@@ -452,15 +453,25 @@ async def _load(
     latencies: list[float] = []
     until = time.monotonic() + seconds
     everyone = {id(p): p for ps in persons.values() for p in ps}.values()
+    first = [0]  # the calls made before the measured window (the warm-up's)
+
+    async def warm() -> None:
+        await asyncio.sleep(warmup)
+        first[0] = len(server.calls)
+
+    warming = asyncio.create_task(warm()) if warmup else None
     await asyncio.gather(*(p.play(until, latencies, watch) for p in everyone))
     await asyncio.gather(*pages.tasks)
+    if warming is not None:
+        await warming
+    calls = server.calls[first[0] :]
     group_ids = [g for g, owner in groups.items() if g == owner]
-    group_calls = [c for c in server.calls if c.chat_id in set(group_ids)]
+    group_calls = [c for c in calls if c.chat_id in set(group_ids)]
     conn.send(
         {
             "latencies": latencies,
-            "api_calls": len(server.calls),
-            "throttled": sum(c.method in THROTTLED for c in server.calls),
+            "api_calls": len(calls),
+            "throttled": sum(c.method in THROTTLED for c in calls),
             "group_calls": sum(c.method in THROTTLED for c in group_calls),
             "group_new": sum(c.method == "sendMessage" for c in group_calls),
             "peak": max(
@@ -469,7 +480,7 @@ async def _load(
             "press_to_group": watch.press_to_group,
             "turn_to_ping": watch.turn_to_ping,
             "silent_turns": watch.silent_turns,
-            "by_method": _by_method(server.calls, set(group_ids)),
+            "by_method": _by_method(calls, set(group_ids)),
             "tap_to_pages": pages.tap_to_pages,
             "pages_missed": pages.missed,
             "pages_opened": pages.opened,
@@ -503,9 +514,10 @@ def _load_process(
     pace: str,
     clients: str = "buttons",
     noise: str = "all",
+    warmup: float = 0.0,
 ) -> None:
     """Entry point of the load process: fake Telegram plus simulated people."""
-    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients, noise))
+    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients, noise, warmup))
 
 
 async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
@@ -528,7 +540,7 @@ def _free_port() -> int:
 
 
 def _replica(
-    api_url: str, database_url: str, port: int, log: Path, miniapp: bool = False
+    api_url: str, database_url: str, port: int, log: Path, webapp_url: str | None = None
 ) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
     env.update(
@@ -542,8 +554,8 @@ def _replica(
             "TRUCO_ROBOT_DELAY": "0",
         }
     )
-    if miniapp:
-        env["TELEGRAM_WEBAPP_URL"] = f"http://127.0.0.1:{port}{WEBAPP_PATH}"
+    if webapp_url is not None:  # one public address, as behind a balancer
+        env["TELEGRAM_WEBAPP_URL"] = webapp_url
         env["TELEGRAM_WEBAPP_NAME"] = "mesa"
     out = log.open("ab")
     return subprocess.Popen(
@@ -642,10 +654,11 @@ async def _run(
     processes: int = 0,
     clients: str = "buttons",
     noise: str = "all",
+    warmup: float = 0.0,
 ) -> dict[str, Any]:
     if processes:
         return await _run_replicas(
-            tables, seconds, robots, database_url, people, pace, processes, clients, noise
+            tables, seconds, robots, database_url, people, pace, processes, clients, noise, warmup
         )
     from bot.config import Config
     from bot.domain import Database, messages
@@ -654,7 +667,7 @@ async def _run(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients, noise),
+        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup),
         daemon=True,
     )
     load.start()
@@ -693,7 +706,9 @@ async def _run(
     db_before = (db.transactions, db.statements)
     try:
         ours.send("go")
+        hands_before = await _hands_after(warmup, db)
         figures = await asyncio.to_thread(ours.recv)
+        figures["hands_before"], figures["warmup"] = hands_before, warmup
     finally:
         used = resource.getrusage(resource.RUSAGE_SELF)
         watch.cancel()
@@ -738,6 +753,7 @@ async def _run_replicas(
     processes: int,
     clients: str = "buttons",
     noise: str = "all",
+    warmup: float = 0.0,
 ) -> dict[str, Any]:
     """The load process against ``processes`` webhook replicas on the configured database."""
     from bot.domain import Database, messages
@@ -746,7 +762,7 @@ async def _run_replicas(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients, noise),
+        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup),
         daemon=True,
     )
     load.start()
@@ -754,7 +770,8 @@ async def _run_replicas(
     miniapp = clients == "miniapp"
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     ports = [_free_port() for _ in range(processes)]
-    bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log", miniapp) for p in ports]
+    public = f"http://127.0.0.1:{ports[0]}{WEBAPP_PATH}" if miniapp else None
+    bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log", public) for p in ports]
     addresses = [f"http://127.0.0.1:{p}" for p in ports]
     texts: list[str] = []
     started: list[str] = []
@@ -774,7 +791,9 @@ async def _run_replicas(
         before = (_cpu_seconds(replicas), _cpu_seconds(loads))
         started += [await asyncio.to_thread(_get, a + "/metrics") for a in addresses]
         ours.send("go")
+        hands_before = await _hands_after(warmup, None, database_url)
         figures = await asyncio.to_thread(ours.recv)
+        figures["hands_before"], figures["warmup"] = hands_before, warmup
         after = (_cpu_seconds(replicas), _cpu_seconds(loads))
         for address in addresses:
             with contextlib.suppress(OSError):
@@ -826,6 +845,22 @@ async def _run_replicas(
     return result
 
 
+async def _hands_after(seconds: float, db: Any, url: str = "") -> int:
+    """Hands played by the end of the warm-up (0 without one)."""
+    from bot.domain import Database, messages
+
+    if not seconds:
+        return 0
+    await asyncio.sleep(seconds)
+    if db is not None:
+        return await asyncio.to_thread(messages.count_events, db, "hand_over")
+    opened = Database(url, migrate=False)
+    try:
+        return await asyncio.to_thread(messages.count_events, opened, "hand_over")
+    finally:
+        opened.close()
+
+
 def _figures(
     figures: dict[str, Any],
     hands: int,
@@ -843,6 +878,9 @@ def _figures(
 ) -> dict[str, Any]:
     lat: list[float] = figures["latencies"]
     reach: list[float] = figures["tap_to_pages"]
+    warmup = figures.get("warmup", 0.0)
+    hands -= figures.get("hands_before", 0)  # calls and hands: those after the warm-up
+    seconds -= warmup
     seen: list[float] = figures["press_to_group"]
     pings: list[float] = figures["turn_to_ping"]
 
@@ -856,7 +894,8 @@ def _figures(
         "processes": processes or 1,
         "webhook": bool(processes),
         "tables": tables,
-        "seconds": seconds,
+        "seconds": seconds + warmup,
+        "warmup_seconds": warmup,
         "people_per_table": people,
         "pace": pace,
         "clients": clients,
@@ -951,6 +990,7 @@ def run(
     processes: int = 0,
     clients: str = "buttons",
     noise: str = "all",
+    warmup: float = 0.0,
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (``robots``: a level or ``mix``).
 
@@ -961,14 +1001,20 @@ def run(
     people press the private hand's buttons) or ``miniapp`` (they play in the Mini App with
     its live stream open, and a group member watches each table there too). ``noise``:
     what each group chose to hear of its matches (``/config``: all, calls or end).
+    ``warmup``: seconds at the start (tables opening, first deals) left out of the calls
+    and hands counted, so that they tell a steady state.
     """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
     if people not in (1, 4) or pace not in PACES or clients not in CLIENTS:
         raise ValueError("people: 1 or 4; pace: flat or human; clients: buttons or miniapp")
+    if not 0 <= warmup < seconds:
+        raise ValueError("warmup: from 0 to less than seconds")
     if noise not in NOISES:
         raise ValueError(f"noise: {', '.join(NOISES)}")
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
     if processes and make_url(url).get_backend_name() != "postgresql":
         raise BenchError("--processes precisa de DATABASE_URL num PostgreSQL")
-    return asyncio.run(_run(tables, seconds, robots, url, people, pace, processes, clients, noise))
+    return asyncio.run(
+        _run(tables, seconds, robots, url, people, pace, processes, clients, noise, warmup)
+    )

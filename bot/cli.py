@@ -56,6 +56,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
             processes=args.processes,
             clients=args.clients,
             noise=args.noise,
+            warmup=args.warmup,
         )
     except (BenchError, DatabaseError) as exc:
         print(f"truco bot-bench: {exc}", file=sys.stderr)
@@ -115,6 +116,12 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         choices=("all", "calls", "end"),
         default="all",
         help="o que cada grupo ouve da partida (/config Avisos): tudo, só trucos e o fim, só o fim",
+    )
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="segundos do início (mesas abrindo) fora da contagem de chamadas e mãos",
     )
     p.set_defaults(handler=cmd_bot_bench)
     from bot.sandbox.runner import add_sandbox_command

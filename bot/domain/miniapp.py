@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from sqlmodel import col, delete, select
 
-from bot.domain.models import AppPresence
+from bot.domain.models import AppPresence, Game, Player
 from bot.domain.store import Database, insert_of
+from bot.domain.tables import rematch_waiting
+from bot.domain.values import GameStatus, Table
 
 log = logging.getLogger(__name__)
 CHANNEL = "truco_table"
@@ -50,6 +53,48 @@ def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
             AppPresence.game_id == game_id, col(AppPresence.seen_at) >= since
         )
         return frozenset(s.exec(q))
+
+
+@dataclass(frozen=True)
+class Around:
+    """What a page shows around the table itself: who a lobby waits for, the Revanche."""
+
+    waiting: tuple[int, ...] = ()
+    """A Revanche lobby's people who have not confirmed their seats yet."""
+    missing: tuple[str, ...] = ()
+    """Names of the lobby's people who never opened a private chat with the bot (a match
+    starts only once they do)."""
+    rematch: int | None = None
+    """The Revanche of an ended match, once someone asked for it."""
+
+
+def around(db: Database, table: Table) -> Around:
+    """The lobby's waits, or an ended match's Revanche (nothing for a match in play)."""
+    if table.status not in (GameStatus.LOBBY, GameStatus.OVER):
+        return Around()
+    with db.session() as s:
+        if table.status == GameStatus.OVER:
+            q = select(Game.id).where(Game.rematch_of == table.id).order_by(col(Game.id).desc())
+            return Around(rematch=s.exec(q.limit(1)).first())
+        game = s.get(Game, table.id)
+        if game is None:
+            return Around()
+        waiting = tuple(rematch_waiting(s, game, table.seats))
+        people = [x for x in table.seats if x is not None and x.user is not None]
+        started = set(
+            s.exec(
+                select(Player.id).where(
+                    col(Player.id).in_([x.user for x in people]), col(Player.started)
+                )
+            )
+        )
+        return Around(waiting, tuple(x.name for x in people if x.user not in started))
+
+
+def rematch_source(db: Database, game_id: int) -> int | None:
+    """The ended match a table is the Revanche of (``None``: not a Revanche)."""
+    with db.session() as s:
+        return s.exec(select(Game.rematch_of).where(Game.id == game_id)).first()
 
 
 def shares_changes(db: Database) -> bool:

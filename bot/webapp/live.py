@@ -48,6 +48,11 @@ class Live:
         for event in self.waiting.get(game_id, ()):
             event.set()
 
+    def poke(self, game_id: int) -> None:
+        """Wake a table's pages for news that is not a version of the table (its Revanche)."""
+        for event in self.waiting.get(game_id, ()):
+            event.set()
+
     def gap(self) -> None:
         """Changes may have been missed (the database connection dropped): wake them all."""
         self.versions.clear()
@@ -60,4 +65,4 @@ def table_changed(app: Any, game_id: int, version: int) -> None:
     """Tell this process's open pages of a change it just stored (no-op without the app)."""
     live = getattr(app, "bot_data", {}).get(APP_KEY)
     if live is not None:
-        live.live.changed(game_id, version)
+        live.heard(game_id, version)

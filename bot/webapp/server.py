@@ -22,7 +22,8 @@ import json
 import logging
 import re
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,16 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, messages, miniapp, people, tables
-from bot.domain.values import GameStatus, HandSummary
+from bot.domain.values import (
+    Change,
+    GameStatus,
+    HandSummary,
+    Join,
+    Leave,
+    LobbyCommand,
+    Person,
+    Start,
+)
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
@@ -61,6 +71,8 @@ the group can watch it live there (🃏 Abrir a mesa), and each edit counts agai
 bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
 TABLE_REF = re.compile(r"g([0-9]{1,18})")
 JSON = dict[str, Any]
+LOBBY_COMMANDS: dict[str, LobbyCommand] = {"join": Join(), "leave": Leave(), "start": Start()}
+"""The lobby's buttons a page has (robots and cancelling stay in the group)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,7 @@ class Loaded:
 
     table: Table
     ended: dict[int, HandSummary]
+    around: miniapp.Around = field(default_factory=miniapp.Around)
 
 
 class MiniApp:
@@ -83,6 +96,11 @@ class MiniApp:
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listener: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._over: set[int] = set()
+        """Ended matches watched here with no Revanche yet."""
+        self._checked: set[int] = set()
+        """Tables already checked for being the Revanche of one of those."""
         self.table_drawn: dict[int, float] = {}
         """When this process last drew each group's table (monotonic seconds)."""
         app.bot_data[APP_KEY] = self
@@ -98,13 +116,16 @@ class MiniApp:
         web_app.router.add_get(b + "api/state", self.state)
         web_app.router.add_post(b + "api/move", self.move)
         web_app.router.add_get(b + "api/events", self.events)
+        web_app.router.add_post(b + "api/lobby", self.lobby)
+        web_app.router.add_post(b + "api/rematch", self.rematch)
+        web_app.router.add_post(b + "api/presence", self.presence)
         web_app.on_startup.append(self._start)
         web_app.on_cleanup.append(self._stop)
 
     async def _start(self, _web_app: web.Application) -> None:
         db = runtime_of(self.app).db
         self._listener = asyncio.create_task(
-            miniapp.listen(db, self.live.changed, self._gap), name="miniapp-listen"
+            miniapp.listen(db, self.heard, self._gap), name="miniapp-listen"
         )
 
     async def _stop(self, _web_app: web.Application) -> None:
@@ -116,6 +137,27 @@ class MiniApp:
     def _gap(self) -> None:
         self._cache.clear()
         self.live.gap()
+
+    def heard(self, game_id: int, version: int) -> None:
+        """A table has (at least) ``version`` now: wake its pages. A table nobody here
+        watches may be the Revanche of an ended match whose pages wait for it (its version
+        never moves again): those are told, once per new table."""
+        self.live.changed(game_id, version)
+        if game_id in self.live.waiting or not self._over or game_id in self._checked:
+            return
+        if game_id < min(self._over):
+            return  # a Revanche is newer than its match
+        self._checked.add(game_id)
+        task = asyncio.get_running_loop().create_task(self._revanche(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _revanche(self, game_id: int) -> None:
+        old = await asyncio.to_thread(miniapp.rematch_source, runtime_of(self.app).db, game_id)
+        if old is not None and old in self._over:
+            self._over.discard(old)
+            self._cache.pop(old, None)
+            self.live.poke(old)
 
     # ---------------------------------------------------------------- helpers
 
@@ -144,11 +186,12 @@ class MiniApp:
 
     def _read(self, game_id: int) -> Loaded | None:
         """In a thread: the table and how its hands ended (domain reads only)."""
-        drawing = messages.hands_drawing(runtime_of(self.app).db, game_id)
+        db = runtime_of(self.app).db
+        drawing = messages.hands_drawing(db, game_id)
         if drawing is not None:
-            return Loaded(drawing.table, drawing.ended)
-        table = tables.load(runtime_of(self.app).db, game_id)
-        return Loaded(table, {}) if table is not None else None
+            return Loaded(drawing.table, drawing.ended, miniapp.around(db, drawing.table))
+        table = tables.load(db, game_id)
+        return Loaded(table, {}, miniapp.around(db, table)) if table is not None else None
 
     async def _current(self, game_id: int) -> Loaded | None:
         """The table, read once per change for every page of this process watching it."""
@@ -163,13 +206,19 @@ class MiniApp:
                 return None
             self._cache[game_id] = loaded
             self.live.changed(game_id, loaded.table.version)
+            if loaded.table.status == GameStatus.OVER and loaded.around.rematch is None:
+                self._over.add(game_id)  # its Revanche is news that comes from another table
+            else:
+                self._over.discard(game_id)
             return loaded
 
     async def _state_for(self, user: WebAppUser, loaded: Loaded, deck: DeckStyle) -> JSON:
         rt = runtime_of(self.app)
         seat = loaded.table.seat_of(user.id)
         t = person_translations(user.language_code)
-        return table_state(t, loaded.table, seat, loaded.ended, deck, rt.rules.clock())
+        return table_state(
+            t, loaded.table, seat, loaded.ended, deck, rt.rules.clock(), loaded.around, user.id
+        )
 
     async def _deck(self, user: WebAppUser) -> DeckStyle:
         info = await asyncio.to_thread(people.player, runtime_of(self.app).db, user.id)
@@ -233,6 +282,96 @@ class MiniApp:
         refresh(self.app, change)
         return web.json_response({"ok": True, "version": change.version})
 
+    async def _change(self, user: WebAppUser, call: Callable[[], Change]) -> web.Response | Change:
+        """Run a domain call as a button's handler does (in the update threads); a refusal
+        is answered in the person's words (409)."""
+        from bot.telegram.publish import refresh
+        from bot.telegram.render import reason_text
+
+        rt = runtime_of(self.app)
+        try:
+            change = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
+        except Refused as exc:
+            text = reason_text(person_translations(user.language_code), exc.reason, exc.params)
+            return web.json_response({"error": text, "reason": exc.reason.value}, status=409)
+        refresh(self.app, change)
+        return change
+
+    async def _body(self, request: web.Request) -> tuple[WebAppUser, int, JSON] | web.Response:
+        """The person and the table of a POST (401 or 400 when they do not check out)."""
+        try:
+            user = self._user(request)
+        except BadInitData:
+            return self._refusal(request, 401, "reopen")
+        try:
+            body = await request.json()
+            game_id = self._game(request, body["table"]) if isinstance(body, dict) else None
+        except (ValueError, KeyError):
+            game_id = None
+        if game_id is None:
+            t = person_translations(user.language_code)
+            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+        return user, game_id, body
+
+    async def lobby(self, request: web.Request) -> web.Response:
+        """Entrar (which also confirms a Revanche seat), Sair or Começar, as the lobby's
+        buttons in the group do them; Começar is the table's opener's."""
+        found = await self._body(request)
+        if isinstance(found, web.Response):
+            return found
+        user, game_id, body = found
+        command = LOBBY_COMMANDS.get(str(body.get("command")))
+        if command is None:
+            t = person_translations(user.language_code)
+            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+        rt = runtime_of(self.app)
+        person = Person(user.id, user.name, language_code=user.language_code)
+        table = await asyncio.to_thread(tables.load, rt.db, game_id)
+        authorised = table is not None and table.creator_id == user.id
+
+        def call() -> Change:
+            people.meet(rt.db, person)
+            return tables.lobby(
+                rt.db, game_id, person, command, authorised=authorised, rules=rt.rules
+            )
+
+        change = await self._change(user, call)
+        if isinstance(change, web.Response):
+            return change
+        return web.json_response({"ok": True, "version": change.version})
+
+    async def rematch(self, request: web.Request) -> web.Response:
+        """Revanche, as its button in the group: the answer names the new table, which the
+        page opens."""
+        found = await self._body(request)
+        if isinstance(found, web.Response):
+            return found
+        user, game_id, _body = found
+        rt = runtime_of(self.app)
+        change = await self._change(
+            user, partial(tables.rematch, rt.db, game_id, user.id, rt.rules)
+        )
+        if isinstance(change, web.Response):
+            return change
+        return web.json_response({"ok": True, "table": f"g{change.game_id}"})
+
+    async def presence(self, request: web.Request) -> web.Response:
+        """The page went to the background (``hidden``) or came back. Hidden, it does not
+        count as open: the hand message and the turn's ping come back as if it were closed
+        (its live stream ends too; this says so at once, before the stream's end is seen)."""
+        found = await self._body(request)
+        if isinstance(found, web.Response):
+            return found
+        user, game_id, body = found
+        rt = runtime_of(self.app)
+        table = await asyncio.to_thread(tables.load, rt.db, game_id)
+        if table is not None and table.seat_of(user.id) is not None:
+            if body.get("hidden"):
+                await self._left(table, user.id)
+            else:
+                await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+        return web.json_response({"ok": True})
+
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The live stream: the state now, then again after every change of the table."""
         try:
@@ -262,7 +401,7 @@ class MiniApp:
             self._unwatch(game_id, wake)
             raise
         seated = loaded.table.seat_of(user.id) is not None
-        sent = -1
+        sent: tuple[int, miniapp.Around] | None = None
         loop = asyncio.get_running_loop()
         present_at = -HEARTBEAT
         try:
@@ -272,10 +411,10 @@ class MiniApp:
                     await asyncio.to_thread(
                         miniapp.present, rt.db, game_id, user.id, rt.rules.clock()
                     )
-                if loaded.table.version != sent:
+                if (loaded.table.version, loaded.around) != sent:
                     data = json.dumps(await self._state_for(user, loaded, deck))
                     await response.write(f"event: state\ndata: {data}\n\n".encode())
-                    sent = loaded.table.version
+                    sent = (loaded.table.version, loaded.around)
                 try:
                     await asyncio.wait_for(wake.wait(), HEARTBEAT)
                 except TimeoutError:
@@ -299,6 +438,9 @@ class MiniApp:
         if game_id not in self.live.waiting:  # keep nothing for tables nobody watches here
             self._cache.pop(game_id, None)
             self._locks.pop(game_id, None)
+            self._over.discard(game_id)
+            if not self._over:
+                self._checked.clear()
 
     async def _left(self, table: Table, user_id: int) -> None:
         """The page closed (or went to the background): the person's hand message shows

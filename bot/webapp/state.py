@@ -12,9 +12,10 @@ from __future__ import annotations
 from html import unescape
 from typing import Any
 
-from bot.domain.values import GameStatus, HandSummary, Table
+from bot.domain.miniapp import Around
+from bot.domain.values import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.render import hand_closed_text
+from bot.telegram.render import hand_closed_text, lobby_text, match_over_text
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import Phase
@@ -47,7 +48,15 @@ def page_words(t: Translations) -> dict[str, str]:
         "cover": _("Cobrir"),
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
+        "rematch": _("🔁 Revanche"),
     }
+
+
+def _plain(html: str) -> str:
+    """A message's HTML (``<b>``, ``<i>``) as plain text for the page."""
+    for tag in ("<b>", "</b>", "<i>", "</i>"):
+        html = html.replace(tag, "")
+    return unescape(html)
 
 
 def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: bool) -> list[JSON]:
@@ -67,10 +76,28 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
     """How the last hand ended (public facts: covered cards stay covered)."""
     text = hand_closed_text(t, summary, table.seats, deck)
-    plain = unescape(
-        text.replace("<b>", "").replace("</b>", "").replace("<i>", "").replace("</i>", "")
-    )
-    return {"hand": summary.hand, "winner": summary.winner, "text": plain}
+    return {"hand": summary.hand, "winner": summary.winner, "text": _plain(text)}
+
+
+def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
+    """A lobby as its message in the group tells it, and what this person may do in it
+    (the group's buttons: Entrar, which also confirms a Revanche seat, Sair, Começar)."""
+    _ = t.gettext
+    names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
+    waiting = [names[u] for u in around.waiting if u in names]
+    seated = user_id is not None and table.seat_of(user_id) is not None
+    actions = []
+    if user_id is not None and (not seated or user_id in around.waiting):
+        actions.append({"command": "join", "label": _("Entrar")})
+    if seated:
+        actions.append({"command": "leave", "label": _("Sair")})
+    if user_id is not None and user_id == table.creator_id:
+        actions.append({"command": "start", "label": _("Começar")})
+    return {
+        "text": _plain(lobby_text(t, table, around.missing, waiting)),
+        "waiting": [table.seat_of(u) for u in around.waiting],
+        "actions": actions,
+    }
 
 
 def table_state(
@@ -80,8 +107,12 @@ def table_state(
     ended: dict[int, HandSummary],
     deck: DeckStyle,
     now: float,
+    around: Around | None = None,
+    user_id: int | None = None,
 ) -> JSON:
-    """The page's state for ``seat`` (``None``: someone not seated, the public table)."""
+    """The page's state for ``seat`` (``None``: someone not seated, the public table) of
+    ``user_id``; ``around``: the lobby's waits or the Revanche (``miniapp.around``)."""
+    around = around or Around()
     w = words_for(t)
     seats = [
         {
@@ -103,6 +134,8 @@ def table_state(
         "deck": "espanhol" if deck == DeckStyle.SPANISH else "tradicional",
         "words": page_words(t),
     }
+    if table.status == GameStatus.LOBBY:
+        state["lobby"] = _lobby(t, table, user_id, around)
     if not table.started:
         return state
     v: View = table.view(seat if seat is not None else 0)
@@ -139,6 +172,17 @@ def table_state(
             "deadline_in": deadline_in,
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,
+            "result": (
+                _plain(
+                    match_over_text(
+                        t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
+                    )
+                )
+                if table.status == GameStatus.OVER and v.match_winner is not None
+                else None
+            ),
+            "rematch": f"g{around.rematch}" if around.rematch is not None else None,
+            "can_rematch": table.status == GameStatus.OVER and seat is not None,
             "hand": [],
             "blind_slots": [],
             "partner_hand": None,
