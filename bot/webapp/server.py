@@ -406,6 +406,8 @@ class MiniApp:
         present_at = -HEARTBEAT
         try:
             while True:
+                if request.transport is None or request.transport.is_closing():
+                    break  # the page let go (and may have said it is hidden): not present
                 if seated and loop.time() - present_at >= HEARTBEAT / 2:
                     present_at = loop.time()
                     await asyncio.to_thread(

@@ -17,6 +17,12 @@
   var deadline = null;
   var streamAbort = null;
   var retry = 500;
+  var previous = null; /* the ended match a Revanche was opened from (BackButton returns) */
+  var left = {}; /* ended matches the person came back to: their Revanche is not followed */
+  var mainAction = null; /* what Telegram's MainButton does now */
+  var mainShown = "";
+  var backShown = false;
+  var hidden = false;
   var $ = function (id) { return document.getElementById(id); };
 
   /* --------------------------------------------------------- Telegram */
@@ -45,13 +51,57 @@
     }
   }
 
-  try { applyTheme(JSON.parse(hash.get("tgWebAppThemeParams") || "{}")); } catch (e) { /* no theme */ }
+  var theme = {};
+  try { theme = JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); applyTheme(theme); } catch (e) { /* no theme */ }
+
+  /* events from Telegram: the phone apps call window.Telegram.WebView.receiveEvent, the
+     web versions post a message to the frame; outside Telegram neither ever comes */
+  function receive(type, data) {
+    data = data || {};
+    if (type === "theme_changed") { theme = data.theme_params || {}; applyTheme(theme); mainShown = ""; drawMain(); }
+    else if (type === "main_button_pressed") { if (mainAction) mainAction(); }
+    else if (type === "back_button_pressed") back();
+    else if (type === "visibility_changed") visibility(data.is_visible === false);
+  }
+  window.Telegram = window.Telegram || {};
+  window.Telegram.WebView = window.Telegram.WebView || {};
+  window.Telegram.WebView.receiveEvent = receive;
   window.addEventListener("message", function (event) {
     try {
       var msg = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
-      if (msg && msg.eventType === "theme_changed") applyTheme(msg.eventData.theme_params || {});
+      if (msg && msg.eventType) receive(msg.eventType, msg.eventData);
     } catch (e) { /* not for us */ }
   });
+
+  /* Telegram's MainButton carries the page's main step when there is one (Começar or
+     Entrar in a lobby, Revanche at the end), its BackButton leads back from a Revanche to
+     the match it came from, or out of covering a card; both are also drawn in the page */
+  function setMain(label, action) {
+    mainAction = label ? action : null;
+    var key = label || "";
+    if (key === mainShown) return;
+    mainShown = key;
+    drawMain();
+  }
+
+  function drawMain() {
+    var label = mainShown;
+    postEvent("web_app_setup_main_button", label ? {
+      is_visible: true, is_active: true, is_progress_visible: false, text: label,
+      color: theme.button_color || "#2e7d32", text_color: theme.button_text_color || "#ffffff"
+    } : { is_visible: false });
+  }
+
+  function setBack(visible) {
+    if (visible === backShown) return;
+    backShown = visible;
+    postEvent("web_app_setup_back_button", { is_visible: visible });
+  }
+
+  function back() {
+    if (covering) { covering = false; render(); return; }
+    if (previous) { left[previous] = true; var to = previous; previous = null; open(to); }
+  }
   try {
     var user = JSON.parse(signed.get("user") || "{}");
     if (user.language_code && !/^pt/i.test(user.language_code)) document.documentElement.lang = "en";
@@ -104,8 +154,23 @@
     document.documentElement.dataset.baralho = st.deck;
     document.body.dataset.version = st.version;
     document.body.dataset.status = st.status;
+    $("lobby").hidden = !st.lobby;
+    $("result").hidden = true;
     if (!("score" in st)) {
+      ["score", "worth", "felt", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
+      $("kind").hidden = $("closing").hidden = $("partner").hidden = $("seen").hidden = $("signals").hidden = true;
       $("status").textContent = st.status === "cancelled" ? words.cancelled : words.lobby;
+      var main = null;
+      if (st.lobby) {
+        $("lobby-text").textContent = st.lobby.text;
+        $("lobby-actions").innerHTML = st.lobby.actions.map(function (a) {
+          return '<button type="button" class="lobby" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
+        }).join("");
+        main = st.lobby.actions.filter(function (a) { return a.command === "start"; })[0] ||
+          st.lobby.actions.filter(function (a) { return a.command === "join"; })[0] || null;
+      }
+      setMain(main && main.label, main && function () { lobbyAct(main.command); });
+      setBack(!!previous || covering);
       return;
     }
     var myTeam = st.seat === null ? 0 : st.seat & 1;
@@ -187,6 +252,15 @@
     }).join("") : "";
     $("closing").hidden = !st.closing;
     $("closing").textContent = st.closing ? st.closing.text : "";
+
+    /* the end: the result, and the Revanche (a Revanche someone asked for opens here) */
+    $("result").hidden = !st.result;
+    $("result-text").textContent = st.result || "";
+    var offer = st.status === "over" && st.can_rematch;
+    $("result-actions").innerHTML = offer ? '<button type="button" class="rematch">' + esc(words.rematch) + "</button>" : "";
+    setMain(offer ? words.rematch : null, rematch);
+    setBack(!!previous || covering);
+    if (st.status === "over" && st.rematch && !left[table]) { previous = table; open(st.rematch); }
   }
 
   function tick() {
@@ -233,10 +307,43 @@
       }, function () { toast(words.offline); });
   }
 
+  function post(path, body) {
+    toast("");
+    return fetch(path, { method: "POST", headers: headers(), body: JSON.stringify(body) })
+      .then(function (r) { return r.json().then(function (b) { return [r.status, b]; }); })
+      .then(function (res) {
+        if (!fail(res[0], res[1]) && res[0] !== 200) toast(res[1].error || "");
+        return res[0] === 200 ? res[1] : null;
+      }, function () { toast(words.offline); return null; });
+  }
+
+  function lobbyAct(command) {
+    post("api/lobby", { table: table, command: command });
+  }
+
+  function rematch() {
+    var from = table;
+    post("api/rematch", { table: table }).then(function (b) {
+      if (b && b.table && table === from) { previous = from; open(b.table); }
+    });
+  }
+
+  /* another table in the same page: the Revanche (or back to the match it came from) */
+  function open(ref) {
+    if (ref === table) return;
+    stop();
+    table = ref;
+    state = null;
+    covering = false;
+    connect();
+  }
+
   document.addEventListener("click", function (event) {
     var el = event.target.closest("button");
     if (!el || el.disabled) return;
     if (el.classList.contains("cover")) { covering = !covering; render(); return; }
+    if (el.classList.contains("rematch")) { rematch(); return; }
+    if (el.dataset.command) { lobbyAct(el.dataset.command); return; }
     if (el.dataset.action) { covering = false; send(el.dataset.action); }
   });
 
@@ -293,11 +400,23 @@
       });
   }
 
+  /* a hidden app does not count as open: it tells the bot at once (the hand message and
+     the turn's ping come back as if it were closed), lets go of its connection, and
+     catches up when it comes back */
+  function visibility(isHidden) {
+    if (isHidden === hidden) return;
+    hidden = isHidden;
+    document.body.dataset.hidden = String(isHidden);
+    if (isHidden) {
+      stop();
+      try {
+        fetch("api/presence", { method: "POST", headers: headers(), keepalive: true,
+          body: JSON.stringify({ table: table, hidden: true }) }).catch(function () {});
+      } catch (e) { /* leaving anyway */ }
+    } else if (!streamAbort && document.body.dataset.refused === undefined) connect();
+  }
   document.addEventListener("visibilitychange", function () {
-    /* a hidden app lets go of its connection (the bot then uses the private hand message
-       again) and catches up when it comes back */
-    if (document.visibilityState === "hidden") stop();
-    else if (!streamAbort && document.body.dataset.refused === undefined) connect();
+    visibility(document.visibilityState === "hidden");
   });
 
   postEvent("web_app_ready");
