@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit site bench arena play-bench clean
+.PHONY: run test lint typecheck unit site bench arena play-bench webapp-bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -50,6 +50,10 @@ arena: $(STAMP)
 # the "Jogar agora" page in headless chromium: bytes, cold/warm start, robot time in the browser
 play-bench: $(STAMP)
 	$(PY) tests/bench_jogo.py
+
+# the Mini App in headless chromium: first paint and the table drawn, cold and warm cache
+webapp-bench: $(STAMP)
+	$(PY) tests/bench_webapp.py
 
 clean:
 	rm -rf $(VENV) build
