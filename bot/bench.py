@@ -318,9 +318,14 @@ class _AppTable:
             await p.follow(game)
 
 
+APP_MOVE, APP_LOBBY, APP_REMATCH = 0, -1, -2
+"""``_AppPerson.latest``'s first item for what is done in the page (a chat for buttons)."""
+
+
 class _AppPerson(_Person):
-    """A person who plays in the Mini App: the lobby and Revanche by the group's buttons,
-    every move by a tap on the page, whose live stream stays open."""
+    """A person who plays in the Mini App, whose live stream stays open: every move, the
+    lobby's Entrar and Começar and the Revanche are taps on the page (adding a robot is a
+    button of the group's lobby, which the page does not have)."""
 
     def __init__(self, table: _AppTable, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -330,38 +335,72 @@ class _AppPerson(_Person):
         table.people.append(self)
 
     async def follow(self, game: int) -> None:
-        """Open the page of ``game`` (closing the page of the last match)."""
+        """Open the page of ``game`` (closing the page of another table)."""
         if self.page is not None:
+            if self.page.table == f"g{game}":
+                return
             await self.table.pages.close(self.group, self.page)
         self.page, self.move_to = self.table.pages.open(self.user, self.group, game, self.on_state)
 
     def on_event(self, event: dict[str, Any]) -> None:
-        """The group's lobby and Revanche buttons; the private hand is not pressed."""
-        if event["chat_id"] != self.user:
+        """The group's lobby: its robot buttons pressed there, Entrar and Começar in the
+        page; the private hand and the group's Revanche are not pressed."""
+        panel = self.config_panel
+        if panel is not None and not panel.done() and _buttons(event["message"], Prefix.CONFIG):
+            panel.set_result(event["message"]["message_id"])
+        if event["chat_id"] == self.user:
+            return
+        wanted = self._wanted()
+        if isinstance(wanted, AddRobot):
             super().on_event(event)
+            return
+        for data in _buttons(event["message"], Prefix.LOBBY):
+            game, command, _version = parse_lobby(data)
+            if wanted == Join() and command == wanted:
+                self.latest = (APP_LOBBY, game, "join")
+                self.changed.set()
+                return
+            if wanted == Start() and (self.page is None or self.page.table != f"g{game}"):
+                # the opener opens the lobby in the page, and starts it there when full
+                task = asyncio.get_running_loop().create_task(self.follow(game))
+                self.table.pages.tasks.add(task)
+                task.add_done_callback(self.table.pages.tasks.discard)
+                return
 
     def on_state(self, page: Page, state: dict[str, Any]) -> None:
-        """A state on the page: the move to tap when it is this person's turn."""
+        """A state on the page: the move to tap when it is this person's turn, the
+        Revanche at the end (the opener's), a Revanche seat to confirm."""
         if page is not self.page:
             return
-        legal = [a["action"] for a in state.get("legal", [])]
-        if self.latest is not None and self.latest[0] == 0:
+        if self.latest is not None and self.latest[0] == APP_MOVE:
             self.latest = None  # an older state's move
-        if not legal or state.get("status") != "playing":
+        game = int(state["game"])
+        lobby = state.get("lobby")
+        if state.get("status") == "over" and self.opener and not state.get("rematch"):
+            self.latest = (APP_REMATCH, game, "rematch")
+        elif lobby and state.get("seat") in lobby["waiting"]:
+            self.latest = (APP_LOBBY, game, "join")
+        elif lobby and self._wanted() == Start() and not lobby["waiting"]:
+            if any(x["free"] for x in state["seats"]):
+                return
+            self.latest = (APP_LOBBY, game, "start")
+        elif state.get("legal") and state.get("status") == "playing":
+            legal = [a["action"] for a in state["legal"]]
+            action = self.rng.choice(legal) if self.seated is not None else legal[0]
+            self.latest = (APP_MOVE, int(state["version"]), action)
+        else:
             return
-        action = self.rng.choice(legal) if self.seated is not None else legal[0]
-        self.latest = (0, int(state["version"]), action)
         self.changed.set()
 
     async def press(
         self, chat: int, mid: int, data: str, latencies: list[float], watch: _Watch
     ) -> None:
-        """Tap a move on the page (chat 0), or press a group button as ``_Person`` does."""
-        if chat != 0:
+        """Tap on the page (a move, the lobby, the Revanche), or press a group button."""
+        if chat > 0 or chat < APP_REMATCH:
             await super().press(chat, mid, data, latencies, watch)
-            ok_start = data.startswith(Prefix.LOBBY) and parse_lobby(data)[1] == Start()
-            if ok_start and self.last_ok:
-                await self.table.started(parse_lobby(data)[0])
+            return
+        if chat != APP_MOVE:
+            await self._lobby(chat, mid, data)
             return
         page = self.page
         if page is None:
@@ -375,6 +414,27 @@ class _AppPerson(_Person):
         if status == 200:
             watch.press(self.group, time.monotonic())
             self.table.pages.tapped(self.group, page, int(body["version"]), start)
+
+    async def _lobby(self, kind: int, game: int, command: str) -> None:
+        """Entrar, Começar or Revanche on the page open at ``game``."""
+        await self.follow(game)
+        assert self.page is not None
+        path, body = (
+            ("api/rematch", {}) if kind == APP_REMATCH else ("api/lobby", {"command": command})
+        )
+        try:
+            status, answer = await self.page.post(self.move_to, path, body)
+        except (OSError, ValueError):
+            return
+        if status != 200:
+            return
+        if kind == APP_REMATCH:  # a robot's Revanche is dealt at once, a 2×2's waits
+            await self.table.started(int(answer["table"][1:]))
+        elif command == "start":
+            await self.table.started(game)
+        elif not self.joined and self.seated is not None:
+            self.joined = True
+            self.seated[0] += 1
 
 
 async def _load(

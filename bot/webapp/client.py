@@ -111,8 +111,8 @@ class Page:
         async with self.session.post(f"{base}api/move", json=body, headers=self.headers) as r:
             return r.status, await r.json()
 
-    async def hidden(self, base: str, hidden: bool) -> int:
-        """The page went to the background (``hidden``) or came back; the HTTP status."""
-        body = {"table": self.table, "hidden": hidden}
-        async with self.session.post(f"{base}api/presence", json=body, headers=self.headers) as r:
-            return r.status
+    async def post(self, base: str, path: str, body: JSON) -> tuple[int, JSON]:
+        """A POST of the page about its table (``api/lobby``, ``api/rematch``)."""
+        body = {"table": self.table, **body}
+        async with self.session.post(base + path, json=body, headers=self.headers) as r:
+            return r.status, await r.json()

@@ -331,6 +331,8 @@ class MiniApp:
 
         def call() -> Change:
             people.meet(rt.db, person)
+            # the app is open at this table: its first deal needs no hand message
+            miniapp.present(rt.db, game_id, user.id, rt.rules.clock())
             return tables.lobby(
                 rt.db, game_id, person, command, authorised=authorised, rules=rt.rules
             )
@@ -353,6 +355,8 @@ class MiniApp:
         )
         if isinstance(change, web.Response):
             return change
+        # the page opens the Revanche next: it counts as open there already
+        await asyncio.to_thread(miniapp.present, rt.db, change.game_id, user.id, rt.rules.clock())
         return web.json_response({"ok": True, "table": f"g{change.game_id}"})
 
     async def presence(self, request: web.Request) -> web.Response:
@@ -400,14 +404,19 @@ class MiniApp:
         except BaseException:
             self._unwatch(game_id, wake)
             raise
-        seated = loaded.table.seat_of(user.id) is not None
         sent: tuple[int, miniapp.Around] | None = None
         loop = asyncio.get_running_loop()
         present_at = -HEARTBEAT
+        was_seated = False
         try:
             while True:
                 if request.transport is None or request.transport.is_closing():
                     break  # the page let go (and may have said it is hidden): not present
+                # a lobby's seats change under an open page: present once seated
+                seated = loaded.table.seat_of(user.id) is not None
+                if seated and not was_seated:
+                    present_at = -HEARTBEAT
+                was_seated = was_seated or seated
                 if seated and loop.time() - present_at >= HEARTBEAT / 2:
                     present_at = loop.time()
                     await asyncio.to_thread(
@@ -431,7 +440,7 @@ class MiniApp:
             pass
         finally:
             self._unwatch(game_id, wake)
-            if seated:
+            if was_seated:
                 await self._left(loaded.table, user.id)
         return response
 

@@ -120,6 +120,7 @@ def table_state(
             "name": t.gettext("(livre)") if x is None else (f"🤖 {x.name}" if x.robot else x.name),
             "team": i & 1,
             "robot": x is not None and x.robot is not None,
+            "free": x is None,
             "you": i == seat,
         }
         for i, x in enumerate(table.seats)
