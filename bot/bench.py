@@ -22,6 +22,16 @@ the time from a person's turn beginning (the press that made it theirs) to a new
 private message that notifies them (and how many turns came only as a silent
 edit), and the bot's event-loop lag.
 
+With ``clients="miniapp"`` the people play in the Mini App instead of the private hand's
+buttons: each opens the table's page with launch data the fake Telegram signs (as the
+sandbox does), keeps its live stream open and taps through the page's HTTP API (moves, the
+lobby's Entrar and Começar, Revanche); robots are still added with the group's lobby
+button. A group member who does not play watches each table in the app too. Measured as
+well: the time from a tap leaving a page to every other page open at that table showing
+it (streams and taps spread over the replicas, as a balancer would). ``noise`` sets what
+each group hears of its matches (``/config``), ``warmup`` leaves the first seconds (tables
+opening) out of the calls and hands counted.
+
 With ``processes=N`` the bot runs as N ``truco bot`` replicas in webhook mode on the
 configured database, behind the fake's round-robin proxy (as in production with
 nginx); their jobs' lateness and 429s are read from each replica's ``/metrics``, and the
@@ -939,6 +949,7 @@ def _figures(
     lat: list[float] = figures["latencies"]
     reach: list[float] = figures["tap_to_pages"]
     warmup = figures.get("warmup", 0.0)
+    every_hand = hands  # the CPU and the database were measured over the whole run
     hands -= figures.get("hands_before", 0)  # calls and hands: those after the warm-up
     seconds -= warmup
     seen: list[float] = figures["press_to_group"]
@@ -1003,10 +1014,10 @@ def _figures(
         "tables_one_token_can_serve": round(30 / per_table) if per_table else None,
         "bot_loop_lag_ms": ({"p99": _pct(lags, 0.99), "max": _pct(lags, 1.0)} if lags else None),
         "bot_cpu_seconds": round(cpu_seconds, 1),
-        "bot_cpu_ms_per_hand": round(cpu_seconds / hands * 1000) if hands else None,
+        "bot_cpu_ms_per_hand": round(cpu_seconds / every_hand * 1000) if every_hand else None,
         # the bot's transactions and statements (the lobbies' included), per hand played
-        "db_transactions_per_hand": per_hand(int(figures["db"][0])),
-        "db_statements_per_hand": per_hand(int(figures["db"][1])),
+        "db_transactions_per_hand": round(figures["db"][0] / every_hand, 1) if every_hand else None,
+        "db_statements_per_hand": round(figures["db"][1] / every_hand, 1) if every_hand else None,
     }
 
 
