@@ -22,6 +22,10 @@ from bot.domain.values import GameStatus, Table
 
 log = logging.getLogger(__name__)
 CHANNEL = "truco_table"
+GROUP_TABLE = 0
+"""The presence row (``user_id`` 0: no Telegram user has it) that holds when the group's
+table message of a match played in the app was last drawn, so that every replica spaces
+those drawings alike."""
 RECONNECT_SECONDS = 1.0
 
 
@@ -50,9 +54,18 @@ def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
     """The people who had the table open in the app at ``since`` or later."""
     with db.session() as s:
         q = select(AppPresence.user_id).where(
-            AppPresence.game_id == game_id, col(AppPresence.seen_at) >= since
+            AppPresence.game_id == game_id,
+            col(AppPresence.seen_at) >= since,
+            col(AppPresence.user_id) != GROUP_TABLE,
         )
         return frozenset(s.exec(q))
+
+
+def presence(db: Database, game_id: int) -> dict[int, float]:
+    """Every row of a table's presence: person (or ``GROUP_TABLE``) -> when last seen."""
+    with db.session() as s:
+        q = select(AppPresence.user_id, AppPresence.seen_at).where(AppPresence.game_id == game_id)
+        return {user: seen for user, seen in s.exec(q)}
 
 
 @dataclass(frozen=True)

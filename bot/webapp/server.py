@@ -21,7 +21,6 @@ import contextlib
 import json
 import logging
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -101,8 +100,6 @@ class MiniApp:
         """Ended matches watched here with no Revanche yet."""
         self._checked: set[int] = set()
         """Tables already checked for being the Revanche of one of those."""
-        self.table_drawn: dict[int, float] = {}
-        """When this process last drew each group's table (monotonic seconds)."""
         app.bot_data[APP_KEY] = self
 
     # ----------------------------------------------------------------- set-up
@@ -482,35 +479,29 @@ def seated_people(table: Table) -> frozenset[int]:
     )
 
 
-def all_in_app(app: TrucoApp, table: Table) -> bool:
-    """In a thread: whether everyone seated at this match has it open in the Mini App."""
-    seated = seated_people(table)
-    return bool(seated) and seated <= people_in_app(app, table.id)
-
-
-def table_wait(app: TrucoApp, table: Table) -> float:
+def table_gate(app: TrucoApp, table: Table) -> tuple[float, bool]:
     """In a thread: seconds before the group's table message of this match should be
-    redrawn (0: now). It waits only while everyone seated plays in the Mini App and it was
-    drawn less than ``APP_TABLE_GAP`` ago (by this process: another replica's drawing is
-    not known here, which costs at most one more edit)."""
-    found = app.bot_data.get(APP_KEY)
-    if not isinstance(found, MiniApp) or table.private:
-        return 0.0
-    if table.status != GameStatus.PLAYING:
-        found.table_drawn.pop(table.id, None)
-        return 0.0
-    last = found.table_drawn.get(table.id)
-    left = 0.0 if last is None else last + APP_TABLE_GAP - time.monotonic()
-    if left <= 0 or not all_in_app(app, table):
-        return 0.0
-    return left
+    redrawn (0: now), and whether everyone seated plays it in the Mini App. It waits only
+    then, and only while the last such drawing (by any replica) is under ``APP_TABLE_GAP``
+    seconds old. Nothing is read for private tables, tables not in play or without the app."""
+    rt = runtime_of(app)
+    if rt.config.webapp is None or table.private or table.status != GameStatus.PLAYING:
+        return 0.0, False
+    seated = seated_people(table)
+    now = rt.rules.clock()
+    seen = miniapp.presence(rt.db, table.id)
+    everyone = bool(seated) and all(seen.get(u, -PRESENCE) >= now - PRESENCE for u in seated)
+    last = seen.get(miniapp.GROUP_TABLE)
+    if not everyone or last is None:
+        return 0.0, everyone
+    return max(0.0, last + APP_TABLE_GAP - now), everyone
 
 
 def table_drawn(app: TrucoApp, game_id: int) -> None:
-    """This process has just drawn the group's table of ``game_id``."""
-    found = app.bot_data.get(APP_KEY)
-    if isinstance(found, MiniApp):
-        found.table_drawn[game_id] = time.monotonic()
+    """In a thread: the group's table of ``game_id`` was just drawn for a match played in
+    the Mini App (every replica's ``table_gate`` counts from now)."""
+    rt = runtime_of(app)
+    miniapp.present(rt.db, game_id, miniapp.GROUP_TABLE, rt.rules.clock())
 
 
 def mini_app(app: TrucoApp | None) -> MiniApp | None:

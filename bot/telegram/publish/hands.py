@@ -130,11 +130,15 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
             fingerprint = digest(text, markup)
             row = drawing.messages.get(seat)
             saw_ask = row is not None and row.ping == Ping.ASKED
-            if over and row is not None and rt.config.webapp is not None:
-                # a match played in the app ends there (with its Revanche): the message
-                # that points to the app still does, and is not edited once more
-                if row.digest == digest(*app_hand(t, table, rt.config.webapp)):
-                    continue
+            webapp = rt.config.webapp
+            # a match played in the app ends there (with its Revanche): the message that
+            # points to the app still does, and is not edited once more
+            if over and row is not None and webapp is not None:
+                ended_in_app = row.digest == digest(*app_hand(t, table, webapp))
+            else:
+                ended_in_app = False
+            if ended_in_app:
+                continue
             pointer = player.id in in_app and rt.config.webapp is not None and not over
             if pointer and row is not None and row.digest == fingerprint and row.ping == ping:
                 # the message already points to the app: it stays as it is from hand to

@@ -48,7 +48,7 @@ from bot.telegram.render import (
     said_line,
     timeout_line,
 )
-from bot.webapp.server import all_in_app, table_drawn, table_wait
+from bot.webapp.server import table_drawn, table_gate
 from engine import View
 
 log = logging.getLogger(__name__)
@@ -138,16 +138,12 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     # in a private chat the hand message is the table: a second copy of it,
                     # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
                     return 0.0
-                wait = await asyncio.to_thread(table_wait, app, table)
+                wait, in_app = await asyncio.to_thread(table_gate, app, table)
                 if wait > 0:
                     return wait  # everyone plays in the Mini App: the table can wait
-                in_app = (
-                    rt.config.webapp is not None
-                    and table.status == GameStatus.PLAYING
-                    and await asyncio.to_thread(all_in_app, app, table)
-                )
                 later = await _draw_table(app, drawing, t, in_app)
-                table_drawn(app, table.id)
+                if in_app:
+                    await asyncio.to_thread(table_drawn, app, table.id)
                 return later
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon
