@@ -162,3 +162,46 @@ async def test_a_timeout_reaches_the_open_page(server, tmp_path) -> None:
             after = await asyncio.wait_for(next_state(), 30)
             assert after["version"] > first["version"]
             assert after["table"][0]["seat"] == 0 and after["table"][0]["card"] is not None
+
+
+async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, tmp_path) -> None:
+    """The hand messages that point to the app stay from hand to hand (no call), the
+    group's table waits a minute between drawings, and the group still hears the hand's end."""
+    from bot.domain import jobs, miniapp
+    from bot.webapp.server import APP_TABLE_GAP
+
+    clock = FakeClock()
+    async with table(server, tmp_path, 2, (0, 0), clock=clock) as (h, (ana, beto)):
+        rt = runtime_of(h.app)
+        people = [u for u, x in server.users.items() if x["first_name"] in ("Ana", "Beto")]
+        for u in people:  # both have the table open in the app (as their live streams say)
+            miniapp.present(rt.db, ana.game, u, clock())
+        for app, card in ((ana, "3C"), (beto, "2S"), (ana, "KH")):
+            assert (await app.move(f"play {card}"))[0] == 200
+        note = "A partida está no app da mesa"
+        drawn = await h.wait(lambda: [m for m in h.bot_messages(GROUP) if note in m["text"]])
+        pointers = {u: await h.wait(lambda u=u: h.bot_messages(u)[-1]) for u in people}
+        assert all("no app" in m["text"] for m in pointers.values())
+        assert (await beto.move("play QD"))[0] == 200  # Ana takes the hand: hand 2 is dealt
+        heard = "Mão 1: 1 ponto para Ana"
+        await h.wait(lambda: any(heard in m["text"] for m in h.bot_messages(GROUP)))
+        for app in (ana, beto):  # the first card of hand 2
+            state = await app.state()
+            plays = [a["action"] for a in state["legal"] if a["act"] == "play"]
+            if plays:
+                assert (await app.move(plays[0], state["version"]))[0] == 200
+                break
+        state = await ana.state()
+        assert state["score"] == [1, 0] and state["past"] == []  # a new hand in play
+        # the table's redraw waits for the minute to pass, on every replica alike
+        key = jobs.table_key(GROUP, None)
+        later = clock() + APP_TABLE_GAP / 2
+        await h.wait(
+            lambda: any(k == key and due > later for _kind, k, due in jobs.waiting(rt.db, "table"))
+        )
+        assert [m for m in h.bot_messages(GROUP) if note in m["text"]] == drawn
+        # the hand messages still point to the app: neither sent anew nor edited
+        for u in people:
+            assert h.bot_messages(u)[-1] == pointers[u]
+        calls = [c for c in server.calls if c.chat_id in people and c.time > 0]
+        assert sum(c.method == "sendMessage" and "no app" in c.params["text"] for c in calls) == 2
