@@ -300,6 +300,19 @@ def test_the_sandbox_opens_the_app_over_the_chat(tmp_path: Path, browser: Any) -
         playable.click()
         expect(app.locator(f'.played [data-card="{first}"]').first).to_be_visible()
         shot(page, "webapp-sandbox.png")
+        # Telegram's MainButton as its web version draws it: the app posts to its parent,
+        # the sandbox shows the button under the app and sends the press back
+        frame = page.query_selector("#webapp-frame").content_frame()
+        assert page.locator("#webapp-main").is_hidden()  # mid-match: nothing to offer
+        frame.evaluate(
+            """() => { window.__got = [];
+                 addEventListener("message", e => window.__got.push(JSON.parse(e.data).eventType));
+                 parent.postMessage(JSON.stringify({eventType: "web_app_setup_main_button",
+                   eventData: {is_visible: true, text: "🔁 Revanche"}}), "*"); }"""
+        )
+        expect(page.locator("#webapp-main")).to_have_text("🔁 Revanche")
+        page.click("#webapp-main")
+        frame.wait_for_function("window.__got.includes('main_button_pressed')")
         page.click("#webapp-close")
         expect(panel).to_be_hidden()
         assert errors == []

@@ -491,4 +491,29 @@ async function openWebApp(url) {
 $("#webapp-close").onclick = () => {
   $("#webapp").hidden = true;
   $("#webapp-frame").src = "about:blank";
+  $("#webapp-main").hidden = $("#webapp-back").hidden = true;
 };
+
+// Telegram's MainButton and BackButton, drawn here for the app as Telegram's web version
+// does: the page posts its events to this frame's parent, the presses go back to it.
+function toWebApp(eventType) {
+  const frame = $("#webapp-frame").contentWindow;
+  if (frame) frame.postMessage(JSON.stringify({ eventType, eventData: {} }), "*");
+}
+window.addEventListener("message", (event) => {
+  if (event.source !== $("#webapp-frame").contentWindow) return;
+  let msg;
+  try { msg = typeof event.data === "string" ? JSON.parse(event.data) : event.data; } catch (e) { return; }
+  const data = (msg && msg.eventData) || {};
+  if (msg.eventType === "web_app_setup_main_button") {
+    const main = $("#webapp-main");
+    main.hidden = !data.is_visible;
+    main.textContent = data.text || "";
+    if (data.color) main.style.background = data.color;
+    if (data.text_color) main.style.color = data.text_color;
+  } else if (msg.eventType === "web_app_setup_back_button") {
+    $("#webapp-back").hidden = !data.is_visible;
+  }
+});
+$("#webapp-main").onclick = () => toWebApp("main_button_pressed");
+$("#webapp-back").onclick = () => toWebApp("back_button_pressed");
