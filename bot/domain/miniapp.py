@@ -13,12 +13,13 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlmodel import col, delete, select
+from sqlmodel import Session, col, delete, select
 
+from bot.domain.messages import _hand_overs  # the domain's own read of the closings
 from bot.domain.models import AppPresence, Game, Player
 from bot.domain.store import Database, insert_of
-from bot.domain.tables import rematch_waiting
-from bot.domain.values import GameStatus, Table
+from bot.domain.tables import GameRow, game_row, rematch_waiting, row_to_table
+from bot.domain.values import GameStatus, HandSummary, Table
 
 log = logging.getLogger(__name__)
 CHANNEL = "truco_table"
@@ -81,27 +82,52 @@ class Around:
     """The Revanche of an ended match, once someone asked for it."""
 
 
+@dataclass(frozen=True)
+class PageTable:
+    """A table as its pages draw it: the table, how its hands ended, what is around it."""
+
+    table: Table
+    ended: dict[int, HandSummary]
+    around: Around
+
+
+def page_table(db: Database, game_id: int) -> PageTable | None:
+    """One read, one session, for every page of a process watching a table (it runs at
+    every change of a table that has pages open)."""
+    with db.session() as s:
+        game = game_row(s, game_id)
+        if game is None:
+            return None
+        table = row_to_table(s, game)
+        ended = {h.hand: h for h in _hand_overs(s, game_id)} if game.snapshot else {}
+        return PageTable(table, ended, _around(s, table, game))
+
+
 def around(db: Database, table: Table) -> Around:
     """The lobby's waits, or an ended match's Revanche (nothing for a match in play)."""
-    if table.status not in (GameStatus.LOBBY, GameStatus.OVER):
-        return Around()
     with db.session() as s:
-        if table.status == GameStatus.OVER:
-            q = select(Game.id).where(Game.rematch_of == table.id).order_by(col(Game.id).desc())
-            return Around(rematch=s.exec(q.limit(1)).first())
-        game = s.get(Game, table.id)
-        if game is None:
-            return Around()
-        waiting = tuple(rematch_waiting(s, game, table.seats))
-        people = [x for x in table.seats if x is not None and x.user is not None]
-        started = set(
-            s.exec(
-                select(Player.id).where(
-                    col(Player.id).in_([x.user for x in people]), col(Player.started)
-                )
+        return _around(s, table)
+
+
+def _around(s: Session, table: Table, game: Game | GameRow | None = None) -> Around:
+    if table.status == GameStatus.OVER:
+        q = select(Game.id).where(Game.rematch_of == table.id).order_by(col(Game.id).desc())
+        return Around(rematch=s.exec(q.limit(1)).first())
+    if table.status != GameStatus.LOBBY:
+        return Around()
+    game = game if game is not None else s.get(Game, table.id)
+    if game is None:
+        return Around()
+    waiting = tuple(rematch_waiting(s, game, table.seats))
+    people = [x for x in table.seats if x is not None and x.user is not None]
+    started = set(
+        s.exec(
+            select(Player.id).where(
+                col(Player.id).in_([x.user for x in people]), col(Player.started)
             )
         )
-        return Around(waiting, tuple(x.name for x in people if x.user not in started))
+    )
+    return Around(waiting, tuple(x.name for x in people if x.user not in started))
 
 
 def rematch_source(db: Database, game_id: int) -> int | None:

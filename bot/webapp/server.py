@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from bot.domain import Refused, Source, Table, messages, miniapp, people, tables
+from bot.domain import Refused, Source, Table, miniapp, people, tables
 from bot.domain.values import (
     Change,
     GameStatus,
@@ -182,13 +182,9 @@ class MiniApp:
         return int(found.group(1)) if found else None
 
     def _read(self, game_id: int) -> Loaded | None:
-        """In a thread: the table and how its hands ended (domain reads only)."""
-        db = runtime_of(self.app).db
-        drawing = messages.hands_drawing(db, game_id)
-        if drawing is not None:
-            return Loaded(drawing.table, drawing.ended, miniapp.around(db, drawing.table))
-        table = tables.load(db, game_id)
-        return Loaded(table, {}, miniapp.around(db, table)) if table is not None else None
+        """In a thread: the table, how its hands ended, its lobby's waits or Revanche."""
+        found = miniapp.page_table(runtime_of(self.app).db, game_id)
+        return Loaded(found.table, found.ended, found.around) if found is not None else None
 
     async def _current(self, game_id: int) -> Loaded | None:
         """The table, read once per change for every page of this process watching it."""
