@@ -12,6 +12,7 @@ from bot.domain import GameStatus, Refused, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
+from bot.telegram.arguments import truco_request
 from bot.telegram.budget import Looked
 from bot.telegram.callbacks import parse_start
 from bot.telegram.context import BotContext
@@ -104,7 +105,7 @@ async def rules(update: Update, context: BotContext) -> None:
     variant = await context.call(tables.last_variant, context.db, chat.id, context.thread_id)
     if context.args:
         try:
-            variant = tables.parse_request(context.args[:1], settings).variant
+            variant = truco_request(context.args[:1], settings).variant
         except Refused as r:
             params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
             await reply(update, context, reason_text(context.t, r.reason, params))

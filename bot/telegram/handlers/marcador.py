@@ -10,6 +10,7 @@ from bot.domain import marcador, people
 from bot.domain.marcador import BoardRefused, NewMatch, Press, Undo
 from bot.i18n import Translations
 from bot.numbers import NumberRefused
+from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
@@ -48,7 +49,7 @@ async def marcador_command(update: Update, context: BotContext) -> None:
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
     try:
-        placar = marcador.parse_request(list(context.args or []), settings)
+        placar = marcador_request(list(context.args or []), settings)
     except BoardRefused as refused:
         await reply(update, context, refusal_text(t, refused))
         return

@@ -13,6 +13,7 @@ from telegram.error import TelegramError
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
 from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
 from bot.i18n import person_translations
+from bot.telegram.arguments import truco_request
 from bot.telegram.callbacks import (
     deep_link,
     parse_back,
@@ -52,7 +53,7 @@ async def new_table(update: Update, context: BotContext) -> None:
         if not private and not settings.players:  # the size goes by the group's people
             with contextlib.suppress(TelegramError):
                 members = await context.bot.get_chat_member_count(chat.id) - 1  # not us
-        request = tables.parse_request(context.args or [], settings, members)
+        request = truco_request(context.args or [], settings, members)
         if not private and context.args:
             # the opener's own lobby, not started yet, takes the new options
             with contextlib.suppress(Refused):
