@@ -24,7 +24,7 @@ from bot.i18n import Translations, person_translations
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import answer_after, parse_button
 from bot.telegram.publish import refresh
-from bot.telegram.render import reason_text
+from bot.telegram.render.wording import reason_text
 
 Parsed = TypeVar("Parsed")
 TOASTS = frozenset({Reason.DONE, Reason.LOBBY_REPEAT})

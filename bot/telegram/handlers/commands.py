@@ -19,14 +19,11 @@ from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish import schedule_hands, schedule_table
 from bot.telegram.publish.table import REPOST_AFTER
-from bot.telegram.render import (
-    help_text,
-    ranking_text,
-    reason_text,
-    rules_text,
-    seated_text,
-    table_text,
-)
+from bot.telegram.render.hand import seated_text
+from bot.telegram.render.help import help_text, rules_text
+from bot.telegram.render.results import ranking_text
+from bot.telegram.render.table import table_text
+from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
 
 

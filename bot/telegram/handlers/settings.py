@@ -17,7 +17,8 @@ from bot.telegram.callbacks import parse_config, parse_deck
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import ask, is_admin, post, reply, route_of
 from bot.telegram.publish import schedule_hands
-from bot.telegram.render import config_summary, config_view, deck_keyboard, reason_text
+from bot.telegram.render.config import config_summary, config_view, deck_keyboard
+from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
 from engine.cards import Card
 

@@ -35,7 +35,8 @@ from bot.telegram.handlers.common import (
     sender_is_admin,
 )
 from bot.telegram.publish import refresh, schedule_table
-from bot.telegram.render import cancel_question, cancelled_by_text, cancelled_text, reason_text
+from bot.telegram.render.results import cancel_question, cancelled_by_text, cancelled_text
+from bot.telegram.render.wording import reason_text
 
 
 async def new_table(update: Update, context: BotContext) -> None:

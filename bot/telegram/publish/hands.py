@@ -22,16 +22,10 @@ from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
-from bot.telegram.render import (
-    app_hand,
-    back_keyboard,
-    cancelled_by_text,
-    hand_closed_text,
-    hand_keyboard,
-    hand_text,
-    warning_due,
-    with_open_table,
-)
+from bot.telegram.render.common import warning_due
+from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text
+from bot.telegram.render.results import cancelled_by_text, hand_closed_text
+from bot.telegram.render.table import with_open_table
 from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
