@@ -19,7 +19,7 @@ from bot.domain import Database, people
 from bot.domain.values import Reason
 from bot.i18n import language_for, translations
 from bot.telegram.callbacks import lesson_data, parse_lesson, parse_tutorial, tutorial_data
-from bot.telegram.render import reason_text
+from bot.telegram.render.wording import reason_text
 from engine import words
 from engine.actions import Act
 from engine.cards import DeckStyle

@@ -200,7 +200,7 @@ class MiniApp:
         except BadInitData:
             return self._refusal(request, 401, "reopen")
         from bot.telegram.publish import refresh
-        from bot.telegram.render import reason_text
+        from bot.telegram.render.wording import reason_text
 
         t = person_translations(user.language_code)
         try:

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.domain.values import GameStatus, HandSummary, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.render import hand_closed_text
+from bot.telegram.render.results import hand_closed_text
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import Phase

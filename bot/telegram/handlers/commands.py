@@ -12,20 +12,18 @@ from bot.domain import GameStatus, Refused, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
+from bot.telegram.arguments import truco_request
 from bot.telegram.budget import Looked
 from bot.telegram.callbacks import parse_start
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish import schedule_hands, schedule_table
 from bot.telegram.publish.table import REPOST_AFTER
-from bot.telegram.render import (
-    help_text,
-    ranking_text,
-    reason_text,
-    rules_text,
-    seated_text,
-    table_text,
-)
+from bot.telegram.render.hand import seated_text
+from bot.telegram.render.help import help_text, rules_text
+from bot.telegram.render.results import ranking_text
+from bot.telegram.render.table import table_text
+from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
 
 
@@ -104,7 +102,7 @@ async def rules(update: Update, context: BotContext) -> None:
     variant = await context.call(tables.last_variant, context.db, chat.id, context.thread_id)
     if context.args:
         try:
-            variant = tables.parse_request(context.args[:1], settings).variant
+            variant = truco_request(context.args[:1], settings).variant
         except Refused as r:
             params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
             await reply(update, context, reason_text(context.t, r.reason, params))

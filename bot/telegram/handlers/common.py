@@ -18,7 +18,7 @@ from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
-from bot.telegram.render import reason_text
+from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
 
 log = logging.getLogger(__name__)

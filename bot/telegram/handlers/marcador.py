@@ -7,11 +7,12 @@ import html
 from telegram import Update
 
 from bot.domain import marcador, people
-from bot.domain.marcador import BoardRefused, NewMatch, Press, Undo
+from bot.domain.marcador import BoardRefused, Command, NewMatch, Press, Undo
 from bot.i18n import Translations
-from bot.numbers import NumberRefused
+from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
+from bot.telegram.handlers import buttons
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish.marcador import schedule_board
 from engine.rulesets import MAX_TARGET, MIN_TARGET
@@ -48,7 +49,7 @@ async def marcador_command(update: Update, context: BotContext) -> None:
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
     try:
-        placar = marcador.parse_request(list(context.args or []), settings)
+        placar = marcador_request(list(context.args or []), settings)
     except BoardRefused as refused:
         await reply(update, context, refusal_text(t, refused))
         return
@@ -63,26 +64,22 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     schedule_board(context.application, chat.id, board.id, wait=0)
 
 
-async def on_marcador(update: Update, context: BotContext) -> None:
+@buttons.button(buttons.plain(parse_marcador))
+async def on_marcador(
+    press: buttons.Press[tuple[int, Command]], context: BotContext
+) -> buttons.Answer | None:
     """A scoreboard button: anyone in the group marks a hand, undoes it or starts again."""
-    q, person = update.callback_query, context.person
-    if q is None or q.message is None or person is None:
-        return
-    t = context.t
-    try:
-        board_id, command = parse_marcador(q.data or "")
-    except (ValueError, NumberRefused):
-        await q.answer(t.gettext("Botão inválido."), show_alert=True)
-        return
+    q, person, t = press.query, press.person, press.t
+    if q.message is None:
+        return None
+    board_id, command = press.data
     found = await context.call(marcador.load, context.db, board_id)
     if found is None or found.chat_id != q.message.chat.id:
-        await q.answer(refusal_text(t, BoardRefused("no_board")), show_alert=True)
-        return
+        raise buttons.Alert(refusal_text(t, BoardRefused("no_board")))
     try:
         board = await context.call(marcador.press, context.db, board_id, person, command)
     except BoardRefused as refused:
-        await q.answer(refusal_text(t, refused), show_alert=True)
-        return
+        raise buttons.Alert(refusal_text(t, refused)) from None
     p = board.placar
     if isinstance(command, Press):
         note = f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
@@ -91,5 +88,8 @@ async def on_marcador(update: Update, context: BotContext) -> None:
     else:
         assert isinstance(command, NewMatch)
         note = t.gettext("Nova partida: 0 × 0")
-    await q.answer(note)
-    schedule_board(context.application, board.chat_id, board.id)
+
+    async def redraw() -> None:
+        schedule_board(context.application, board.chat_id, board.id)
+
+    return buttons.Answer(text=note, then=redraw)

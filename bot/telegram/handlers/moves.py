@@ -21,13 +21,10 @@ from bot.telegram.callbacks import (
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button
 from bot.telegram.publish import refresh
-from bot.telegram.render import (
-    answered_first,
-    hand_keyboard,
-    inline_results,
-    reason_text,
-    signals_keyboard,
-)
+from bot.telegram.render.hand import hand_keyboard, inline_results
+from bot.telegram.render.results import answered_first
+from bot.telegram.render.sinais import signals_keyboard
+from bot.telegram.render.wording import reason_text
 from engine.actions import Act
 
 
