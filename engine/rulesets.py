@@ -218,7 +218,7 @@ _ALIASES = {_normalize(a): r for r in RULESETS.values() for a in (r.name, r.titl
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset called ``name`` or one of its aliases (``Trem Bão``, ``trembao``...)."""
     try:
-        return _ALIASES[_normalize(name)]
+        return RULESETS[name] if name in RULESETS else _ALIASES[_normalize(name)]
     except KeyError:
         known = ", ".join(RULESETS)
         raise InvalidValue(
