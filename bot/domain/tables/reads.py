@@ -101,6 +101,3 @@ def resume_jobs(db: Database, rules: Rules) -> int:
                 jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), game.deadline_at, data)
         s.commit()
         return len(games)
-
-
-# ----------------------------------------------------------------------- lobby

@@ -23,7 +23,7 @@ from bot.telegram.render.hand import seated_text
 from bot.telegram.render.help import help_text, rules_text
 from bot.telegram.render.results import ranking_text
 from bot.telegram.render.table import table_text
-from bot.telegram.render.wording import reason_text
+from bot.telegram.render.wording import no_match_here, not_understood, reason_text, welcome_text
 from bot.telegram.throttle import Route
 
 
@@ -58,11 +58,7 @@ async def start(update: Update, context: BotContext) -> None:
     await reply(
         update,
         context,
-        _(
-            "Olá, {name}! Aqui chegam as suas cartas quando você joga num grupo.\n"
-            "Jogue contra robôs agora com /truco (ou /truco 2x2), aprenda com /tutorial "
-            "e veja tudo em /ajuda."
-        ).format(name=html.escape(player.name)),
+        welcome_text(t, player.name),
     )
     try:
         game_id = parse_start(context.args[0] if context.args else "")
@@ -122,7 +118,7 @@ async def score(update: Update, context: BotContext) -> None:
         return
     table = await context.call(tables.active_table, context.db, chat.id, context.thread_id)
     if table is None or not table.started:
-        text = context.t.gettext("Nenhuma partida em andamento. Abra uma com /truco.")
+        text = no_match_here(context.t)
         await reply(update, context, text)
         return
     if chat.type == ChatType.PRIVATE or table.private:
@@ -183,5 +179,5 @@ async def unknown(update: Update, context: BotContext) -> None:
     """An unknown command or free text in private: one line pointing to /truco and /ajuda."""
     if context.person is None:
         return
-    hint = context.t.gettext("Não entendi. Jogue com /truco ou veja os comandos em /ajuda.")
+    hint = not_understood(context.t)
     await reply(update, context, hint)

@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-import html
-
 from telegram import Update
 
 from bot.domain import marcador, people
-from bot.domain.marcador import BoardRefused, Command, NewMatch, Press, Undo
-from bot.i18n import Translations
+from bot.domain.marcador import BoardRefused, Command
 from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
 from bot.telegram.handlers import buttons
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish.marcador import schedule_board
-from engine.rulesets import MAX_TARGET, MIN_TARGET
-
-ECHOED = 30
-"""Characters of a misunderstood argument shown back (as /truco does)."""
-
-
-def refusal_text(t: Translations, refused: BoardRefused) -> str:
-    """A refused ``/marcador`` request or press in one line."""
-    _ = t.gettext
-    texts = {
-        "bad_arg": _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
-        "bad_target": _("A partida vai de {low} a {high} pontos."),
-        "no_board": _("Esse marcador não existe mais."),
-        "over": _("A partida acabou: toque em Nova partida."),
-        "value": _("A mão não pode valer isso agora."),
-        "empty": _("Não há mão para desfazer."),
-        "busy": _("Muita gente tocando ao mesmo tempo: tente de novo."),
-    }
-    text = texts.get(refused.reason, _("Botão inválido."))
-    # the argument is shown back inside HTML: escaped, and short enough for one line
-    arg = html.escape(str(refused)[:ECHOED])
-    return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
+from bot.telegram.render.marcador import board_repeat_text, press_note, refusal_text
 
 
 async def marcador_command(update: Update, context: BotContext) -> None:
@@ -56,7 +32,7 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     throttle = context.runtime.throttle
     if not await context.call(throttle.may_open_board, chat.id, person.id):
         # a repeat (or a crowd) asking again: the scoreboards above serve, the table comes first
-        text = t.gettext("Já tem marcador novo aqui: use o de cima (um por minuto).")
+        text = board_repeat_text(t)
         await reply(update, context, text)
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
@@ -80,14 +56,7 @@ async def on_marcador(
         board = await context.call(marcador.press, context.db, board_id, person, command)
     except BoardRefused as refused:
         raise buttons.Alert(refusal_text(t, refused)) from None
-    p = board.placar
-    if isinstance(command, Press):
-        note = f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
-    elif isinstance(command, Undo):
-        note = t.gettext("Desfeito: {a} × {b}").format(a=p.score[0], b=p.score[1])
-    else:
-        assert isinstance(command, NewMatch)
-        note = t.gettext("Nova partida: 0 × 0")
+    note = press_note(t, board.placar, command)
 
     async def redraw() -> None:
         schedule_board(context.application, board.chat_id, board.id)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import html
 import logging
 
 from telegram import Update
@@ -18,7 +17,15 @@ from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button, plain
 from bot.telegram.handlers.common import ask, is_admin, post, reply, route_of
 from bot.telegram.publish import schedule_hands
-from bot.telegram.render.config import config_summary, config_view, deck_keyboard
+from bot.telegram.render.config import (
+    config_view,
+    deck_chosen,
+    deck_keyboard,
+    deck_question,
+    panel_sent_privately,
+    saved_text,
+    saved_toast,
+)
 from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
 from engine.cards import Card
@@ -53,10 +60,7 @@ async def config_command(update: Update, context: BotContext) -> None:
         return
     mine = person_translations(known.language_code)
     text, markup = config_view(mine, settings, bound=chat.id)
-    note = mine.gettext(
-        "O grupo {title} está com as mensagens contadas agora (a mesa vem primeiro): "
-        "o painel veio aqui, e muda a configuração de lá."
-    ).format(title=html.escape(chat.title or ""))
+    note = panel_sent_privately(mine, chat.title or "")
     try:
         await context.bot.send_message(person.id, note + "\n\n" + text, reply_markup=markup)
     except TelegramError as exc:
@@ -99,10 +103,8 @@ async def on_config(press: Press[ConfigPress], context: BotContext) -> None:
         )
         if chat_id < 0 and config.chat is None:  # the language may be the setting that changed
             t = translations(settings.language or "pt")
-        await q.answer(t.gettext("Configuração salva."))
-        closed = (
-            config_summary(t, settings) + "\n\n" + t.gettext("✅ Salvo. /config para mudar mais.")
-        )
+        await q.answer(saved_toast(t))
+        closed = saved_text(t, settings)
         try:
             await q.edit_message_text(closed, reply_markup=None)
         except TelegramError as exc:
@@ -127,7 +129,7 @@ async def deck_command(update: Update, context: BotContext) -> None:
         return
     player = await context.call(people.meet, context.db, person)
     t = person_translations(player.language_code)
-    text = t.gettext("Como você quer ver as cartas?")
+    text = deck_question(t)
     await reply(update, context, text, reply_markup=deck_keyboard(t))
 
 
@@ -145,7 +147,7 @@ async def on_deck(update: Update, context: BotContext) -> None:
         return
     await context.call(people.set_deck, context.db, person.id, style)
     label = words_for(t).card(Card.parse("3C"), style)
-    done = t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label)
+    done = deck_chosen(t, label)
     await q.answer(done)
     with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
         await q.edit_message_text(done, reply_markup=None)

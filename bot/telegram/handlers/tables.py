@@ -33,8 +33,13 @@ from bot.telegram.handlers.common import (
     sender_is_admin,
 )
 from bot.telegram.publish import refresh, schedule_table
-from bot.telegram.render.results import cancel_question, cancelled_by_text, cancelled_text
-from bot.telegram.render.wording import reason_text
+from bot.telegram.render.results import (
+    cancel_declined_text,
+    cancel_question,
+    cancelled_by_text,
+    cancelled_text,
+)
+from bot.telegram.render.wording import back_text, no_table_here, reason_text, vote_text
 
 
 async def new_table(update: Update, context: BotContext) -> None:
@@ -99,7 +104,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     t = context.t
     table = await context.call(tables.active_table, context.db, chat.id, context.thread_id)
     if table is None:
-        await reply(update, context, t.gettext("Não há mesa aberta aqui."))
+        await reply(update, context, no_table_here(t))
         return
     ok = table.creator_id == person.id or await sender_is_admin(update, context)
     if table.status == GameStatus.PLAYING:
@@ -138,7 +143,7 @@ async def on_cancel(press: Press[tuple[int, bool]], context: BotContext) -> Answ
 
         async def kept() -> None:
             with contextlib.suppress(TelegramError):
-                await q.edit_message_text(t.gettext("👍 A partida continua."))
+                await q.edit_message_text(cancel_declined_text(t))
 
         return Answer(then=kept)
     try:
@@ -231,7 +236,7 @@ async def on_back(press: Press[int], context: BotContext) -> Answer:
     if q.message is None or q.message.chat.id != person.id:
         raise Refused(Reason.NOT_HERE)
     change = await context.call(tables.come_back, context.db, press.data, person.id, context.rules)
-    return Answer(change, text=t.gettext("De volta à mesa: o robô sai do seu lugar."))
+    return Answer(change, text=back_text(t))
 
 
 @button(parse_vote)
@@ -245,13 +250,7 @@ async def on_vote(press: Press[tuple[int, int]], context: BotContext) -> Answer:
     change, missing = await context.call(
         tables.vote_robot, context.db, game_id, press.person.id, seat, context.rules
     )
-    if missing:
-        text = t.ngettext(
-            "Voto contado: falta {n} voto.", "Voto contado: faltam {n} votos.", missing
-        ).format(n=missing)
-    else:
-        text = t.gettext("Um robô joga nesse lugar até a pessoa voltar.")
-    return Answer(change, text=text)
+    return Answer(change, text=vote_text(t, missing))
 
 
 @button(parse_rematch)

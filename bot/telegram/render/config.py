@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
-from telegram import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-)
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import (
-    ChatSettings,
-    Noise,
-    Setting,
-)
+from bot.domain.values import ChatSettings, Noise, Setting
 from bot.i18n import Translations, language_name, words_for
-from bot.telegram.callbacks import (
-    config_data,
-    deck_data,
-)
+from bot.telegram.callbacks import config_data, deck_data
 from engine import get_ruleset
 from engine.cards import Card, DeckStyle
 from engine.rulesets import HOUSE_LADDERS
@@ -150,3 +141,31 @@ def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:
             ],
         ]
     )
+
+
+def panel_sent_privately(t: Translations, title: str) -> str:
+    """Above a /config panel sent to an admin privately: why it came here."""
+    return t.gettext(
+        "O grupo {title} está com as mensagens contadas agora (a mesa vem primeiro): "
+        "o painel veio aqui, e muda a configuração de lá."
+    ).format(title=escape(title))
+
+
+def saved_toast(t: Translations) -> str:
+    """The toast of a /config value picked."""
+    return t.gettext("Configuração salva.")
+
+
+def saved_text(t: Translations, chat: ChatSettings) -> str:
+    """The /config panel once a value is picked: what is stored, no buttons."""
+    return config_summary(t, chat) + "\n\n" + t.gettext("✅ Salvo. /config para mudar mais.")
+
+
+def deck_question(t: Translations) -> str:
+    """/baralho's question, above ``deck_keyboard``."""
+    return t.gettext("Como você quer ver as cartas?")
+
+
+def deck_chosen(t: Translations, label: str) -> str:
+    """/baralho answered: how cards look now (``label``: the 3♣ drawn so)."""
+    return t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label)

@@ -16,17 +16,9 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot.domain.values import (
-    HandSummary,
-    Table,
-)
+from bot.domain.values import HandSummary, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import (
-    Move,
-    back_data,
-    posted_link,
-    signals_data,
-)
+from bot.telegram.callbacks import Move, back_data, posted_link, signals_data
 from bot.telegram.render.common import COVERED, countdown, plays_line, seat_name
 from bot.telegram.render.results import hand_over_line
 from bot.telegram.render.sinais import signal_ping
@@ -267,3 +259,18 @@ def inline_results(
             )
         )
     return results
+
+
+def inline_nowhere(t: Translations) -> str:
+    """🃏 Minha mão from someone in no match."""
+    return t.gettext("Você não está em nenhuma partida")
+
+
+def inline_elsewhere(t: Translations) -> str:
+    """🃏 Minha mão asked outside the table's chat."""
+    return t.gettext("Jogue no chat da mesa")
+
+
+def inline_not_your_turn(t: Translations, cards: str) -> str:
+    """🃏 Minha mão off the person's turn: their cards."""
+    return t.gettext("Não é a sua vez · {cards}").format(cards=cards)

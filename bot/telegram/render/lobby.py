@@ -6,10 +6,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from telegram import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-)
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values import (
@@ -23,10 +20,7 @@ from bot.domain.values import (
     Table,
 )
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import (
-    deep_link,
-    lobby_data,
-)
+from bot.telegram.callbacks import deep_link, lobby_data
 from bot.telegram.render.common import seat_name
 from engine import get_ruleset
 

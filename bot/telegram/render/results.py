@@ -7,21 +7,11 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from telegram import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-)
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import (
-    HandSummary,
-    MatchEnd,
-    Table,
-)
+from bot.domain.values import HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import (
-    cancel_data,
-    rematch_data,
-)
+from bot.telegram.callbacks import cancel_data, rematch_data
 from bot.telegram.render.common import Seats, plays_line, rounds_line, team_name
 from engine.actions import Action
 from engine.cards import DeckStyle
@@ -155,3 +145,8 @@ def ranking_text(t: Translations, rows: Sequence[Any]) -> str:
     for i, row in enumerate(rows, 1):
         lines.append(f"{i}. {escape(row.name)} — {row.wins}/{row.played}")
     return "\n".join(lines)
+
+
+def cancel_declined_text(t: Translations) -> str:
+    """/cancelar's question answered Não: the match goes on."""
+    return t.gettext("👍 A partida continua.")

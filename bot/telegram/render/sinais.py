@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from html import escape
 
-from telegram import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-)
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import (
-    Table,
-)
+from bot.domain.values import Table
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import (
-    Move,
-    signals_data,
-)
+from bot.telegram.callbacks import Move, signals_data
 from engine import View
 from engine.actions import Act
 from engine.sinais import Sinal

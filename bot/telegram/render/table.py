@@ -7,25 +7,11 @@ from __future__ import annotations
 
 from html import escape
 
-from telegram import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    WebAppInfo,
-)
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.domain.values import (
-    GameStatus,
-    Said,
-    Saying,
-    Table,
-    TableDrawing,
-    TimeoutNote,
-)
+from bot.domain.values import GameStatus, Said, Saying, Table, TableDrawing, TimeoutNote
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import (
-    deep_link,
-    vote_data,
-)
+from bot.telegram.callbacks import deep_link, vote_data
 from bot.telegram.render.common import (
     Seats,
     countdown,
