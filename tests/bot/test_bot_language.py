@@ -50,6 +50,7 @@ def test_every_source_string_has_an_english_translation() -> None:
     allowed = {
         "manilhas {cards}",
         "vira {vira} → manilha {rank}",
+        "Vira: {card}",
         "⏱ {n} s",
         "📣 {who}: {call}",
         "🏃 {who}: {answer}",
