@@ -57,40 +57,128 @@ function loadScript(url) {
   });
 }
 
+/* Python's memory once the engine is imported, kept by the browser after the first visit: a
+ * later visit restores it instead of starting Python and importing the engine again (most of
+ * the boot). Its own cache, outside the service worker's "truco-jogar-" caches, holds one
+ * entry named by the runtime's and the engine's content, so a new build never restores an old
+ * engine; anything wrong with it and the worker boots the usual way and replaces it. */
+var STATE_CACHE = "truco-motor-estado";
+var ENGINE_DIR = "/home/pyodide/motor";
+
+function stateURL(config, base) {
+  return new URL("estado/" + config.pyodide.replace(/\/$/, "") + "-" + config.engine + ".bin", base).href;
+}
+
+function openState() {
+  return self.caches ? self.caches.open(STATE_CACHE).catch(function () { return null; }) : Promise.resolve(null);
+}
+
+function readState(url) {
+  return openState().then(function (cache) {
+    return cache && cache.match(url);
+  }).then(function (hit) {
+    return hit ? hit.arrayBuffer().then(function (buf) { return new Uint8Array(buf); }) : null;
+  }).catch(function () { return null; });
+}
+
+function forgetState(keep) {
+  return openState().then(function (cache) {
+    if (!cache) return null;
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return k.url !== keep; }).map(function (k) { return cache.delete(k); }));
+    });
+  }).catch(function () {});
+}
+
+/* Right after the engine is imported and before any table exists: the copy of the memory (the
+ * size of Python's heap) is taken at once and written to the cache in the background. */
+function keepState(url) {
+  var snapshot;
+  try {
+    snapshot = py.makeMemorySnapshot();
+  } catch (e) {
+    console.warn("sem cópia do motor: " + (e && e.message || e));
+    return Promise.resolve();
+  }
+  return openState().then(function (cache) {
+    if (!cache) return null;
+    return cache.put(url, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }))
+      .then(function () { return forgetState(url); });
+  }).catch(function () {});
+}
+
+function bootPython(config, pyodideURL, snapshot) {
+  var options = {
+    indexURL: pyodideURL,
+    lockFileContents: { info: config.lock, packages: {} },
+    stdout: function () {},
+    stderr: function (line) { console.warn(line); }
+  };
+  if (snapshot) options._loadSnapshot = snapshot;
+  else options._makeSnapshot = true;
+  return self.loadPyodide(options);
+}
+
 function start(config, base) {
   var t0 = performance.now();
   var timings = {};
+  var mark = function (name) { timings[name] = Math.round(performance.now() - t0); };
   var allStored = watchFetch(config, base);
   var pyodideURL = new URL(config.pyodide, base).href;
+  var savedURL = stateURL(config, base);
+  var saved = readState(savedURL).then(function (s) { mark("state"); return s; });
+  var zip = fetch(new URL(config.engine, base).href).then(function (response) {
+    if (!response.ok) throw new Error("motor: " + response.status);
+    return response.arrayBuffer();
+  });
+  var restored = false;
   return loadScript(pyodideURL + "pyodide.js").then(function () {
     // defines _createPyodideModule, so loadPyodide does not load it again
     return loadScript(pyodideURL + "pyodide.asm.js");
   }).then(function () {
-    return self.loadPyodide({
-      indexURL: pyodideURL,
-      lockFileContents: { info: config.lock, packages: {} },
-      stdout: function () {},
-      stderr: function (line) { console.warn(line); }
+    mark("scripts");
+    return saved;
+  }).then(function (snapshot) {
+    if (!snapshot) return bootPython(config, pyodideURL, null);
+    return bootPython(config, pyodideURL, snapshot).then(function (pyodide) {
+      restored = true;
+      return pyodide;
+    }, function (e) {
+      console.warn("cópia do motor recusada, carregando do zero: " + (e && e.message || e));
+      return bootPython(config, pyodideURL, null);
     });
   }).then(function (pyodide) {
     py = pyodide;
-    timings.pyodide = performance.now() - t0;
+    mark("pyodide");
     post({ progress: { done: 1, total: 1, stage: "regras" } });
-    return fetch(new URL(config.engine, base).href);
-  }).then(function (response) {
-    if (!response.ok) throw new Error("motor: " + response.status);
-    return response.arrayBuffer();
-  }).then(function (zip) {
-    py.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/motor" });
-    py.runPython(
-      "import sys\n" +
-      "sys.path.insert(0, '/home/pyodide/motor')\n" +
-      "from engine import browser as web\n"
-    );
+    return zip;
+  }).then(function (bytes) {
+    // the files (the robots' tables, the words' catalogs) are read on use, even when the
+    // modules come from the restored memory
+    py.unpackArchive(bytes, "zip", { extractDir: ENGINE_DIR });
+    if (restored) {
+      // the restored memory holds the first visit's random state (deal anew) and finders
+      // that saw the first visit's files (importlib.invalidate_caches would import email)
+      py.runPython(
+        "import random, sys\n" +
+        "random.seed()\n" +
+        "for path in [p for p in sys.path_importer_cache if p.startswith('" + ENGINE_DIR + "')]:\n" +
+        "    del sys.path_importer_cache[path]\n"
+      );
+    } else {
+      py.runPython(
+        "import sys\n" +
+        "sys.path.insert(0, '" + ENGINE_DIR + "')\n" +
+        "from engine import browser as web\n"
+      );
+    }
+    mark("engine");
+    if (!restored) keepState(savedURL); // copied now, written in the background
+    mark("copy");
     Table = py.globals.get("web").Table;
-    timings.engine = performance.now() - t0 - timings.pyodide;
     return allStored();
   }).then(function () {
+    timings.restored = restored;
     return { ms: performance.now() - t0, timings: timings };
   });
 }
