@@ -120,18 +120,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3, help="partidas por nível e formato")
     parser.add_argument("--levels", default="medio,dificil")
+    parser.add_argument("--built", type=Path, help="serve this built site instead of building one")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    out = Path(tempfile.mkdtemp(prefix="bench-site-"))
+    out = args.built or Path(tempfile.mkdtemp(prefix="bench-site-"))
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(CountingHandler, directory=str(out))
     )
     base = f"http://127.0.0.1:{server.server_port}"
-    result = build_site(out, TRUCO_SITE_URL=base + "/")
-    if result.returncode != 0:
-        print(result.stderr, file=sys.stderr)
-        return 1
+    if not args.built:
+        result = build_site(out, TRUCO_SITE_URL=base + "/")
+        if result.returncode != 0:
+            print(result.stderr, file=sys.stderr)
+            return 1
     threading.Thread(target=server.serve_forever, daemon=True).start()
     figures: dict[str, object] = {
         "date": datetime.date.today().isoformat(),
@@ -152,7 +154,12 @@ def main() -> int:
         page.on("dialog", lambda d: d.accept())  # "Nova mesa" asks before leaving a match
         # the worker's warnings (a refused copy of the engine's memory, say) go to stderr
         context.on("console", lambda m: print(f"console {m.type}: {m.text}", file=sys.stderr))
-        page.on("worker", lambda w: w.on("console", lambda m: print(f"worker {m.type}: {m.text}", file=sys.stderr)))
+        page.on(
+            "worker",
+            lambda w: w.on(
+                "console", lambda m: print(f"worker {m.type}: {m.text}", file=sys.stderr)
+            ),
+        )
 
         def open_page() -> dict[str, object]:
             CountingHandler.sent[0] = 0
@@ -160,7 +167,10 @@ def main() -> int:
             start = time.perf_counter()
             page.goto(base + "/jogar/")
             try:
-                page.wait_for_selector(f"{GAME}[data-jogo-pronto]", timeout=int(os.environ.get("BENCH_TIMEOUT_MS", 120_000)))
+                page.wait_for_selector(
+                    f"{GAME}[data-jogo-pronto]",
+                    timeout=int(os.environ.get("BENCH_TIMEOUT_MS", 120_000)),
+                )
             except Exception:
                 print(page.inner_text(GAME), file=sys.stderr)
                 raise
