@@ -120,6 +120,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3, help="partidas por nível e formato")
     parser.add_argument("--levels", default="medio,dificil")
+    parser.add_argument("--starts", type=int, default=3, help="perfis novos (partida a frio)")
+    parser.add_argument("--reloads", type=int, default=2, help="recargas (a quente) por perfil")
     parser.add_argument("--built", type=Path, help="serve this built site instead of building one")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -148,24 +150,31 @@ def main() -> int:
             return 1
         browser = p.chromium.launch(executable_path=found.executable, args=browsers.ARGS)
         figures["chromium"] = browser.version
-        context = browser.new_context()
-        context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
-        page = context.new_page()
-        page.on("dialog", lambda d: d.accept())  # "Nova mesa" asks before leaving a match
-        # the worker's warnings (a refused copy of the engine's memory, say) go to stderr
-        context.on("console", lambda m: print(f"console {m.type}: {m.text}", file=sys.stderr))
-        page.on(
-            "worker",
-            lambda w: w.on(
-                "console", lambda m: print(f"worker {m.type}: {m.text}", file=sys.stderr)
-            ),
-        )
 
-        def open_page() -> dict[str, object]:
+        def new_page():  # type: ignore[no-untyped-def]
+            """A fresh browser profile: nothing cached, no service worker."""
+            context = browser.new_context()
+            context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
+            page = context.new_page()
+            page.on("dialog", lambda d: d.accept())  # "Nova mesa" asks before leaving a match
+            # the worker's warnings (a refused copy of the engine's memory, say) go to stderr
+            context.on("console", lambda m: print(f"console {m.type}: {m.text}", file=sys.stderr))
+            page.on(
+                "worker",
+                lambda w: w.on(
+                    "console", lambda m: print(f"worker {m.type}: {m.text}", file=sys.stderr)
+                ),
+            )
+            return page
+
+        def open_page(page) -> dict[str, object]:  # type: ignore[no-untyped-def]
             CountingHandler.sent[0] = 0
             CountingHandler.requests.clear()
+            load = os.getloadavg()[0]
             start = time.perf_counter()
-            page.goto(base + "/jogar/")
+            page.goto(base + "/jogar/", wait_until="commit")
+            page.wait_for_selector("[data-jogo-comecar]", timeout=60_000)
+            form = time.perf_counter() - start
             try:
                 page.wait_for_selector(
                     f"{GAME}[data-jogo-pronto]",
@@ -176,6 +185,8 @@ def main() -> int:
                 raise
             ready = time.perf_counter() - start
             return {
+                "load_average": round(load, 1),
+                "form_s": round(form, 2),
                 "ready_s": round(ready, 2),
                 "engine_boot_ms": int(page.get_attribute(GAME, "data-jogo-carga-ms") or 0),
                 "worker_ms": json.loads(page.get_attribute(GAME, "data-jogo-motor-ms") or "{}"),
@@ -184,12 +195,26 @@ def main() -> int:
                 "bytes_gzip": gzip_size(out, list(CountingHandler.requests)),
             }
 
-        cold = open_page()
-        page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)")
-        page.wait_for_timeout(1000)  # let the service worker finish filling its cache
-        cold["bytes_with_service_worker"] = CountingHandler.sent[0]
-        figures["cold"] = cold
-        figures["warm"] = open_page()
+        starts = []
+        for _ in range(args.starts):
+            page = new_page()
+            cold = open_page(page)
+            page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)")
+            # the copy of the engine's memory is written after the engine said it is ready
+            page.wait_for_function(
+                "caches.open('truco-motor-estado').then(c => c.keys()).then(k => k.length > 0)"
+            )
+            page.wait_for_timeout(1000)  # let the service worker finish filling its cache
+            cold["bytes_with_service_worker"] = CountingHandler.sent[0]
+            starts.append({"cold": cold, "warm": [open_page(page) for _ in range(args.reloads)]})
+            if len(starts) < args.starts:
+                page.context.close()
+        figures["starts"] = starts
+        for kind in ("form_s", "ready_s"):
+            figures[f"cold_{kind}"] = summary([float(s["cold"][kind]) for s in starts])  # type: ignore[index]
+            figures[f"warm_{kind}"] = summary(
+                [float(w[kind]) for s in starts for w in s["warm"]]  # type: ignore[attr-defined]
+            )
         robots: dict[str, object] = {}
         for level in args.levels.split(",") if args.matches else ():
             for players in (2, 4):

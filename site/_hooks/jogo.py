@@ -458,13 +458,31 @@ def on_config(config: Any) -> Any:
     return config
 
 
+EARLY_BOOT = """<script>(function () {
+  /* the engine starts booting while the rest of the page loads; site/assets/jogo.js adopts it */
+  var el = document.currentScript && document.currentScript.previousElementSibling;
+  if (!el || !window.Worker || window.trucoMotor) return;
+  try {
+    var config = JSON.parse(el.getAttribute("data-jogo-config"));
+    var base = new URL(".", location.href).href;
+    var early = { key: config.engine, started: performance.now(), messages: [] };
+    early.worker = new Worker(new URL("motor.js", base).href);
+    early.worker.onmessage = function (e) { early.messages.push(e.data); };
+    early.worker.onerror = function (e) { early.failed = e.message || "erro no motor"; };
+    early.worker.postMessage({ id: 1, op: "boot", config: config, base: base });
+    window.trucoMotor = early;
+  } catch (e) { /* jogo.js starts it then */ }
+})();</script>"""
+"""Inline, right after the table's frame: the worker starts before the theme's scripts load."""
+
+
 def mesa() -> str:
     """The play page's frame; the worker's settings travel in a data attribute."""
     payload = html.escape(json.dumps(_state["bundle"].config(), separators=(",", ":")))
     return (
         f'\n<div class="jogo" data-jogo data-jogo-config="{payload}">'
         "<noscript><p>O jogo roda no navegador e precisa de JavaScript.</p></noscript>"
-        "</div>\n"
+        f"</div>\n{EARLY_BOOT}\n"
     )
 
 

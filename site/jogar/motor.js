@@ -24,8 +24,14 @@ function watchFetch(config, base) {
   var done = 0;
   var stored = [];
   var store = self.caches ? self.caches.open(config.cache).catch(function () { return null; }) : Promise.resolve(null);
+  var early = {};
   self.fetch = function (input, init) {
     var url = new URL(input instanceof Request ? input.url : String(input), base).href;
+    if (early[url] && (!init || Object.keys(init).length === 0)) { // Pyodide passes {}
+      var started = early[url];
+      delete early[url];
+      return started;
+    }
     return realFetch(input, init).then(function (response) {
       if (!response.ok || !response.body) return response;
       var cached = response.clone();
@@ -42,8 +48,14 @@ function watchFetch(config, base) {
       return response;
     });
   };
-  /* the service worker starts once the game is ready: by then every copy must be stored */
-  return function () { return Promise.all(stored); };
+  return {
+    /* every file at once, from the start: the first fetch of each url gets this response */
+    prefetch: function (urls) {
+      urls.forEach(function (url) { early[url] = self.fetch(url); });
+    },
+    /* the service worker starts once the game is ready: by then every copy must be stored */
+    allStored: function () { return Promise.all(stored); }
+  };
 }
 
 /* A script of the runtime, through fetch (counted and stored) instead of importScripts. */
@@ -90,8 +102,8 @@ function forgetState(keep) {
   }).catch(function () {});
 }
 
-/* Right after the engine is imported and before any table exists: the copy of the memory (the
- * size of Python's heap) is taken at once and written to the cache in the background. */
+/* Right after the worker said it is ready, before it handles any table: the copy of the memory
+ * (the size of Python's heap) is taken then and written to the cache in the background. */
 function keepState(url) {
   var snapshot;
   try {
@@ -123,11 +135,15 @@ function start(config, base) {
   var t0 = performance.now();
   var timings = {};
   var mark = function (name) { timings[name] = Math.round(performance.now() - t0); };
-  var allStored = watchFetch(config, base);
+  var files = watchFetch(config, base);
   var pyodideURL = new URL(config.pyodide, base).href;
+  var engineURL = new URL(config.engine, base).href;
+  files.prefetch(["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"].map(function (name) {
+    return pyodideURL + name;
+  }).concat([engineURL]));
   var savedURL = stateURL(config, base);
   var saved = readState(savedURL).then(function (s) { mark("state"); return s; });
-  var zip = fetch(new URL(config.engine, base).href).then(function (response) {
+  var zip = fetch(engineURL).then(function (response) {
     if (!response.ok) throw new Error("motor: " + response.status);
     return response.arrayBuffer();
   });
@@ -173,13 +189,11 @@ function start(config, base) {
       );
     }
     mark("engine");
-    if (!restored) keepState(savedURL); // copied now, written in the background
-    mark("copy");
     Table = py.globals.get("web").Table;
-    return allStored();
+    return files.allStored();
   }).then(function () {
     timings.restored = restored;
-    return { ms: performance.now() - t0, timings: timings };
+    return { ms: performance.now() - t0, timings: timings, keep: restored ? null : savedURL };
   });
 }
 
@@ -221,6 +235,11 @@ self.onmessage = function (event) {
     boot = boot || start(msg.config, msg.base);
     boot.then(function (info) {
       post({ id: msg.id, ready: true, ms: info.ms, timings: info.timings });
+      if (info.keep) {
+        var url = info.keep;
+        info.keep = null;
+        setTimeout(function () { keepState(url); }, 0);
+      }
     }, function (e) {
       post({ id: msg.id, error: "O motor não carregou: " + String(e && e.message || e) });
     });
