@@ -85,11 +85,29 @@ function openState() {
   return self.caches ? self.caches.open(STATE_CACHE).catch(function () { return null; }) : Promise.resolve(null);
 }
 
+/* Pyodide checks a copy's header only once WebAssembly has started, and a copy too short for
+ * the runtime's memory (a write cut short) leaves loadPyodide waiting forever: check first.
+ * The header (pyodide.asm.js, makeSnapshot): a magic number, then where the memory starts;
+ * the memory is whole WebAssembly pages, at least the runtime's initial 320. */
+var STATE_MAGIC = 1886286592;
+var PAGE = 65536;
+
+function wholeState(bytes) {
+  if (bytes.byteLength < 16) return false;
+  var head = new Uint32Array(bytes.buffer, bytes.byteOffset, 4);
+  var memory = bytes.byteLength - head[1];
+  return head[0] === STATE_MAGIC && memory >= 320 * PAGE && memory % PAGE === 0;
+}
+
 function readState(url) {
   return openState().then(function (cache) {
     return cache && cache.match(url);
   }).then(function (hit) {
     return hit ? hit.arrayBuffer().then(function (buf) { return new Uint8Array(buf); }) : null;
+  }).then(function (bytes) {
+    if (!bytes || wholeState(bytes)) return bytes;
+    console.warn("cópia do motor incompleta, carregando do zero");
+    return null;
   }).catch(function () { return null; });
 }
 
@@ -103,7 +121,8 @@ function forgetState(keep) {
 }
 
 /* Right after the worker said it is ready, before it handles any table: the copy of the memory
- * (the size of Python's heap) is taken then and written to the cache in the background. */
+ * (the size of Python's heap, about 20 MB) is taken then and written to the cache in the
+ * background. */
 function keepState(url) {
   var snapshot;
   try {
@@ -236,9 +255,10 @@ self.onmessage = function (event) {
     boot.then(function (info) {
       post({ id: msg.id, ready: true, ms: info.ms, timings: info.timings });
       if (info.keep) {
-        var url = info.keep;
+        // now: this callback runs before those of the messages that waited for the boot, so
+        // the copy holds no table and the random state no deal has used
+        keepState(info.keep);
         info.keep = null;
-        setTimeout(function () { keepState(url); }, 0);
       }
     }, function (e) {
       post({ id: msg.id, error: "O motor não carregou: " + String(e && e.message || e) });
