@@ -1,16 +1,24 @@
 """``make play-bench``: the "Jogar agora" page measured in headless chromium (prints JSON).
 
 Builds the site, serves it on 127.0.0.1 (no compression, like ``python -m http.server``) and
-counts the bytes the server sends. Then, in a fresh browser profile:
+counts the bytes the server sends. Then, ``--starts`` times, in a fresh browser profile:
 
-- cold start: open the page with nothing cached, until the engine is ready (``data-jogo-pronto``),
-  then deal; the bytes sent, and what they would be gzip-compressed by a server that compresses;
-- warm start: open it again (service worker and caches in place): time and bytes;
-- robot decision time: whole matches against médio (and difícil) by clicking, with the robots'
-  pause at zero; the time each robot decision took inside the browser (Python in Pyodide) and the
-  time from the person's click until the page waits for them again (every robot move between).
+- cold start: open the page with nothing cached; the time until the form can be read
+  (``form_s``) and until the engine is ready to play (``ready_s``, ``data-jogo-pronto``); the
+  worker's phases (``worker_ms``: runtime scripts in, Pyodide up, engine imported, whether
+  Python's memory was restored from an earlier visit); the bytes sent, and what they would be
+  gzip-compressed by a server that compresses;
+- warm start: open it again ``--reloads`` times (service worker, caches and the kept copy of
+  the engine's memory in place): the same figures;
+- with the load average of the machine at each start, and medians over all starts.
 
-Not a test: it prints figures for the README (with the date and the machine).
+Then robot decision time: whole matches against each level in ``--levels`` (1×1 and 2×2) by
+clicking, with the robots' pause at zero: ``decision_ms`` is the time each robot decision took
+inside the browser (the robot's ``choose`` in Python in Pyodide, what ``engine.browser`` times),
+``click_to_your_turn_ms`` the time from the person's click until the page waits for them again
+(every robot move between, drawing included).
+
+Not a test: it prints figures for docs-dev/site-log.md (with the date and the machine).
 """
 
 from __future__ import annotations
@@ -229,6 +237,15 @@ def main() -> int:
                     "click_to_your_turn_ms": summary(answer),
                 }
         figures["robots"] = robots
+        figures["goals"] = {
+            "warm_ready_s median (goal <= 1.5)": figures["warm_ready_s"]["median"],  # type: ignore[index]
+            "cold_ready_s median (goal <= 4)": figures["cold_ready_s"]["median"],  # type: ignore[index]
+            **{
+                f"{name} decision_ms p95 (goal <= 600)": r["decision_ms"]["p95"]  # type: ignore[index]
+                for name, r in robots.items()
+                if name.startswith("dificil")
+            },
+        }
         browser.close()
     server.shutdown()
     print(json.dumps(figures, indent=2, ensure_ascii=False))

@@ -157,19 +157,23 @@ function start(config, base) {
   var files = watchFetch(config, base);
   var pyodideURL = new URL(config.pyodide, base).href;
   var engineURL = new URL(config.engine, base).href;
-  files.prefetch(["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"].map(function (name) {
-    return pyodideURL + name;
-  }).concat([engineURL]));
+  var scripts = [pyodideURL + "pyodide.js", pyodideURL + "pyodide.asm.js"];
   var savedURL = stateURL(config, base);
   var saved = readState(savedURL).then(function (s) { mark("state"); return s; });
-  var zip = fetch(engineURL).then(function (response) {
-    if (!response.ok) throw new Error("motor: " + response.status);
-    return response.arrayBuffer();
-  });
+  var zip = null;
   var restored = false;
-  return loadScript(pyodideURL + "pyodide.js").then(function () {
+  var stored = self.caches ? self.caches.match(scripts[1]).then(function (hit) { return !!hit; }, function () { return false; }) : Promise.resolve(false);
+  return stored.then(function (cached) {
+    files.prefetch((cached ? [] : scripts).concat([pyodideURL + "pyodide.asm.wasm", pyodideURL + "python_stdlib.zip", engineURL]));
+    zip = fetch(engineURL).then(function (response) {
+      if (!response.ok) throw new Error("motor: " + response.status);
+      return response.arrayBuffer();
+    });
+    // a later visit: straight from the service worker, so the browser's code cache applies
+    // (a blob copy, counted for the progress bar, is compiled anew every time)
+    if (cached) return importScripts.apply(self, scripts);
     // defines _createPyodideModule, so loadPyodide does not load it again
-    return loadScript(pyodideURL + "pyodide.asm.js");
+    return loadScript(scripts[0]).then(function () { return loadScript(scripts[1]); });
   }).then(function () {
     mark("scripts");
     return saved;
