@@ -196,6 +196,8 @@ def main() -> int:
                 "load_average": round(load, 1),
                 "form_s": round(form, 2),
                 "ready_s": round(ready, 2),
+                # when the page started the worker (after navigation start), and its boot
+                "worker_started_ms": int(page.get_attribute(GAME, "data-jogo-inicio-ms") or 0),
                 "engine_boot_ms": int(page.get_attribute(GAME, "data-jogo-carga-ms") or 0),
                 "worker_ms": json.loads(page.get_attribute(GAME, "data-jogo-motor-ms") or "{}"),
                 "bytes": CountingHandler.sent[0],

@@ -171,6 +171,7 @@
       if (bar) bar.parentNode.removeChild(bar);
       self.el.setAttribute("data-jogo-pronto", "");
       self.el.setAttribute("data-jogo-carga-ms", String(Math.round(performance.now() - engine.started)));
+      self.el.setAttribute("data-jogo-inicio-ms", String(Math.round(engine.started)));
       self.el.setAttribute("data-jogo-motor-ms", JSON.stringify(msg.timings));
       registerOffline();
       return msg;

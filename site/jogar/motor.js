@@ -99,11 +99,64 @@ function wholeState(bytes) {
   return head[0] === STATE_MAGIC && memory >= 320 * PAGE && memory % PAGE === 0;
 }
 
+/* About half of the memory is zero pages: the cache keeps only the others, so a later visit
+ * reads half as much (a copying pass, no compression to undo). Stored: [SPARSE, length, pages]
+ * as 32-bit words, one byte per 4 KB page (1: stored), then the stored pages. */
+var SPARSE = 0x74727563;
+var CHUNK = 4096;
+
+function sparse(bytes) {
+  var pages = Math.ceil(bytes.byteLength / CHUNK);
+  var words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  var kept = new Uint8Array(pages);
+  var count = 0;
+  for (var p = 0; p < pages; p++) {
+    var end = Math.min((p + 1) * CHUNK, bytes.byteLength);
+    for (var w = p * CHUNK >> 2; w < end >> 2; w++) {
+      if (words[w]) { kept[p] = 1; break; }
+    }
+    for (var b = end & ~3; !kept[p] && b < end; b++) if (bytes[b]) kept[p] = 1;
+    count += kept[p];
+  }
+  var head = 12 + pages;
+  var out = new Uint8Array(head + count * CHUNK);
+  new Uint32Array(out.buffer, 0, 3).set([SPARSE, bytes.byteLength, pages]);
+  out.set(kept, 12);
+  var at = head;
+  for (p = 0; p < pages; p++) {
+    if (!kept[p]) continue;
+    var page = bytes.subarray(p * CHUNK, Math.min((p + 1) * CHUNK, bytes.byteLength));
+    out.set(page, at);
+    at += CHUNK;
+  }
+  return out;
+}
+
+function dense(stored) {
+  if (stored.byteLength < 12) return null;
+  var head = new Uint32Array(stored.buffer, stored.byteOffset, 3);
+  var pages = head[2];
+  if (head[0] !== SPARSE || pages !== Math.ceil(head[1] / CHUNK) || stored.byteLength < 12 + pages) return null;
+  var kept = stored.subarray(12, 12 + pages);
+  var count = 0;
+  for (var p = 0; p < pages; p++) count += kept[p];
+  if (stored.byteLength !== 12 + pages + count * CHUNK) return null;
+  var bytes = new Uint8Array(head[1]);
+  var at = 12 + pages;
+  for (p = 0; p < pages; p++) {
+    if (!kept[p]) continue;
+    var size = Math.min(CHUNK, head[1] - p * CHUNK);
+    bytes.set(stored.subarray(at, at + size), p * CHUNK);
+    at += CHUNK;
+  }
+  return bytes;
+}
+
 function readState(url) {
   return openState().then(function (cache) {
     return cache && cache.match(url);
   }).then(function (hit) {
-    return hit ? hit.arrayBuffer().then(function (buf) { return new Uint8Array(buf); }) : null;
+    return hit ? hit.arrayBuffer().then(function (buf) { return dense(new Uint8Array(buf)) || new Uint8Array(0); }) : null;
   }).then(function (bytes) {
     if (!bytes || wholeState(bytes)) return bytes;
     console.warn("cópia do motor incompleta, carregando do zero");
@@ -133,7 +186,7 @@ function keepState(url) {
   }
   return openState().then(function (cache) {
     if (!cache) return null;
-    return cache.put(url, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }))
+    return cache.put(url, new Response(sparse(snapshot), { headers: { "Content-Type": "application/octet-stream" } }))
       .then(function () { return forgetState(url); });
   }).catch(function () {});
 }
