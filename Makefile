@@ -31,6 +31,7 @@ WORKERS ?= 2
 unit: $(STAMP)
 	$(VENV)/bin/pytest -q -n $(WORKERS) --durations=15
 
+# needs Node.js (the play page's Python is compiled by its own Pyodide, see site/_hooks/jogo.py)
 site: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 

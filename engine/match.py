@@ -8,6 +8,7 @@ also drawn from the seed (``caught``), so signals replay exactly too. The state 
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from engine import actions as A
@@ -65,59 +66,58 @@ def fold_bets(
 
     ``ran_team``: the team that ran, if it ended so; ``winner``: the team that won it.
     """
-    if not any(a.act in _BETS for _, a in hand_log):
-        # no call this hand: only the hand count moves (most hands, and every play-out's)
-        return (
-            TeamBets(bets[0].hands + 1, *_counts(bets[0])),
-            TeamBets(bets[1].hands + 1, *_counts(bets[1])),
-        )
-    count = [
-        [
-            list(b.calls),
-            list(b.accepted),
-            list(b.raised),
-            list(b.ran),
-            list(b.shown),
-            list(b.shown_won),
-        ]
-        for b in bets
-    ]
+    # the cells that move, as (team, field, step): a hand moves two to five of them
+    moves: list[tuple[int, int, int]] = []
     step = -1
     settled = True
     caller = -1
     for seat, a in hand_log:
-        team = seat & 1
-        if a.act == _TRUCO:
+        act = a.act
+        if act == _TRUCO:
             step += 1
-            count[team][0][step] += 1
+            caller = seat & 1
+            moves.append((caller, _CALLS, step))
             settled = False
-            caller = team
-        elif a.act == _RAISE:
-            count[team][2][step] += 1
+        elif act == _RAISE:
+            caller = seat & 1
+            moves.append((caller, _RAISED, step))
             step += 1
-            count[team][0][step] += 1
-            caller = team
-        elif a.act == _ACCEPT:
-            count[team][1][step] += 1
+            moves.append((caller, _CALLS, step))
+        elif act == _ACCEPT:
+            moves.append((seat & 1, _ACCEPTED, step))
             settled = True
     if not settled and ran_team is not None and step >= 0:
-        count[ran_team][3][step] += 1
+        moves.append((ran_team, _RAN, step))
     if settled and step >= 0 and ran_team is None and winner is not None:
-        count[caller][4][step] += 1
-        count[caller][5][step] += int(winner == caller)
+        moves.append((caller, _SHOWN, step))
+        if winner == caller:
+            moves.append((caller, _SHOWN_WON, step))
+    if not moves:
+        return _one_more_hand(bets)
+    b0, b1 = bets
+    rows: list[list[tuple[int, ...]]] = [
+        [b0.calls, b0.accepted, b0.raised, b0.ran, b0.shown, b0.shown_won],
+        [b1.calls, b1.accepted, b1.raised, b1.ran, b1.shown, b1.shown_won],
+    ]
+    for team, field, at in moves:
+        cells = list(rows[team][field])
+        cells[at] += 1
+        rows[team][field] = tuple(cells)
+    return (TeamBets(b0.hands + 1, *rows[0]), TeamBets(b1.hands + 1, *rows[1]))
+
+
+# places in ``fold_bets``'s rows: the ``TeamBets`` counts after ``hands``
+_CALLS, _ACCEPTED, _RAISED, _RAN, _SHOWN, _SHOWN_WON = range(6)
+
+
+def _one_more_hand(bets: tuple[TeamBets, TeamBets]) -> tuple[TeamBets, TeamBets]:
+    """``bets`` after a hand without a call: only the hand count moves (most hands, and
+    every play-out's)."""
+    b0, b1 = bets
     return (
-        TeamBets(bets[0].hands + 1, *(tuple(c) for c in count[0])),
-        TeamBets(bets[1].hands + 1, *(tuple(c) for c in count[1])),
+        TeamBets(b0[0] + 1, b0[1], b0[2], b0[3], b0[4], b0[5], b0[6]),
+        TeamBets(b1[0] + 1, b1[1], b1[2], b1[3], b1[4], b1[5], b1[6]),
     )
-
-
-_BETS = frozenset((_TRUCO, _RAISE, _ACCEPT))
-"""The actions ``fold_bets`` counts (a run counts only after a call)."""
-
-
-def _counts(b: TeamBets) -> tuple[tuple[int, ...], ...]:
-    """A team's counts in ``TeamBets`` field order, after ``hands``."""
-    return (b.calls, b.accepted, b.raised, b.ran, b.shown, b.shown_won)
 
 
 def _mix(x: int) -> int:
@@ -129,17 +129,23 @@ def _mix(x: int) -> int:
 
 def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
     """The first ``count`` cards of ``deck`` shuffled by (seed, hand_number), splitmix64."""
-    x = (seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & _MASK
+    return _shuffle(seed, hand_number, deck, count)[:count]
+
+
+def _shuffle(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
+    """``deck`` with its first ``count`` places shuffled (``deal_cards`` without the cut)."""
+    mask = _MASK
+    x = (seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & mask
     cards = list(deck)
     n = len(cards)
     for i in range(count):
-        x = (x + _GOLDEN) & _MASK
+        x = (x + 0x9E3779B97F4A7C15) & mask
         # _mix(x), inline: a deal draws a dozen of them
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
         j = i + (z ^ (z >> 31)) % (n - i)
         cards[i], cards[j] = cards[j], cards[i]
-    return cards[:count]
+    return cards
 
 
 def catch_roll(seed: int, hand_number: int, index: int, seat: int) -> int:
@@ -174,21 +180,22 @@ def hand_outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
     return True, r2
 
 
-_PLAY_ACTIONS: dict[tuple[tuple[Card, ...], bool, bool], tuple[Action, ...]] = {}
-"""``legal_actions`` on a seat's turn, by (cards held, may cover, may call): a few
-thousand keys in a match, emptied when it passes ``_PLAY_ACTIONS_MAX``."""
-_PLAY_ACTIONS_MAX = 50_000
+_DEALS = {
+    n: tuple(
+        tuple(itemgetter(*range((s - dealer - 1) % n, 3 * n, n)) for s in range(n))
+        for dealer in range(n)
+    )
+    for n in (2, 4)
+}
+"""By table size and dealer, each seat's three places in the shuffled deck (itemgetters)."""
 
 
-def _play_actions(hand: tuple[Card, ...], cover: bool, call: bool) -> tuple[Action, ...]:
-    """The actions of a seat's turn holding ``hand``: each card open, then covered when
-    ``cover``, then truco when ``call``."""
-    acts = [A.PLAY[c] for c in hand]
-    if cover:
-        acts += [A.COVER[c] for c in hand]
-    if call:
-        acts.append(A.TRUCO)
-    return tuple(acts)
+_PLAY_OF = A.PLAY
+_COVER_OF = A.COVER
+_TRUCO_ACTION = A.TRUCO
+_ACCEPT_ACTION = A.ACCEPT
+_RUN_ACTION = A.RUN
+_RAISE_ACTION = A.RAISE
 
 
 class Match:
@@ -366,25 +373,39 @@ class Match:
 
     def _deal_from_seed(self) -> None:
         n = self.players
-        need = 3 * n + (1 if self.ruleset.uses_vira else 0)
-        cards = deal_cards(self.seed, self.hand_number, self.ruleset.deck, need)
-        first = (self.dealer + 1) % n
+        rs = self.ruleset
+        vira_on = rs.manilhas is None
+        cards = _shuffle(self.seed, self.hand_number, rs.deck, 3 * n + vira_on)
         # one card at a time to each seat, starting after the dealer: the seat k places
         # after the first gets cards k, k + n and k + 2n
-        hands = tuple(tuple(cards[(s - first) % n : 3 * n : n]) for s in range(n))
-        vira = cards[3 * n] if self.ruleset.uses_vira else None
-        self._start_hand(hands, vira)
+        hands = tuple([take(cards) for take in _DEALS[n][self.dealer]])
+        self._start_hand(hands, cards[3 * n] if vira_on else None)
 
     def _start_hand(self, dealt: tuple[tuple[Card, ...], ...], vira: Card | None) -> None:
-        self._clear_hand()
+        # every field of ``_clear_hand``, set once (a hand starts thousands of times a second)
+        rs = self.ruleset
         self.dealt = dealt
         self.hands = list(dealt)
         self.vira = vira
-        self.strength = self.ruleset.strength_table(vira)
+        self.strength = rs.strength_table(vira)
+        self.stake = rs.hand_value
+        self.level = -1
+        self.raise_team = -1
+        self.call = -1
+        self.call_team = -1
+        self.ran = 0
         self.leader = self.turn = (self.dealer + 1) % self.players
-        threshold = self.ruleset.threshold(self.options.target)
-        at0 = self.score[0] >= threshold
-        at1 = self.score[1] >= threshold
+        self.table = ()
+        self.past = ()
+        self.rounds = ()
+        self.hand_winner = None
+        self.points = (0, 0)
+        self.hand_log = []
+        self.signalled = 0
+        threshold = rs.threshold(self.options.target)
+        s0, s1 = self.score
+        at0 = s0 >= threshold
+        at1 = s1 >= threshold
         if at0 and at1:
             self.kind = _IRON
             self.phase = _PLAYING
@@ -393,6 +414,7 @@ class Match:
             self.phase = _DECIDE
             self.call_team = 0 if at0 else 1  # the deciding team
         else:
+            self.kind = _NORMAL
             self.phase = _PLAYING
 
     def deal(self) -> None:
@@ -503,7 +525,14 @@ class Match:
         if phase in (_ANSWERING, _DECIDE):
             team = 1 - self.call_team if phase == _ANSWERING else self.call_team
             ran = self.ran
-            return tuple(s for s in self.team_seats[team] if not ran >> s & 1)
+            # the team's seats (``team``, and ``team + 2`` at four) that did not run
+            if ran >> team & 1:
+                if self.players == 2 or ran >> team + 2 & 1:
+                    return ()
+                return (team + 2,)
+            if self.players == 2 or ran >> team + 2 & 1:
+                return (team,)
+            return (team, team + 2)
         return ()
 
     def can_truco(self, seat: int) -> bool:
@@ -561,25 +590,23 @@ class Match:
                 hand = self.hands[seat]
                 return [A.BLIND[i] for i, c in enumerate(self.dealt[seat]) if c in hand]
             # can_cover and can_truco, inline: asked for at every decision of every play-out
-            key = (
-                self.hands[seat],
-                bool(self.rounds) and self.options.covered_cards,
+            hand = self.hands[seat]
+            acts = [_PLAY_OF[c] for c in hand]
+            if self.rounds and self.options.covered_cards:
+                acts += [_COVER_OF[c] for c in hand]
+            if (
                 kind == _NORMAL
                 and self.level + 1 < len(self.ladder)
-                and self.raise_team != seat & 1,
-            )
-            acts = _PLAY_ACTIONS.get(key)
-            if acts is None:
-                if len(_PLAY_ACTIONS) >= _PLAY_ACTIONS_MAX:
-                    _PLAY_ACTIONS.clear()
-                acts = _PLAY_ACTIONS[key] = _play_actions(*key)
-            return list(acts)
+                and self.raise_team != seat & 1
+            ):
+                acts.append(_TRUCO_ACTION)
+            return acts
         if phase == _ANSWERING:
             if seat & 1 == self.call_team or self.ran >> seat & 1:
                 return []
             if self.call + 1 < len(self.ladder):
-                return [A.ACCEPT, A.RUN, A.RAISE]
-            return [A.ACCEPT, A.RUN]
+                return [_ACCEPT_ACTION, _RUN_ACTION, _RAISE_ACTION]
+            return [_ACCEPT_ACTION, _RUN_ACTION]
         if phase == _DECIDE:
             if seat & 1 != self.call_team or self.ran >> seat & 1:
                 return []
@@ -615,8 +642,9 @@ class Match:
             card = action.card
             hand = self.hands[seat]
             if card in hand:
-                self.log.append((seat, action))
-                self.hand_log.append((seat, action))
+                entry = (seat, action)
+                self.log.append(entry)
+                self.hand_log.append(entry)
                 i = hand.index(card)
                 self.hands[seat] = hand[:i] + hand[i + 1 :]
                 table = (*self.table, (seat, card, False))
@@ -742,14 +770,17 @@ class Match:
         self.signalled |= 1 << seat
 
     def _record(self, seat: int, action: Action) -> None:
-        self.log.append((seat, action))
-        self.hand_log.append((seat, action))
+        entry = (seat, action)
+        self.log.append(entry)
+        self.hand_log.append(entry)
 
     def _run(self, seat: int, value: int) -> None:
         """A seat runs; the team gives up once every partner has run (R6, R7)."""
-        self.ran |= 1 << seat
+        self.ran = ran = self.ran | 1 << seat
         team = seat & 1
-        if all(self.ran >> s & 1 for s in self.team_seats[team]):
+        # the team's seats as a bit mask: seat 0 or 1, and seats 2 or 3 at four
+        everyone = (5 if self.players == 4 else 1) << team
+        if ran & everyone == everyone:
             self.stake = value
             self._end_hand(1 - team)
 
@@ -780,25 +811,34 @@ class Match:
     def _end_hand(self, winner: int | None) -> None:
         self.hand_winner = winner
         if self.kind == _NORMAL:
-            ran_team = None if winner is None or not self.ran else 1 - winner
-            self.bets = fold_bets(self.bets, self.hand_log, ran_team, winner)
+            if self.level < 0 and self.call < 0:
+                # nobody called (every call leaves ``call`` or ``level`` at a step): only
+                # the hand count moves, as ``fold_bets`` would say without reading the log
+                self.bets = _one_more_hand(self.bets)
+            else:
+                ran_team = None if winner is None or not self.ran else 1 - winner
+                self.bets = fold_bets(self.bets, self.hand_log, ran_team, winner)
         self.call = -1
         self.call_team = -1
-        target = self.options.target
         if winner is None:
             self.points = (0, 0)
+            self.phase = _HAND_OVER
+            return
+        stake = self.stake
+        target = self.options.target
+        s0, s1 = self.score
+        if winner == 0:
+            self.points = (stake, 0)
+            s0 = won = min(target, s0 + stake)
         else:
-            pts = [0, 0]
-            pts[winner] = self.stake
-            self.points = (pts[0], pts[1])
-            s = list(self.score)
-            s[winner] = min(target, s[winner] + self.stake)
-            self.score = (s[0], s[1])
-            if s[winner] >= target:
-                self.match_winner = winner
-                self.phase = _MATCH_OVER
-                return
-        self.phase = _HAND_OVER
+            self.points = (0, stake)
+            s1 = won = min(target, s1 + stake)
+        self.score = (s0, s1)
+        if won >= target:
+            self.match_winner = winner
+            self.phase = _MATCH_OVER
+        else:
+            self.phase = _HAND_OVER
 
     # ---------------------------------------------------------------- snapshots
 

@@ -69,6 +69,8 @@ class Ruleset:
         with other fixed manilhas (gaudério: A♠ A♣ 7♠ 7♦) gets its own order, never
         the suit order of R1.
         """
+        if self.manilhas is None and vira is not None:
+            return _STRENGTH_BY_VIRA[vira]
         return _strength_table(self.manilhas_for(vira))
 
     def card_order(self, vira: Card | None = None) -> list[list[Card]]:
@@ -116,6 +118,10 @@ def _strength_table(manilhas: tuple[Card, ...]) -> tuple[int, ...]:
             table[m] = top - i
         cached = _STRENGTH_CACHE[manilhas] = tuple(table)
     return cached
+
+
+_STRENGTH_BY_VIRA = tuple(_strength_table(_manilhas_after(v)) for v in ALL_CARDS)
+"""The strength table of a hand by its vira: one index, asked at every deal."""
 
 
 def _deck40() -> tuple[Card, ...]:
@@ -212,7 +218,7 @@ _ALIASES = {_normalize(a): r for r in RULESETS.values() for a in (r.name, r.titl
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset called ``name`` or one of its aliases (``Trem Bão``, ``trembao``...)."""
     try:
-        return _ALIASES[_normalize(name)]
+        return RULESETS[name] if name in RULESETS else _ALIASES[_normalize(name)]
     except KeyError:
         known = ", ".join(RULESETS)
         raise InvalidValue(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.cards import Card
 
@@ -57,12 +57,12 @@ class HandResult:
     match_winner: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class TeamBets:
+class TeamBets(NamedTuple):
     """What one team did with truco so far in the match: public, everyone at the table saw it.
 
     Counts are per ladder step (0 truco, 1 seis, 2 nove, 3 doze). Robots read them as the
-    team's habits ("a team that runs a lot accepts little").
+    team's habits ("a team that runs a lot accepts little"). A named tuple, not a frozen
+    dataclass: every finished hand makes two, and a tuple is made several times faster.
     """
 
     hands: int = 0

@@ -1,16 +1,24 @@
 """``make play-bench``: the "Jogar agora" page measured in headless chromium (prints JSON).
 
 Builds the site, serves it on 127.0.0.1 (no compression, like ``python -m http.server``) and
-counts the bytes the server sends. Then, in a fresh browser profile:
+counts the bytes the server sends. Then, ``--starts`` times, in a fresh browser profile:
 
-- cold start: open the page with nothing cached, until the engine is ready (``data-jogo-pronto``),
-  then deal; the bytes sent, and what they would be gzip-compressed by a server that compresses;
-- warm start: open it again (service worker and caches in place): time and bytes;
-- robot decision time: whole matches against médio (and difícil) by clicking, with the robots'
-  pause at zero; the time each robot decision took inside the browser (Python in Pyodide) and the
-  time from the person's click until the page waits for them again (every robot move between).
+- cold start: open the page with nothing cached; the time until the form can be read
+  (``form_s``) and until the engine is ready to play (``ready_s``, ``data-jogo-pronto``); the
+  worker's phases (``worker_ms``: runtime scripts in, Pyodide up, engine imported, whether
+  Python's memory was restored from an earlier visit); the bytes sent, and what they would be
+  gzip-compressed by a server that compresses;
+- warm start: open it again ``--reloads`` times (service worker, caches and the kept copy of
+  the engine's memory in place): the same figures;
+- with the load average of the machine at each start, and medians over all starts.
 
-Not a test: it prints figures for the README (with the date and the machine).
+Then robot decision time: whole matches against each level in ``--levels`` (1×1 and 2×2) by
+clicking, with the robots' pause at zero: ``decision_ms`` is the time each robot decision took
+inside the browser (the robot's ``choose`` in Python in Pyodide, what ``engine.browser`` times),
+``click_to_your_turn_ms`` the time from the person's click until the page waits for them again
+(every robot move between, drawing included).
+
+Not a test: it prints figures for docs-dev/site-log.md (with the date and the machine).
 """
 
 from __future__ import annotations
@@ -120,18 +128,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3, help="partidas por nível e formato")
     parser.add_argument("--levels", default="medio,dificil")
+    parser.add_argument("--starts", type=int, default=3, help="perfis novos (partida a frio)")
+    parser.add_argument("--reloads", type=int, default=2, help="recargas (a quente) por perfil")
+    parser.add_argument("--built", type=Path, help="serve this built site instead of building one")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    out = Path(tempfile.mkdtemp(prefix="bench-site-"))
+    out = args.built or Path(tempfile.mkdtemp(prefix="bench-site-"))
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(CountingHandler, directory=str(out))
     )
     base = f"http://127.0.0.1:{server.server_port}"
-    result = build_site(out, TRUCO_SITE_URL=base + "/")
-    if result.returncode != 0:
-        print(result.stderr, file=sys.stderr)
-        return 1
+    if not args.built:
+        result = build_site(out, TRUCO_SITE_URL=base + "/")
+        if result.returncode != 0:
+            print(result.stderr, file=sys.stderr)
+            return 1
     threading.Thread(target=server.serve_forever, daemon=True).start()
     figures: dict[str, object] = {
         "date": datetime.date.today().isoformat(),
@@ -146,33 +158,73 @@ def main() -> int:
             return 1
         browser = p.chromium.launch(executable_path=found.executable, args=browsers.ARGS)
         figures["chromium"] = browser.version
-        context = browser.new_context()
-        context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
-        page = context.new_page()
-        page.on("dialog", lambda d: d.accept())  # "Nova mesa" asks before leaving a match
 
-        def open_page() -> dict[str, object]:
+        def new_page():  # type: ignore[no-untyped-def]
+            """A fresh browser profile: nothing cached, no service worker."""
+            context = browser.new_context()
+            context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
+            page = context.new_page()
+            page.on("dialog", lambda d: d.accept())  # "Nova mesa" asks before leaving a match
+            # the worker's warnings (a refused copy of the engine's memory, say) go to stderr
+            context.on("console", lambda m: print(f"console {m.type}: {m.text}", file=sys.stderr))
+            page.on(
+                "worker",
+                lambda w: w.on(
+                    "console", lambda m: print(f"worker {m.type}: {m.text}", file=sys.stderr)
+                ),
+            )
+            return page
+
+        def open_page(page) -> dict[str, object]:  # type: ignore[no-untyped-def]
             CountingHandler.sent[0] = 0
             CountingHandler.requests.clear()
+            load = os.getloadavg()[0]
             start = time.perf_counter()
-            page.goto(base + "/jogar/")
-            page.wait_for_selector(f"{GAME}[data-jogo-pronto]", timeout=120_000)
+            page.goto(base + "/jogar/", wait_until="commit")
+            page.wait_for_selector("[data-jogo-comecar]", timeout=60_000)
+            form = time.perf_counter() - start
+            try:
+                page.wait_for_selector(
+                    f"{GAME}[data-jogo-pronto]",
+                    timeout=int(os.environ.get("BENCH_TIMEOUT_MS", 120_000)),
+                )
+            except Exception:
+                print(page.inner_text(GAME), file=sys.stderr)
+                raise
             ready = time.perf_counter() - start
             return {
+                "load_average": round(load, 1),
+                "form_s": round(form, 2),
                 "ready_s": round(ready, 2),
+                # when the page started the worker (after navigation start), and its boot
+                "worker_started_ms": int(page.get_attribute(GAME, "data-jogo-inicio-ms") or 0),
                 "engine_boot_ms": int(page.get_attribute(GAME, "data-jogo-carga-ms") or 0),
-                "pyodide_ms, engine_import_ms": page.get_attribute(GAME, "data-jogo-motor-ms"),
+                "worker_ms": json.loads(page.get_attribute(GAME, "data-jogo-motor-ms") or "{}"),
                 "bytes": CountingHandler.sent[0],
                 "requests": len(CountingHandler.requests),
                 "bytes_gzip": gzip_size(out, list(CountingHandler.requests)),
             }
 
-        cold = open_page()
-        page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)")
-        page.wait_for_timeout(1000)  # let the service worker finish filling its cache
-        cold["bytes_with_service_worker"] = CountingHandler.sent[0]
-        figures["cold"] = cold
-        figures["warm"] = open_page()
+        starts = []
+        for _ in range(args.starts):
+            page = new_page()
+            cold = open_page(page)
+            page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)")
+            # the copy of the engine's memory is written after the engine said it is ready
+            page.wait_for_function(
+                "caches.open('truco-motor-estado').then(c => c.keys()).then(k => k.length > 0)"
+            )
+            page.wait_for_timeout(1000)  # let the service worker finish filling its cache
+            cold["bytes_with_service_worker"] = CountingHandler.sent[0]
+            starts.append({"cold": cold, "warm": [open_page(page) for _ in range(args.reloads)]})
+            if len(starts) < args.starts:
+                page.context.close()
+        figures["starts"] = starts
+        for kind in ("form_s", "ready_s"):
+            figures[f"cold_{kind}"] = summary([float(s["cold"][kind]) for s in starts])  # type: ignore[index]
+            figures[f"warm_{kind}"] = summary(
+                [float(w[kind]) for s in starts for w in s["warm"]]  # type: ignore[attr-defined]
+            )
         robots: dict[str, object] = {}
         for level in args.levels.split(",") if args.matches else ():
             for players in (2, 4):
@@ -187,6 +239,15 @@ def main() -> int:
                     "click_to_your_turn_ms": summary(answer),
                 }
         figures["robots"] = robots
+        figures["goals"] = {
+            "warm_ready_s median (goal <= 1.5)": figures["warm_ready_s"]["median"],  # type: ignore[index]
+            "cold_ready_s median (goal <= 4)": figures["cold_ready_s"]["median"],  # type: ignore[index]
+            **{
+                f"{name} decision_ms p95 (goal <= 600)": r["decision_ms"]["p95"]  # type: ignore[index]
+                for name, r in robots.items()
+                if name.startswith("dificil")
+            },
+        }
         browser.close()
     server.shutdown()
     print(json.dumps(figures, indent=2, ensure_ascii=False))

@@ -19,11 +19,8 @@ from sqlmodel import col
 
 from bot.domain.models import Scoreboard, utcnow
 from bot.domain.store import Database
-from bot.domain.values import ChatSettings, Person
-from bot.numbers import NumberRefused, is_digits, parse_number
-from engine import get_ruleset
-from engine.marcador import DEFAULT_NAMES, Placar
-from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
+from bot.domain.values import Person
+from engine.marcador import Placar
 
 MAX_TRIES = 20
 """Writes raced by others before a press gives up (each retry reads the newer score)."""
@@ -180,46 +177,3 @@ def press(db: Database, board_id: int, person: Person, cmd: Command) -> Board:
                 return _board(fresh)
             s.rollback()  # someone pressed meanwhile: read their score and apply on top
     raise BoardRefused("busy")
-
-
-def parse_request(args: list[str], chat: ChatSettings) -> Placar:
-    """``/marcador [variante] [pontos] [Time A x Time B]`` on top of the chat's defaults.
-
-    ``BoardRefused("bad_arg", word)`` for a word that is none of these, ``bad_target`` for a
-    target outside 6–30.
-    """
-    variant, target = chat.variant, chat.target
-    names = list(DEFAULT_NAMES)
-    words_left = list(args)
-    if any(w.lower() in ("x", "×", "vs") for w in words_left):
-        i = next(i for i, w in enumerate(words_left) if w.lower() in ("x", "×", "vs"))
-        first, second = words_left[:i], words_left[i + 1 :]
-        # the first team's name is whatever follows the options
-        options = []
-        while first and (is_digits(first[0]) or _variant(first[0]) is not None):
-            options.append(first.pop(0))
-        names = [" ".join(first) or names[0], " ".join(second) or names[1]]
-        words_left = options
-    for raw in words_left:
-        word = raw.strip().lower()
-        if is_digits(word):
-            try:
-                target = parse_number(word, MIN_TARGET, MAX_TARGET)
-            except NumberRefused:
-                raise BoardRefused("bad_target") from None
-        elif (found := _variant(word)) is not None:
-            variant = found
-        else:
-            raise BoardRefused("bad_arg", raw)
-    ladder = house_ladder(get_ruleset(variant), chat.ladder)
-    try:
-        return Placar(variant, target, ladder, (names[0], names[1]))
-    except ValueError:
-        raise BoardRefused("bad_target") from None
-
-
-def _variant(word: str) -> str | None:
-    try:
-        return get_ruleset(word).name
-    except ValueError:
-        return None

@@ -21,7 +21,8 @@ from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_noise_in, info_of
 from bot.domain.store import Database
-from bot.domain.tables import GameRow, game_row, pending_starts, rematch_waiting, row_to_table
+from bot.domain.tables.rows import GameRow, game_row, row_to_table
+from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values import (
     GameStatus,
     HandMessageInfo,

@@ -18,7 +18,8 @@ from sqlmodel import Session, col, delete, select
 from bot.domain.messages import _hand_overs  # the domain's own read of the closings
 from bot.domain.models import AppPresence, Game, Player
 from bot.domain.store import Database, insert_of
-from bot.domain.tables import GameRow, game_row, rematch_waiting, row_to_table
+from bot.domain.tables.rows import GameRow, game_row, row_to_table
+from bot.domain.tables.starting import rematch_waiting
 from bot.domain.values import GameStatus, HandSummary, Table
 
 log = logging.getLogger(__name__)

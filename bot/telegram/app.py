@@ -65,7 +65,7 @@ from bot.telegram.handlers import (
 )
 from bot.telegram.handlers import tables as lobby
 from bot.telegram.jobs import JobRunner
-from bot.telegram.render import WARNING_SECONDS
+from bot.telegram.render.common import WARNING_SECONDS
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for
 

@@ -250,7 +250,7 @@ class MiniApp:
         except BadInitData:
             return self._refusal(request, 401, "reopen")
         from bot.telegram.publish import refresh
-        from bot.telegram.render import reason_text
+        from bot.telegram.render.wording import reason_text
 
         t = person_translations(user.language_code)
         try:
@@ -279,7 +279,7 @@ class MiniApp:
         """Run a domain call as a button's handler does (in the update threads); a refusal
         is answered in the person's words (409)."""
         from bot.telegram.publish import refresh
-        from bot.telegram.render import reason_text
+        from bot.telegram.render.wording import reason_text
 
         rt = runtime_of(self.app)
         try:

@@ -15,7 +15,8 @@ from typing import Any
 from bot.domain.miniapp import Around
 from bot.domain.values import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.render import hand_closed_text, lobby_text, match_over_text
+from bot.telegram.render.lobby import lobby_text
+from bot.telegram.render.results import hand_closed_text, match_over_text
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import Phase

@@ -116,13 +116,13 @@ class Dificil(SeededRobot):
             world, weight = weighted_world(view, rng)
             world_seed = rng.getrandbits(32)
             weights.append(weight)
-            for model, answers in zip(gains, models, strict=True):
-                values = [
-                    playout(world, view.seat, options[i], random.Random(world_seed), answers)
-                    for i in alive
-                ]
-                for i, value in zip(alive, values, strict=True):
-                    model[i].append(value - values[0])
+            # each option's value under every model, the models sharing what they agree on
+            values = [
+                playout_models(world, view.seat, options[i], world_seed, models) for i in alive
+            ]
+            for k, model in enumerate(gains):
+                for i, by_model in zip(alive, values, strict=True):
+                    model[i].append(by_model[k] - values[0][k])
             done = w + 1
             if done in checks and done < worlds_planned:
                 alive, chosen = prune_all(alive, gains, weights)
@@ -368,6 +368,45 @@ def playout(
     """
     m = world.copy()
     m.apply(seat, action)
+    return _play_out(m, seat, rng, answers)
+
+
+def playout_models(
+    world: Match, seat: int, action: Action, seed: int, models: tuple[Answers | None, ...]
+) -> list[float]:
+    """``playout`` under each of ``models``, each with ``random.Random(seed)``: the same
+    values, but the play-out is shared up to the first answer of the other team, the
+    only place where the models differ (at 2×2, most play-outs of a card never reach one).
+    """
+    if len(models) == 1:
+        return [playout(world, seat, action, random.Random(seed), models[0])]
+    m = world.copy()
+    m.apply(seat, action)
+    rng = random.Random(seed)
+    them = 1 - (seat & 1)
+    while m.phase < Phase.HAND_OVER:
+        s = m.to_act()[0]
+        legal = m.legal_actions(s)
+        if len(legal) == 1:
+            a = legal[0]
+        elif s & 1 == them and m.phase == Phase.ANSWER:
+            break  # the models part here
+        else:
+            a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
+        m.apply(s, a)
+    else:
+        return [_match_chance(m, seat)] * len(models)
+    state = rng.getstate()
+    out = []
+    for answers in models:
+        fork = random.Random()
+        fork.setstate(state)
+        out.append(_play_out(m.copy(), seat, fork, answers))
+    return out
+
+
+def _play_out(m: Match, seat: int, rng: random.Random, answers: Answers | None) -> float:
+    """``playout`` from ``m`` (changed in place) on."""
     them = 1 - (seat & 1)
     if answers is None:
         answers = Answers.HABITS if m.players == 2 else Answers.MEDIO
@@ -382,6 +421,11 @@ def playout(
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)
+    return _match_chance(m, seat)
+
+
+def _match_chance(m: Match, seat: int) -> float:
+    """Match-winning chance of ``seat``'s team once the hand in ``m`` is over."""
     team = seat & 1
     if m.match_winner is not None:
         return 1.0 if m.match_winner == team else 0.0

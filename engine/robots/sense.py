@@ -12,7 +12,6 @@ from functools import lru_cache
 
 from engine.actions import Act
 from engine.cards import Card
-from engine.match import hand_outcome
 from engine.robots.sinais import MAX_TRIES, Clues
 from engine.rulesets import Ruleset, get_ruleset
 from engine.view import View
@@ -114,20 +113,23 @@ def simulate(
     Leaders play their best card; followers play the cheapest card that takes the
     round, or their lowest when their team already holds it or nothing takes it.
     """
+    # the strongest card of the round, its team (2: both teams hold it) and the first
+    # seat that played it, kept up to date as cards fall (the follower's rule reads it
+    # for every card, and it decides the round)
+    best = -2
+    team = -1
+    first = -1
+    for seat, s in table:
+        if s > best:
+            best, team, first = s, seat & 1, seat
+        elif s == best and team != seat & 1:
+            team = 2
+    on_table = len(table)
     while True:
-        # the strongest card on the table and its team (2: both teams hold it), kept
-        # up to date as cards fall (the follower's rule reads it for every card)
-        best = -2
-        team = -1
-        for seat, s in table:
-            if s > best:
-                best, team = s, seat & 1
-            elif s == best and team != seat & 1:
-                team = 2
-        while len(table) < players:
+        while on_table < players:
             h = hands[turn]
             mine = turn & 1
-            if not table:
+            if not on_table:
                 card = max(h)
             elif team == mine:
                 card = min(h)
@@ -139,28 +141,32 @@ def simulate(
                 if card == -9:
                     card = min(h)
             h.remove(card)
-            table.append((turn, card))
             if card > best:
-                best, team = card, mine
+                best, team, first = card, mine, turn
             elif card == best and team != mine:
                 team = 2
             turn = (turn + 1) % players
-        best = -2
-        first = -1
-        teams = 0
-        for seat, s in table:
-            if s > best:
-                best, first, teams = s, seat, 1 << (seat & 1)
-            elif s == best:
-                teams |= 1 << (seat & 1)
-        rounds = (*rounds, None if teams == 3 else first & 1)
-        if teams != 3:
+            on_table += 1
+        if team == 2:
+            rounds = (*rounds, None)
+        else:
+            rounds = (*rounds, team)
             leader = first
         turn = leader
-        table = []
-        done, winner = hand_outcome(rounds)
-        if done:
-            return winner
+        # hand_outcome(rounds), inline: a reading plays out dozens of hands
+        n = len(rounds)
+        if n == 3:
+            return rounds[0] if rounds[2] is None else rounds[2]
+        if n == 2:
+            r0, r1 = rounds
+            if r0 is None:
+                if r1 is not None:
+                    return r1
+            elif r1 is None or r0 == r1:
+                return r0
+        best = -2
+        team = -1
+        on_table = 0
 
 
 def sampled_hands(sense: Sense, rng: random.Random, samples: int) -> Iterator[list[list[int]]]:

@@ -7,6 +7,9 @@ integrity hash; it is downloaded once into a cache folder (``TRUCO_CACHE_DIR``, 
 into the built site, under ``jogar/pyodide/``: the loader, the WebAssembly runtime and a Python
 standard library trimmed to the modules Pyodide and the engine import. The engine itself
 (``engine/`` without the command-line tools) is zipped into ``jogar/motor-<hash>.zip``.
+Both zips are shipped compiled to bytecode by the very Pyodide they run on (under Node.js, at
+build time, see ``compile_zip.cjs``; cached by content): compiling the sources at every first
+start was most of the boot. Node.js is ``TRUCO_NODE``, else ``node`` on the PATH.
 ``TRUCO_PYODIDE_TGZ`` may name an already downloaded tarball (builds with no network).
 
 Each offline page (the play page and the marcador) gets a service worker next to it
@@ -23,6 +26,7 @@ The page asks for its table with ``{{ jogo.mesa() }}`` and the marcador with
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
 import io
@@ -31,6 +35,7 @@ import os
 import posixpath
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -59,26 +64,19 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 STDLIB_KEEP = frozenset(
     [
         "__future__",
-        "_collections_abc",
         "_colorize",
         "_compression",
         "_opcode_metadata",
         "_py_abc",
-        "_pydatetime",
         "_pyodide",
-        "_sitebuiltins",
-        "_strptime",
         "_sysconfigdata__emscripten_wasm32-emscripten",
         "_threading_local",
         "_weakrefset",
-        "abc",
         "ast",
         "asyncio",
         "base64",
         "bisect",
         "bz2",
-        "calendar",
-        "codecs",
         "collections",
         "concurrent",
         "contextlib",
@@ -92,28 +90,21 @@ STDLIB_KEEP = frozenset(
         "enum",
         "fnmatch",
         "functools",
-        "genericpath",
         "gettext",
         "glob",
-        "gzip",
         "hashlib",
         "heapq",
         "importlib",
         "inspect",
-        "io",
         "json",
         "keyword",
         "linecache",
         "locale",
         "logging",
-        "ntpath",
         "numbers",
         "opcode",
         "operator",
-        "os",
         "pathlib",
-        "posixpath",
-        "pprint",
         "pyodide",
         "queue",
         "random",
@@ -122,10 +113,8 @@ STDLIB_KEEP = frozenset(
         "selectors",
         "shutil",
         "signal",
-        "site",
         "site-packages",
         "socket",
-        "stat",
         "string",
         "struct",
         "subprocess",
@@ -141,12 +130,48 @@ STDLIB_KEEP = frozenset(
         "warnings",
         "weakref",
         "zipfile",
-        "zipimport",
     ]
 )
 """Top-level modules of the standard library kept in the browser: what Pyodide's start-up, the
 engine (with gettext) and Python's tracebacks import, measured in the browser, plus their
-neighbours. Everything else (email, http, xml, unittest, pydoc, the REPL...) is left out."""
+neighbours. Everything else (email, http, xml, unittest, pydoc, the REPL...) is left out, and
+so are the sources of the modules the runtime has frozen in (``FROZEN``): they never load."""
+FROZEN = frozenset(
+    [
+        "_collections_abc",
+        "_sitebuiltins",
+        "abc",
+        "codecs",
+        "genericpath",
+        "importlib/_bootstrap",
+        "importlib/_bootstrap_external",
+        "importlib/machinery",
+        "importlib/util",
+        "io",
+        "ntpath",
+        "os",
+        "posixpath",
+        "site",
+        "stat",
+        "zipimport",
+    ]
+)
+"""Modules frozen into Pyodide's interpreter (their ``__spec__.origin`` is ``"frozen"``)."""
+STDLIB_DROP = frozenset(
+    [
+        "asyncio/__main__",
+        "asyncio/proactor_events",
+        "asyncio/windows_events",
+        "asyncio/windows_utils",
+        "concurrent/futures/process",
+        "logging/config",
+        "logging/handlers",
+        "pyodide/console",
+        "sysconfig/__main__",
+    ]
+)
+"""Modules of kept packages that nothing in the browser imports (Windows, processes, the
+REPL, logging's configuration files): none was loaded after whole matches at every level."""
 ENCODINGS_KEEP = frozenset(
     [
         "__init__",
@@ -255,6 +280,8 @@ def pyodide_dir() -> Path:
 
 
 def _stdlib_keeps(name: str) -> bool:
+    if name.removesuffix(".py") in FROZEN | STDLIB_DROP:
+        return False
     top, _, rest = name.partition("/")
     if top.endswith(".py"):
         top = top[:-3]
@@ -305,6 +332,70 @@ def engine_zip() -> bytes:
     return out.getvalue()
 
 
+# ------------------------------------------------------------------ bytecode
+
+COMPILER = (Path(__file__).parent / "compile_zip.cjs", Path(__file__).parent / "compile_zip.py")
+STDLIB_PREFIX = "/lib/python313.zip/"
+"""Where Pyodide mounts its standard library (the file names tracebacks show)."""
+ENGINE_DIR = "/home/pyodide/motor/"
+"""Where the page's worker unpacks the engine (``site/jogar/motor.js``)."""
+
+
+def node() -> str:
+    """The Node.js that runs the build's Pyodide (``TRUCO_NODE``, else ``node`` on the PATH)."""
+    found = os.environ.get("TRUCO_NODE") or shutil.which("node") or shutil.which("nodejs")
+    if not found or not os.access(found, os.X_OK):
+        raise PluginError(
+            "o site precisa do Node.js para compilar o motor do Jogar agora "
+            "(apt-get install nodejs, ou TRUCO_NODE=/caminho/do/node)"
+        )
+    return found
+
+
+def compiled(sources: dict[str, tuple[bytes, str]]) -> dict[str, bytes]:
+    """Zips of sources (name → (zip, prefix of its file names)) as zips of bytecode.
+
+    Compiled once per content into the cache folder (``compilado/``), in one Node run for all
+    that are missing; the file names carry the digest of the sources, not of the bytecode.
+    """
+    folder = cache_dir() / "compilado"
+    tools = [path.read_bytes() for path in COMPILER]
+    keys = {
+        name: f"{name}-{_digest(data, prefix.encode(), PYODIDE_VERSION.encode(), *tools)}.zip"
+        for name, (data, prefix) in sources.items()
+    }
+    out: dict[str, bytes] = {}
+    for name, key in keys.items():
+        with contextlib.suppress(FileNotFoundError):  # another build may prune it meanwhile
+            out[name] = (folder / key).read_bytes()
+    missing = [name for name in sources if name not in out]
+    if missing:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            args = [
+                node(),
+                str(COMPILER[0]),
+                str(pyodide_dir()),
+                str(pyodide_dir() / "lock-info.json"),
+            ]
+            for name in missing:
+                (Path(tmp) / f"{name}.py.zip").write_bytes(sources[name][0])
+                args += [f"{tmp}/{name}.py.zip", f"{tmp}/{name}.pyc.zip", sources[name][1]]
+            done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+            if done.returncode != 0:
+                raise PluginError(
+                    f"não consegui compilar o motor com o Pyodide: {done.stderr[-2000:]}"
+                )
+            for name in missing:
+                out[name] = (Path(tmp) / f"{name}.pyc.zip").read_bytes()
+                (Path(tmp) / f"{name}.pyc.zip").rename(folder / keys[name])  # atomic
+    # one compiled engine is enough: the older ones go (a build elsewhere compiles its own again)
+    for old in folder.glob("motor-*.zip"):
+        if old.name != keys.get("motor"):
+            old.unlink(missing_ok=True)
+    return out
+
+
 def telegram_link() -> str:
     """Where "Jogar no Telegram" leads: the bot (``TRUCO_BOT_USERNAME``) or the guide page."""
     name = os.environ.get("TRUCO_BOT_USERNAME", "").lstrip("@")
@@ -325,18 +416,21 @@ class Bundle:
 
     def __init__(self) -> None:
         folder = pyodide_dir()
+        stdlib = trimmed_stdlib(folder / "python_stdlib.zip")
+        motor = engine_zip()
+        code = compiled({"stdlib": (stdlib, STDLIB_PREFIX), "motor": (motor, ENGINE_DIR)})
         runtime = {
-            name: trimmed_stdlib(folder / name)
-            if name == "python_stdlib.zip"
-            else (folder / name).read_bytes()
+            name: code["stdlib"] if name == "python_stdlib.zip" else (folder / name).read_bytes()
             for name in PYODIDE_FILES
         }
-        # the folder is named by its content, so caches can keep it across builds
-        self.pyodide = f"pyodide-{PYODIDE_VERSION}-{_digest(*runtime.values())}/"
+        # named by their sources, so caches can keep them across builds
+        sources = [
+            stdlib if name == "python_stdlib.zip" else data for name, data in runtime.items()
+        ]
+        self.pyodide = f"pyodide-{PYODIDE_VERSION}-{_digest(*sources)}/"
         self.files = {self.pyodide + name: data for name, data in runtime.items()}
-        motor = engine_zip()
         self.engine = f"motor-{_digest(motor)}.zip"
-        self.files[self.engine] = motor
+        self.files[self.engine] = code["motor"]
         self.lock_info = json.loads((folder / "lock-info.json").read_text())
 
     def config(self) -> dict[str, Any]:
@@ -364,13 +458,31 @@ def on_config(config: Any) -> Any:
     return config
 
 
+EARLY_BOOT = """<script>(function () {
+  /* the engine starts booting while the rest of the page loads; site/assets/jogo.js adopts it */
+  var el = document.currentScript && document.currentScript.previousElementSibling;
+  if (!el || !window.Worker || window.trucoMotor) return;
+  try {
+    var config = JSON.parse(el.getAttribute("data-jogo-config"));
+    var base = new URL(".", location.href).href;
+    var early = { key: config.engine, started: performance.now(), messages: [] };
+    early.worker = new Worker(new URL("motor.js", base).href);
+    early.worker.onmessage = function (e) { early.messages.push(e.data); };
+    early.worker.onerror = function (e) { early.failed = e.message || "erro no motor"; };
+    early.worker.postMessage({ id: 1, op: "boot", config: config, base: base });
+    window.trucoMotor = early;
+  } catch (e) { /* jogo.js starts it then */ }
+})();</script>"""
+"""Inline, right after the table's frame: the worker starts before the theme's scripts load."""
+
+
 def mesa() -> str:
     """The play page's frame; the worker's settings travel in a data attribute."""
     payload = html.escape(json.dumps(_state["bundle"].config(), separators=(",", ":")))
     return (
         f'\n<div class="jogo" data-jogo data-jogo-config="{payload}">'
         "<noscript><p>O jogo roda no navegador e precisa de JavaScript.</p></noscript>"
-        "</div>\n"
+        f"</div>\n{EARLY_BOOT}\n"
     )
 
 

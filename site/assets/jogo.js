@@ -49,14 +49,19 @@
 
   var engine = null;
 
+  /* The worker the page's inline script started while the page loaded (site/_hooks/jogo.py,
+   * EARLY_BOOT) is adopted with the messages it has sent so far; else a new one starts. */
   function Engine(config, base) {
     var self = this;
-    this.worker = new Worker(new URL("motor.js", base).href);
+    var early = window.trucoMotor;
+    var adopt = early && early.key === config.engine && early.worker && !early.adopted;
+    window.trucoMotor = { adopted: true, key: config.engine };
+    this.worker = adopt ? early.worker : new Worker(new URL("motor.js", base).href);
+    this.started = adopt ? early.started : performance.now();
     this.next = 1;
     this.waiting = {};
     this.progress = null;
-    this.worker.onmessage = function (event) {
-      var msg = event.data;
+    var receive = function (msg) {
       if (msg.progress) {
         if (self.progress) self.progress(msg.progress);
         return;
@@ -67,13 +72,21 @@
       if (msg.error) done.reject(new Error(msg.error));
       else done.resolve(msg);
     };
+    this.worker.onmessage = function (event) { receive(event.data); };
     this.worker.onerror = function (event) {
       Object.keys(self.waiting).forEach(function (id) {
         self.waiting[id].reject(new Error(event.message || "erro no motor"));
       });
       self.waiting = {};
     };
-    this.ready = this.send("boot", { config: config, base: base });
+    if (adopt) {
+      this.next = 2; /* the inline script sent boot as message 1 */
+      this.ready = new Promise(function (resolve, reject) { self.waiting[1] = { resolve: resolve, reject: reject }; });
+      early.messages.forEach(receive);
+      if (early.failed) this.worker.onerror({ message: early.failed });
+    } else {
+      this.ready = this.send("boot", { config: config, base: base });
+    }
   }
 
   Engine.prototype.send = function (op, data) {
@@ -149,7 +162,6 @@
     if (!engine || engine.key !== this.config.engine) {
       engine = new Engine(this.config, base);
       engine.key = this.config.engine;
-      engine.started = performance.now();
     }
     this.renderLoading({ done: 0, total: 1, stage: "baixando" });
     engine.progress = function (p) { if (self.el.isConnected) self.renderLoading(p); };
@@ -159,7 +171,8 @@
       if (bar) bar.parentNode.removeChild(bar);
       self.el.setAttribute("data-jogo-pronto", "");
       self.el.setAttribute("data-jogo-carga-ms", String(Math.round(performance.now() - engine.started)));
-      self.el.setAttribute("data-jogo-motor-ms", Math.round(msg.timings.pyodide) + " " + Math.round(msg.timings.engine));
+      self.el.setAttribute("data-jogo-inicio-ms", String(Math.round(engine.started)));
+      self.el.setAttribute("data-jogo-motor-ms", JSON.stringify(msg.timings));
       registerOffline();
       return msg;
     }, function (e) {

@@ -447,7 +447,8 @@ async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
 
 def test_table_and_deck_labels_fit_a_phone_in_both_languages() -> None:
     from bot.i18n import translations
-    from bot.telegram.render import deck_keyboard, table_keyboard
+    from bot.telegram.render.config import deck_keyboard
+    from bot.telegram.render.table import table_keyboard
 
     for lang in ("pt", "en"):
         t = translations(lang)
@@ -507,7 +508,7 @@ async def test_the_table_votes_a_robot_into_an_absent_seat(
 
 def test_minha_mao_stars_the_manilhas() -> None:
     from bot.i18n import translations
-    from bot.telegram.render import inline_results
+    from bot.telegram.render.hand import inline_results
     from engine.cards import DeckStyle, parse_cards
 
     m = Match.from_hand(

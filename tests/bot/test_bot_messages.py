@@ -9,7 +9,7 @@ from bot.domain import GameStatus, messages, tables
 from bot.i18n import translations
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
-from bot.telegram.render import table_text
+from bot.telegram.render.table import table_text
 from tests.bot.harness import Harness, buttons, running
 
 

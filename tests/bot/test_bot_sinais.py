@@ -4,6 +4,7 @@ a group that only learns that a signal was made, and tables without sinais."""
 from __future__ import annotations
 
 from bot.domain import ChatSettings, messages, tables
+from bot.telegram.arguments import truco_request
 from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
 from engine.match import catch_roll
@@ -93,9 +94,9 @@ async def test_no_button_without_sinais(harness: Harness) -> None:
 
 
 def test_truco_command_opens_a_table_without_sinais() -> None:
-    request = tables.parse_request(["2x2", "sem-sinais"], ChatSettings(id=-1))
+    request = truco_request(["2x2", "sem-sinais"], ChatSettings(id=-1))
     assert request.options.players == 4 and not request.options.sinais
-    assert tables.parse_request(["2x2"], ChatSettings(id=-1)).options.sinais_on
+    assert truco_request(["2x2"], ChatSettings(id=-1)).options.sinais_on
 
 
 async def test_robots_signal_and_their_partner_is_pinged(harness: Harness) -> None:

@@ -29,6 +29,7 @@ from bot.domain import (
     tables,
 )
 from bot.domain.models import Game
+from bot.telegram.arguments import truco_request
 from tests.bot.harness import (
     Harness,
     button,
@@ -77,7 +78,7 @@ def test_two_changes_for_one_version_store_one(tmp_path: Path) -> None:
     people.meet(db, beto, started=True)
     chat = people.chat_settings(db, -5)
     assert chat == ChatSettings(id=-5)
-    request = tables.parse_request(["1x1"], chat)
+    request = truco_request(["1x1"], chat)
     game = tables.open_table(db, -5, None, ana, request)
     tables.lobby(db, game.id, beto, Join(), authorised=False, rules=rules)
     change = tables.lobby(db, game.id, ana, Start(), authorised=True, rules=rules)
@@ -94,13 +95,13 @@ def test_two_changes_for_one_version_store_one(tmp_path: Path) -> None:
     events = messages.events_of(db, g.id, "button")
     assert len(events) == 1 and events[0].data["action"] == str(action)
     with pytest.raises(Refused) as refused:
-        tables.parse_request(["truco-do-cerrado"], chat)
+        truco_request(["truco-do-cerrado"], chat)
     assert refused.value.reason == Reason.BAD_ARG
     with pytest.raises(Refused):
-        tables.parse_request(["99"], chat)
+        truco_request(["99"], chat)
     # options the engine refuses come back as a code, never as the engine's own prose
     with pytest.raises(Refused) as refused:
-        tables.parse_request(["mineiro"], ChatSettings(id=-5, ladder="5-7-9-11"))
+        truco_request(["mineiro"], ChatSettings(id=-5, ladder="5-7-9-11"))
     assert refused.value.reason == Reason.BAD_OPTIONS
     db.close()
 
@@ -308,7 +309,7 @@ def test_an_ending_is_unsure_once_its_sender_may_have_died_during_the_call(tmp_p
     db = Database(database_url(tmp_path))
     ana = Person(1, "Ana")
     people.meet(db, ana, started=True)
-    request = tables.parse_request(["1x1"], people.chat_settings(db, -5))
+    request = truco_request(["1x1"], people.chat_settings(db, -5))
     game = tables.open_table(db, -5, None, ana, request)
     with db.session() as s:
         row = s.get(Game, game.id)

@@ -26,6 +26,7 @@ from bot.domain import (
     tables,
 )
 from bot.domain import jobs as store
+from bot.telegram.arguments import truco_request
 from engine.actions import Act
 
 ANA, BETO, CIDA, DITA = (Person(i, n) for i, n in enumerate(("Ana", "Beto", "Cida", "Dita"), 1))
@@ -74,7 +75,7 @@ def open_and_start(
     db: Database, group: int, rules: Rules, args: list[str], seated: list[Person]
 ) -> int:
     chat = people.chat_settings(db, group)
-    table = tables.open_table(db, group, None, seated[0], tables.parse_request(args, chat))
+    table = tables.open_table(db, group, None, seated[0], truco_request(args, chat))
     for p in seated[1:]:
         tables.lobby(db, table.id, p, Join(), authorised=False, rules=rules)
     tables.lobby(db, table.id, seated[0], Start(), authorised=True, rules=rules)
@@ -86,7 +87,7 @@ def test_only_the_opener_or_an_admin_starts_and_the_deadline_runs_on_the_rules_c
 ) -> None:
     rules = rules_on(clock)
     chat = people.chat_settings(db, group)
-    table = tables.open_table(db, group, None, ANA, tables.parse_request(["1x1"], chat))
+    table = tables.open_table(db, group, None, ANA, truco_request(["1x1"], chat))
     tables.lobby(db, table.id, BETO, Join(), authorised=False, rules=rules)
     with pytest.raises(Refused) as refused:
         tables.lobby(db, table.id, BETO, Start(), authorised=False, rules=rules)
@@ -103,7 +104,7 @@ def test_a_robot_seat_gets_its_turn_recorded_with_the_change(
 ) -> None:
     rules = rules_on(clock)
     chat = people.chat_settings(db, group)
-    table = tables.open_table(db, group, None, ANA, tables.parse_request(["1x1"], chat))
+    table = tables.open_table(db, group, None, ANA, truco_request(["1x1"], chat))
     tables.lobby(db, table.id, ANA, AddRobot(RobotLevel.FACIL), authorised=True, rules=rules)
     change = tables.lobby(db, table.id, ANA, Start(), authorised=True, rules=rules)
     loaded = tables.load(db, change.game_id)

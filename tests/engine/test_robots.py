@@ -14,7 +14,15 @@ from engine.actions import Act, Action
 from engine.cards import Card, parse_cards
 from engine.match import HandKind, TeamBets
 from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
-from engine.robots.search import card_answer, habit_answer, sample_world, weighted_world
+from engine.robots.search import (
+    ROBUST_MODELS_2X2,
+    card_answer,
+    habit_answer,
+    playout,
+    playout_models,
+    sample_world,
+    weighted_world,
+)
 from engine.robots.sense import match_values, read, win_chance
 
 TABLES = [
@@ -394,6 +402,26 @@ def test_difficil_can_play_out_answers_by_the_best_card_alone() -> None:
     assert answer("2H JS KC")[Act.RUN] == 20
     # by a team that accepted every call it faced, they are accepted
     assert answer("2H JS KC", TeamBets(hands=8, accepted=(8, 0, 0, 0)))[Act.RUN] == 0
+
+
+def test_play_outs_shared_by_the_answer_models_give_each_models_own_value() -> None:
+    # every action of 2x2 states at a seat's turn, including truco calls that the other
+    # team answers at once and card plays whose play-outs may meet a call later
+    checked = 0
+    for m in random_states("paulista", TableOptions(players=4), 3, 120):
+        if m.phase != Phase.PLAY or m.kind != HandKind.NORMAL:
+            continue
+        seat = m.to_act()[0]
+        world = sample_world(m.view(seat), random.Random(checked))
+        for action in m.legal_actions(seat):
+            shared = playout_models(world, seat, action, 11, ROBUST_MODELS_2X2)
+            alone = [
+                playout(world, seat, action, random.Random(11), model)
+                for model in ROBUST_MODELS_2X2
+            ]
+            assert shared == alone
+            checked += 1
+    assert checked > 20
 
 
 def test_match_values_grow_with_own_score_and_are_even_when_level() -> None:

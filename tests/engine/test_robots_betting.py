@@ -203,7 +203,7 @@ def test_a_raise_after_an_accept_reads_as_a_made_hand_unless_the_teams_raises_lo
 
     quiet = TeamBets(hands=12, calls=(3, 0, 0, 0), accepted=(4, 0, 0, 0))
     # the same counts, but the team's four raises were played out and all four lost
-    lost = replace(quiet, calls=(3, 4, 0, 0), shown=(0, 4, 0, 0), shown_won=(0, 0, 0, 0))
+    lost = quiet._replace(calls=(3, 4, 0, 0), shown=(0, 4, 0, 0), shown_won=(0, 0, 0, 0))
     assert Tendencies.of_bets(quiet, 2).late_lose_ratio < 0.25
     assert (
         Tendencies.of_bets(lost, 2).late_lose_ratio

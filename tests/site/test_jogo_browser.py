@@ -237,6 +237,42 @@ def test_second_visit_plays_offline(browser, base_url) -> None:
     p.close()
 
 
+def test_a_later_visit_restores_the_engine_and_deals_anew(browser, base_url) -> None:
+    """The second visit starts from the engine's memory kept after the first, not from zero;
+    the random state kept with it is not reused (the same deal on every visit)."""
+    p = Page(browser, base_url)
+    p.start(players=2, level="facil")
+    first = json.loads(p.table().snapshot())
+    assert json.loads(p.attr("data-jogo-motor-ms"))["restored"] is False
+    p.page.wait_for_function(
+        "caches.open('truco-motor-estado').then(c => c.keys()).then(k => k.length === 1)",
+        timeout=30_000,
+    )
+    p.page.evaluate("localStorage.removeItem('truco-jogo-partida')")
+    p.start(players=2, level="facil")
+    assert json.loads(p.attr("data-jogo-motor-ms"))["restored"] is True
+    assert json.loads(p.table().snapshot())["robot_seed"] != first["robot_seed"]
+    assert p.wait_for_person() in {"you", "hand_over"}
+    # a copy the runtime refuses: the worker boots from zero and keeps a good one again
+    p.page.evaluate(
+        """caches.open('truco-motor-estado').then(c => c.keys().then(keys =>
+            Promise.all(keys.map(k => c.put(k, new Response(new Uint8Array(4096)))))))"""
+    )
+    p.page.reload()
+    p.page.wait_for_selector(f'{GAME}[data-jogo-fase="jogo"]', timeout=60_000)
+    assert json.loads(p.attr("data-jogo-motor-ms"))["restored"] is False
+    assert p.wait_for_person() in {"you", "hand_over"}
+    p.page.wait_for_function(
+        """async () => { const c = await caches.open('truco-motor-estado');
+            const keys = await c.keys();
+            if (keys.length !== 1) return false;
+            return (await (await c.match(keys[0])).arrayBuffer()).byteLength > 4096; }""",
+        timeout=30_000,
+    )
+    p.check()
+    p.close()
+
+
 def test_the_play_page_on_a_phone(browser, base_url) -> None:
     p = Page(
         browser, base_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True

@@ -85,6 +85,33 @@ def test_the_built_page_carries_the_runtime_and_a_service_worker(site: Path) -> 
     assert not list(site.rglob("console.html")) and not list(site.rglob("*.d.ts"))
 
 
+def test_the_browser_gets_bytecode_for_its_own_python(site: Path) -> None:
+    """Both zips are compiled by the shipped Pyodide (Python 3.13): no source left to compile."""
+    page = (site / "jogar/index.html").read_text(encoding="utf-8")
+    found = re.search(r'data-jogo-config="([^"]+)"', page)
+    assert found
+    config = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    stdlib = zipfile.ZipFile(site / "jogar" / config["pyodide"] / "python_stdlib.zip")
+    engine = zipfile.ZipFile(site / "jogar" / config["engine"])
+    for z, module in ((stdlib, "json/__init__.pyc"), (engine, "engine/browser.pyc")):
+        assert not [n for n in z.namelist() if n.endswith(".py")]
+        assert z.read(module)[:4] == (3571).to_bytes(2, "little") + b"\r\n"  # 3.13's magic
+    # the engine's data files travel as they are (the English catalog, the robots' tables)
+    assert {
+        "engine/words/locale/en/LC_MESSAGES/engine.po",
+        "engine/robots/data/equity.json",
+    } <= set(engine.namelist())
+    # modules frozen into the interpreter are not shipped again
+    assert "os.pyc" not in stdlib.namelist() and "importlib/_bootstrap.pyc" not in stdlib.namelist()
+
+
+def test_without_node_the_build_says_what_to_install(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TRUCO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TRUCO_NODE", str(tmp_path / "no-node"))
+    with pytest.raises(PluginError, match=r"Node\.js"):
+        hook.compiled({"motor": (hook.engine_zip(), hook.ENGINE_DIR)})
+
+
 def test_rule_pages_end_with_jogar_agora(site: Path) -> None:
     for name in ("cartas", "truco", "cangou", "mao-de-onze", "variantes"):
         html = (site / name / "index.html").read_text(encoding="utf-8")

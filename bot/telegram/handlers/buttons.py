@@ -3,10 +3,12 @@
 A button handler is a body decorated with :func:`button`. The decorator does the rest,
 in this order: nothing without a query and a person; the data read by ``parse``
 (garbage and ids out of range answered with one line); the body, which raises
-``Refused`` for any reason the press cannot act; a refusal answered as an alert (a
-double tap's as a toast); a change returned by the body scheduled (``refresh``) before
-the button stops spinning. Where the button was pressed was checked before any
-handler ran (``bot.telegram.guards.pressed_here``).
+``Refused`` for any reason the press cannot act (or ``Alert`` with its own line); a
+refusal answered as an alert (a double tap's as a toast); a change returned by the body
+scheduled (``refresh``) before the button stops spinning; the button answered (with the
+body's ``Answer``: a toast or a link); then what the body left for after the answer.
+Where the button was pressed was checked before any handler ran
+(``bot.telegram.guards.pressed_here``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from telegram import CallbackQuery, Update
 from bot.domain import Person, Refused
 from bot.domain.values import Change, Reason
 from bot.i18n import Translations, person_translations
+from bot.numbers import NumberRefused
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import answer_after, parse_button
 from bot.telegram.publish import refresh
-from bot.telegram.render import reason_text
+from bot.telegram.render.wording import reason_text
 
 Parsed = TypeVar("Parsed")
 TOASTS = frozenset({Reason.DONE, Reason.LOBBY_REPEAT})
@@ -41,7 +44,40 @@ class Press(Generic[Parsed]):
     data: Parsed
 
 
-Body = Callable[[Press[Parsed], BotContext], Awaitable[Change | None]]
+class Alert(Exception):
+    """A refusal the domain's ``Reason`` does not name (a scoreboard's), already in words."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a body did and how the button answers: the change to schedule (if any), a
+    toast ``text`` or a ``url`` to open, and ``then``, awaited once the button is answered
+    (a greeting, a message edited to say what happened)."""
+
+    change: Change | None = None
+    text: str | None = None
+    url: str | None = None
+    then: Callable[[], Awaitable[None]] | None = None
+
+
+def plain(parse: Callable[[str], Parsed]) -> Callable[[str], Parsed]:
+    """``parse`` for buttons that name no game: a number too large is a bad button, not a
+    game that is gone."""
+
+    def read(data: str) -> Parsed:
+        try:
+            return parse(data)
+        except NumberRefused as exc:
+            raise ValueError(str(exc)) from None
+
+    return read
+
+
+Body = Callable[[Press[Parsed], BotContext], Awaitable[Change | Answer | None]]
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
 
 
@@ -51,8 +87,8 @@ def button(
     """A button handler from its body (see the module).
 
     ``personal``: answer in the presser's language (private buttons), else the chat's.
-    The body returns the change to schedule (then the button is answered), or ``None``
-    when it answered the button itself.
+    The body returns the change to schedule (then the button is answered), an ``Answer``,
+    or ``None`` when it answered the button itself.
     """
 
     def wrap(body: Body[Parsed]) -> Handler:
@@ -66,14 +102,22 @@ def button(
             if parsed is None:
                 return
             try:
-                change = await body(Press(q, person, t, parsed), context)
+                done = await body(Press(q, person, t, parsed), context)
             except Refused as r:
                 text = reason_text(t, r.reason, r.params)
                 await q.answer(text, show_alert=r.reason not in TOASTS)
                 return
-            if change is not None:
-                refresh(context.application, change)  # first: what follows is stored
-                await answer_after(q)
+            except Alert as alert:
+                await q.answer(alert.text, show_alert=True)
+                return
+            if done is None:
+                return
+            answer = done if isinstance(done, Answer) else Answer(done)
+            if answer.change is not None:
+                refresh(context.application, answer.change)  # first: what follows is stored
+            await answer_after(q, text=answer.text, url=answer.url)
+            if answer.then is not None:
+                await answer.then()
 
         return handler
 

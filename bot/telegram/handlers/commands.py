@@ -12,20 +12,18 @@ from bot.domain import GameStatus, Refused, messages, people, tables
 from bot.domain.values import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
+from bot.telegram.arguments import truco_request
 from bot.telegram.budget import Looked
 from bot.telegram.callbacks import parse_start
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish import schedule_hands, schedule_table
 from bot.telegram.publish.table import REPOST_AFTER
-from bot.telegram.render import (
-    help_text,
-    ranking_text,
-    reason_text,
-    rules_text,
-    seated_text,
-    table_text,
-)
+from bot.telegram.render.hand import seated_text
+from bot.telegram.render.help import help_text, rules_text
+from bot.telegram.render.results import ranking_text
+from bot.telegram.render.table import table_text
+from bot.telegram.render.wording import no_match_here, not_understood, reason_text, welcome_text
 from bot.telegram.throttle import Route
 
 
@@ -60,11 +58,7 @@ async def start(update: Update, context: BotContext) -> None:
     await reply(
         update,
         context,
-        _(
-            "Olá, {name}! Aqui chegam as suas cartas quando você joga num grupo.\n"
-            "Jogue contra robôs agora com /truco (ou /truco 2x2), aprenda com /tutorial "
-            "e veja tudo em /ajuda."
-        ).format(name=html.escape(player.name)),
+        welcome_text(t, player.name),
     )
     try:
         game_id = parse_start(context.args[0] if context.args else "")
@@ -104,7 +98,7 @@ async def rules(update: Update, context: BotContext) -> None:
     variant = await context.call(tables.last_variant, context.db, chat.id, context.thread_id)
     if context.args:
         try:
-            variant = tables.parse_request(context.args[:1], settings).variant
+            variant = truco_request(context.args[:1], settings).variant
         except Refused as r:
             params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
             await reply(update, context, reason_text(context.t, r.reason, params))
@@ -124,7 +118,7 @@ async def score(update: Update, context: BotContext) -> None:
         return
     table = await context.call(tables.active_table, context.db, chat.id, context.thread_id)
     if table is None or not table.started:
-        text = context.t.gettext("Nenhuma partida em andamento. Abra uma com /truco.")
+        text = no_match_here(context.t)
         await reply(update, context, text)
         return
     if chat.type == ChatType.PRIVATE or table.private:
@@ -185,5 +179,5 @@ async def unknown(update: Update, context: BotContext) -> None:
     """An unknown command or free text in private: one line pointing to /truco and /ajuda."""
     if context.person is None:
         return
-    hint = context.t.gettext("Não entendi. Jogue com /truco ou veja os comandos em /ajuda.")
+    hint = not_understood(context.t)
     await reply(update, context, hint)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -18,7 +17,7 @@ from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
-from bot.telegram.render import reason_text
+from bot.telegram.render.wording import reason_text, routed_note, seated_greeting
 from bot.telegram.throttle import Route
 
 log = logging.getLogger(__name__)
@@ -61,8 +60,7 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
             target = person.id
             # said where it comes from: a command typed in the group is answered here
             mine = person_translations(known.language_code if known else person.language_code)
-            note = mine.gettext("↪️ Seu comando em {group}, respondido aqui para poupar o grupo:")
-            text = note.format(group=html.escape(chat.title or "")) + "\n" + text
+            text = routed_note(mine, chat.title or "") + "\n" + text
         elif where is not Route.GROUP:
             return  # a keyboard (/config) belongs in its chat; the table needs the budget
 
@@ -184,9 +182,7 @@ async def greet_privately(context: BotContext, player: PlayerInfo) -> bool:
     """Tell a person privately they sat down; False (and unmarked) if they never started us."""
     t = person_translations(player.language_code)
     try:
-        await context.bot.send_message(
-            player.id, t.gettext("Você sentou numa mesa de truco. Suas cartas chegam aqui.")
-        )
+        await context.bot.send_message(player.id, seated_greeting(t))
     except Forbidden:
         return False
     except TelegramError:

@@ -2,40 +2,17 @@
 
 from __future__ import annotations
 
-import html
-
 from telegram import Update
 
 from bot.domain import marcador, people
-from bot.domain.marcador import BoardRefused, NewMatch, Press, Undo
-from bot.i18n import Translations
-from bot.numbers import NumberRefused
+from bot.domain.marcador import BoardRefused, Command
+from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
+from bot.telegram.handlers import buttons
 from bot.telegram.handlers.common import reply
 from bot.telegram.publish.marcador import schedule_board
-from engine.rulesets import MAX_TARGET, MIN_TARGET
-
-ECHOED = 30
-"""Characters of a misunderstood argument shown back (as /truco does)."""
-
-
-def refusal_text(t: Translations, refused: BoardRefused) -> str:
-    """A refused ``/marcador`` request or press in one line."""
-    _ = t.gettext
-    texts = {
-        "bad_arg": _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
-        "bad_target": _("A partida vai de {low} a {high} pontos."),
-        "no_board": _("Esse marcador não existe mais."),
-        "over": _("A partida acabou: toque em Nova partida."),
-        "value": _("A mão não pode valer isso agora."),
-        "empty": _("Não há mão para desfazer."),
-        "busy": _("Muita gente tocando ao mesmo tempo: tente de novo."),
-    }
-    text = texts.get(refused.reason, _("Botão inválido."))
-    # the argument is shown back inside HTML: escaped, and short enough for one line
-    arg = html.escape(str(refused)[:ECHOED])
-    return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
+from bot.telegram.render.marcador import board_repeat_text, press_note, refusal_text
 
 
 async def marcador_command(update: Update, context: BotContext) -> None:
@@ -48,14 +25,14 @@ async def marcador_command(update: Update, context: BotContext) -> None:
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
     try:
-        placar = marcador.parse_request(list(context.args or []), settings)
+        placar = marcador_request(list(context.args or []), settings)
     except BoardRefused as refused:
         await reply(update, context, refusal_text(t, refused))
         return
     throttle = context.runtime.throttle
     if not await context.call(throttle.may_open_board, chat.id, person.id):
         # a repeat (or a crowd) asking again: the scoreboards above serve, the table comes first
-        text = t.gettext("Já tem marcador novo aqui: use o de cima (um por minuto).")
+        text = board_repeat_text(t)
         await reply(update, context, text)
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
@@ -63,33 +40,25 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     schedule_board(context.application, chat.id, board.id, wait=0)
 
 
-async def on_marcador(update: Update, context: BotContext) -> None:
+@buttons.button(buttons.plain(parse_marcador))
+async def on_marcador(
+    press: buttons.Press[tuple[int, Command]], context: BotContext
+) -> buttons.Answer | None:
     """A scoreboard button: anyone in the group marks a hand, undoes it or starts again."""
-    q, person = update.callback_query, context.person
-    if q is None or q.message is None or person is None:
-        return
-    t = context.t
-    try:
-        board_id, command = parse_marcador(q.data or "")
-    except (ValueError, NumberRefused):
-        await q.answer(t.gettext("Botão inválido."), show_alert=True)
-        return
+    q, person, t = press.query, press.person, press.t
+    if q.message is None:
+        return None
+    board_id, command = press.data
     found = await context.call(marcador.load, context.db, board_id)
     if found is None or found.chat_id != q.message.chat.id:
-        await q.answer(refusal_text(t, BoardRefused("no_board")), show_alert=True)
-        return
+        raise buttons.Alert(refusal_text(t, BoardRefused("no_board")))
     try:
         board = await context.call(marcador.press, context.db, board_id, person, command)
     except BoardRefused as refused:
-        await q.answer(refusal_text(t, refused), show_alert=True)
-        return
-    p = board.placar
-    if isinstance(command, Press):
-        note = f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
-    elif isinstance(command, Undo):
-        note = t.gettext("Desfeito: {a} × {b}").format(a=p.score[0], b=p.score[1])
-    else:
-        assert isinstance(command, NewMatch)
-        note = t.gettext("Nova partida: 0 × 0")
-    await q.answer(note)
-    schedule_board(context.application, board.chat_id, board.id)
+        raise buttons.Alert(refusal_text(t, refused)) from None
+    note = press_note(t, board.placar, command)
+
+    async def redraw() -> None:
+        schedule_board(context.application, board.chat_id, board.id)
+
+    return buttons.Answer(text=note, then=redraw)

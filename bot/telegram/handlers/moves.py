@@ -21,13 +21,16 @@ from bot.telegram.callbacks import (
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button
 from bot.telegram.publish import refresh
-from bot.telegram.render import (
-    answered_first,
+from bot.telegram.render.hand import (
     hand_keyboard,
+    inline_elsewhere,
+    inline_not_your_turn,
+    inline_nowhere,
     inline_results,
-    reason_text,
-    signals_keyboard,
 )
+from bot.telegram.render.results import answered_first
+from bot.telegram.render.sinais import signals_keyboard
+from bot.telegram.render.wording import reason_text
 from engine.actions import Act
 
 
@@ -102,16 +105,14 @@ async def on_inline(update: Update, context: BotContext) -> None:
     t = person_translations(player.language_code)
     found = await context.call(tables.turn_of, context.db, person.id)
     if found is None:
-        nowhere = InlineQueryResultsButton(
-            text=t.gettext("Você não está em nenhuma partida"), start_parameter="ajuda"
-        )
+        nowhere = InlineQueryResultsButton(text=inline_nowhere(t), start_parameter="ajuda")
         await iq.answer([], cache_time=0, is_personal=True, button=nowhere)
         return
     table, seat = found
     if iq.chat_type not in _chat_kinds(table):
         # a result posted here would not count: offer none, and say where to play
         elsewhere = InlineQueryResultsButton(
-            text=t.gettext("Jogue no chat da mesa"), start_parameter=start_parameter(table.id)
+            text=inline_elsewhere(t), start_parameter=start_parameter(table.id)
         )
         await iq.answer([], cache_time=0, is_personal=True, button=elsewhere)
         return
@@ -121,7 +122,7 @@ async def on_inline(update: Update, context: BotContext) -> None:
     if not results:
         cards = words_for(t).cards(view.hand, player.deck)
         button = InlineQueryResultsButton(
-            text=t.gettext("Não é a sua vez · {cards}").format(cards=cards),
+            text=inline_not_your_turn(t, cards),
             start_parameter=start_parameter(table.id),
         )
     await iq.answer(results, cache_time=0, is_personal=True, button=button)

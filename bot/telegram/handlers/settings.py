@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import html
 import logging
 
 from telegram import Update
@@ -13,11 +12,21 @@ from telegram.error import TelegramError
 from bot.domain import Refused, people, tables
 from bot.domain.values import Reason
 from bot.i18n import LANGUAGES, person_translations, translations, words_for
-from bot.telegram.callbacks import parse_config, parse_deck
+from bot.telegram.callbacks import ConfigPress, parse_config, parse_deck
 from bot.telegram.context import BotContext
+from bot.telegram.handlers.buttons import Press, button, plain
 from bot.telegram.handlers.common import ask, is_admin, post, reply, route_of
 from bot.telegram.publish import schedule_hands
-from bot.telegram.render import config_summary, config_view, deck_keyboard, reason_text
+from bot.telegram.render.config import (
+    config_view,
+    deck_chosen,
+    deck_keyboard,
+    deck_question,
+    panel_sent_privately,
+    saved_text,
+    saved_toast,
+)
+from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
 from engine.cards import Card
 
@@ -51,10 +60,7 @@ async def config_command(update: Update, context: BotContext) -> None:
         return
     mine = person_translations(known.language_code)
     text, markup = config_view(mine, settings, bound=chat.id)
-    note = mine.gettext(
-        "O grupo {title} está com as mensagens contadas agora (a mesa vem primeiro): "
-        "o painel veio aqui, e muda a configuração de lá."
-    ).format(title=html.escape(chat.title or ""))
+    note = panel_sent_privately(mine, chat.title or "")
     try:
         await context.bot.send_message(person.id, note + "\n\n" + text, reply_markup=markup)
     except TelegramError as exc:
@@ -62,32 +68,25 @@ async def config_command(update: Update, context: BotContext) -> None:
         await ask(update, context, text, markup)
 
 
-async def on_config(update: Update, context: BotContext) -> None:
+@button(plain(parse_config))
+async def on_config(press: Press[ConfigPress], context: BotContext) -> None:
     """A /config button: open a setting's values, pick one, go back or close (admins only).
 
     Picking a value closes the panel, showing what is stored: an old panel never keeps
     showing a value that changed since (a new /config opens a fresh one).
     """
-    q, person = update.callback_query, context.person
-    if q is None or q.message is None or person is None:
-        return
-    t = context.t
-    try:
-        press = parse_config(q.data or "")
-    except ValueError:
-        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
+    q, person, t, config = press.query, press.person, press.t, press.data
+    if q.message is None:
         return
     chat_id = q.message.chat.id
-    if press.chat is not None:
+    if config.chat is not None:
         if chat_id != person.id:  # a bound panel lives in its admin's private chat
-            await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
-            return
-        chat_id = press.chat
+            raise Refused(Reason.BAD_BUTTON)
+        chat_id = config.chat
     if not await is_admin(context, chat_id, person.id):
-        await q.answer(reason_text(t, Reason.ADMIN_ONLY), show_alert=True)
-        return
-    setting = press.setting
-    if press.close:
+        raise Refused(Reason.ADMIN_ONLY)
+    setting = config.setting
+    if config.close:
         await q.answer()
         try:
             await q.delete_message()
@@ -95,34 +94,28 @@ async def on_config(update: Update, context: BotContext) -> None:
             with contextlib.suppress(TelegramError):
                 await q.edit_message_reply_markup(None)
         return
-    if setting is None or press.index is None:
+    if setting is None or config.index is None:
         settings = await context.call(people.chat_settings, context.db, chat_id)
         await q.answer()
     else:
-        try:
-            settings = await context.call(
-                people.change_setting, context.db, chat_id, setting, press.index, LANGUAGES
-            )
-        except Refused as r:
-            await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
-            return
-        if chat_id < 0 and press.chat is None:  # the language may be the setting that changed
-            t = translations(settings.language or "pt")
-        await q.answer(t.gettext("Configuração salva."))
-        closed = (
-            config_summary(t, settings) + "\n\n" + t.gettext("✅ Salvo. /config para mudar mais.")
+        settings = await context.call(
+            people.change_setting, context.db, chat_id, setting, config.index, LANGUAGES
         )
+        if chat_id < 0 and config.chat is None:  # the language may be the setting that changed
+            t = translations(settings.language or "pt")
+        await q.answer(saved_toast(t))
+        closed = saved_text(t, settings)
         try:
             await q.edit_message_text(closed, reply_markup=None)
         except TelegramError as exc:
             log.info("config edit failed: %s", exc)
         return
     if setting is None:
-        text, markup = config_view(t, settings, bound=press.chat)
+        text, markup = config_view(t, settings, bound=config.chat)
     else:
         choices = people.setting_choices(setting, LANGUAGES)
         current = people.setting_value(settings, setting)
-        text, markup = config_view(t, settings, setting, choices, current, bound=press.chat)
+        text, markup = config_view(t, settings, setting, choices, current, bound=config.chat)
     try:
         await q.edit_message_text(text, reply_markup=markup)
     except TelegramError as exc:
@@ -136,7 +129,7 @@ async def deck_command(update: Update, context: BotContext) -> None:
         return
     player = await context.call(people.meet, context.db, person)
     t = person_translations(player.language_code)
-    text = t.gettext("Como você quer ver as cartas?")
+    text = deck_question(t)
     await reply(update, context, text, reply_markup=deck_keyboard(t))
 
 
@@ -154,7 +147,7 @@ async def on_deck(update: Update, context: BotContext) -> None:
         return
     await context.call(people.set_deck, context.db, person.id, style)
     label = words_for(t).card(Card.parse("3C"), style)
-    done = t.gettext("Pronto: suas cartas aparecem como {card}.").format(card=label)
+    done = deck_chosen(t, label)
     await q.answer(done)
     with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
         await q.edit_message_text(done, reply_markup=None)

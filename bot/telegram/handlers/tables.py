@@ -11,8 +11,8 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
-from bot.domain.values import AddRobot, GameStatus, Reason, RemoveRobot, Table
-from bot.i18n import person_translations
+from bot.domain.values import AddRobot, Change, GameStatus, LobbyCommand, Reason, RemoveRobot, Table
+from bot.telegram.arguments import truco_request
 from bot.telegram.callbacks import (
     deep_link,
     parse_back,
@@ -22,19 +22,24 @@ from bot.telegram.callbacks import (
     parse_vote,
 )
 from bot.telegram.context import BotContext
+from bot.telegram.handlers.buttons import Answer, Press, button
 from bot.telegram.handlers.common import (
-    answer_after,
     answered,
     ask,
     greet_later,
     greet_privately,
     is_admin,
-    parse_button,
     reply,
     sender_is_admin,
 )
 from bot.telegram.publish import refresh, schedule_table
-from bot.telegram.render import cancel_question, cancelled_by_text, cancelled_text, reason_text
+from bot.telegram.render.results import (
+    cancel_declined_text,
+    cancel_question,
+    cancelled_by_text,
+    cancelled_text,
+)
+from bot.telegram.render.wording import back_text, no_table_here, reason_text, vote_text
 
 
 async def new_table(update: Update, context: BotContext) -> None:
@@ -52,7 +57,7 @@ async def new_table(update: Update, context: BotContext) -> None:
         if not private and not settings.players:  # the size goes by the group's people
             with contextlib.suppress(TelegramError):
                 members = await context.bot.get_chat_member_count(chat.id) - 1  # not us
-        request = tables.parse_request(context.args or [], settings, members)
+        request = truco_request(context.args or [], settings, members)
         if not private and context.args:
             # the opener's own lobby, not started yet, takes the new options
             with contextlib.suppress(Refused):
@@ -99,7 +104,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     t = context.t
     table = await context.call(tables.active_table, context.db, chat.id, context.thread_id)
     if table is None:
-        await reply(update, context, t.gettext("Não há mesa aberta aqui."))
+        await reply(update, context, no_table_here(t))
         return
     ok = table.creator_id == person.id or await sender_is_admin(update, context)
     if table.status == GameStatus.PLAYING:
@@ -122,65 +127,55 @@ async def cancel_command(update: Update, context: BotContext) -> None:
         await reply(update, context, cancelled_text(t))
 
 
-async def on_cancel(update: Update, context: BotContext) -> None:
+@button(parse_cancel)
+async def on_cancel(press: Press[tuple[int, bool]], context: BotContext) -> Answer:
     """Sim / Não under /cancelar's question: cancel the match (opener or admin) or keep it."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    parsed = await parse_button(q, context.t, parse_cancel)
-    if parsed is None:
-        return
-    game_id, yes = parsed
+    q, person, t = press.query, press.person, press.t  # the table's chat: its language
+    game_id, yes = press.data
     table = await context.call(tables.load, context.db, game_id)
     if table is None or q.message is None or q.message.chat.id != table.chat_id:
-        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
-        return
-    t = context.t  # the question sits in the table's chat: the chat's language
+        raise Refused(Reason.NOT_HERE)
     if table.creator_id != person.id and not await is_admin(context, table.chat_id, person.id):
-        await q.answer(reason_text(t, Reason.ONLY_CREATOR), show_alert=True)
-        return
+        raise Refused(Reason.ONLY_CREATOR)
     await context.call(people.meet, context.db, person)  # the table names who cancelled it
     await answered(context, table.chat_id)
     if not yes:
-        await answer_after(q)
-        with contextlib.suppress(TelegramError):
-            await q.edit_message_text(t.gettext("👍 A partida continua."))
-        return
+
+        async def kept() -> None:
+            with contextlib.suppress(TelegramError):
+                await q.edit_message_text(cancel_declined_text(t))
+
+        return Answer(then=kept)
     try:
         change = await context.call(
             tables.cancel, context.db, game_id, person.id, authorised=True, rules=context.rules
         )
-    except Refused as r:
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=True)
+    except Refused:
         with contextlib.suppress(TelegramError):  # the question has nothing left to ask
             await q.edit_message_reply_markup(None)
-        return
-    refresh(context.application, change)
-    await answer_after(q)
-    # the short line at the bottom of the chat; the table far up says the same
-    with contextlib.suppress(TelegramError):
-        await q.edit_message_text(cancelled_by_text(t, table, person.name))
-    await _table_cancelled(context, table, cancelled_by_text(t, table, person.name))
+        raise
+
+    async def cancelled() -> None:
+        # the short line at the bottom of the chat; the table far up says the same
+        with contextlib.suppress(TelegramError):
+            await q.edit_message_text(cancelled_by_text(t, table, person.name))
+        await _table_cancelled(context, table, cancelled_by_text(t, table, person.name))
+
+    return Answer(change, then=cancelled)
 
 
-async def on_lobby(update: Update, context: BotContext) -> None:
+@button(parse_lobby)
+async def on_lobby(
+    press: Press[tuple[int, LobbyCommand, int | None]], context: BotContext
+) -> Answer:
     """A lobby button: Entrar, Sair, + Robô, − Robô, Começar, Cancelar."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    parsed = await parse_button(q, context.t, parse_lobby)
-    if parsed is None:
-        return
-    game_id, command, version = parsed
+    q, person = press.query, press.person  # the table's chat: its language
+    game_id, command, version = press.data
     table = await context.call(tables.load, context.db, game_id)
     if table is None:
-        await q.answer(reason_text(context.t, Reason.NO_GAME), show_alert=True)
-        return
+        raise Refused(Reason.NO_GAME)
     if not _on_table_message(q.message, table):
-        # a button acts only from the lobby message it was drawn on
-        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
-        return
-    t = context.t  # the button sits in the table's chat: the chat's language
+        raise Refused(Reason.NOT_HERE)  # a button acts only from the lobby message it was drawn on
     player = await context.call(people.meet, context.db, person)
     authorised = person.id == table.creator_id
     needs_authority = isinstance(command, Start | CancelTable) or (
@@ -202,19 +197,18 @@ async def on_lobby(update: Update, context: BotContext) -> None:
             expected=version,
         )
     except Refused as r:
-        # a double tap on + Robô: the lobby already shows what the first tap did
-        alert = r.reason != Reason.LOBBY_REPEAT
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=alert)
+        # (a double tap on + Robô is a toast: the lobby already shows what the first did)
         if r.reason == Reason.MUST_START:
             schedule_table(context.application, table.chat_id, table.thread_id, game_id)
-        return
-    refresh(context.application, change)  # first: what follows is stored, start it
+        raise
     if isinstance(command, Join) and not player.started:
+
+        async def greet() -> None:
+            greet_later(context, player, table)
+
         # the deep link at once; a greeting that gets through makes it moot
-        await answer_after(q, url=deep_link(context.bot.username, game_id))
-        greet_later(context, player, table)
-    else:
-        await answer_after(q)
+        return Answer(change, url=deep_link(context.bot.username, game_id), then=greet)
+    return Answer(change)
 
 
 async def _table_cancelled(context: BotContext, table: Table, text: str) -> None:
@@ -235,76 +229,39 @@ def _on_table_message(message: MaybeInaccessibleMessage | None, table: Table) ->
     return table.table_message_id is None or message.message_id == table.table_message_id
 
 
-async def on_back(update: Update, context: BotContext) -> None:
+@button(parse_back, personal=True)
+async def on_back(press: Press[int], context: BotContext) -> Answer:
     """🙋 Voltei on a private hand: the person takes back the seat a robot plays for them."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    t = person_translations(person.language_code)
-    game_id = await parse_button(q, t, parse_back)
-    if game_id is None:
-        return
+    q, person, t = press.query, press.person, press.t
     if q.message is None or q.message.chat.id != person.id:
-        await q.answer(reason_text(t, Reason.NOT_HERE), show_alert=True)
-        return
-    try:
-        change = await context.call(tables.come_back, context.db, game_id, person.id, context.rules)
-    except Refused as r:
-        await q.answer(reason_text(t, r.reason, r.params), show_alert=r.reason != Reason.DONE)
-        return
-    refresh(context.application, change)
-    await answer_after(q, text=t.gettext("De volta à mesa: o robô sai do seu lugar."))
+        raise Refused(Reason.NOT_HERE)
+    change = await context.call(tables.come_back, context.db, press.data, person.id, context.rules)
+    return Answer(change, text=back_text(t))
 
 
-async def on_vote(update: Update, context: BotContext) -> None:
+@button(parse_vote)
+async def on_vote(press: Press[tuple[int, int]], context: BotContext) -> Answer:
     """🤖 on the table: a seated person votes a robot into an absent person's seat."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    parsed = await parse_button(q, context.t, parse_vote)
-    if parsed is None:
-        return
-    game_id, seat = parsed
+    t = press.t
+    game_id, seat = press.data
     table = await context.call(tables.load, context.db, game_id)
-    if table is None or not _on_table_message(q.message, table):
-        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
-        return
-    try:
-        change, missing = await context.call(
-            tables.vote_robot, context.db, game_id, person.id, seat, context.rules
-        )
-    except Refused as r:
-        await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
-        return
-    refresh(context.application, change)
-    t = context.t
-    if missing:
-        text = t.ngettext(
-            "Voto contado: falta {n} voto.", "Voto contado: faltam {n} votos.", missing
-        ).format(n=missing)
-    else:
-        text = t.gettext("Um robô joga nesse lugar até a pessoa voltar.")
-    await answer_after(q, text=text)
+    if table is None or not _on_table_message(press.query.message, table):
+        raise Refused(Reason.NOT_HERE)
+    change, missing = await context.call(
+        tables.vote_robot, context.db, game_id, press.person.id, seat, context.rules
+    )
+    return Answer(change, text=vote_text(t, missing))
 
 
-async def on_rematch(update: Update, context: BotContext) -> None:
+@button(parse_rematch)
+async def on_rematch(press: Press[int], context: BotContext) -> Change:
     """Revanche: the same seats start a new match."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    parsed = await parse_button(q, context.t, parse_rematch)
-    if parsed is None:
-        return
-    game_id = parsed
+    q, game_id = press.query, press.data
     old = await context.call(tables.load, context.db, game_id)
     if old is not None and (q.message is None or q.message.chat.id != old.chat_id):
         # Revanche is drawn in the match's chat (its closing message, or the table)
-        await q.answer(reason_text(context.t, Reason.NOT_HERE), show_alert=True)
-        return
-    try:
-        change = await context.call(tables.rematch, context.db, game_id, person.id, context.rules)
-    except Refused as r:
-        await q.answer(reason_text(context.t, r.reason, r.params), show_alert=True)
-        return
-    refresh(context.application, change)  # first: what follows is stored, start it
-    await answer_after(q)
+        raise Refused(Reason.NOT_HERE)
+    change: Change = await context.call(
+        tables.rematch, context.db, game_id, press.person.id, context.rules
+    )
+    return change

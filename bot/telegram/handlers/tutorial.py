@@ -13,6 +13,7 @@ from bot.telegram import lesson
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button
 from bot.telegram.handlers.common import reply
+from bot.telegram.render.wording import tutorial_in_private
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ async def tutorial_command(update: Update, context: BotContext) -> None:
     if chat is None or person is None:
         return
     if chat.type != ChatType.PRIVATE:
-        text = context.t.gettext("O tutorial é no privado: me chame lá com /tutorial.")
+        text = tutorial_in_private(context.t)
         await reply(update, context, text)
         return
     await context.call(people.meet, context.db, person, started=True)

@@ -11,27 +11,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
+from enum import StrEnum
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import jobs, messages, people, tables
 from bot.domain.jobs import JobKind
-from bot.domain.values import GameStatus, HandMessageInfo, Ping
+from bot.domain.values import GameStatus, HandMessageInfo, HandsDrawing, Ping
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
-from bot.telegram.render import (
-    app_hand,
-    back_keyboard,
-    cancelled_by_text,
-    hand_closed_text,
-    hand_keyboard,
-    hand_text,
-    warning_due,
-    with_open_table,
-)
+from bot.telegram.render.common import warning_due
+from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text
+from bot.telegram.render.results import cancelled_by_text, hand_closed_text
+from bot.telegram.render.table import with_open_table
 from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
@@ -67,6 +63,158 @@ async def _deleted(app: TrucoApp, chat_id: int, message_id: int) -> bool:
     return True
 
 
+class Step(StrEnum):
+    """What a person's hand message needs, decided before any call (``plan_message``)."""
+
+    SKIP = "skip"
+    """It shows this already (or there is none, and a cancelled table sends none)."""
+    EDIT = "edit"
+    """Edit it in place (sending anew if it is gone)."""
+    RING = "ring"
+    """Delete it and send it anew: only a new message makes the phone ring."""
+    RETIRE = "retire"
+    """An older hand's message: delete it (else close it), then send this hand's."""
+    SEND = "send"
+    """No message yet: send one."""
+    KEEP = "keep"
+    """It points to the Mini App, which shows this hand: no call, only the new hand's
+    number recorded."""
+
+
+def plan_message(
+    row: HandMessageInfo | None, hand: int, fingerprint: str, ping: Ping, *, send: bool
+) -> Step:
+    """What to do with a seat's hand message ``row`` to show hand ``hand`` as
+    ``fingerprint`` with ``ping``; ``send``: whether a new message may go (not once the
+    table is cancelled)."""
+    if row is not None and row.hand_number == hand:
+        if ping > row.ping:
+            # the person's turn began (or their time is nearly out, or they asked for
+            # it): only a new message makes their phone ring and sits at the bottom of
+            # the chat, so the old one goes and the hand comes anew
+            return Step.RING
+        return Step.SKIP if row.digest == fingerprint and row.ping == ping else Step.EDIT
+    if row is not None:
+        return Step.RETIRE
+    return Step.SEND if send else Step.SKIP
+
+
+@dataclass(frozen=True)
+class HandPlan:
+    """One seat's hand message, decided: what it shows and what to do (``step``)."""
+
+    seat: int
+    player: int
+    hand: int
+    text: str
+    markup: InlineKeyboardMarkup | None
+    ping: Ping
+    digest: str
+    step: Step
+    row: HandMessageInfo | None
+    """The message shown now (to edit, delete or retire)."""
+    closing: str | None = None
+    """How the retired message's hand ended, if it stays (``None``: only its buttons go)."""
+    send: bool = True
+    """Whether a new message may go (not once the table is cancelled)."""
+
+    @property
+    def saw_ask(self) -> bool:
+        """Whether the message shown now was the one the person asked for."""
+        return self.row is not None and self.row.ping == Ping.ASKED
+
+
+def plan_hands(
+    drawing: HandsDrawing,
+    now: float,
+    seconds: float,
+    in_app: frozenset[int],
+    webapp: tuple[str, str] | None,
+) -> list[HandPlan]:
+    """What every seated person's hand message must show and what to do with it: no call
+    to Telegram, no database (``seconds``: how long the pending decision may take;
+    ``in_app``: people with the table open in the Mini App)."""
+    table = drawing.table
+    m = table.shown
+    over = table.status == GameStatus.OVER
+    cancelled = table.status == GameStatus.CANCELLED
+    warn_time = warning_due(table.deadline_at, seconds, now)
+    plans = []
+    for seat, player in drawing.people.items():
+        if not player.started:
+            continue
+        t = person_translations(player.language_code)
+        view = m.view(seat)
+        markup: InlineKeyboardMarkup | None
+        ping = Ping.NONE
+        if cancelled:
+            # the words of the group's table: who cancelled, and the score
+            text, markup = cancelled_by_text(t, table, drawing.cancelled_by), None
+        elif over and view.hand_number in drawing.ended:
+            closing = drawing.ended[view.hand_number]
+            text = hand_closed_text(t, closing, table.seats, player.deck, view.match_winner)
+            markup = None
+        else:
+            warn = bool(view.legal) and warn_time
+            if warn and table.deadline_at is not None:
+                left: float = table.deadline_at - now
+            else:
+                left = seconds
+            previous = drawing.ended.get(view.hand_number - 1)
+            # off their turn at a group's table the message shows only what stays
+            # true until their own cards or signals change, so it is redrawn for
+            # those and not at every move; it comes anew, whole, at their turn
+            away = not view.legal and not table.private
+            occupant = table.seats[seat]
+            stand_in = occupant is not None and occupant.robot is not None
+            text = hand_text(
+                t, table, view, left, player.deck, warn, previous, away=away, stand_in=stand_in
+            )
+            markup = hand_keyboard(t, table, view, player.deck)
+            if stand_in:  # a robot plays their seat: no ring, no moves, one way back
+                markup = back_keyboard(t, table)
+            elif view.legal:
+                ping = Ping.WARNING if warn else Ping.TURN
+            if player.id in in_app and webapp is not None:
+                # the table is open in the Mini App: the message points there, once a hand
+                text, markup = app_hand(t, table, webapp)
+                ping = Ping.NONE
+            elif table.private and webapp is not None:
+                markup = with_open_table(t, table, markup, webapp)
+        fingerprint = digest(text, markup)
+        row = drawing.messages.get(seat)
+        step = plan_message(row, view.hand_number, fingerprint, ping, send=not cancelled)
+        if row is not None and webapp is not None:
+            pointing = player.id in in_app and not over and not cancelled
+            if over and row.digest == digest(*app_hand(t, table, webapp)):
+                # a match played in the app ends there (with its Revanche): the message
+                # that points to the app still does, and is not edited once more
+                step = Step.SKIP
+            elif pointing and row.digest == fingerprint and row.ping == ping:
+                # it already points to the app: it stays from hand to hand
+                step = Step.SKIP if row.hand_number == view.hand_number else Step.KEEP
+        ended = drawing.ended.get(row.hand_number) if row is not None else None
+        retired = None
+        if step == Step.RETIRE and ended is not None:
+            retired = hand_closed_text(t, ended, table.seats, player.deck)
+        plans.append(
+            HandPlan(
+                seat,
+                player.id,
+                view.hand_number,
+                text,
+                markup,
+                ping,
+                fingerprint,
+                step,
+                row,
+                retired,
+                send=not cancelled,
+            )
+        )
+    return plans
+
+
 async def update_hands(app: TrucoApp, game_id: int) -> bool:
     """Send or edit each person's hand message so it shows their view and legal buttons.
 
@@ -77,129 +225,62 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id)
         if drawing is None:
             return True
-        table = drawing.table
-        m = table.shown
-        over = table.status == GameStatus.OVER
-        cancelled = table.status == GameStatus.CANCELLED
-        failed = False
-        now = rt.rules.clock()
-        seconds = tables.decision_seconds(table, rt.rules)
-        warn_time = warning_due(table.deadline_at, seconds, now)
+        seconds = tables.decision_seconds(drawing.table, rt.rules)
         in_app = await asyncio.to_thread(people_in_app, app, game_id)
-        for seat, player in drawing.people.items():
-            if not player.started:
-                continue
-            t = person_translations(player.language_code)
-            view = m.view(seat)
-            markup: InlineKeyboardMarkup | None
-            ping = Ping.NONE
-            if cancelled:
-                # the words of the group's table: who cancelled, and the score
-                text, markup = cancelled_by_text(t, table, drawing.cancelled_by), None
-            elif over and view.hand_number in drawing.ended:
-                closing = drawing.ended[view.hand_number]
-                text = hand_closed_text(t, closing, table.seats, player.deck, view.match_winner)
-                markup = None
-            else:
-                warn = bool(view.legal) and warn_time
-                if warn and table.deadline_at is not None:
-                    left: float = table.deadline_at - now
-                else:
-                    left = seconds
-                previous = drawing.ended.get(view.hand_number - 1)
-                # off their turn at a group's table the message shows only what stays
-                # true until their own cards or signals change, so it is redrawn for
-                # those and not at every move; it comes anew, whole, at their turn
-                away = not view.legal and not table.private
-                occupant = table.seats[seat]
-                stand_in = occupant is not None and occupant.robot is not None
-                text = hand_text(
-                    t, table, view, left, player.deck, warn, previous, away=away, stand_in=stand_in
+        plans = plan_hands(drawing, rt.rules.clock(), seconds, in_app, rt.config.webapp)
+        done = [await _carry_out(app, game_id, plan) for plan in plans]
+    return all(done)
+
+
+async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
+    """Do what ``plan`` says; ``False`` after a passing failure (the job comes back)."""
+    row = plan.row
+    if plan.step == Step.SKIP:
+        return True
+    if plan.step == Step.KEEP and row is not None:
+        await _saved(app, game_id, plan, row.message_id)
+        return True
+    if plan.step == Step.RING and row is not None:
+        with contextlib.suppress(TelegramError):
+            await app.bot.delete_message(row.chat_id, row.message_id)
+    elif plan.step == Step.EDIT and row is not None:
+        outcome = await edit(app, row.chat_id, row.message_id, plan.text, plan.markup)
+        if outcome == Edited.DONE:
+            await _saved(app, game_id, plan, row.message_id)
+            return True
+        if outcome == Edited.FAILED:
+            return False
+    elif (
+        plan.step == Step.RETIRE
+        and row is not None
+        and not await _deleted(app, row.chat_id, row.message_id)
+    ):
+        # an older hand's message stays (too old to delete): close it
+        if plan.closing is None:  # no record of how it ended: at least the buttons go
+            with contextlib.suppress(TelegramError):
+                await app.bot.edit_message_reply_markup(
+                    row.chat_id, row.message_id, reply_markup=None
                 )
-                markup = hand_keyboard(t, table, view, player.deck)
-                if stand_in:  # a robot plays their seat: no ring, no moves, one way back
-                    markup = back_keyboard(t, table)
-                elif view.legal:
-                    ping = Ping.WARNING if warn else Ping.TURN
-                if player.id in in_app and rt.config.webapp is not None:
-                    # the table is open in the Mini App: the message points there, once a hand
-                    text, markup = app_hand(t, table, rt.config.webapp)
-                    ping = Ping.NONE
-                elif table.private and rt.config.webapp is not None:
-                    markup = with_open_table(t, table, markup, rt.config.webapp)
-            fingerprint = digest(text, markup)
-            row = drawing.messages.get(seat)
-            saw_ask = row is not None and row.ping == Ping.ASKED
-            webapp = rt.config.webapp
-            # a match played in the app ends there (with its Revanche): the message that
-            # points to the app still does, and is not edited once more
-            if over and row is not None and webapp is not None:
-                ended_in_app = row.digest == digest(*app_hand(t, table, webapp))
-            else:
-                ended_in_app = False
-            if ended_in_app:
-                continue
-            pointer = player.id in in_app and rt.config.webapp is not None and not over
-            if pointer and row is not None and row.digest == fingerprint and row.ping == ping:
-                # the message already points to the app: it stays as it is from hand to
-                # hand (the app shows how each ended), no call while the app is open
-                if row.hand_number != view.hand_number:
-                    shown = HandMessageInfo(
-                        player.id, row.message_id, view.hand_number, fingerprint, ping
-                    )
-                    await asyncio.to_thread(
-                        messages.save_hand_message, rt.db, game_id, seat, shown, saw_ask=saw_ask
-                    )
-                continue
-            if row is not None and row.hand_number == view.hand_number and ping > row.ping:
-                # the person's turn began (or their time is nearly out, or they asked for
-                # it): only a new message makes their phone ring and sits at the bottom of
-                # the chat, so the old one goes and the hand comes anew
-                with contextlib.suppress(TelegramError):
-                    await app.bot.delete_message(row.chat_id, row.message_id)
-                row = None
-            if row is not None and row.hand_number == view.hand_number:
-                if row.digest == fingerprint and row.ping == ping:
-                    continue
-                outcome = await edit(app, row.chat_id, row.message_id, text, markup)
-                if outcome == Edited.DONE:
-                    shown = HandMessageInfo(
-                        player.id, row.message_id, view.hand_number, fingerprint, ping
-                    )
-                    await asyncio.to_thread(
-                        messages.save_hand_message, rt.db, game_id, seat, shown, saw_ask=saw_ask
-                    )
-                    continue
-                if outcome == Edited.FAILED:
-                    failed = True
-                    continue
-            elif row is not None and await _deleted(app, row.chat_id, row.message_id):
-                pass  # a new hand: its message tells how this one ended, the chat keeps one
-            elif row is not None:
-                data = drawing.ended.get(row.hand_number)
-                if data is None:  # no record of how it ended: at least take the buttons off
-                    with contextlib.suppress(TelegramError):
-                        await app.bot.edit_message_reply_markup(
-                            row.chat_id, row.message_id, reply_markup=None
-                        )
-                else:
-                    closed = hand_closed_text(t, data, table.seats, player.deck)
-                    if await edit(app, row.chat_id, row.message_id, closed, None) == Edited.FAILED:
-                        failed = True
-                        continue
-            if cancelled:
-                continue
-            try:
-                sent = await app.bot.send_message(player.id, text, reply_markup=markup)
-            except Forbidden:
-                await asyncio.to_thread(people.set_started, rt.db, player.id, False)
-                continue
-            except TelegramError as exc:
-                log.warning("hand message to %s failed: %s", player.id, exc)
-                failed = True
-                continue
-            shown = HandMessageInfo(player.id, sent.message_id, view.hand_number, fingerprint, ping)
-            await asyncio.to_thread(
-                messages.save_hand_message, rt.db, game_id, seat, shown, saw_ask=saw_ask
-            )
-    return not failed
+        elif await edit(app, row.chat_id, row.message_id, plan.closing, None) == Edited.FAILED:
+            return False
+    if not plan.send:
+        return True
+    try:
+        sent = await app.bot.send_message(plan.player, plan.text, reply_markup=plan.markup)
+    except Forbidden:
+        await asyncio.to_thread(people.set_started, runtime_of(app).db, plan.player, False)
+        return True
+    except TelegramError as exc:
+        log.warning("hand message to %s failed: %s", plan.player, exc)
+        return False
+    await _saved(app, game_id, plan, sent.message_id)
+    return True
+
+
+async def _saved(app: TrucoApp, game_id: int, plan: HandPlan, message_id: int) -> None:
+    """Record the message that now shows the seat's hand."""
+    shown = HandMessageInfo(plan.player, message_id, plan.hand, plan.digest, plan.ping)
+    db = runtime_of(app).db
+    await asyncio.to_thread(
+        messages.save_hand_message, db, game_id, plan.seat, shown, saw_ask=plan.saw_ask
+    )

@@ -8,86 +8,16 @@ group's flood budget decides when it may run.
 from __future__ import annotations
 
 import asyncio
-import html
-
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain import jobs, marcador
 from bot.domain.jobs import JobKind
-from bot.domain.marcador import Board, NewMatch, Press, Undo
-from bot.i18n import Translations, translations
+from bot.i18n import translations
 from bot.telegram.budget import patience
-from bot.telegram.callbacks import marcador_data
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
-from engine import words
-from engine.marcador import warning
-
-LOG_LINES = 6
-"""Hands listed under the score (the newest ones)."""
-
-
-def board_text(t: Translations, lang: str, board: Board) -> str:
-    """The scoreboard: variant and target, the score, the warning, the last hands and who."""
-    _ = t.gettext
-    p = board.placar
-    w = words.get(lang)
-    a, b = (html.escape(n) for n in p.names)
-    lines = [
-        _("📋 <b>Marcador</b> · {variant} · até {target}").format(
-            variant=w.variant(p.ruleset), target=p.target
-        ),
-        f"<b>{a}  {p.score[0]} × {p.score[1]}  {b}</b>",
-    ]
-    note = warning(p, w)
-    if note:
-        lines.append(html.escape(note))
-    if p.hands:
-        lines.append("")
-        partial = [0, 0]
-        shown = []
-        for (team, points), who in zip(p.hands, board.pressed_by, strict=True):
-            partial[team] = min(p.target, partial[team] + points)
-            # names and numbers only: nothing to translate
-            name = html.escape(p.names[team])
-            shown.append(f"{html.escape(who)}: {name} +{points} ({partial[0]} × {partial[1]})")
-        skipped = len(shown) - LOG_LINES
-        if skipped > 0:
-            lines.append(
-                t.ngettext("… e {n} mão antes", "… e {n} mãos antes", skipped).format(n=skipped)
-            )
-        lines.extend(shown[-LOG_LINES:])
-    else:
-        lines.append(_("Toque no valor da mão do lado de quem ganhou."))
-    return "\n".join(lines)
-
-
-def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
-    """One row of values per team (only what the next hand may be worth), undo, new match."""
-    _ = t.gettext
-    p = board.placar
-    rows = []
-    for team in (0, 1):
-        row = [
-            InlineKeyboardButton(
-                f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
-                callback_data=marcador_data(board.id, Press(team, v)),
-            )
-            for i, v in enumerate(p.values(team))
-        ]
-        if row:
-            rows.append(row)
-    last = [InlineKeyboardButton(_("↶ Desfazer"), callback_data=marcador_data(board.id, Undo()))]
-    if p.hands:
-        last.append(
-            InlineKeyboardButton(
-                _("Nova partida"), callback_data=marcador_data(board.id, NewMatch())
-            )
-        )
-    rows.append(last)
-    return InlineKeyboardMarkup(rows)
+from bot.telegram.render.marcador import board_keyboard, board_text
 
 
 def schedule_board(app: TrucoApp, chat_id: int, board_id: int, wait: float = 0.0) -> None:

@@ -16,7 +16,7 @@ from bot.domain import people
 from bot.domain.values import SignalNews
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.render import signal_ping
+from bot.telegram.render.sinais import signal_ping
 
 log = logging.getLogger(__name__)
 

@@ -39,15 +39,13 @@ from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
-from bot.telegram.render import (
+from bot.telegram.render.results import (
     hand_over_line,
     match_over_text,
-    public_table,
     rematch_keyboard,
     retired_text,
-    said_line,
-    timeout_line,
 )
+from bot.telegram.render.table import public_table, said_line, timeout_line
 from bot.webapp.server import table_drawn, table_gate
 from engine import View
 

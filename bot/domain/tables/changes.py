@@ -1,0 +1,116 @@
+"""What a stored change means next: the robot that acts now, the ``Change`` handed to the
+adapter, the jobs committed with it, and when the pending decision times out (R10)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session
+
+from bot.domain import jobs
+from bot.domain.models import Game
+from bot.domain.values import (
+    Change,
+    GameStatus,
+    Occupant,
+    Rules,
+    Table,
+    TimeoutNote,
+)
+from engine import Match, get_ruleset
+from engine.turns import RobotTurn
+from engine.turns import robot_turn as engine_robot_turn
+
+
+def robot_turn(
+    m: Match, seats: Sequence[Occupant | None], note: TimeoutNote | None, version: int
+) -> RobotTurn | None:
+    """The robot that acts now (``engine.turns.robot_turn``), ``None`` when none may.
+
+    A seat acts as a robot when a robot sits in it; ``note`` of this ``version`` tells
+    whose run was their timeout (their robot partner then decides by itself).
+    """
+    levels = [x.robot if x is not None and x.robot else None for x in seats]
+    timed_out = [st for st, _ in note.items] if note is not None and note.version == version else []
+    return engine_robot_turn(m, levels, timed_out)
+
+
+def robot_turn_of(table: Table) -> RobotTurn | None:
+    """``robot_turn`` of a stored table (``None`` unless it is being played)."""
+    if table.status != GameStatus.PLAYING or not table.started:
+        return None
+    return robot_turn(table.shown, table.seats, table.note, table.version)
+
+
+def _robot_change(
+    table_id: int,
+    row: Game | Table,
+    m: Match | None,
+    seats: Sequence[Occupant | None],
+    note: TimeoutNote | None,
+) -> Change:
+    turn = None
+    if m is not None and row.status == GameStatus.PLAYING:
+        turn = robot_turn(m, seats, note, row.version)
+    robot = turn.seat if turn is not None else None
+    seat = seats[robot] if robot is not None else None
+    return Change(
+        game_id=table_id,
+        chat_id=row.chat_id,
+        thread_id=row.thread_id,
+        private=row.private,
+        status=GameStatus(row.status),
+        version=row.version,
+        deadline_at=row.deadline_at,
+        robot_seat=robot,
+        robot_level=seat.robot if seat is not None else None,
+    )
+
+
+def game_change(game: Game, m: Match | None, seats: Sequence[Occupant | None]) -> Change:
+    note = TimeoutNote.from_json(game.note) if game.note else None
+    return _robot_change(game.id or 0, game, m, seats, note)
+
+
+def change_of(table: Table) -> Change:
+    """The ``Change`` describing a table's current state (for rescheduling)."""
+    m = table.shown if table.status == GameStatus.PLAYING and table.started else None
+    return _robot_change(table.id, table, m, table.seats, table.note)
+
+
+def commit(
+    s: Session, game: Game, m: Match | None, seats: Sequence[Occupant | None], rules: Rules
+) -> Change:
+    """Commit a change together with the jobs that must follow it (robot, deadline, redraws)."""
+    change = game_change(game, m, seats)
+    jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
+    s.commit()
+    return change
+
+
+def decision_seconds(table: Table, rules: Rules) -> float:
+    """How long the pending decision of a table may take (R10): half for people whose
+    last decision was their timeout (``TimeoutNote.strikes``)."""
+    full = rules.decision_seconds or table.options.timer_for(get_ruleset(table.variant))
+    strikes = table.note.strikes if table.note is not None else ()
+    if strikes and table.status == GameStatus.PLAYING and table.started:
+        return _hurried(full, table.shown.to_act(), strikes)
+    return full
+
+
+def _hurried(full: float, to_act: Sequence[int], strikes: Sequence[int]) -> float:
+    """An absent seat's clock shortens: half the time when every seat to act let its
+    last decision time out."""
+    if to_act and all(seat in strikes for seat in to_act):
+        return max(5.0, full / 2)
+    return full
+
+
+def deadline_for(m: Match, rules: Rules, strikes: Sequence[int] = ()) -> float | None:
+    """When the pending decision times out (R10); ``None`` when nobody must act.
+
+    ``strikes``: seats whose last decision was their timeout (a shorter clock)."""
+    if not m.to_act():
+        return None
+    seconds = rules.decision_seconds or m.options.timer_for(m.ruleset)
+    return rules.clock() + _hurried(seconds, m.to_act(), strikes)

@@ -1,0 +1,103 @@
+"""Reading tables: by id, a chat's open table, a person's running matches, and the jobs
+recorded again at start-up."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from bot.domain import jobs, outbox
+from bot.domain.models import Game, SeatRow
+from bot.domain.store import Database
+from bot.domain.tables.changes import game_change
+from bot.domain.tables.rows import (
+    active_game,
+    game_row,
+    load_options,
+    read_seats,
+    row_to_table,
+    stored_match,
+)
+from bot.domain.values import (
+    ACTIVE,
+    GameStatus,
+    Rules,
+    Table,
+)
+
+
+def load(db: Database, game_id: int) -> Table | None:
+    """A table by id."""
+    with db.session() as s:
+        game = game_row(s, game_id)
+        return row_to_table(s, game) if game is not None else None
+
+
+def active_table(db: Database, chat_id: int, thread_id: int | None) -> Table | None:
+    """The lobby or match of a chat (or forum topic), if any."""
+    with db.session() as s:
+        game = active_game(s, chat_id, thread_id)
+        return row_to_table(s, game) if game is not None else None
+
+
+def last_variant(db: Database, chat_id: int, thread_id: int | None) -> str | None:
+    """The variant of the newest table opened in a chat (or topic), if any."""
+    with db.session() as s:
+        q = select(Game.variant).where(Game.chat_id == chat_id)
+        q = (
+            q.where(Game.thread_id == thread_id)
+            if thread_id
+            else q.where(col(Game.thread_id).is_(None))
+        )
+        return s.exec(q.order_by(col(Game.id).desc()).limit(1)).first()
+
+
+def playing_tables_of(db: Database, user_id: int) -> list[Table]:
+    """The running matches a person sits at, most recently changed first."""
+    with db.session() as s:
+        q = (
+            select(Game)
+            .join(SeatRow, col(SeatRow.game_id) == col(Game.id))
+            .where(SeatRow.user_id == user_id, Game.status == GameStatus.PLAYING)
+            .order_by(col(Game.updated_at).desc())
+        )
+        return [row_to_table(s, g) for g in s.exec(q)]
+
+
+def turn_of(db: Database, user_id: int) -> tuple[Table, int] | None:
+    """The person's most relevant running table: one where they must act, else the newest."""
+    best: tuple[Table, int] | None = None
+    for table in playing_tables_of(db, user_id):
+        seat = table.seat_of(user_id)
+        if seat is None:
+            continue
+        if seat in table.shown.to_act():
+            return table, seat
+        best = best or (table, seat)
+    return best
+
+
+def to_resume(db: Database) -> list[Table]:
+    """Every lobby and match not finished, plus finished ones with announcements still owed."""
+    with db.session() as s:
+        owed = outbox.owed_games(s)
+        q = select(Game).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
+        return [row_to_table(s, g) for g in s.exec(q)]
+
+
+def resume_jobs(db: Database, rules: Rules) -> int:
+    """Record the jobs of every table still running or owing announcements; how many."""
+    with db.session() as s:
+        owed = outbox.owed_games(s)
+        q = select(Game).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
+        games = list(s.exec(q))
+        for game in games:
+            seats = read_seats(s, game, load_options(game.options).players)
+            m = stored_match(game) if game.snapshot is not None else None
+            change = game_change(game, m, seats)
+            jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
+            if game.status == GameStatus.LOBBY and game.rematch_of and game.deadline_at:
+                # a Revanche's wait outlives a restart too (a lobby's change drops deadlines)
+                data = {"game": change.game_id, "version": change.version}
+                jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), game.deadline_at, data)
+        s.commit()
+        return len(games)

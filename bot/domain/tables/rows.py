@@ -1,0 +1,219 @@
+"""A table's rows and its values: options as JSON, seats, the game row, versioned saves
+and events. Every module of the package (and ``messages``) reads and writes through these."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from sqlalchemy import bindparam, delete
+from sqlalchemy import select as core_select
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, col, select
+
+from bot.domain.models import Event, Game, SeatRow, utcnow
+from bot.domain.values import (
+    ACTIVE,
+    GameStatus,
+    Occupant,
+    Reason,
+    Refused,
+    RobotLevel,
+    Stale,
+    Table,
+    TimeoutNote,
+)
+from engine import Match, TableOptions
+from engine.sinais import DEFAULT_CATCH_PERCENT
+
+
+def dump_options(o: TableOptions) -> str:
+    """JSON for ``games.options``."""
+    return json.dumps(
+        {
+            "players": o.players,
+            "target": o.target,
+            "covered_cards": o.covered_cards,
+            "ladder": list(o.ladder) if o.ladder else None,
+            "timer": o.timer,
+            "sinais": o.sinais,
+            "catch_percent": o.catch_percent,
+        }
+    )
+
+
+def load_options(text: str) -> TableOptions:
+    """The table options stored in ``games.options`` (tables from before sinais: defaults)."""
+    o = json.loads(text)
+    ladder = tuple(o["ladder"]) if o.get("ladder") else None
+    return TableOptions(
+        o["players"],
+        o["target"],
+        o["covered_cards"],
+        ladder,
+        o["timer"],
+        sinais=bool(o.get("sinais", True)),
+        catch_percent=int(o.get("catch_percent", DEFAULT_CATCH_PERCENT)),
+    )
+
+
+_SEATS = select(SeatRow.seat, SeatRow.name, SeatRow.user_id, SeatRow.robot).where(
+    col(SeatRow.game_id) == bindparam("game")
+)
+"""A game's seats as plain columns: every action and redraw reads them, and loading them
+as ORM objects (identity map, instance state) cost more than the query."""
+
+
+def read_seats(s: Session, game: GameRow, players: int) -> list[Occupant | None]:
+    seats: list[Occupant | None] = [None] * players
+    for seat, name, user_id, level in s.execute(_SEATS, {"game": game.id}):
+        robot = RobotLevel(level) if level else None
+        seats[seat] = Occupant(name=name, user=user_id, robot=robot)
+    return seats
+
+
+def store_seats(s: Session, game_id: int, seats: Sequence[Occupant | None]) -> None:
+    s.execute(delete(SeatRow).where(col(SeatRow.game_id) == game_id))
+    for i, x in enumerate(seats):
+        if x is not None:
+            s.add(SeatRow(game_id=game_id, seat=i, user_id=x.user, robot=x.robot, name=x.name))
+
+
+class GameRow(Protocol):
+    """What a table is read from: a ``Game`` object, or a plain row of ``games``."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def thread_id(self) -> int | None: ...
+    @property
+    def private(self) -> bool: ...
+    @property
+    def creator_id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def options(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def deadline_at(self) -> float | None: ...
+    @property
+    def note(self) -> str | None: ...
+    @property
+    def table_message_id(self) -> int | None: ...
+    @property
+    def snapshot(self) -> str | None: ...
+    @property
+    def table_after(self) -> int: ...
+    @property
+    def rematch_of(self) -> int | None: ...
+
+
+_GAME_ROW = core_select(Game.__table__).where(  # type: ignore[attr-defined]
+    Game.__table__.c.id == bindparam("id")  # type: ignore[attr-defined]
+)
+
+
+def game_row(s: Session, game_id: int) -> GameRow | None:
+    """A game as plain columns, for reading only (drawings, a robot's look).
+
+    Every redraw and robot turn reads its game; loading it as an ORM object
+    (``Session.get``: identity map, instance state) cost more CPU than the query.
+    Changes load the ``Game`` object, which their versioned ``UPDATE`` keeps current.
+    """
+    row: GameRow | None = s.execute(_GAME_ROW, {"id": game_id}).first()
+    return row
+
+
+def row_to_table(s: Session, game: GameRow) -> Table:
+    """The ``Table`` value of a game row (its seats read in the same session)."""
+    options = load_options(game.options)
+    return Table(
+        id=game.id or 0,
+        chat_id=game.chat_id,
+        thread_id=game.thread_id,
+        private=game.private,
+        creator_id=game.creator_id,
+        status=GameStatus(game.status),
+        variant=game.variant,
+        options=options,
+        seats=tuple(read_seats(s, game, options.players)),
+        version=game.version,
+        seed=game.seed,
+        deadline_at=game.deadline_at,
+        note=TimeoutNote.from_json(game.note) if game.note else None,
+        table_message_id=game.table_message_id,
+        snapshot=game.snapshot,
+    )
+
+
+def stored_match(game: Game) -> Match:
+    if game.snapshot is None:
+        raise Refused(Reason.NOT_STARTED)
+    return Match.from_json(json.loads(game.snapshot))
+
+
+def record_event(
+    s: Session,
+    game: Game,
+    version: int,
+    kind: str,
+    seat: int | None = None,
+    user_id: int | None = None,
+    **data: Any,
+) -> None:
+    s.add(
+        Event(
+            game_id=game.id or 0,
+            version=version,
+            kind=kind,
+            seat=seat,
+            user_id=user_id,
+            data=json.dumps(data, ensure_ascii=False),
+        )
+    )
+
+
+def _versioned_update(columns: frozenset[str]) -> Any:
+    """``UPDATE games SET ... WHERE id = :_id AND version = :_expected`` for these columns,
+    built once per set of them, on the table itself: the ORM's bulk UPDATE (looking for
+    objects to synchronise, its compile state) cost more CPU than the statement. The row
+    object is brought up to date by ``_save``, as stored."""
+    games = Game.__table__.c  # type: ignore[attr-defined]
+    return (
+        Game.__table__.update()  # type: ignore[attr-defined]
+        .where(games.id == bindparam("_id"), games.version == bindparam("_expected"))
+        .values({k: bindparam(f"v_{k}") for k in sorted(columns)})
+    )
+
+
+def save(s: Session, game: Game, expected: int, **values: Any) -> int:
+    """Store a change if the game is still at ``expected``; raise ``Stale`` otherwise."""
+    values["version"] = expected + 1
+    values["updated_at"] = utcnow()
+    params = {f"v_{k}": v for k, v in values.items()}
+    params.update(_id=game.id, _expected=expected)
+    if s.execute(_versioned_update(frozenset(values)), params).rowcount != 1:  # type: ignore[attr-defined]
+        s.rollback()
+        raise Stale()
+    for k, v in values.items():
+        set_committed_value(game, k, v)
+    return expected + 1
+
+
+def active_game(s: Session, chat_id: int, thread_id: int | None) -> Game | None:
+    q = select(Game).where(Game.chat_id == chat_id, col(Game.status).in_(ACTIVE))
+    q = (
+        q.where(Game.thread_id == thread_id)
+        if thread_id
+        else q.where(col(Game.thread_id).is_(None))
+    )
+    return s.exec(q.order_by(col(Game.id).desc())).first()

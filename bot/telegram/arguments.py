@@ -1,0 +1,112 @@
+"""The arguments people type after a command, read into the domain's typed requests.
+
+``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` becomes a ``TableRequest``,
+``/marcador [variante] [pontos] [Time A x Time B]`` a ``Placar``; the domain never sees the
+words. As with ``callbacks``, nothing read here is trusted: a word that is none of these is
+refused with its reason (``Refused`` / ``BoardRefused``), answered in one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.domain import ChatSettings, Reason, Refused, TableRequest
+from bot.domain.marcador import BoardRefused
+from bot.numbers import NumberRefused, is_digits, parse_number
+from engine import TableOptions, get_ruleset
+from engine.marcador import DEFAULT_NAMES, Placar
+from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
+
+SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
+"""Words of ``/truco`` for a 2×2 table without sinais (R12 house rule)."""
+COM_SINAIS = ("com-sinais", "comsinais", "com_sinais", "signals")
+"""Words of ``/truco`` for sinais in a chat whose ``/config`` plays without them."""
+
+
+def truco_request(
+    args: Sequence[str], chat: ChatSettings, people: int | None = None
+) -> TableRequest:
+    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults.
+
+    ``people``: how many people the group has, for a chat whose size is automatic (2×2
+    from four people on)."""
+    variant = chat.variant
+    players = chat.players or (4 if people is not None and people >= 4 else 2)
+    target = chat.target
+    sinais = chat.sinais
+    for raw in args:
+        word = raw.strip().lower()
+        if word in SEM_SINAIS:
+            sinais = False
+        elif word in COM_SINAIS:
+            sinais = True
+        elif word in ("1x1", "1×1", "2", "1v1"):
+            players = 2
+        elif word in ("2x2", "2×2", "4", "2v2"):
+            players = 4
+        elif is_digits(word):
+            try:
+                target = parse_number(word, MIN_TARGET, MAX_TARGET)
+            except NumberRefused:
+                raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+        elif word.isnumeric():  # ², ٣, ５: a number, but not written with 0-9
+            raise Refused(Reason.BAD_NUMBER, arg=raw)
+        else:
+            try:
+                variant = get_ruleset(word).name
+            except ValueError:
+                raise Refused(Reason.BAD_ARG, arg=raw) from None
+    if not MIN_TARGET <= target <= MAX_TARGET:
+        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET)
+    rs = get_ruleset(variant)
+    ladder = house_ladder(rs, chat.ladder)
+    try:
+        opts = TableOptions(
+            players, target, chat.covered_cards, ladder, chat.timer, sinais=sinais
+        ).validated(rs)
+    except ValueError:  # the engine's reason is Portuguese prose: the code goes up instead
+        raise Refused(Reason.BAD_OPTIONS) from None
+    return TableRequest(rs.name, opts)
+
+
+def marcador_request(args: list[str], chat: ChatSettings) -> Placar:
+    """``/marcador [variante] [pontos] [Time A x Time B]`` on top of the chat's defaults.
+
+    ``BoardRefused("bad_arg", word)`` for a word that is none of these, ``bad_target`` for a
+    target outside 6–30.
+    """
+    variant, target = chat.variant, chat.target
+    names = list(DEFAULT_NAMES)
+    words_left = list(args)
+    if any(w.lower() in ("x", "×", "vs") for w in words_left):
+        i = next(i for i, w in enumerate(words_left) if w.lower() in ("x", "×", "vs"))
+        first, second = words_left[:i], words_left[i + 1 :]
+        # the first team's name is whatever follows the options
+        options = []
+        while first and (is_digits(first[0]) or _variant(first[0]) is not None):
+            options.append(first.pop(0))
+        names = [" ".join(first) or names[0], " ".join(second) or names[1]]
+        words_left = options
+    for raw in words_left:
+        word = raw.strip().lower()
+        if is_digits(word):
+            try:
+                target = parse_number(word, MIN_TARGET, MAX_TARGET)
+            except NumberRefused:
+                raise BoardRefused("bad_target") from None
+        elif (found := _variant(word)) is not None:
+            variant = found
+        else:
+            raise BoardRefused("bad_arg", raw)
+    ladder = house_ladder(get_ruleset(variant), chat.ladder)
+    try:
+        return Placar(variant, target, ladder, (names[0], names[1]))
+    except ValueError:
+        raise BoardRefused("bad_target") from None
+
+
+def _variant(word: str) -> str | None:
+    try:
+        return get_ruleset(word).name
+    except ValueError:
+        return None

@@ -1,0 +1,115 @@
+"""/marcador: the scoreboard message, its buttons, the toast of a press and the refusals."""
+
+from __future__ import annotations
+
+import html
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.domain.marcador import Board, BoardRefused, Command, NewMatch, Press, Undo
+from bot.i18n import Translations
+from bot.telegram.callbacks import marcador_data
+from engine import words
+from engine.marcador import Placar, warning
+from engine.rulesets import MAX_TARGET, MIN_TARGET
+
+LOG_LINES = 6
+"""Hands listed under the score (the newest ones)."""
+
+
+def board_text(t: Translations, lang: str, board: Board) -> str:
+    """The scoreboard: variant and target, the score, the warning, the last hands and who."""
+    _ = t.gettext
+    p = board.placar
+    w = words.get(lang)
+    a, b = (html.escape(n) for n in p.names)
+    lines = [
+        _("📋 <b>Marcador</b> · {variant} · até {target}").format(
+            variant=w.variant(p.ruleset), target=p.target
+        ),
+        f"<b>{a}  {p.score[0]} × {p.score[1]}  {b}</b>",
+    ]
+    note = warning(p, w)
+    if note:
+        lines.append(html.escape(note))
+    if p.hands:
+        lines.append("")
+        partial = [0, 0]
+        shown = []
+        for (team, points), who in zip(p.hands, board.pressed_by, strict=True):
+            partial[team] = min(p.target, partial[team] + points)
+            # names and numbers only: nothing to translate
+            name = html.escape(p.names[team])
+            shown.append(f"{html.escape(who)}: {name} +{points} ({partial[0]} × {partial[1]})")
+        skipped = len(shown) - LOG_LINES
+        if skipped > 0:
+            lines.append(
+                t.ngettext("… e {n} mão antes", "… e {n} mãos antes", skipped).format(n=skipped)
+            )
+        lines.extend(shown[-LOG_LINES:])
+    else:
+        lines.append(_("Toque no valor da mão do lado de quem ganhou."))
+    return "\n".join(lines)
+
+
+def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
+    """One row of values per team (only what the next hand may be worth), undo, new match."""
+    _ = t.gettext
+    p = board.placar
+    rows = []
+    for team in (0, 1):
+        row = [
+            InlineKeyboardButton(
+                f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
+                callback_data=marcador_data(board.id, Press(team, v)),
+            )
+            for i, v in enumerate(p.values(team))
+        ]
+        if row:
+            rows.append(row)
+    last = [InlineKeyboardButton(_("↶ Desfazer"), callback_data=marcador_data(board.id, Undo()))]
+    if p.hands:
+        last.append(
+            InlineKeyboardButton(
+                _("Nova partida"), callback_data=marcador_data(board.id, NewMatch())
+            )
+        )
+    rows.append(last)
+    return InlineKeyboardMarkup(rows)
+
+
+ECHOED = 30
+"""Characters of a misunderstood argument shown back (as /truco does)."""
+
+
+def refusal_text(t: Translations, refused: BoardRefused) -> str:
+    """A refused ``/marcador`` request or press in one line."""
+    _ = t.gettext
+    texts = {
+        "bad_arg": _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
+        "bad_target": _("A partida vai de {low} a {high} pontos."),
+        "no_board": _("Esse marcador não existe mais."),
+        "over": _("A partida acabou: toque em Nova partida."),
+        "value": _("A mão não pode valer isso agora."),
+        "empty": _("Não há mão para desfazer."),
+        "busy": _("Muita gente tocando ao mesmo tempo: tente de novo."),
+    }
+    text = texts.get(refused.reason, _("Botão inválido."))
+    # the argument is shown back inside HTML: escaped, and short enough for one line
+    arg = html.escape(str(refused)[:ECHOED])
+    return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
+
+
+def press_note(t: Translations, p: Placar, command: Command) -> str:
+    """The toast of a scoreboard press: the new score."""
+    if isinstance(command, Press):
+        return f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
+    if isinstance(command, Undo):
+        return t.gettext("Desfeito: {a} × {b}").format(a=p.score[0], b=p.score[1])
+    assert isinstance(command, NewMatch)
+    return t.gettext("Nova partida: 0 × 0")
+
+
+def board_repeat_text(t: Translations) -> str:
+    """/marcador asked again within the minute: the scoreboards above serve."""
+    return t.gettext("Já tem marcador novo aqui: use o de cima (um por minuto).")

@@ -1,0 +1,152 @@
+"""How the table and the hands name things: the mão de onze's value, who ran (plural or singular), the Spanish deck, manilhas, vaza, and the hint for text the bot does not understand."""
+
+from __future__ import annotations
+
+from engine import Match, TableOptions
+from engine.cards import parse_cards
+from tests.bot.harness import (
+    JSON,
+    Harness,
+    button,
+    moves,
+    paulista_hand,
+    press,
+    seat_match,
+)
+
+
+def shown(h: Harness, group: int) -> str:
+    """The group's table message as it reads now (empty before it is sent)."""
+    return str((h.table(group) or {}).get("text", ""))
+
+
+def _newest(h: Harness, chat: int, text: str) -> JSON | None:
+    found = [m for m in h.bot_messages(chat) if text in m["text"]]
+    return found[-1] if found else None
+
+
+async def test_mao_de_onze_shows_its_value_not_the_stake_until_decided(harness: Harness) -> None:
+    s = harness.server
+    ana, beto, caio = s.add_user("Ana"), s.add_user("Beto"), s.add_user("Caio")
+    group = s.add_group("G", admins=[ana], members=[beto, caio])
+    await seat_match(harness, group, [ana, beto, caio], paulista_hand(score=(11, 4), players=4))
+    table = await harness.wait(lambda: harness.table(group))
+    await harness.wait(lambda: "Mão de onze: vale 3" in shown(harness, group))
+    assert "Valendo" not in shown(harness, group)
+    assert "Valendo" not in (await harness.wait(lambda: harness.hand(ana)))["text"]
+    await press(harness, caio, "Vamos jogar")
+    await harness.wait(lambda: "Valendo 3" in s.message(group, table["message_id"])["text"])
+
+
+async def test_a_team_that_runs_is_named_in_the_plural(harness: Harness) -> None:
+    s = harness.server
+    people = [s.add_user(n) for n in ("Ana", "Beto", "Caio", "Duda")]
+    ana, beto, _caio, duda = people
+    group = s.add_group("G", admins=[ana], members=people)
+    await seat_match(harness, group, people, paulista_hand(players=4))
+    await press(harness, ana, "Truco!")
+    await press(harness, beto, "Corro")
+    # Duda answers from the hand drawn after Beto ran (R6: both must run)
+    await harness.wait(lambda: "Vez de Duda" in shown(harness, group))
+    await harness.wait(lambda: ":3:r" in str(harness.hand(duda)))
+    await press(harness, duda, "Corro")
+    line = "Mão 1: Beto & Duda correram; 1 ponto para Ana & Caio. Placar 1 × 0"
+    await harness.wait(lambda: any(line in m["text"] for m in harness.bot_messages(group)))
+
+
+async def test_one_player_who_runs_is_named_in_the_singular(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await seat_match(harness, group, [ana, beto], paulista_hand())
+    await press(harness, ana, "Truco!")
+    await press(harness, beto, "Corro")
+    line = "Mão 1: Beto correu; 1 ponto para Ana. Placar 1 × 0"
+    await harness.wait(lambda: any(line in m["text"] for m in harness.bot_messages(group)))
+
+
+async def test_the_spanish_deck_names_every_card_a_person_reads_and_the_manilha(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await s.user_sends(ana, ana, "/baralho")
+    menu = await harness.wait(lambda: _newest(harness, ana, "Como você quer ver as cartas"))
+    await s.user_presses(ana, ana, menu["message_id"], button(menu, "Espanhol")["callback_data"])
+    hands = [parse_cards("JC KH 5D"), parse_cards("2S QD 7C")]
+    match = Match.from_hand(
+        "paulista",
+        TableOptions(players=2),
+        score=(0, 0),
+        dealer=1,
+        hands=hands,
+        vira=parse_cards("QH")[0],
+    )
+    await seat_match(harness, group, [ana, beto], match)
+    hand = await harness.wait(lambda: harness.hand(ana))
+    # the vira's manilha in the same deck as the vira (10 de copas → 11, not J)
+    assert "vira 10 de copas → manilha 11" in hand["text"]
+    assert "Sua mão:</b> 11 de bastos (★ zap) 12 de copas 5 de oros" in hand["html"]
+    assert not any(x in hand["text"] for x in "♣♥♠♦")
+    results = await s.user_inline_query(ana, "", chat_id=group)
+    assert results[0]["title"] == "Jogar 11 de bastos ★"  # the manilha starred here too
+    assert "Sua mão: 11 de bastos ★ 12 de copas 5 de oros" in results[0]["description"]
+    # the group reads the traditional deck, Beto too
+    assert "vira Q♥ → manilha J" in (await harness.wait(lambda: shown(harness, group)))
+    await harness.wait(lambda: _newest(harness, beto, "vira Q♥ → manilha J"))
+
+
+async def test_manilhas_are_marked_in_the_hand_and_fixed_ones_named(harness: Harness) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    hands = [parse_cards("4C KH 5D"), parse_cards("2S QD 7C")]
+    match = Match.from_hand("mineiro", TableOptions(players=2), score=(0, 0), dealer=1, hands=hands)
+    await seat_match(harness, group, [ana, beto], match)
+    names = "manilhas zap 4♣ · copas 7♥ · espadilha A♠ · pica-fumo 7♦"
+    await harness.wait(lambda: names in shown(harness, group))
+    hand = await harness.wait(lambda: harness.hand(ana))
+    assert names in hand["text"] and "Sua mão: 4♣ (★ zap) K♥ 5♦" in hand["text"]
+    # the card buttons, which a phone shows first, mark the manilha too
+    assert {"4♣ ★", "K♥", "5♦"} <= set(moves(hand))
+    beto_hand = await harness.wait(lambda: _newest(harness, beto, "Sua mão"))
+    assert "Sua mão: 2♠ Q♦ 7♣" in beto_hand["text"] and "★" not in beto_hand["text"]
+    assert not any("★" in label for label in moves(beto_hand))
+
+
+async def test_unknown_commands_and_text_in_private_get_a_hint(harness: Harness) -> None:
+    s = harness.server
+    ana = s.add_user("Ana")
+    group = s.add_group("G", admins=[ana])
+    hint = "Não entendi. Jogue com /truco ou veja os comandos em /ajuda."
+    for n, text in enumerate(("/jogar", "oi, bot", "/trucoo agora"), 1):
+        await s.user_sends(ana, ana, text)
+        await harness.wait(
+            lambda n=n: [m["text"] for m in harness.bot_messages(ana)].count(hint) == n
+        )
+    # a known command still does its own thing, and the group is never answered so
+    await s.user_sends(ana, ana, "/regras")
+    await harness.wait(lambda: "Livro de regras" in harness.bot_messages(ana)[-1]["text"])
+    await s.user_sends(ana, group, "oi, gente")
+    await s.user_sends(ana, group, "/jogar")
+    await s.user_sends(ana, group, "/ajuda")
+    await harness.wait(lambda: harness.bot_messages(group))
+    assert all(m["text"] != hint for m in harness.bot_messages(group))
+
+
+def test_one_word_for_a_round_vaza_as_the_glossary_says() -> None:
+    from bot.i18n import source_messages
+    from engine import words
+    from tests import ROOT
+
+    said = [" ".join(filter(None, (m.msgid, m.plural))) for m in source_messages()]
+    said += [text for _context, text in words.messages()]
+    said += [p.read_text(encoding="utf-8") for p in (ROOT / "engine" / "data").glob("*.json")]
+    pages = [p for p in (ROOT / "site").glob("*.md") if p.name != "glossario.md"]
+    said += [p.read_text(encoding="utf-8") for p in pages]
+    assert any("vaza" in text.lower() for text in said)
+    assert not [text for text in said if "rodada" in text.lower()]
+    # the glossary names rodada only to send the reader to vaza
+    glossary = (ROOT / "site" / "glossario.md").read_text(encoding="utf-8")
+    assert "Rodada\n:   O mesmo que vaza." in glossary

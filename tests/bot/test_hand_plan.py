@@ -1,0 +1,93 @@
+"""The private hand messages' plan (``publish.hands.plan_message``, ``plan_hands``): what to
+edit, send, delete or leave, decided from plain values, with no Telegram and no database."""
+
+from __future__ import annotations
+
+import json
+
+from bot.domain.values import (
+    GameStatus,
+    HandMessageInfo,
+    HandsDrawing,
+    Occupant,
+    Ping,
+    PlayerInfo,
+    Table,
+)
+from bot.telegram.publish.hands import Step, plan_hands, plan_message
+from engine import Match, TableOptions
+from engine.cards import DeckStyle
+
+
+def shown(hand: int, digest: str = "d", ping: Ping = Ping.NONE) -> HandMessageInfo:
+    return HandMessageInfo(chat_id=7, message_id=70, hand_number=hand, digest=digest, ping=ping)
+
+
+def test_a_message_that_shows_this_already_is_left_alone() -> None:
+    assert plan_message(shown(3), 3, "d", Ping.NONE, send=True) == Step.SKIP
+    assert plan_message(shown(3, ping=Ping.TURN), 3, "d", Ping.TURN, send=True) == Step.SKIP
+
+
+def test_a_changed_picture_of_the_same_hand_is_edited() -> None:
+    assert plan_message(shown(3), 3, "other", Ping.NONE, send=True) == Step.EDIT
+    # a turn that passed: the ping falls, nothing needs to ring
+    assert plan_message(shown(3, ping=Ping.TURN), 3, "d", Ping.NONE, send=True) == Step.EDIT
+
+
+def test_a_turn_or_a_warning_rings_with_a_new_message() -> None:
+    assert plan_message(shown(3), 3, "d", Ping.TURN, send=True) == Step.RING
+    assert plan_message(shown(3, ping=Ping.TURN), 3, "x", Ping.WARNING, send=True) == Step.RING
+    # a hand asked for through the deep link counts as no ping: the turn still rings
+    assert plan_message(shown(3, ping=Ping.ASKED), 3, "d", Ping.NONE, send=True) == Step.RING
+
+
+def test_a_new_hand_retires_the_old_message_and_none_is_sent_first() -> None:
+    assert plan_message(shown(2), 3, "d", Ping.NONE, send=True) == Step.RETIRE
+    assert plan_message(None, 3, "d", Ping.TURN, send=True) == Step.SEND
+    # a cancelled table edits what is there and sends nothing new
+    assert plan_message(None, 3, "d", Ping.NONE, send=False) == Step.SKIP
+    assert plan_message(shown(3), 3, "x", Ping.NONE, send=False) == Step.EDIT
+
+
+def table_at(m: Match, status: GameStatus = GameStatus.PLAYING) -> Table:
+    seats = (Occupant("Ana", user=1), Occupant("Beto", user=2))
+    return Table(
+        id=5,
+        chat_id=-100,
+        thread_id=None,
+        private=False,
+        creator_id=1,
+        status=status,
+        variant=m.ruleset.name,
+        options=m.options,
+        seats=seats,
+        version=3,
+        seed=1,
+        deadline_at=100.0,
+        note=None,
+        table_message_id=None,
+        snapshot=json.dumps(m.to_json()),
+    )
+
+
+def test_the_seat_to_act_rings_the_other_is_drawn_quietly_and_strangers_get_nothing() -> None:
+    m = Match("paulista", TableOptions(2, 12), seed=4)
+    table = table_at(m)
+    ana = PlayerInfo(1, "Ana", "pt", DeckStyle.TRADITIONAL, started=True)
+    beto = PlayerInfo(2, "Beto", "pt", DeckStyle.TRADITIONAL, started=False)
+    drawing = HandsDrawing(table, {0: ana, 1: beto}, {}, {})
+    plans = plan_hands(drawing, now=50.0, seconds=30.0, in_app=frozenset(), webapp=None)
+    assert [p.seat for p in plans] == [0]  # Beto never opened the bot: no message
+    (plan,) = plans
+    to_act = 0 in m.to_act()
+    assert plan.step == Step.SEND and plan.player == 1 and plan.hand == m.hand_number
+    assert plan.ping == (Ping.TURN if to_act else Ping.NONE)
+    assert (plan.markup is not None) == to_act
+
+    again = HandsDrawing(table, {0: ana}, {0: shown(m.hand_number, plan.digest, plan.ping)}, {})
+    (same,) = plan_hands(again, now=50.0, seconds=30.0, in_app=frozenset(), webapp=None)
+    assert same.step == Step.SKIP
+
+    cancelled = HandsDrawing(table_at(m, GameStatus.CANCELLED), {0: ana}, {}, {}, "Ana")
+    (gone,) = plan_hands(cancelled, now=50.0, seconds=30.0, in_app=frozenset(), webapp=None)
+    assert gone.step == Step.SKIP and gone.markup is None and not gone.send
