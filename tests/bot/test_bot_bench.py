@@ -39,3 +39,18 @@ def test_four_people_at_a_table_are_measured_from_the_fake_telegram(tmp_path: Pa
     # every turn that began rang a phone (a new message), none came only as an edit
     assert figures["turns_notified"] > 0 and figures["turns_only_edited"] == 0
     assert figures["press_to_group_ms"]["p50"] > 0
+
+
+def test_mini_app_people_play_in_the_page_and_every_other_page_sees_each_tap(
+    tmp_path: Path,
+) -> None:
+    from bot.bench import run
+
+    figures = run(
+        1, 8.0, robots="facil", clients="miniapp", database_url=f"sqlite:///{tmp_path}/b.db"
+    )
+    assert figures["clients"] == "miniapp" and figures["presses"] > 0
+    # every tap reached the table's other open page (the watcher's), none was missed
+    assert figures["page_deliveries"] > 0 and figures["pages_missed"] == 0
+    # nobody pressed a hand's button: the turns never rang a phone
+    assert figures["turns_notified"] == 0
