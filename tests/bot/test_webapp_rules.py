@@ -182,10 +182,10 @@ async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, 
         drawn = await h.wait(lambda: [m for m in h.bot_messages(GROUP) if note in m["text"]])
         pointers = {u: await h.wait(lambda u=u: h.bot_messages(u)[-1]) for u in people}
         assert all("no app" in m["text"] for m in pointers.values())
-        assert (await beto.move("play QD"))[0] == 200  # Ana takes the hand: hand 2 is dealt
+        assert (await beto.move("play QD"))[0] == 200  # Ana takes the hand: the next one is dealt
         heard = "Mão 1: 1 ponto para Ana"
         await h.wait(lambda: any(heard in m["text"] for m in h.bot_messages(GROUP)))
-        for app in (ana, beto):  # the first card of hand 2
+        for app in (ana, beto):  # the first card of the next hand
             state = await app.state()
             plays = [a["action"] for a in state["legal"] if a["act"] == "play"]
             if plays:
