@@ -35,8 +35,9 @@ from engine.view import View
 
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
-DEFAULT_PLAYOUTS_2X2 = 150
-"""The same in 2×2, where a play-out costs about twice as much (four seats decide)."""
+DEFAULT_PLAYOUTS_2X2 = 300
+"""The same in 2×2, where a play-out costs about twice as much (four seats decide) but a
+bet's three answer models share most of their play (``playout_models``)."""
 DEFAULT_BUDGET_MS = 1000.0
 """The cap on one decision's thinking time ``get_robot`` gives when none is asked: a guard
 for a person waiting at the terminal or in the browser, not a budget (the planned

@@ -91,7 +91,7 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--playouts",
         type=int,
         default=None,
-        help="simulações por decisão do difícil (240; 150 em 2x2)",
+        help="simulações por decisão do difícil (240; 300 em 2x2)",
     )
     p.add_argument("--timeout-ms", type=float, default=5000, help="prazo de resposta de exec:")
     p.add_argument("--jobs", type=int, default=1, help="processos em paralelo")
