@@ -40,7 +40,9 @@ class Budget:
 
 GROUP_WINDOW = 61.0
 """A minute and a second: calls are counted when taken and Telegram counts them on arrival,
-and a request may travel a few hundred milliseconds longer than the one after it."""
+and a request may travel a few hundred milliseconds longer than the one after it. One that
+took longer is marked again at its answer (``remark``): the window then holds whatever
+the time between taking a call and Telegram counting it."""
 
 
 def group_budget(chat_id: int, limit: int = 20) -> Budget:
@@ -167,6 +169,25 @@ _RECENT = core_select(_MARKS_T.c.key, _MARKS_T.c.at).where(
 _MARK = _MARKS_T.insert()
 _FORGET = _MARKS_T.delete().where(
     _MARKS_T.c.key == bindparam("key"), _MARKS_T.c.at < bindparam("before")
+)
+
+
+def remark(db: Database, budgets: Sequence[Budget], taken: float, answered: float) -> None:
+    """Move the marks of a call counted at ``taken`` to ``answered`` (it was answered late).
+
+    Telegram counted the call somewhere between the two; a mark left at ``taken`` would
+    leave the window before Telegram's count of it does, and let one call too many through.
+    """
+    with db.session() as s:
+        for b in budgets:
+            s.execute(_REMARK, {"k": b.key, "taken": taken, "answered": answered})
+        s.commit()
+
+
+_REMARK = (
+    _MARKS_T.update()
+    .where(_MARKS_T.c.key == bindparam("k"), _MARKS_T.c.at == bindparam("taken"))
+    .values(at=bindparam("answered"))
 )
 
 

@@ -39,13 +39,13 @@ from telegram.request import HTTPXRequest
 from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
-from bot.domain.values import Clock
 from bot.i18n import translations
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
 from bot.telegram import command_table, guards, job_table
 from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
+from bot.telegram.clock import WALL, Clock
 from bot.telegram.context import (
     CONTEXT_TYPES,
     RUNTIME_KEY,
@@ -116,7 +116,8 @@ class SharedLimiter(BaseRateLimiter[int]):
         self.max_retries = max_retries
         self._locks: dict[int | None, asyncio.Lock] = {}
         self._answered: dict[int, float] = {}
-        """When Telegram last answered a call to each group (monotonic), for the spacing."""
+        """When Telegram last answered a call to each group (the budget's clock), for the
+        spacing."""
 
     async def initialize(self) -> None:
         """Nothing to set up: the budgets live in the database."""
@@ -157,7 +158,7 @@ class SharedLimiter(BaseRateLimiter[int]):
                         callback, args, kwargs, endpoint, chat_id, extra=extra
                     )
                     if group is not None:
-                        self._answered[group] = time.monotonic()
+                        self._answered[group] = self.budget.clock()
                     return result
                 except _NoRoom:
                     continue  # the room went to another call meanwhile: wait outside again
@@ -168,7 +169,7 @@ class SharedLimiter(BaseRateLimiter[int]):
                     raise
                 except TelegramError:
                     if group is not None:
-                        self._answered[group] = time.monotonic()
+                        self._answered[group] = self.budget.clock()
                     raise
                 finally:
                     if not lock._waiters:
@@ -180,11 +181,12 @@ class SharedLimiter(BaseRateLimiter[int]):
         last = self._answered.get(chat_id)
         if last is None:
             return
-        wait = last + SPACING - time.monotonic()
+        clock = self.budget.clock
+        wait = min(SPACING, last + SPACING - clock())  # (a wall clock may be set back)
         if wait > 0:
-            await asyncio.sleep(wait)
+            await clock.sleep(wait)
         if len(self._answered) > 1024:  # forget the groups quiet for a while
-            now = time.monotonic()
+            now = clock()
             for key in [k for k, t in self._answered.items() if now - t > SPACING]:
                 del self._answered[key]
 
@@ -210,11 +212,11 @@ class SharedLimiter(BaseRateLimiter[int]):
                 self.metrics.throttled.inc()
                 if attempt >= self.max_retries:
                     raise
-                await asyncio.sleep(_seconds(exc) + 0.1)
+                await self.budget.clock.sleep(_seconds(exc) + 0.1)
                 continue
             finally:
                 if taken is not None:
-                    self.budget.sent(taken)
+                    await self.budget.sent(taken, chat_id)
             if endpoint == "answerCallbackQuery":
                 self.metrics.answered()
             return result
@@ -291,12 +293,11 @@ async def on_shutdown(app: TrucoApp) -> None:
     rt.close()
 
 
-def build_application(
-    config: Config, db: Database | None = None, clock: Clock = time.time
-) -> TrucoApp:
+def build_application(config: Config, db: Database | None = None, clock: Clock = WALL) -> TrucoApp:
     """The bot's Application, wired to ``config.api_url`` and the database.
 
-    ``clock`` tells the time deadlines are set and checked by (tests move it).
+    ``clock`` tells the time everything runs by: deadlines, jobs, the flood budgets and
+    their waits, the command throttle (tests hold it and move it).
     """
     db = db or Database(config.database_url)
     metrics = Metrics()
@@ -308,8 +309,7 @@ def build_application(
         robot_delay=config.robot_delay,
         warning_seconds=WARNING_SECONDS,
     )
-    # flood budgets count real seconds, whatever clock the tables run on
-    budget = SharedBudget(db, config.group_budget, config.bot_budget)
+    budget = SharedBudget(db, config.group_budget, config.bot_budget, clock=clock)
     http = AiohttpRequest()
     builder = (
         Application.builder()
@@ -340,7 +340,7 @@ def build_application(
             db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
         ),
         metrics=metrics,
-        throttle=CommandThrottle(notes_for(db)),
+        throttle=CommandThrottle(notes_for(db), clock=clock),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt

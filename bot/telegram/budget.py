@@ -16,6 +16,10 @@ looks first (``wait``) and comes back later rather than queue behind its own gro
   one's share goes to the survivors a few seconds after it stopped noting itself.
   A call counts from when it is taken until a second after Telegram answered it (it
   reached Telegram somewhere in between), so 30 taken in one second never land in one.
+- A group's call is marked when it is taken; one answered late (it waited for a thread,
+  the budget's lock or the network) is marked again at its answer, which is no earlier
+  than when Telegram counted it: a mark older than the call would leave the window
+  before Telegram's does.
 
 The table comes first. Every call to a group goes through ``take``; the table's own
 calls (its edits, the announcements, reposts: ``table_traffic``) may spend the whole
@@ -29,9 +33,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -39,6 +42,7 @@ from telegram.error import TelegramError
 
 from bot.domain import flood
 from bot.domain.store import Database
+from bot.telegram.clock import WALL, Clock
 from bot.telegram.jobs import worker_name
 
 ALIVE_EVERY = 1.0
@@ -53,6 +57,9 @@ PATIENCE = 15.0
 """Seconds a call other than the table's waits for room in its group before it is dropped."""
 SPACING = 1.0
 """Seconds between two calls to one group (Telegram: about one message a second per chat)."""
+LATE = (flood.GROUP_WINDOW - 60.0) / 2
+"""A group's call answered this long after it was taken is marked again at its answer (half
+the second by which a group's window exceeds Telegram's minute)."""
 
 _TABLE: ContextVar[bool] = ContextVar("table_traffic", default=False)
 
@@ -97,7 +104,8 @@ class SharedBudget:
     db: Database
     group_limit: int = 20
     bot_limit: int = 30
-    clock: Callable[[], float] = time.time
+    clock: Clock = WALL
+    """The time budgets are counted and waited by (tests hold it)."""
     worker: str = field(default_factory=worker_name)
     replicas: int = 1
     """Processes alive when last counted (always 1 on SQLite: one process)."""
@@ -146,7 +154,7 @@ class SharedBudget:
                 return
             if now + wait > give_up:
                 raise Crowded(f"no room in {chat_id} for {most:g} s: the table comes first")
-            await asyncio.sleep(wait)
+            await self.clock.sleep(wait)
 
     async def take(self, chat_id: int | None, *, table: bool = True) -> float | None:
         """Count one call, waiting until it fits the group's budget and this process's share;
@@ -175,13 +183,18 @@ class SharedBudget:
                         return None
             if wait <= 0:
                 return now
-            await asyncio.sleep(wait)
+            await self.clock.sleep(wait)
 
-    def sent(self, taken_at: float) -> None:
-        """The call counted at ``taken_at`` was answered: it counts a second from now."""
+    async def sent(self, taken_at: float, chat_id: int | None = None) -> None:
+        """The call counted at ``taken_at`` was answered: it counts a second from now, and
+        in its group's minute from now if it was answered ``LATE``."""
+        now = self.clock()
         with contextlib.suppress(ValueError):  # already forgotten
             self._sent.remove(taken_at)
-        self._sent.append(max(taken_at, self.clock()))
+        self._sent.append(max(taken_at, now))
+        budgets = self.budgets(chat_id)
+        if budgets and now - taken_at > LATE:
+            await asyncio.to_thread(flood.remark, self.db, budgets, taken_at, now)
 
     def _second_wait(self, now: float) -> float:
         while self._sent and now - self._sent[0] >= 1.0:

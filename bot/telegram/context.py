@@ -26,6 +26,7 @@ from bot.i18n import Translations, language_for, translations
 from bot.ops.metrics import Metrics
 from bot.robots import Thinkers
 from bot.telegram.budget import SharedBudget
+from bot.telegram.clock import Clock
 from bot.telegram.jobs import JobRunner
 from bot.telegram.throttle import CommandThrottle
 
@@ -52,7 +53,12 @@ class Runtime:
     """The Bot API's request (PTB's ``Bot`` holds it too)."""
     _updates: ThreadPoolExecutor | None = None
     reposted: dict[int, float] = field(default_factory=dict)
-    """When this process last posted each table again below (monotonic seconds)."""
+    """When this process last posted each table again below (``clock`` time)."""
+
+    @property
+    def clock(self) -> Clock:
+        """The time everything runs by (the budgets'; ``rules.clock`` is the same one)."""
+        return self.budget.clock
 
     def update_threads(self) -> ThreadPoolExecutor:
         """The threads of the updates' domain calls (made when first needed).

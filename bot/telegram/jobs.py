@@ -163,6 +163,11 @@ class JobRunner:
                         self._done[:0] = turn.unfinished
                         claimed, more, nxt = turn.claimed, turn.more, turn.next_due
                     for job in claimed:
+                        if job.id in self._running:
+                            # still running here, its lease lapsed (a loop stalled longer
+                            # than the lease, or a test's clock moved past it): claimed
+                            # again is only renewed, never run twice at once
+                            continue
                         self._lane_of[job.id] = lanes.get(job.kind, "")
                         self._running[job.id] = asyncio.create_task(self._run(app, job))
                     if self._running and now >= renew_at:

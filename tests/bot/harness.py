@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import os
 import random
 import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -133,15 +136,67 @@ def start_bot(
 
 
 class FakeClock:
-    """A clock for deadlines that moves only when a test says so."""
+    """The bot's clock in tests (``bot.telegram.clock.Clock``): it moves only when told.
+
+    Deadlines, jobs, the flood budgets and their waits, and the fake Telegram's counters
+    all read it. A test moves it (``advance``, or setting ``now``); a running
+    ``Harness`` also moves it to the bot's own waits (``Harness.pump``), never past a
+    person's deadline.
+    """
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         """Start at ``now`` (Unix time)."""
-        self.now = now
+        self._now = now
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self.moved: list[Callable[[], None]] = []
+        """Called whenever the clock moves (the harness wakes the job runner)."""
 
     def __call__(self) -> float:
         """The current (fake) time."""
-        return self.now
+        return self._now
+
+    @property
+    def now(self) -> float:
+        """The current (fake) time; setting it wakes the sleepers it passes."""
+        return self._now
+
+    @now.setter
+    def now(self, value: float) -> None:
+        self._now = value
+        while self._sleepers and self._sleepers[0][0] <= value:
+            _, _, waiter = heapq.heappop(self._sleepers)
+            if not waiter.done():
+                waiter.set_result(None)
+        for call in self.moved:
+            call()
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on by ``seconds``."""
+        self.now = self._now + seconds
+
+    async def sleep(self, seconds: float) -> None:
+        """Return once the clock has moved ``seconds`` on (a test's or the pump's doing)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), waiter))
+        try:
+            await waiter
+        finally:
+            if not waiter.done():  # cancelled: forget it
+                waiter.cancel()
+
+    def next_wake(self) -> float | None:
+        """When the earliest sleeper wakes (``None``: nobody sleeps)."""
+        while self._sleepers and self._sleepers[0][2].done():
+            heapq.heappop(self._sleepers)
+        return self._sleepers[0][0] if self._sleepers else None
+
+
+PUMP_EVERY = 0.02
+"""Real seconds between two looks of the pump at what the bot waits for."""
 
 
 class Harness:
@@ -156,6 +211,8 @@ class Harness:
         self.env = env
         self.app: Any = None
         self.db: Database | None = None
+        self._pump: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def config(self) -> Config:
         """The bot configuration: robots without delay, quick polling."""
@@ -176,31 +233,80 @@ class Harness:
         if self.clock is None:
             self.app = build_application(self.config(), self.db)
         else:
+            from bot.telegram.context import runtime_of
+
             self.app = build_application(self.config(), self.db, clock=self.clock)
+            self.server.clock = self.clock
+            self.clock.moved.append(runtime_of(self.app).jobs.wake)
         await self.app.initialize()
         await on_startup(self.app)
         await self.app.updater.start_polling(poll_interval=0, timeout=1)
         await self.app.start()
         start_jobs(self.app)
+        if self.clock is not None:
+            self._pump = asyncio.create_task(self.pump(self.clock), name="clock pump")
 
     async def stop(self) -> None:
         """Stop the bot cleanly."""
         if self.app is not None:
+            self._stopping = True  # a job waiting for the budget finishes past any deadline
             await self.app.updater.stop()
             await stop_jobs(self.app)
             await self.app.stop()
             await self.app.shutdown()
-            self.app = None
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+            self._pump = None
+        if self.clock is not None and self.app is not None:
+            from bot.telegram.context import runtime_of
+
+            self.clock.moved.remove(runtime_of(self.app).jobs.wake)
+            self.server.clock = time.time
+        self.app = None
         if self.db is not None:
             self.db.close()
 
     def advance(self, seconds: float) -> None:
         """Move the fake clock on; the job runner finds the deadlines now past at once."""
-        from bot.telegram.context import runtime_of
-
         assert self.clock is not None and self.app is not None
-        self.clock.now += seconds
-        runtime_of(self.app).jobs.wake()
+        self.clock.advance(seconds)
+
+    async def pump(self, clock: FakeClock) -> None:
+        """While the bot runs: move the clock to what the bot itself waits for, never past
+        a person's deadline (or its warning): the flood budgets' waits and the redraws
+        they postpone cost no wall time, and a person's clock runs out only when the test
+        moves it there (``advance``)."""
+        while True:
+            await asyncio.sleep(PUMP_EVERY)  # real time: the bot works meanwhile
+            now, sleeper = clock.now, clock.next_wake()
+            job, person = await asyncio.to_thread(self._next_jobs, now)
+            wake = min((t for t in (sleeper, job) if t is not None), default=None)
+            if wake is None or (person is not None and person <= wake and not self._stopping):
+                continue
+            if clock.now == now:  # nobody moved it meanwhile
+                clock.now = wake
+
+    def _next_jobs(self, now: float) -> tuple[float | None, float | None]:
+        """When the bot's next own job is due, and the next person's deadline (or warning)."""
+        from bot.domain.jobs import JobKind
+
+        assert self.db is not None
+        own = person = None
+        with self.db.session() as s:
+            rows = s.execute(
+                text("SELECT kind, key, due_at FROM jobs WHERE due_at > :now ORDER BY due_at"),
+                {"now": now},
+            ).all()
+        for kind, key, due in rows:
+            warning = kind == JobKind.HANDS and key.endswith(":warning")
+            persons = kind == JobKind.DEADLINE or warning
+            if persons and person is None:
+                person = float(due)
+            elif not persons and own is None:
+                own = float(due)
+        return own, person
 
     # ---------------------------------------------------------------- looking
 

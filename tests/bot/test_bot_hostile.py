@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.domain import messages, tables
-from bot.sandbox.fakeapi import FakeTelegram
+from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish.table import REPOST_AFTER
 from tests.bot.harness import (
@@ -485,8 +485,6 @@ async def test_forged_buttons_never_rewrite_a_group_message(harness: Harness) ->
 
 # ------------------------------------------------------------------ the table comes first
 
-COUNTED_CALLS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
-
 
 def closest(times: list[float]) -> float:
     """The shortest time between two of these calls."""
@@ -527,11 +525,11 @@ async def test_a_burst_of_commands_never_freezes_the_table(tmp_path: Any) -> Non
             assert len(boards) <= 3  # Caio's forty collapse into one; three a minute per chat
             assert sum("Caio" in str(b) for b in boards) <= 1
             calls = [
-                c for c in server.calls[start:] if c.chat_id == group and c.method in COUNTED_CALLS
+                c for c in server.calls[start:] if c.chat_id == group and c.method in FLOOD_CALLS
             ]
             # about one a second per chat (counted from Telegram's answer to the one before)
             assert closest([c.time for c in calls]) >= 0.99
-            assert server.peak_calls_per_minute(group, COUNTED_CALLS) <= 20
+            assert server.peak_calls_per_minute(group, FLOOD_CALLS) <= 20
             assert not [e for c, e in server.errors if c.chat_id == group and e.code == 429]
     finally:
         await server.stop()
@@ -551,7 +549,7 @@ async def test_a_call_counts_in_the_bots_second_until_a_second_after_its_answer(
     clock.now += 0.9  # Telegram answered late: the calls may have reached it just now
     for at in taken:
         assert at is not None
-        budget.sent(at)
+        await budget.sent(at)
     clock.now += 0.2  # 1.1 s after they were taken, 0.2 s after their answers
     with pytest.raises(TimeoutError):  # the clock stands still: a fourth would make 4 in 1 s
         await asyncio.wait_for(budget.take(42), 0.2)

@@ -125,3 +125,27 @@ async def test_each_process_sends_its_share_of_the_bots_second(tmp_path: Path) -
     budget.replicas = 7
     assert budget.share == 4
     db.close()
+
+
+async def test_a_group_call_answered_late_counts_in_its_minute_from_its_answer(
+    tmp_path: Path,
+) -> None:
+    # taken, then a wait for a thread, the lock or the network: Telegram may have counted it
+    # just before the answer, and its mark must not leave the window before Telegram's count
+    db = Database(f"sqlite:///{tmp_path}/one.db")
+    clock = FakeClock()
+    budget = SharedBudget(db, group_limit=2, clock=clock)
+    group = -100
+    first = await asyncio.wait_for(budget.take(group), 5)
+    assert first is not None
+    clock.advance(5)
+    await budget.sent(first, group)
+    clock.advance(1)
+    second = await asyncio.wait_for(budget.take(group), 5)
+    assert second is not None
+    await budget.sent(second, group)
+    clock.now = first + 61.5  # a minute after its answer is not yet over
+    assert await budget.wait(group, 1) > 0
+    clock.now = first + 5 + 61.1
+    assert await budget.wait(group, 1) == 0
+    db.close()

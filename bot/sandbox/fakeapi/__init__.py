@@ -19,11 +19,13 @@ API), :mod:`.driver` (what people do, what tests look at), :mod:`.coercion` and 
 
 from bot.sandbox.fakeapi.content import MAX_CALLBACK_DATA, MAX_TEXT
 from bot.sandbox.fakeapi.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
+from bot.sandbox.fakeapi.flood import FLOOD_CALLS
 from bot.sandbox.fakeapi.methods import Call
 from bot.sandbox.fakeapi.server import FakeTelegram
 from bot.sandbox.fakeapi.updates import SECRET_HEADER, Delivery
 
 __all__ = [
+    "FLOOD_CALLS",
     "MAX_CALLBACK_DATA",
     "MAX_TEXT",
     "NOT_MODIFIED",

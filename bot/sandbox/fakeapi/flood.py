@@ -7,10 +7,9 @@ import math
 from bot.sandbox.fakeapi.errors import ApiError
 
 WINDOW = 60.0
-# Calls that count against a group's flood limit.
-FLOOD_METHODS = frozenset(
-    {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage"}
-)
+FLOOD_CALLS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
+"""The calls that count against a group's flood limit (reads such as ``getChatMember`` do not)."""
+FLOOD_METHODS = frozenset(m.lower() for m in FLOOD_CALLS)
 
 
 class FloodLimit:

@@ -29,7 +29,8 @@ JSON = dict[str, Any]
 
 
 class Call(NamedTuple):
-    """One Bot API call the bot made: method name, decoded params, target chat, wall time."""
+    """One Bot API call the bot made: method name, decoded params, target chat, and time
+    (``World.clock``)."""
 
     method: str
     params: JSON
@@ -85,7 +86,7 @@ class BotApi(World):
         )
         if handler is None:
             raise ApiError(404, "Not Found")
-        call = Call(name, params, self._target_chat(name, params), time.time())
+        call = Call(name, params, self._target_chat(name, params), self.clock())
         if name.lower() != "getupdates":
             self.calls.append(call)
         try:

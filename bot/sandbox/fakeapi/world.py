@@ -47,6 +47,9 @@ class World:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.menu_buttons: dict[int | None, JSON] = {}
         self.listeners: list[Listener] = []
+        self.clock: Callable[[], float] = time.time
+        """What the calls' times and the flood limit read: Unix time, or the clock a test
+        holds (the bot's own; a button's answer is still timed in real seconds)."""
         self._messages: dict[int, dict[int, JSON]] = {}
         self._next_message_id: dict[int, int] = {}
         self._inline_messages: dict[str, tuple[int, int]] = {}

@@ -58,7 +58,7 @@ async def publish_board(app: TrucoApp, board_id: int) -> float:
         if wait > SHORT_WAIT:
             return wait
         if wait > 0.01:
-            await asyncio.sleep(wait)
+            await rt.clock.sleep(wait)
         from bot.domain import people  # the chat's language
 
         lang = await asyncio.to_thread(people.chat_language, rt.db, board.chat_id)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Sequence
 
 from telegram import InlineKeyboardMarkup
@@ -126,7 +125,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 if wait > SHORT_WAIT:
                     return wait  # the group's minute is spent: come back, free the slot
                 if wait > 0.01:
-                    await asyncio.sleep(wait)  # a second apart: wait, then take the newest
+                    await rt.clock.sleep(wait)  # a second apart: wait, then take the newest
                     continue
             try:
                 if owed:
@@ -304,7 +303,7 @@ async def _draw_table(
     repost = old is not None and live and drawing.buried >= REPOST_AFTER
     later = 0.0
     if repost:
-        later = rt.reposted.get(table.id, -REPOST_GAP) + REPOST_GAP - time.monotonic()
+        later = rt.reposted.get(table.id, -REPOST_GAP) + REPOST_GAP - rt.clock()
         repost = later <= 0
     if old is not None and not repost:
         outcome = await edit(app, table.chat_id, old, text, markup)
@@ -323,7 +322,7 @@ async def _draw_table(
     )
     if not repost or old is None:
         return 0.0
-    rt.reposted[table.id] = time.monotonic()
+    rt.reposted[table.id] = rt.clock()
     # two live-looking tables confuse (and the old lobby's buttons no longer act):
     # the old one points down to the new
     if await edit(app, table.chat_id, old, retired_text(t), None) == Edited.FAILED:
