@@ -25,10 +25,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict engine bot
 
-# two workers (each with its own PostgreSQL database, see tests/conftest.py); the slowest
-# tests are listed at the end so that a slow suite shows where its time goes
-# four workers on two cores: most bot and browser tests wait on sockets, the fake Telegram
-# and the browser, not on the CPU (with two workers the load stayed under 1)
+# four workers, each with its own PostgreSQL database (tests/conftest.py), even on two
+# cores: most bot and browser tests wait on sockets, the fake Telegram and the browser, not
+# on the CPU. The slowest tests are listed at the end, to show where a slow suite's time goes
 WORKERS ?= 4
 unit: $(STAMP)
 	$(VENV)/bin/pytest -q -n $(WORKERS) --durations=15
