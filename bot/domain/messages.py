@@ -56,7 +56,8 @@ _SEATED = core_select(
 the rows as ORM objects cost more CPU than the queries."""
 
 
-def _hand_overs(s: Session, game_id: int) -> list[HandSummary]:
+def hand_overs_in(s: Session, game_id: int) -> list[HandSummary]:
+    """How each ended hand of a game closed, in the caller's session (tables and pages)."""
     rows = s.execute(_HAND_OVERS, {"game": game_id}).scalars()
     return [HandSummary.from_json(json.loads(data)) for data in rows]
 
@@ -180,7 +181,7 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
             if x is not None and x.user is not None and x.user in found
         }
         # every hand message tells how the hand before it ended: the closings are always read
-        ended = {h.hand: h for h in _hand_overs(s, game_id)}
+        ended = {h.hand: h for h in hand_overs_in(s, game_id)}
         by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
         return HandsDrawing(table, people, rows, ended, cancelled_by=by)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, delete, select
 
-from bot.domain.messages import _hand_overs  # the domain's own read of the closings
+from bot.domain.messages import hand_overs_in
 from bot.domain.models import AppPresence, Game, Player
 from bot.domain.store import Database, insert_of
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
@@ -100,7 +100,7 @@ def page_table(db: Database, game_id: int) -> PageTable | None:
         if game is None:
             return None
         table = row_to_table(s, game)
-        ended = {h.hand: h for h in _hand_overs(s, game_id)} if game.snapshot else {}
+        ended = {h.hand: h for h in hand_overs_in(s, game_id)} if game.snapshot else {}
         return PageTable(table, ended, _around(s, table, game))
 
 
