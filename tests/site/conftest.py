@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,13 +43,20 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that leaves a page mid-download closes its socket: not worth a traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Print other errors as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The site built for, and served at, ``http://127.0.0.1:<port>/``."""
     out = tmp_path_factory.mktemp("served-site")
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out))
-    )
+    server = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
     base = f"http://127.0.0.1:{server.server_port}"
     # instant navigation follows the sitemap, whose addresses come from site_url
     result = build_site(out, TRUCO_SITE_URL=base + "/")
