@@ -152,18 +152,21 @@ async def on_group_message(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is None or chat.type == ChatType.PRIVATE:
         return
-    found = await context.call(messages.note_posted, context.db, chat.id, context.thread_id)
     msg = update.effective_message
-    if found is not None and found[1] == REPOST_AFTER:  # once, when it becomes buried
-        game_id, _after = found
-        schedule_table(context.application, chat.id, context.thread_id, game_id)
-    elif msg is not None:
-        # in privacy mode the bot sees commands only: their ids tell of the chatter between
+    seen = None
+    if msg is not None:
+        # a message's id says exactly how many lie after the table, in privacy mode too (the
+        # chatter between two commands) and whatever order concurrent updates are handled
+        # in: adding one per message as well counted some messages twice
         seen = await context.call(
             messages.note_seen, context.db, chat.id, context.thread_id, msg.message_id
         )
-        if seen is not None and seen[1] >= REPOST_AFTER and (found is None or found[1] < seen[1]):
-            schedule_table(context.application, chat.id, context.thread_id, seen[0])
+    if seen is None:  # a forum's topic (its ids run across topics), or no live table
+        found = await context.call(messages.note_posted, context.db, chat.id, context.thread_id)
+        if found is not None and found[1] == REPOST_AFTER:  # once, when it becomes buried
+            schedule_table(context.application, chat.id, context.thread_id, found[0])
+    elif seen[1] >= REPOST_AFTER:
+        schedule_table(context.application, chat.id, context.thread_id, seen[0])
 
 
 async def ranking(update: Update, context: BotContext) -> None:
