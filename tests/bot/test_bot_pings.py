@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.domain import jobs, messages
 from bot.domain.jobs import JobKind
 from bot.domain.values import HandMessageInfo, Ping
@@ -52,7 +54,10 @@ async def test_the_warning_comes_once_shortly_before_the_time_runs_out(server, t
         warned = h.hand(ana)
         assert warned is not None and warned["message_id"] != first["message_id"]
         assert "Seu tempo está acabando" in warned["text"]
-        assert "⏱ 8 s" in warned["text"]  # what is left, not the whole time
+        # what is left, not the whole time (the harness may have moved the clock on by a
+        # second or two to a wait of the bot's, such as the group's spacing, meanwhile)
+        left = [int(n) for n in re.findall(r"⏱ (\d+) s", warned["text"])]
+        assert left and all(5 <= n <= 8 for n in left), warned["text"]
         await update_hands(h.app, gid)
         assert h.hand(ana)["message_id"] == warned["message_id"]  # once
         assert sum("acabando" in m["text"] for m in _sent(h, ana)) == 1
