@@ -23,6 +23,8 @@ class Live:
         """Nobody waits yet."""
         self.waiting: dict[int, set[asyncio.Event]] = {}
         self.versions: dict[int, int] = {}
+        self.closing = False
+        """The server is stopping: every live connection ends now."""
 
     def watch(self, game_id: int) -> asyncio.Event:
         """An event set whenever the table changes (``unwatch`` it when done)."""
@@ -52,6 +54,15 @@ class Live:
         """Wake a table's pages for news that is not a version of the table (its Revanche)."""
         for event in self.waiting.get(game_id, ()):
             event.set()
+
+    def close(self) -> None:
+        """The server is stopping: wake every page's connection so that it ends at once
+        (the page reconnects, on another replica if there is one) instead of holding the
+        stop for the server's grace period."""
+        self.closing = True
+        for events in self.waiting.values():
+            for event in events:
+                event.set()
 
     def gap(self) -> None:
         """Changes may have been missed (the database connection dropped): wake them all."""

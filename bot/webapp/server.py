@@ -117,6 +117,7 @@ class MiniApp:
         web_app.router.add_post(b + "api/rematch", self.rematch)
         web_app.router.add_post(b + "api/presence", self.presence)
         web_app.on_startup.append(self._start)
+        web_app.on_shutdown.append(self._close_streams)
         web_app.on_cleanup.append(self._stop)
 
     async def _start(self, _web_app: web.Application) -> None:
@@ -124,6 +125,9 @@ class MiniApp:
         self._listener = asyncio.create_task(
             miniapp.listen(db, self.heard, self._gap), name="miniapp-listen"
         )
+
+    async def _close_streams(self, _web_app: web.Application) -> None:
+        self.live.close()
 
     async def _stop(self, _web_app: web.Application) -> None:
         if self._listener is not None:
@@ -405,6 +409,8 @@ class MiniApp:
             while True:
                 if request.transport is None or request.transport.is_closing():
                     break  # the page let go (and may have said it is hidden): not present
+                if self.live.closing:
+                    break
                 # a lobby's seats change under an open page: present once seated
                 seated = loaded.table.seat_of(user.id) is not None
                 if seated and not was_seated:
@@ -425,6 +431,8 @@ class MiniApp:
                     self._user(request)  # launch data too old now: the page reopens
                     await response.write(b": ping\n\n")
                 wake.clear()
+                if self.live.closing:
+                    break
                 found = await self._current(game_id)
                 if found is None:
                     break

@@ -128,3 +128,34 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                 assert json.loads((await get(beto))[1])["version"] == version
         finally:
             await front.stop()
+
+
+async def test_a_stopping_server_ends_open_streams_at_once(server, tmp_path) -> None:
+    # a replica that stops lets its pages go (they reconnect, to another replica if any)
+    # instead of holding them, and its own stop, for the server's grace period
+    ana, beto, _caio = setup_people(server)
+    async with running(server, tmp_path, **WEBAPP) as h:
+        front = BotServer(h.app, runtime_of(h.app).db, Metrics())
+        base = await front.start("127.0.0.1", 0) + "/app/"
+        stopped = False
+        try:
+            gid = await seat_match(h, GROUP, [ana, beto], paulista_hand())
+            headers = {"Authorization": f"tma {init_data(server, beto, gid)}"}
+            async with (
+                aiohttp.ClientSession() as http,
+                http.get(base + f"api/events?table=g{gid}", headers=headers) as stream,
+            ):
+                assert (await stream.content.readline()).startswith(b"event: state")
+                live = h.app.bot_data["miniapp"].live
+                assert live.waiting  # the page is watched
+                stop = asyncio.create_task(front.stop())
+                # the stream ends (the old server would hold it until cancelled, 10 s later,
+                # or keep it open forever with its heartbeat)
+                rest = await asyncio.wait_for(stream.content.read(), 60)
+                assert b"event: state" not in rest
+                assert live.closing and not live.waiting
+                await stop
+                stopped = True
+        finally:
+            if not stopped:
+                await front.stop()
