@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.domain.messages import events_of
 from bot.domain.models import OutboxMessage
@@ -188,15 +188,31 @@ async def test_a_fast_four_person_match_stays_in_budget_and_says_calls_before_re
 CALLS = ("Truco!", "Seis!", "Nove!", "Doze!")
 
 
-async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) -> None:
+def _unsent(h: Harness, chat_id: int) -> int:
+    """How many of a chat's announcements are still waiting to be sent (or skipped)."""
+    db = runtime_of(h.app).db
+    with db.session() as session:
+        q = select(OutboxMessage.id).where(
+            OutboxMessage.chat_id == chat_id, col(OutboxMessage.state).in_(("pending", "sending"))
+        )
+        return len(list(session.exec(q)))
+
+
+async def _play_fast(
+    h: Harness, users: list[int], group: int, seed: int = 3, think: float = 0.0
+) -> None:
     """Everyone presses at once, as quick players do: a random card, truco now and then,
     answers both ways, never a raise (so that the match lasts several hands).
 
     Each choice is drawn from (seed, the table's version on the button), not from a
     running generator: who is polled first then never changes what is played, so the
-    same seed plays the same match however the presses interleave."""
+    same seed plays the same match however the presses interleave. With ``think`` (and
+    the harness's clock) each press is followed by that many seconds on the clock, as a
+    person takes to decide."""
     loop = asyncio.get_running_loop()
     end = loop.time() + 300  # the group drains at its budget's pace, on a loaded machine too
+    pressed: set[tuple[int, str]] = set()
+    """(person, version) already pressed: a thinking player waits for the hand's redraw."""
     while h.over_message(group) is None:
         assert loop.time() < end, "the match did not end in time"
         acted = False
@@ -206,6 +222,8 @@ async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) ->
             if not found:
                 continue
             version = next(iter(found.values())).split(":")[1]
+            if think and (u, version) in pressed:
+                continue
             rng = random.Random(f"{seed}:{version}")
             cards = [k for k in found if k not in CALLS and k not in ("Desce!", "Corro")]
             if "Desce!" in found:
@@ -219,6 +237,11 @@ async def _play_fast(h: Harness, users: list[int], group: int, seed: int = 3) ->
             except (LookupError, TimeoutError):
                 continue
             acted = acted or not answer["show_alert"]
+            if think and h.clock is not None and not answer["show_alert"]:
+                pressed.add((u, version))
+                h.clock.advance(think)
+                # what the press made the bot say is out before the next person presses
+                await h.wait(lambda: not _unsent(h, group), timeout=120)
         if not acted:
             await asyncio.sleep(0.02)  # the bot has not drawn the next turn yet
 

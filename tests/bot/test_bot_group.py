@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.fakeapi import FakeTelegram
-from tests.bot.harness import Harness, PrivacyWatch, button, buttons, running
+from tests.bot.harness import FakeClock, Harness, PrivacyWatch, button, buttons, running
 
 
 async def open_lobby(h: Harness, text: str, people: list[str]) -> tuple[int, list[int], dict]:
@@ -126,8 +126,10 @@ async def test_lobby_shows_seats_and_refuses_strangers(harness: Harness) -> None
 async def test_whole_match_in_a_group_keeps_cards_private(
     server: FakeTelegram, tmp_path: Path, command: str, people: list[str], seed: int
 ) -> None:
-    # a roomy flood budget keeps this test fast; test_bot_flood checks the real one
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000) as harness:
+    # a roomy flood budget, and the group's spacing on a clock the test holds, keep this
+    # test fast; test_bot_flood checks the real budget
+    clock = FakeClock()
+    async with running(server, tmp_path, clock=clock, TRUCO_GROUP_BUDGET=1000) as harness:
         await whole_match(harness, command, people, seed)
 
 

@@ -277,6 +277,8 @@ async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_com
 
 
 NOISE_SEED = 3
+THINK = 3.0
+"""Seconds on the clock after each press: each line said has its own moment."""
 
 
 async def _noisy_match(h: Harness, noise: str) -> tuple[int, int, int]:
@@ -292,8 +294,9 @@ async def _noisy_match(h: Harness, noise: str) -> tuple[int, int, int]:
     people.change_setting(db, group, Setting.NOISE, index)
     match = Match("paulista", TableOptions(players=4, sinais=False), NOISE_SEED)
     gid = await seat_match(h, group, users, match)
-    # quick players: a random card, truco a quarter of the time, answers both ways
-    await _play_fast(h, users, group, seed=NOISE_SEED)
+    # players who take a few seconds each: a random card, truco a quarter of the time,
+    # answers both ways
+    await _play_fast(h, users, group, seed=NOISE_SEED, think=THINK)
     await h.wait(lambda: all(m["text"] for m in h.bot_messages(group)))
     hands = len(messages.events_of(db, gid, "hand_over"))
     tables_sent = {
@@ -309,8 +312,9 @@ async def _noisy_match(h: Harness, noise: str) -> tuple[int, int, int]:
 async def test_a_group_chooses_how_much_of_a_match_it_hears(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    # the same deals and presses in three groups; the figures go in the README
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000) as h:
+    # the same deals and presses in three groups, on a clock the test holds; the figures
+    # go in the README
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=1000) as h:
         found = {noise: await _noisy_match(h, noise) for noise in ("all", "calls", "end")}
     for noise, (hands, said, ringing) in found.items():
         print(f"noise={noise}: {hands} hands, {said} group messages ({said / hands:.2f} a hand),")

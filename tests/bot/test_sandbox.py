@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -194,7 +195,8 @@ def start_runner(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:
             "--data",
             str(data),
             "--bot-command",
-            ECHO,
+            # the data folder marks this sandbox's own bot (other tests run echo bots too)
+            shlex.join([*shlex.split(ECHO), str(data)]),
             *extra,
         ],
         cwd=ROOT,
@@ -246,7 +248,8 @@ async def test_runner_serves_stops_cleanly_and_keeps_chats(tmp_path):
     assert f"Sandbox do Truco em {url}" in out and "Sandbox encerrada." in out
     assert (tmp_path / "sandbox-telegram.json").exists()
     # The bot process went away with the sandbox.
-    assert subprocess.run(["pgrep", "-f", ECHO], capture_output=True).returncode == 1
+    own = shlex.join([*shlex.split(ECHO), str(tmp_path)])
+    assert subprocess.run(["pgrep", "-f", own], capture_output=True).returncode == 1
 
     # A second run shows the same conversation.
     proc = start_runner(tmp_path, port)
