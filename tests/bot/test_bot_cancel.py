@@ -7,6 +7,7 @@ from pathlib import Path
 from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import (
     JSON,
+    FakeClock,
     Harness,
     button,
     buttons,
@@ -61,7 +62,7 @@ async def test_cancelar_is_asked_even_when_the_table_needs_the_groups_minute(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
     # a group budget this small: the table comes first...
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=5) as h:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=5) as h:
         ana, beto = server.add_user("Ana"), server.add_user("Beto")
         group = server.add_group("G", admins=[ana], members=[beto])
         await seat_match(h, group, [ana, beto], paulista_hand())

@@ -13,6 +13,7 @@ from bot.domain import messages, outbox, tables
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from tests.bot.harness import (
+    FakeClock,
     Harness,
     buttons,
     paulista_hand,
@@ -44,7 +45,7 @@ async def test_a_failed_button_answer_does_not_stop_the_table(
     # a fixed deal in which the robot acts right after her move: with a random one her
     # card could win the trick, she would lead again, and the robot would only move
     # once her clock ran out (a minute of the test's time)
-    async with running(server, tmp_path, TRUCO_SEED="1") as harness:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_SEED="1") as harness:
         await _failed_answers_do_not_stop(harness)
 
 
@@ -74,7 +75,9 @@ async def test_a_job_that_meets_a_locked_database_is_retried(
 ) -> None:
     # a fixed deal in which the robot acts right after her move (after a card she may lead
     # again, and the robot would not move at all)
-    async with running(server, tmp_path, TRUCO_ROBOT_DELAY="0.3", TRUCO_SEED="1") as h:
+    async with running(
+        server, tmp_path, clock=FakeClock(), TRUCO_ROBOT_DELAY="0.3", TRUCO_SEED="1"
+    ) as h:
         if not h.db_url.startswith("sqlite"):
             pytest.skip("locks the SQLite file the way a backup would")
         ana = server.add_user("Ana")
@@ -102,7 +105,7 @@ async def test_a_job_that_meets_a_locked_database_is_retried(
 async def test_a_bot_removed_from_the_group_does_not_stay_in_the_resume_list(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(server, tmp_path) as h:
+    async with running(server, tmp_path, clock=FakeClock()) as h:
         ana = server.add_user("Ana")
         group = server.add_group("G", admins=[ana])
         await server.user_sends(ana, ana, "/start")

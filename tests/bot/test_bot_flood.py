@@ -13,6 +13,7 @@ from bot.domain.store import Database
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.publish.table import publish_game
 from tests.bot.harness import (
+    FakeClock,
     button,
     database_url,
     running,
@@ -43,7 +44,7 @@ def test_group_budget_spaces_and_caps_calls(tmp_path: Path) -> None:
 async def test_flood_budget_429_and_lost_table_message(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(server, tmp_path) as h:
+    async with running(server, tmp_path, clock=FakeClock()) as h:
         ana = server.add_user("Ana")
         group = server.add_group("G", admins=[ana])
         await server.user_sends(ana, ana, "/start")
@@ -78,7 +79,7 @@ async def test_admin_check_does_not_wait_behind_the_groups_flood_budget(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
     # two calls a minute to a group: the lobby and its redraw with a robot use them up
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=2) as h:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=2) as h:
         ana, bia = server.add_user("Ana"), server.add_user("Bia")
         group = server.add_group("G", admins=[ana, bia], members=[bia])
         await server.user_sends(ana, ana, "/start")

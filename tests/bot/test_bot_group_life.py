@@ -100,7 +100,7 @@ async def test_an_admins_config_is_never_dropped_and_its_panel_closes(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
     # a group budget this small leaves no room for command answers while a match runs
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=2) as h:
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=2) as h:
         ana, beto = server.add_user("Ana"), server.add_user("Beto")
         group = server.add_group("Truco da firma", admins=[ana], members=[beto])
         await seat_match(h, group, [ana, beto], paulista_hand())

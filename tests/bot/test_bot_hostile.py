@@ -17,6 +17,7 @@ from bot.telegram.context import runtime_of
 from bot.telegram.publish.table import REPOST_AFTER
 from tests.bot.harness import (
     TOKEN,
+    FakeClock,
     Harness,
     button,
     buttons,
@@ -344,7 +345,7 @@ async def test_command_spam_never_stalls_the_table(tmp_path: Any) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot", group_limit=20)
     await server.start()
     try:
-        async with running(server, tmp_path) as h:
+        async with running(server, tmp_path, clock=FakeClock()) as h:
             ana, beto = server.add_user("Ana", started=True), server.add_user("Beto", started=True)
             eva = server.add_user("Eva")  # a member who never opened the bot
             group = server.add_group("G", admins=[ana], members=[beto, eva])
@@ -500,7 +501,7 @@ async def test_a_burst_of_commands_never_freezes_the_table(tmp_path: Any) -> Non
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot", group_limit=20)
     await server.start()
     try:
-        async with running(server, tmp_path) as h:
+        async with running(server, tmp_path, clock=FakeClock()) as h:
             ana, beto = server.add_user("Ana", started=True), server.add_user("Beto", started=True)
             caio = server.add_user("Caio", started=True)  # watching, not playing
             others = [server.add_user(f"P{i}") for i in range(6)]
@@ -543,7 +544,6 @@ async def test_a_call_counts_in_the_bots_second_until_a_second_after_its_answer(
 ) -> None:
     from bot.domain import Database
     from bot.telegram.budget import SharedBudget
-    from tests.bot.harness import FakeClock
 
     db = Database(f"sqlite:///{tmp_path}/one.db")
     clock = FakeClock()

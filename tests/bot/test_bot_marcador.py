@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.domain import Database, marcador
 from bot.sandbox.fakeapi import FakeTelegram
-from tests.bot.harness import Harness, buttons, running
+from tests.bot.harness import FakeClock, Harness, buttons, running
 
 
 def board_message(h: Harness, group: int) -> dict | None:
@@ -125,12 +125,13 @@ async def test_bad_arguments_get_one_line(harness: Harness) -> None:
 async def test_a_restart_keeps_the_score_and_the_message(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(server, tmp_path) as h:
+    clock = FakeClock()
+    async with running(server, tmp_path, clock=clock) as h:
         group, (ana, beto), board = await open_board(h)
         await server.user_presses(ana, group, board["message_id"], press_data(board, "+6", 0))
         board = await wait_text(h, group, "6 × 0")
         url = h.db_url
-    again = Harness(server, url)  # the same database, not emptied
+    again = Harness(server, url, clock=clock)  # the same database, not emptied
     await again.start()
     try:
         await server.user_presses(beto, group, board["message_id"], press_data(board, "+3", 1))

@@ -10,7 +10,7 @@ from bot.i18n import translations
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.render.table import table_text
-from tests.bot.harness import Harness, buttons, running
+from tests.bot.harness import FakeClock, Harness, buttons, running
 
 
 async def start_group_game(h: Harness, command: str) -> tuple[int, int, dict]:
@@ -31,7 +31,9 @@ async def start_group_game(h: Harness, command: str) -> tuple[int, int, dict]:
 async def test_the_private_chat_keeps_one_hand_message_per_match(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(server, tmp_path, TRUCO_GROUP_BUDGET=1000, TRUCO_SEED=5) as h:
+    async with running(
+        server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=1000, TRUCO_SEED=5
+    ) as h:
         ana, group, _ = await start_group_game(h, "/truco paulista 1x1 6")
         closings: dict[int, str] = {}
 
@@ -81,7 +83,7 @@ async def test_table_ends_on_the_newest_state_even_when_an_edit_fails(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
     # the real flood budget: one table edit a second, so quick moves are coalesced
-    async with running(server, tmp_path) as h:
+    async with running(server, tmp_path, clock=FakeClock()) as h:
         ana, group, table = await start_group_game(h, "/truco paulista 1x1")
 
         async def press_and_settle() -> None:
