@@ -32,7 +32,7 @@ from bot.domain import messages, outbox
 from bot.domain.store import Database
 from bot.domain.values import GameStatus
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
-from tests.bot.harness import TOKEN, buttons, database_url, running
+from tests.bot.harness import TOKEN, FakeClock, buttons, database_url, running
 
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
@@ -132,10 +132,12 @@ async def person(
     done: asyncio.Event,
     *,
     cards_only: bool = False,
+    clock: FakeClock | None = None,
 ) -> None:
     """Press the first move of the newest hand message, except in ``silent_hand``.
 
-    ``cards_only``: never answer or call (the partner does), only play cards.
+    ``cards_only``: never answer or call (the partner does), only play cards. ``clock``:
+    the bot's clock when the test holds it, moved past the silent decision's deadline.
     """
     silent_version: str | None = None
     while not done.is_set():
@@ -148,6 +150,8 @@ async def person(
         ]
         if cards and hand and int(hand[1]) == silent_hand and silent_version is None:
             silent_version = cards[0].rsplit(":", 1)[0]  # g<game>:<version>
+            if clock is not None:  # the clock runs out at once (the deadline is stored)
+                clock.advance(float(ENV["TRUCO_DECISION_SECONDS"]) + 1)
         if msg is None or (
             silent_version is not None
             and any(b["callback_data"].startswith(silent_version + ":") for b in buttons(msg))
@@ -198,11 +202,18 @@ async def open_table(server: FakeTelegram) -> tuple[int, int, int]:
     return ana, beto, group
 
 
-async def play(server: FakeTelegram, ana: int, beto: int, db_url: str, timeout: float) -> None:
+async def play(
+    server: FakeTelegram,
+    ana: int,
+    beto: int,
+    db_url: str,
+    timeout: float,
+    clock: FakeClock | None = None,
+) -> None:
     done = asyncio.Event()
     players = [
         asyncio.create_task(person(server, ana, None, done)),
-        asyncio.create_task(person(server, beto, SILENT_HAND, done, cards_only=True)),
+        asyncio.create_task(person(server, beto, SILENT_HAND, done, cards_only=True, clock=clock)),
     ]
     db = Database(db_url, migrate=False)
     try:
@@ -238,14 +249,16 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 async def test_three_replicas_killed_at_random_points_end_like_an_uninterrupted_run(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    # the reference: one process, never interrupted, the same seed and presses
+    # the reference: one process, never interrupted, the same seed and presses, on a clock
+    # the test holds (the group's budget and Beto's silent decision cost no wall time)
     ref_server = FakeTelegram(token=TOKEN)
     await ref_server.start()
     try:
         (tmp_path / "ref").mkdir()
-        async with running(ref_server, tmp_path / "ref", **ENV) as h:
+        clock = FakeClock()
+        async with running(ref_server, tmp_path / "ref", clock=clock, **ENV) as h:
             ana, beto, _group = await open_table(ref_server)
-            await play(ref_server, ana, beto, h.db_url, timeout=120)
+            await play(ref_server, ana, beto, h.db_url, timeout=120, clock=clock)
             reference = moves(h.db_url)
     finally:
         await ref_server.stop()
