@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 # on the CPU. The slowest tests are listed at the end, to show where a slow suite's time goes
 WORKERS ?= 4
 unit: $(STAMP)
-	$(VENV)/bin/pytest -q -n $(WORKERS) --durations=15
+	$(VENV)/bin/pytest -q -n $(WORKERS) --dist worksteal --durations=15
 
 # needs Node.js (the play page's Python is compiled by its own Pyodide, see site/_hooks/jogo.py)
 site: $(STAMP)

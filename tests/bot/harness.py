@@ -431,11 +431,23 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
     return table.id
 
 
+STALE = "Essa jogada já passou."
+
+
 async def press(h: Harness, user: int, label: str) -> JSON:
-    """Press the button with this label on the person's newest hand message."""
-    msg = await h.wait(lambda: h.hand(user) if label in moves(h.hand(user) or {}) else None)
-    answer: JSON = await h.server.user_presses(user, user, msg["message_id"], moves(msg)[label])
-    return answer
+    """Press the button with this label on the person's newest hand message.
+
+    As a person would: a hand not yet redrawn after someone else's move may still show
+    the label for a version that has passed ("Essa jogada já passou."); the press is
+    then made again on the redrawn hand.
+    """
+    while True:
+        msg = await h.wait(lambda: h.hand(user) if label in moves(h.hand(user) or {}) else None)
+        data = moves(msg)[label]
+        answer: JSON = await h.server.user_presses(user, user, msg["message_id"], data)
+        if answer.get("text") != STALE:
+            return answer
+        await h.wait(lambda d=data: moves(h.hand(user) or {}).get(label) not in (None, d))
 
 
 async def press_first(server: FakeTelegram, user: int) -> bool:

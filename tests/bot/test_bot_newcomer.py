@@ -109,11 +109,17 @@ class TruthWatch:
 
 
 def _redraw_postponed(h: Harness, group: int) -> bool:
-    """Whether the group's table waits for its flood budget (a redraw due later)."""
+    """Whether the group's table waits for its flood budget (a redraw due later, or the
+    bot waiting on the clock for the group's minute: the harness never moves the clock
+    past a person's deadline, so such a wait lasts until that person plays)."""
     from sqlalchemy import text
 
     from bot.domain.jobs import JobKind, table_key
 
+    assert h.clock is not None
+    waiting = h.clock.next_wake()
+    if waiting is not None and waiting > h.clock.now:
+        return True
     db = runtime_of(h.app).db
     with db.session() as s:
         found = s.execute(
