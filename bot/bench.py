@@ -10,7 +10,10 @@ loop is not shared with its load.
 With ``people=4`` each group seats four simulated people in a 2×2 match (one
 opens the table, three join, the opener starts); they press a random legal move,
 so calls and raises happen. ``pace="human"`` makes every person think 1–4 s
-before pressing; ``"flat"`` presses at once.
+before pressing; ``"flat"`` presses at once. ``matches="full"`` makes every person play
+as people do instead (a card at random, truco now and then, running from most calls), so
+that a match to 12 lasts as many hands as between people; with ``"short"`` the lone
+person presses the first move and accepts every truco, and matches end in a few hands.
 
 Measured: the time from a button press entering Telegram's update queue to the
 bot's answerCallbackQuery reaching it (p50/p95/p99, taken in the fake's process:
@@ -62,7 +65,8 @@ from sqlalchemy.engine import make_url
 
 from bot.domain.values import AddRobot, Join, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.callbacks import Prefix, parse_lobby
+from bot.telegram.callbacks import Prefix, parse_lobby, parse_move
+from engine.actions import Act
 from engine.stats import percentile
 
 if TYPE_CHECKING:
@@ -75,6 +79,13 @@ LEVELS = tuple(RobotLevel)
 PACES = ("flat", "human")
 CLIENTS = ("buttons", "miniapp")
 """How the simulated people play: pressing the private hand's buttons, or in the Mini App."""
+MATCHES = ("short", "full")
+"""How the simulated people choose their moves: the first one (short matches), or as
+people do (``_as_people``: matches to 12 as long as between people)."""
+TRUCO_SHARE = 0.05
+"""``matches="full"``: how often a person calls truco when they may."""
+ACCEPT_SHARE = 0.2
+"""``matches="full"``: how often a person accepts a call (else they run)."""
 NOISES = ("all", "calls", "end")
 """What a group hears of a match as new messages (``bot.domain.values.Noise``)."""
 WEBAPP_PATH = "/app/"
@@ -86,6 +97,18 @@ TURNS = frozenset({"robot", "deadline"})
 """Jobs that move a game (their lateness is a robot or a clock running late)."""
 REDRAWS = frozenset({"table", "hands", "marcador"})
 """Jobs that bring messages up to date (their lateness includes waiting for the budget)."""
+
+
+def _as_people(rng: random.Random, acts: list[Act]) -> int:
+    """Which of the legal moves ``acts`` a person picks with ``matches="full"``: a call
+    answered (accepted now and then, else run from), truco now and then, else a card at
+    random (the first move when there is no card: a mão de onze's play, a blind card)."""
+    if Act.ACCEPT in acts:
+        return acts.index(Act.ACCEPT if rng.random() < ACCEPT_SHARE else Act.RUN)
+    if Act.TRUCO in acts and rng.random() < TRUCO_SHARE:
+        return acts.index(Act.TRUCO)
+    cards = [i for i, a in enumerate(acts) if a == Act.PLAY]
+    return rng.choice(cards) if cards else 0
 
 
 def _buttons(message: dict[str, Any], kinds: str) -> list[str]:
@@ -149,9 +172,11 @@ class _Person:
         pace: str = "flat",
         rng: random.Random | None = None,
         noise: str = "all",
+        matches: str = "short",
     ) -> None:
         self.server, self.user, self.group = server, user, group
         self.noise = noise
+        self.full = matches == "full"
         self.config_panel: asyncio.Future[int] | None = None
         self.opener = opener
         self.seated = seated  # 2×2: how many have joined the opener (shared by the table)
@@ -179,7 +204,10 @@ class _Person:
             panel.set_result(msg["message_id"])
         if event["chat_id"] == self.user:
             moves = _buttons(msg, Prefix.MOVE)
-            if moves and self.seated is not None:
+            if moves and self.full:
+                acts = [parse_move(d).action.act for d in moves]
+                moves = [moves[_as_people(self.rng, acts)]]
+            elif moves and self.seated is not None:
                 moves = [self.rng.choice(moves)]
         else:
             wanted = self._wanted()
@@ -396,7 +424,12 @@ class _AppPerson(_Person):
             self.latest = (APP_LOBBY, game, "start")
         elif state.get("legal") and state.get("status") == "playing":
             legal = [a["action"] for a in state["legal"]]
-            action = self.rng.choice(legal) if self.seated is not None else legal[0]
+            if self.full:
+                action = legal[
+                    _as_people(self.rng, [Act[a["act"].upper()] for a in state["legal"]])
+                ]
+            else:
+                action = self.rng.choice(legal) if self.seated is not None else legal[0]
             self.latest = (APP_MOVE, int(state["version"]), action)
         else:
             return
@@ -457,6 +490,7 @@ async def _load(
     clients: str = "buttons",
     noise: str = "all",
     warmup: float = 0.0,
+    matches: str = "short",
 ) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
@@ -494,6 +528,7 @@ async def _load(
                 pace=pace,
                 rng=random.Random(rng.randrange(1 << 30)),
                 noise=noise,
+                matches=matches,
             )
             for k, u in enumerate(users)
         ]
@@ -585,9 +620,10 @@ def _load_process(
     clients: str = "buttons",
     noise: str = "all",
     warmup: float = 0.0,
+    matches: str = "short",
 ) -> None:
     """Entry point of the load process: fake Telegram plus simulated people."""
-    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients, noise, warmup))
+    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients, noise, warmup, matches))
 
 
 async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
@@ -725,10 +761,21 @@ async def _run(
     clients: str = "buttons",
     noise: str = "all",
     warmup: float = 0.0,
+    matches: str = "short",
 ) -> dict[str, Any]:
     if processes:
         return await _run_replicas(
-            tables, seconds, robots, database_url, people, pace, processes, clients, noise, warmup
+            tables,
+            seconds,
+            robots,
+            database_url,
+            people,
+            pace,
+            processes,
+            clients,
+            noise,
+            warmup,
+            matches,
         )
     from bot.config import Config
     from bot.domain import Database, messages
@@ -737,7 +784,7 @@ async def _run(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup),
+        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup, matches),
         daemon=True,
     )
     load.start()
@@ -776,9 +823,10 @@ async def _run(
     db_before = (db.transactions, db.statements)
     try:
         ours.send("go")
-        hands_before = await _hands_after(warmup, db)
+        before = await _ended_after(warmup, db)
         figures = await asyncio.to_thread(ours.recv)
-        figures["hands_before"], figures["warmup"] = hands_before, warmup
+        figures["hands_before"], figures["matches_before"] = before
+        figures["warmup"] = warmup
     finally:
         used = resource.getrusage(resource.RUSAGE_SELF)
         watch.cancel()
@@ -791,6 +839,7 @@ async def _run(
         ours.send("stop")
         await asyncio.to_thread(load.join, 10)
     hands = messages.count_events(db, "hand_over")
+    figures["matches"] = messages.count_events(db, "match_over")
     db.close()
     text = app.bot_data["runtime"].metrics.text().decode()
     figures["lateness"] = _lateness([text])
@@ -810,6 +859,7 @@ async def _run(
         used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
         clients,
         noise,
+        matches,
     )
 
 
@@ -824,6 +874,7 @@ async def _run_replicas(
     clients: str = "buttons",
     noise: str = "all",
     warmup: float = 0.0,
+    matches: str = "short",
 ) -> dict[str, Any]:
     """The load process against ``processes`` webhook replicas on the configured database."""
     from bot.domain import Database, messages
@@ -832,7 +883,7 @@ async def _run_replicas(
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
         target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup),
+        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup, matches),
         daemon=True,
     )
     load.start()
@@ -861,9 +912,10 @@ async def _run_replicas(
         before = (_cpu_seconds(replicas), _cpu_seconds(loads))
         started += [await asyncio.to_thread(_get, a + "/metrics") for a in addresses]
         ours.send("go")
-        hands_before = await _hands_after(warmup, None, database_url)
+        before = await _ended_after(warmup, None, database_url)
         figures = await asyncio.to_thread(ours.recv)
-        figures["hands_before"], figures["warmup"] = hands_before, warmup
+        figures["hands_before"], figures["matches_before"] = before
+        figures["warmup"] = warmup
         after = (_cpu_seconds(replicas), _cpu_seconds(loads))
         for address in addresses:
             with contextlib.suppress(OSError):
@@ -881,6 +933,7 @@ async def _run_replicas(
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     db = Database(database_url, migrate=False)
     hands = messages.count_events(db, "hand_over")
+    figures["matches"] = messages.count_events(db, "match_over")
     db.close()
     figures["lateness"] = _lateness(texts)
     figures["throttled_429"] = _counter(texts, "truco_throttled_total")
@@ -909,24 +962,29 @@ async def _run_replicas(
         else used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
         clients,
         noise,
+        matches,
     )
     if load_cpu is not None:
         result["load_cpu_seconds"] = round(load_cpu, 1)  # the fake Telegram and the people
     return result
 
 
-async def _hands_after(seconds: float, db: Any, url: str = "") -> int:
-    """Hands played by the end of the warm-up (0 without one)."""
+async def _ended_after(seconds: float, db: Any, url: str = "") -> tuple[int, int]:
+    """Hands and matches played to their end by the end of the warm-up (none without one)."""
     from bot.domain import Database, messages
 
     if not seconds:
-        return 0
+        return 0, 0
     await asyncio.sleep(seconds)
+
+    def count(on: Any) -> tuple[int, int]:
+        return messages.count_events(on, "hand_over"), messages.count_events(on, "match_over")
+
     if db is not None:
-        return await asyncio.to_thread(messages.count_events, db, "hand_over")
+        return await asyncio.to_thread(count, db)
     opened = Database(url, migrate=False)
     try:
-        return await asyncio.to_thread(messages.count_events, opened, "hand_over")
+        return await asyncio.to_thread(count, opened)
     finally:
         opened.close()
 
@@ -945,18 +1003,20 @@ def _figures(
     cpu_seconds: float,
     clients: str = "buttons",
     noise: str = "all",
+    matches: str = "short",
 ) -> dict[str, Any]:
     lat: list[float] = figures["latencies"]
     reach: list[float] = figures["tap_to_pages"]
     warmup = figures.get("warmup", 0.0)
     every_hand = hands  # the CPU and the database were measured over the whole run
     hands -= figures.get("hands_before", 0)  # calls and hands: those after the warm-up
+    ended = figures.get("matches", 0) - figures.get("matches_before", 0)
     seconds -= warmup
     seen: list[float] = figures["press_to_group"]
     pings: list[float] = figures["turn_to_ping"]
 
     def per_hand(n: int) -> float | None:
-        return round(n / hands, 1) if hands else None
+        return round(n / hands, 2) if hands else None
 
     calls_per_second = figures["throttled"] / seconds if seconds else 0.0
     per_table = calls_per_second / tables if tables else 0.0
@@ -980,6 +1040,10 @@ def _figures(
         },
         "mean_ms": round(sum(lat) / len(lat) * 1000, 1) if lat else 0.0,
         "hands": hands,
+        "matches": matches,
+        "matches_ended": ended,
+        # every match to 12: short ones spread a match's own calls over few hands
+        "hands_per_match": round(hands / ended, 1) if ended else None,
         "api_calls": figures["api_calls"],
         "api_calls_per_hand": per_hand(figures["api_calls"]),
         "throttled_calls_per_hand": per_hand(figures["throttled"]),
@@ -1062,6 +1126,7 @@ def run(
     clients: str = "buttons",
     noise: str = "all",
     warmup: float = 0.0,
+    matches: str = "short",
 ) -> dict[str, Any]:
     """Run the benchmark and return its figures (``robots``: a level or ``mix``).
 
@@ -1073,7 +1138,9 @@ def run(
     its live stream open, and a group member watches each table there too). ``noise``:
     what each group chose to hear of its matches (``/config``: all, calls or end).
     ``warmup``: seconds at the start (tables opening, first deals) left out of the calls
-    and hands counted, so that they tell a steady state.
+    and hands counted, so that they tell a steady state. ``matches``: ``short`` (the lone
+    person presses the first move and accepts every truco) or ``full`` (every person plays
+    as people do, and a match to 12 lasts as many hands as between people).
     """
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
@@ -1083,9 +1150,11 @@ def run(
         raise ValueError("warmup: from 0 to less than seconds")
     if noise not in NOISES:
         raise ValueError(f"noise: {', '.join(NOISES)}")
+    if matches not in MATCHES:
+        raise ValueError(f"matches: {', '.join(MATCHES)}")
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
     if processes and make_url(url).get_backend_name() != "postgresql":
         raise BenchError("--processes precisa de DATABASE_URL num PostgreSQL")
     return asyncio.run(
-        _run(tables, seconds, robots, url, people, pace, processes, clients, noise, warmup)
+        _run(tables, seconds, robots, url, people, pace, processes, clients, noise, warmup, matches)
     )

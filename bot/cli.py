@@ -57,6 +57,7 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
             clients=args.clients,
             noise=args.noise,
             warmup=args.warmup,
+            matches=args.matches,
         )
     except (BenchError, DatabaseError) as exc:
         print(f"truco bot-bench: {exc}", file=sys.stderr)
@@ -122,6 +123,14 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         type=float,
         default=0.0,
         help="segundos do início (mesas abrindo) fora da contagem de chamadas e mãos",
+    )
+    p.add_argument(
+        "--matches",
+        choices=("short", "full"),
+        default="short",
+        help="short: a pessoa toca o primeiro lance e aceita todo truco (partidas de poucas "
+        "mãos); full: joga como gente (carta ao acaso, truco às vezes, corre da maioria dos "
+        "trucos), e a partida até 12 dura o que dura entre pessoas",
     )
     p.set_defaults(handler=cmd_bot_bench)
     from bot.sandbox.runner import add_sandbox_command

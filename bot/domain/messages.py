@@ -111,6 +111,7 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
         waiting=tuple(names[u] for u in waiting),
         noise=noise,
         last_hand=last,
+        shown=game.table_digest,
     )
 
 
@@ -220,8 +221,11 @@ def _hand_info(chat_id: int, message_id: int, hand_number: int, digest: str) -> 
     return HandMessageInfo(chat_id, message_id, hand_number, fingerprint, Ping(int(ping)))
 
 
-def mark_table(db: Database, game_id: int, *, table_message_id: int, seen: int = 0) -> None:
-    """Record a new table message; the ``seen`` messages that buried the old one are behind it.
+def mark_table(
+    db: Database, game_id: int, *, table_message_id: int, seen: int = 0, digest: str | None = None
+) -> None:
+    """Record a new table message showing ``digest``; the ``seen`` messages that buried the
+    old one are behind it.
 
     Messages counted while it was being sent stay counted (they came after it).
     """
@@ -231,10 +235,23 @@ def mark_table(db: Database, game_id: int, *, table_message_id: int, seen: int =
             .where(col(Game.id) == game_id)
             .values(
                 table_message_id=table_message_id,
+                table_digest=digest,
                 table_after=func.max(0, col(Game.table_after) - seen)
                 if s.get_bind().dialect.name == "sqlite"
                 else func.greatest(0, col(Game.table_after) - seen),
             )
+        )
+        s.commit()
+
+
+def table_shown(db: Database, game_id: int, table_message_id: int, digest: str) -> None:
+    """The table message ``table_message_id`` was edited to show ``digest`` (nothing is
+    recorded when the table has another message by now)."""
+    with db.session() as s:
+        s.execute(
+            update(Game)
+            .where(col(Game.id) == game_id, col(Game.table_message_id) == table_message_id)
+            .values(table_digest=digest)
         )
         s.commit()
 

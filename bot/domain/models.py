@@ -91,6 +91,9 @@ class Game(SQLModel, table=True):
         default=0, sa_column=Column(Integer, nullable=False, server_default="0")
     )
     """Messages posted in the chat since the table message: enough of them bury it."""
+    table_digest: str | None = None
+    """What the table message shows now (a digest of its text and buttons): a redraw that
+    would show the same is not sent."""
     note: str | None = None
     """Public line about the last timeout (JSON), shown on the table during its hand."""
     announced_hands: int = 0

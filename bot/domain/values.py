@@ -519,6 +519,8 @@ class TableDrawing:
     ending_unsure: bool = False
     """The match is over and its ending message (with Revanche) may never have been shown:
     its send timed out, was refused, or died with its sender."""
+    shown: str | None = None
+    """The digest of what the table message shows now (``None``: not known)."""
 
 
 class Ping(IntEnum):

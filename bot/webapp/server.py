@@ -347,13 +347,17 @@ class MiniApp:
             return found
         user, game_id, _body = found
         rt = runtime_of(self.app)
-        change = await self._change(
-            user, partial(tables.rematch, rt.db, game_id, user.id, rt.rules)
-        )
+
+        def call() -> Change:
+            change = tables.rematch(rt.db, game_id, user.id, rt.rules)
+            # the page opens the Revanche next: it counts as open there already, before
+            # its first deal is drawn (a robot's Revanche is dealt at once)
+            miniapp.present(rt.db, change.game_id, user.id, rt.rules.clock())
+            return change
+
+        change = await self._change(user, call)
         if isinstance(change, web.Response):
             return change
-        # the page opens the Revanche next: it counts as open there already
-        await asyncio.to_thread(miniapp.present, rt.db, change.game_id, user.id, rt.rules.clock())
         return web.json_response({"ok": True, "table": f"g{change.game_id}"})
 
     async def presence(self, request: web.Request) -> web.Response:
@@ -456,14 +460,16 @@ class MiniApp:
 
     async def _left(self, table: Table, user_id: int) -> None:
         """The page closed (or went to the background): the person's hand message shows
-        their hand again, and the group's table follows every move again."""
+        their hand again, and the group's table follows every move again (only a match in
+        play is drawn otherwise while its people are in the app: an ended match's table,
+        redrawn when its pages close, would be the same edit again)."""
         from bot.telegram.publish import schedule_hands, schedule_table
 
         rt = runtime_of(self.app)
         with contextlib.suppress(Exception):  # the process may be stopping
             await asyncio.to_thread(miniapp.absent, rt.db, table.id, user_id)
             schedule_hands(self.app, table.chat_id, table.id)
-            if not table.private:
+            if not table.private and table.status == GameStatus.PLAYING:
                 schedule_table(self.app, table.chat_id, table.thread_id, table.id)
 
 

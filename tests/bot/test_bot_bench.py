@@ -54,3 +54,20 @@ def test_mini_app_people_play_in_the_page_and_every_other_page_sees_each_tap(
     assert figures["page_deliveries"] > 0 and figures["pages_missed"] == 0
     # nobody pressed a hand's button: the turns never rang a phone
     assert figures["turns_notified"] == 0
+
+
+def test_full_matches_people_answer_calls_call_now_and_then_and_play_cards() -> None:
+    import random
+
+    from bot.bench import _as_people
+    from engine.actions import Act
+
+    rng = random.Random(5)
+    answering = [Act.ACCEPT, Act.RUN, Act.RAISE]
+    answers = {answering[_as_people(rng, answering)] for _ in range(200)}
+    assert answers == {Act.ACCEPT, Act.RUN}  # never raises, never leaves a call unanswered
+    playing = [Act.PLAY, Act.PLAY, Act.PLAY, Act.TRUCO]
+    picks = [_as_people(rng, playing) for _ in range(400)]
+    assert 3 in picks and {0, 1, 2} <= set(picks)
+    assert picks.count(3) < len(picks) / 4  # truco now and then, a card mostly
+    assert _as_people(rng, [Act.PLAY11, Act.RUN11]) == 0  # no card: the first move

@@ -91,3 +91,24 @@ def test_the_seat_to_act_rings_the_other_is_drawn_quietly_and_strangers_get_noth
     cancelled = HandsDrawing(table_at(m, GameStatus.CANCELLED), {0: ana}, {}, {}, "Ana")
     (gone,) = plan_hands(cancelled, now=50.0, seconds=30.0, in_app=frozenset(), webapp=None)
     assert gone.step == Step.SKIP and gone.markup is None and not gone.send
+
+
+def test_no_message_goes_to_a_person_whose_app_shows_the_hand_and_none_ends_a_match_there() -> None:
+    m = Match("paulista", TableOptions(2, 12), seed=4)
+    ana = PlayerInfo(1, "Ana", "pt", DeckStyle.TRADITIONAL, started=True)
+    webapp = ("https://bot.example/app/", "mesa")
+    fresh = HandsDrawing(table_at(m), {0: ana}, {}, {})
+    # a match begun in the app (or its Revanche): the page shows the hand, nothing is sent
+    (plan,) = plan_hands(fresh, now=50.0, seconds=30.0, in_app=frozenset({1}), webapp=webapp)
+    assert plan.step == Step.SKIP and plan.ping == Ping.NONE
+    # the page closed: the whole hand comes, a new message, ringing at the person's turn
+    (back,) = plan_hands(fresh, now=50.0, seconds=30.0, in_app=frozenset(), webapp=webapp)
+    assert back.step == Step.SEND and "no app" not in back.text
+    assert back.ping == (Ping.TURN if 0 in m.to_act() else Ping.NONE)
+    # a match played in the app to its end never had a hand message: none comes to close it
+    over = HandsDrawing(table_at(m, GameStatus.OVER), {0: ana}, {}, {})
+    (ended,) = plan_hands(over, now=50.0, seconds=30.0, in_app=frozenset(), webapp=webapp)
+    assert ended.step == Step.SKIP
+    # without the Mini App nothing changes: the hand message is sent
+    (plain,) = plan_hands(fresh, now=50.0, seconds=30.0, in_app=frozenset({1}), webapp=None)
+    assert plain.step == Step.SEND

@@ -167,20 +167,27 @@ async def test_a_timeout_reaches_the_open_page(server, tmp_path) -> None:
 async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, tmp_path) -> None:
     """The hand messages that point to the app stay from hand to hand (no call), the
     group's table waits a minute between drawings, and the group still hears the hand's end."""
-    from bot.domain import jobs, miniapp
+    from bot.domain import jobs, messages, miniapp
     from bot.webapp.server import APP_TABLE_GAP
 
     clock = FakeClock()
     async with table(server, tmp_path, 2, (0, 0), clock=clock) as (h, (ana, beto)):
         rt = runtime_of(h.app)
         people = [u for u, x in server.users.items() if x["first_name"] in ("Ana", "Beto")]
+        # their hands came as messages first (whoever opens the app at the deal gets none)
+        await h.wait(lambda: len(messages.hands_drawing(rt.db, ana.game).messages) == 2)
         for u in people:  # both have the table open in the app (as their live streams say)
             miniapp.present(rt.db, ana.game, u, clock())
         for app, card in ((ana, "3C"), (beto, "2S"), (ana, "KH")):
             assert (await app.move(f"play {card}"))[0] == 200
         note = "A partida está no app da mesa"
         drawn = await h.wait(lambda: [m for m in h.bot_messages(GROUP) if note in m["text"]])
-        pointers = {u: await h.wait(lambda u=u: h.bot_messages(u)[-1]) for u in people}
+
+        def pointer(u: int) -> Any:
+            last = h.bot_messages(u)[-1]
+            return last if "no app" in last["text"] else None
+
+        pointers = {u: await h.wait(lambda u=u: pointer(u)) for u in people}
         assert all("no app" in m["text"] for m in pointers.values())
         assert (await beto.move("play QD"))[0] == 200  # Ana takes the hand: the next one is dealt
         heard = "Mão 1: 1 ponto para Ana"
@@ -204,4 +211,7 @@ async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, 
         for u in people:
             assert h.bot_messages(u)[-1] == pointers[u]
         calls = [c for c in server.calls if c.chat_id in people and c.time > 0]
-        assert sum(c.method == "sendMessage" and "no app" in c.params["text"] for c in calls) == 2
+        # one call each turned their hand message into the pointer (an edit of the hand
+        # they had; nobody whose app shows the deal gets one at all)
+        pointing = ("sendMessage", "editMessageText")
+        assert sum(c.method in pointing and "no app" in c.params["text"] for c in calls) == 2

@@ -184,7 +184,12 @@ def plan_hands(
         fingerprint = digest(text, markup)
         row = drawing.messages.get(seat)
         step = plan_message(row, view.hand_number, fingerprint, ping, send=not cancelled)
-        if row is not None and webapp is not None:
+        if row is None and webapp is not None and (player.id in in_app or over):
+            # no hand message yet and the page shows the hand (a match begun in the app, or
+            # its Revanche): a message pointing there is news to nobody; one comes, whole,
+            # once the page closes. A match played in the app to its end was seen there.
+            step = Step.SKIP
+        elif row is not None and webapp is not None:
             pointing = player.id in in_app and not over and not cancelled
             if over and row.digest == digest(*app_hand(t, table, webapp)):
                 # a match played in the app ends there (with its Revanche): the message

@@ -37,7 +37,14 @@ from bot.i18n import Translations, translations
 from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.jobs import ClaimedJob, Postpone
-from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
+from bot.telegram.publish.sending import (
+    RETRY_SECONDS,
+    Edited,
+    Later,
+    digest,
+    edit,
+    send_to_group,
+)
 from bot.telegram.render.results import (
     hand_over_line,
     match_over_text,
@@ -305,11 +312,17 @@ async def _draw_table(
     if repost:
         later = rt.reposted.get(table.id, -REPOST_GAP) + REPOST_GAP - rt.clock()
         repost = later <= 0
+    shows = digest(text, markup)
+    if old is not None and not repost and drawing.shown == shows:
+        # it shows this already (a redraw asked for meanwhile, by a change it does not show,
+        # or a page closing on an ended match): the group saw it, and an edit is a call
+        return max(0.0, later)
     if old is not None and not repost:
         outcome = await edit(app, table.chat_id, old, text, markup)
         if outcome == Edited.FAILED:
             raise Later
         if outcome == Edited.DONE:
+            await asyncio.to_thread(messages.table_shown, rt.db, table.id, old, shows)
             return max(0.0, later)
         old = None  # gone: nothing to retire
     elif old is None and table.status == GameStatus.CANCELLED:
@@ -318,7 +331,12 @@ async def _draw_table(
     if sent is None:
         return 0.0
     await asyncio.to_thread(
-        messages.mark_table, rt.db, table.id, table_message_id=sent.message_id, seen=drawing.buried
+        messages.mark_table,
+        rt.db,
+        table.id,
+        table_message_id=sent.message_id,
+        seen=drawing.buried,
+        digest=shows,
     )
     if not repost or old is None:
         return 0.0
