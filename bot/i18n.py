@@ -24,7 +24,8 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 Translations = gettext.NullTranslations
 """What every text function takes: ``t.gettext`` and ``t.ngettext`` of one language."""
-SOURCE = "pt"
+SOURCE = words.SOURCE
+"""Portuguese: the language the sentences are written in (the engine's too)."""
 LANGUAGES = (
     SOURCE,
     *sorted(

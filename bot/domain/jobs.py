@@ -1,12 +1,11 @@
 """Durable jobs: what must happen next to a table, stored with the change that calls for it.
 
-A job is a kind (``deadline``, ``robot``, ``table``, ``hands``), a key (whose), a due
-time and a little JSON. The domain writes jobs inside the transaction of a change
-(``schedule``), so a committed move always has its robot turn, deadline and redraws
-recorded, whatever happens to the process afterwards. Every bot process runs a
-``bot.telegram.jobs.JobRunner`` that ``claim``\\ s due jobs for a lease, runs them and
-``finish``\\ es them; a process that dies leaves its claims to expire, and another
-process takes them over.
+A job is a kind (``JobKind``), a key (whose), a due time and a little JSON. The domain
+writes jobs inside the transaction of a change (``schedule``), so a committed move always
+has its robot turn, deadline and redraws recorded, whatever happens to the process
+afterwards. Every bot process runs a ``bot.telegram.jobs.JobRunner`` whose each turn
+(``cycle``) finishes the jobs it ran and claims due ones for a lease; a process that
+dies leaves its claims to expire, and another process takes them over.
 
 Why rows and ``SELECT ... FOR UPDATE SKIP LOCKED`` rather than a job-queue library
 (procrastinate, pgqueuer): a job must be written in the same transaction as the game

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueConstraint
 from sqlmodel import AutoString, Field, SQLModel
 
-from bot.domain.values import GameStatus
+from bot.domain.values import TABLE_DEFAULTS, GameStatus, Noise
 from engine.rulesets import DEFAULT_VARIANT
 
 
@@ -34,14 +34,14 @@ class Chat(SQLModel, table=True):
     variant: str = DEFAULT_VARIANT
     players: int = 0
     """2 or 4; 0 (new chats) picks by the group's size: 2×2 with four people or more."""
-    target: int = 12
-    timer: int = 60
-    covered_cards: bool = True
+    target: int = TABLE_DEFAULTS.target
+    timer: int = TABLE_DEFAULTS.timer
+    covered_cards: bool = TABLE_DEFAULTS.covered_cards
     ladder: str | None = None
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
-    sinais: bool = True
+    sinais: bool = TABLE_DEFAULTS.sinais
     """Whether the chat's 2×2 tables play with sinais (R12); ``/truco sem-sinais`` overrides."""
-    noise: str = "all"
+    noise: str = Noise.ALL.value
     """How much of a match the group hears as new messages (``values.Noise``)."""
     created_at: datetime = Field(default_factory=utcnow)
 

@@ -19,6 +19,7 @@ from bot.domain.values import (
     Refused,
     Setting,
 )
+from bot.i18n import LANGUAGES, SOURCE
 from engine import RULESETS, TableOptions, get_ruleset
 from engine.cards import DeckStyle
 from engine.rulesets import HOUSE_LADDERS
@@ -159,7 +160,7 @@ def chat_language_in(s: Session, chat_id: int) -> str:
     and at every redraw, and loading the chat as an ORM object (``Session.get``) cost
     more CPU than the query.
     """
-    return s.execute(_CHAT_LANGUAGE, {"id": chat_id}).scalar() or "pt"
+    return s.execute(_CHAT_LANGUAGE, {"id": chat_id}).scalar() or SOURCE
 
 
 _CHAT_NOISE = select(Chat.noise).where(col(Chat.id) == bindparam("id"))
@@ -171,7 +172,7 @@ def chat_noise_in(s: Session, chat_id: int) -> str:
     return s.execute(_CHAT_NOISE, {"id": chat_id}).scalar() or Noise.ALL.value
 
 
-def setting_choices(setting: Setting, languages: tuple[str, ...] = ("pt", "en")) -> tuple[Any, ...]:
+def setting_choices(setting: Setting, languages: tuple[str, ...] = LANGUAGES) -> tuple[Any, ...]:
     """The values ``/config`` offers for a setting, in the order its menu lists them.
 
     ``languages``: the chat languages, the default (stored as ``None``) first.
@@ -200,7 +201,7 @@ def change_setting(
     chat_id: int,
     setting: Setting,
     index: int,
-    languages: tuple[str, ...] = ("pt", "en"),
+    languages: tuple[str, ...] = LANGUAGES,
 ) -> ChatSettings:
     """Set one ``/config`` setting to its ``index``-th choice (``setting_choices``).
 

@@ -241,6 +241,10 @@ class PlayerInfo:
     """Whether the person opened a private chat with the bot (so it may write to them)."""
 
 
+TABLE_DEFAULTS = TableOptions()
+"""The table options a new chat starts with: the engine's own defaults (R2)."""
+
+
 @dataclass(frozen=True)
 class ChatSettings:
     """A chat's table defaults (``/config``)."""
@@ -249,16 +253,16 @@ class ChatSettings:
     variant: str = DEFAULT_VARIANT
     players: int = 0
     """2 or 4; 0: by the group's size (2×2 with four people or more)."""
-    target: int = 12
-    timer: int = 60
-    covered_cards: bool = True
+    target: int = TABLE_DEFAULTS.target
+    timer: int = TABLE_DEFAULTS.timer
+    covered_cards: bool = TABLE_DEFAULTS.covered_cards
     ladder: str | None = None
     """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
     language: str | None = None
     """``None`` means Portuguese."""
-    sinais: bool = True
+    sinais: bool = TABLE_DEFAULTS.sinais
     """Whether 2×2 tables play with sinais (R12)."""
-    noise: str = "all"
+    noise: str = Noise.ALL.value
     """How much of a match the group hears as new messages (a ``Noise``)."""
 
 
@@ -510,7 +514,7 @@ class TableDrawing:
     cancelled_by: str | None = None
     waiting: tuple[str, ...] = ()
     """A Revanche lobby's people who have not confirmed yet."""
-    noise: str = "all"
+    noise: str = Noise.ALL.value
     """How much of the match the chat hears as new messages (a ``Noise``)."""
     last_hand: HandSummary | None = None
     """How the previous hand ended, when the chat hears less than everything: the table

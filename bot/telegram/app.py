@@ -39,7 +39,7 @@ from telegram.request import HTTPXRequest
 from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
-from bot.i18n import translations
+from bot.i18n import LANGUAGES, SOURCE, translations
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
 from bot.telegram import command_table, guards, job_table
@@ -231,8 +231,8 @@ def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]
 async def on_startup(app: TrucoApp) -> None:
     """Publish the command menus and resume every table from the database."""
     try:
-        for lang, code in (("pt", None), ("en", "en")):
-            kw: dict[str, Any] = {"language_code": code} if code else {}
+        for lang in LANGUAGES:  # the source language's menus are the default ones
+            kw: dict[str, Any] = {} if lang == SOURCE else {"language_code": lang}
             await app.bot.set_my_commands(
                 _commands(command_table.menu(private=False), lang),
                 scope=BotCommandScopeAllGroupChats(),

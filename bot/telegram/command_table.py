@@ -17,8 +17,11 @@ from bot.i18n import N_, Translations
 from bot.telegram.context import BotContext
 from bot.telegram.handlers import commands, marcador, settings, tutorial
 from bot.telegram.handlers import tables as lobby
+from engine.rulesets import RULESETS
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]
+VARIANTS = "|".join(RULESETS)
+"""The variants' names as /ajuda lists them (any spelling of ``get_ruleset`` is read)."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class Command:
     does: str | None = None
     """What /ajuda says it does (``None``: /ajuda does not list it)."""
     usage: str | None = None
-    """Its arguments, as /ajuda shows them."""
+    """Its arguments, as /ajuda shows them (``{variants}``: the variants' names)."""
     aliases: tuple[str, ...] = ()
     private_only: bool = False
     """In the private chats' menu only."""
@@ -53,7 +56,7 @@ COMMANDS = (
         lobby.new_table,
         N_("Abre uma mesa: /truco [variante] [1x1|2x2] [pontos]"),
         N_("abre uma mesa"),
-        N_("[paulista|mineiro|trembao] [1x1|2x2] [pontos]"),
+        N_("[{variants}] [1x1|2x2] [pontos]"),
     ),
     Command(
         "tutorial",
@@ -133,7 +136,7 @@ def help_lines(t: Translations) -> list[str]:
     for c in COMMANDS:
         if c.does is None:
             continue
-        usage = f" {t.gettext(c.usage)}" if c.usage else ""
+        usage = f" {t.gettext(c.usage).format(variants=VARIANTS)}" if c.usage else ""
         lines.append(f"/{c.name}{usage} — {t.gettext(c.does)}")
     return lines
 

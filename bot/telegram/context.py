@@ -1,7 +1,7 @@
 """The handlers' context: the bot's per-process runtime and the update's language.
 
 As in PTB's ``contexttypesbot`` example, a ``CallbackContext`` subclass carries
-what every handler needs (``context.db``, ``context.rules``, ``context.jobs``,
+what every handler needs (``context.db``, ``context.rules``, ``context.call``,
 ``context.t``...), so handlers never dig into ``bot_data`` nor repeat helpers.
 """
 

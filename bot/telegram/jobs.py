@@ -1,6 +1,6 @@
 """Running the durable jobs: every process claims due jobs from the database and runs them.
 
-The domain writes a job (deadline, robot turn, table or hands redraw) in the
+The domain writes a job (deadline, robot turn, a table, hands or /marcador redraw) in the
 transaction of the change that calls for it (``bot.domain.jobs``); this runner is
 the other half. Each process polls for due jobs, claims them for a lease
 (``FOR UPDATE SKIP LOCKED``: two processes never take the same one), runs the
@@ -15,10 +15,7 @@ jobs within ``poll`` seconds.
 - ``start`` begins claiming, once the Application runs; ``stop`` claims nothing new,
   lets the jobs running finish and gives back the claims left.
 
-- Jobs that move a game (deadlines, robot turns) and jobs that draw messages (table,
-  hands, ``/marcador``) have separate slots (``LANES``), and the game's are claimed
-  first: redraws wait for Telegram's 30 messages a second, and with many tables they
-  would otherwise take every slot and leave robots and clocks waiting behind them.
+- Each lane of kinds has its own slots, claimed in order (why: ``bot.telegram.job_table``).
 
 Which callback runs each kind, and in which lane, is one table
 (``bot.telegram.job_table``); a callback gets the application and the claimed job,

@@ -36,10 +36,7 @@ def begin(db: Database, user_id: int) -> tuple[str, InlineKeyboardMarkup | None]
     """/tutorial: the lesson menu (the stored step stays until a lesson is picked)."""
     p = people.player(db, user_id)
     style = p.deck if p else DeckStyle.TRADITIONAL
-    lead = []
-    if p is not None and language_for(p.language_code) != "pt":
-        lead.append("(" + translations("en").gettext("O tutorial é em português.") + ")")
-    return draw.menu(style, lead)
+    return draw.menu(style, foreigner=p is not None and language_for(p.language_code) != "pt")
 
 
 def press(db: Database, user_id: int, data: str) -> Answer:

@@ -58,6 +58,7 @@ from engine import (  # noqa: E402
 )
 from engine import actions as A  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
+from engine.levels import ROBOT_LEVELS  # noqa: E402
 from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER  # noqa: E402
 from engine.sinais import SINAIS, SinalInfo  # noqa: E402
 from engine.tutorial import Words, build_trace, load_lessons, seat_name  # noqa: E402
@@ -562,11 +563,9 @@ def _arena_path() -> Path:
 
 
 SIDE_NAMES = {
-    "robot:facil": "robô fácil",
-    "robot:medio": "robô médio",
-    "robot:dificil": "robô difícil",
-    "robot:medio:sem-sinais": "robô médio sem sinais",
-    "robot:dificil:sem-sinais": "robô difícil sem sinais",
+    # the levels' names are the engine's (engine.levels, worded by engine.words)
+    **{f"robot:{lv}": f"robô {PT.level(lv)}" for lv in ROBOT_LEVELS},
+    **{f"robot:{lv}:sem-sinais": f"robô {PT.level(lv)} sem sinais" for lv in ROBOT_LEVELS},
     "random": "aleatório",
     # the arena's sparring robots (engine/robots/sparring.py), one betting style each
     "robot:tight": "treino: fechado",

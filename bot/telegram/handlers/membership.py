@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram import Update
@@ -25,7 +24,7 @@ async def on_my_membership(update: Update, context: BotContext) -> None:
     gone = context.runtime.budget.gone
     if changed.new_chat_member.status in OUT:
         gone.add(chat_id)
-        dropped = await asyncio.to_thread(outbox.drop_chat, context.db, chat_id)
+        dropped = await context.call(outbox.drop_chat, context.db, chat_id)
         log.info("removed from %s: nothing more is sent there (%d dropped)", chat_id, dropped)
     else:
         gone.discard(chat_id)

@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 
 from bot.domain import Refused, people, tables
 from bot.domain.values import Reason
-from bot.i18n import LANGUAGES, person_translations, translations, words_for
+from bot.i18n import LANGUAGES, SOURCE, person_translations, translations, words_for
 from bot.telegram.callbacks import ConfigPress, parse_config, parse_deck
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button, plain
@@ -102,7 +102,7 @@ async def on_config(press: Press[ConfigPress], context: BotContext) -> None:
             people.change_setting, context.db, chat_id, setting, config.index, LANGUAGES
         )
         if chat_id < 0 and config.chat is None:  # the language may be the setting that changed
-            t = translations(settings.language or "pt")
+            t = translations(settings.language or SOURCE)
         await q.answer(saved_toast(t))
         closed = saved_text(t, settings)
         try:

@@ -3,10 +3,11 @@
 ``lobby``, ``table`` (the group's table and the lines said in it), ``hand`` (a player's
 private hand, inline results), ``sinais``, ``results`` (a hand's and a match's end,
 Revanche, cancelling, /ranking), ``config`` (/config, /baralho), ``help`` (/regras,
-/ajuda), ``marcador`` (/marcador), ``common`` (names, cards on the table, the countdown)
-and ``wording`` (sentences of no screen: refusals, greetings, one-line replies, toasts).
-Elsewhere only a command's menu and /ajuda lines (``command_table``) and the tutorial's
-own Portuguese lines (``lesson``).
+/ajuda), ``marcador`` (/marcador), ``lesson`` (/tutorial, drawn in Portuguese like the
+lessons), ``common`` (names, cards on the table, the countdown) and ``wording`` (sentences
+of no screen: refusals, greetings, one-line replies, toasts). Elsewhere only a command's
+menu and /ajuda lines (``command_table``), the Mini App page's words (``bot.webapp.state``)
+and the group table's note while its match is played in the Mini App (``publish.table``).
 
 Everything drawn here comes as plain values from the domain (``Table``, ``Occupant``,
 ``HandSummary``...), never a database row. All text goes through gettext (``t``) in

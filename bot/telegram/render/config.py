@@ -9,7 +9,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain.values import ChatSettings, Noise, Setting
-from bot.i18n import Translations, language_name, words_for
+from bot.i18n import SOURCE, Translations, language_name, words_for
 from bot.telegram.callbacks import config_data, deck_data
 from engine import get_ruleset
 from engine.cards import Card, DeckStyle
@@ -38,7 +38,7 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
             Noise.CALLS: _("só trucos e o fim"),
             Noise.END: _("só o fim"),
         }.get(Noise(value), _("tudo"))
-    return language_name(value or "pt")
+    return language_name(value or SOURCE)
 
 
 def config_view(

@@ -113,9 +113,14 @@ def _view_lines(view: View, style: DeckStyle) -> list[str]:
     return lines
 
 
-def menu(style: DeckStyle, lead: list[str] | None = None) -> tuple[str, InlineKeyboardMarkup]:
-    """The lesson menu: one button per lesson, as on the rulebook site."""
-    lines = list(lead or [])
+def menu(style: DeckStyle, foreigner: bool = False) -> tuple[str, InlineKeyboardMarkup]:
+    """The lesson menu: one button per lesson, as on the rulebook site.
+
+    ``foreigner``: the person reads another language, so the menu first says, in English,
+    that the lessons are in Portuguese."""
+    lines = []
+    if foreigner:
+        lines.append("(" + translations("en").gettext("O tutorial é em português.") + ")")
     lines.append(f"🎓 <b>{html.escape(course().title.in_style(style))}</b>")
     lines.append(_("Escolha uma lição; cada uma é uma mão curta, jogada com botões."))
     for n, lesson in enumerate(course().lessons, start=1):

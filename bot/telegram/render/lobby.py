@@ -10,6 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values import (
+    DEFAULT_LEVEL,
     AddRobot,
     CancelTable,
     Join,
@@ -68,7 +69,11 @@ def lobby_text(
                 "confirmar vira robô e a partida começa."
             ).format(names=", ".join(escape(n) for n in waiting), n=int(REMATCH_SECONDS))
         )
-    lines.append(_("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs (médio)."))
+    lines.append(
+        _("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs ({level}).").format(
+            level=words_for(t).level(DEFAULT_LEVEL)
+        )
+    )
     return "\n".join(lines)
 
 
@@ -87,12 +92,9 @@ def lobby_keyboard(
     if table.options.players == 4:
         # partners by choice; Entrar keeps the join order, robots fill what is left
         rows.append([b(_("Time {n}").format(n=n + 1), Join(n)) for n in (0, 1)])
+    w = words_for(t)
     rows += [
-        [
-            b(_("+ Robô fácil"), AddRobot(RobotLevel.FACIL)),
-            b(_("+ Robô médio"), AddRobot(RobotLevel.MEDIO)),
-            b(_("+ Robô difícil"), AddRobot(RobotLevel.DIFICIL)),
-        ],
+        [b(_("+ Robô {level}").format(level=w.level(lv)), AddRobot(lv)) for lv in RobotLevel],
         [b(_("− Robô"), RemoveRobot()), b(_("Começar"), Start()), b(_("Cancelar"), CancelTable())],
     ]
     if missing and bot_username:
