@@ -10,7 +10,16 @@ import pytest
 
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.publish.table import REPOST_AFTER
-from tests.bot.harness import TOKEN, Harness, buttons, paulista_hand, press, running, seat_match
+from tests.bot.harness import (
+    TOKEN,
+    FakeClock,
+    Harness,
+    buttons,
+    paulista_hand,
+    press,
+    running,
+    seat_match,
+)
 
 
 @pytest.fixture
@@ -41,7 +50,7 @@ def _after(h: Harness, group: int) -> int:
 async def test_chatter_buries_the_table_and_it_comes_down_again(
     chatty: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(chatty, tmp_path) as h:
+    async with running(chatty, tmp_path, clock=FakeClock()) as h:
         s = h.server
         ana, beto = s.add_user("Ana"), s.add_user("Beto")
         group = s.add_group("G", admins=[ana], members=[beto])

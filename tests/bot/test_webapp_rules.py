@@ -66,6 +66,7 @@ async def table(
     names = ["Ana", "Beto", "Caio", "Duda"][:players]
     users = [server.add_user(n) for n in names]
     server.add_group("Truco", admins=users[:1], members=users, chat_id=GROUP)
+    kw.setdefault("clock", FakeClock())
     async with running(server, tmp_path, **WEBAPP, **kw) as h:
         front = BotServer(h.app, runtime_of(h.app).db, Metrics())
         base = await front.start("127.0.0.1", 0) + "/app/"
