@@ -1,6 +1,6 @@
 """``/marcador`` on the database: a group's scoreboard for a match played with a real deck.
 
-The score itself is ``engine.marcador.Placar`` (the variant's values, the warnings, the
+The score itself is ``engine.marcador.Marcador`` (the variant's values, the warnings, the
 target); a row keeps it as JSON with who pressed each hand. A press is a change to the newest
 score, never to the one a stale message showed: two people pressing at once both count, in
 the order the database took them. Each press reads the row and writes it back only if its
@@ -20,7 +20,7 @@ from sqlmodel import col
 from bot.domain.models import Scoreboard, utcnow
 from bot.domain.store import Database
 from bot.domain.values import Person
-from engine.marcador import Placar
+from engine.marcador import Marcador
 
 MAX_TRIES = 20
 """Writes raced by others before a press gives up (each retry reads the newer score)."""
@@ -55,7 +55,7 @@ class Board:
     chat_id: int
     thread_id: int | None
     message_id: int | None
-    placar: Placar
+    placar: Marcador
     pressed_by: tuple[str, ...]
     """The name of whoever marked each hand of ``placar.hands``."""
     version: int
@@ -72,7 +72,7 @@ class BoardRefused(ValueError):
 
 
 def _board(row: Scoreboard) -> Board:
-    placar = Placar.from_json(json.loads(row.placar))
+    placar = Marcador.from_json(json.loads(row.placar))
     return Board(
         id=row.id or 0,
         chat_id=row.chat_id,
@@ -86,7 +86,7 @@ def _board(row: Scoreboard) -> Board:
 
 
 def open_board(
-    db: Database, chat_id: int, thread_id: int | None, person: Person, placar: Placar
+    db: Database, chat_id: int, thread_id: int | None, person: Person, placar: Marcador
 ) -> Board:
     """A new scoreboard in a chat (its message is sent by the adapter, then ``set_message``)."""
     with db.session() as s:
@@ -131,7 +131,7 @@ def mark_drawn(db: Database, board_id: int, version: int) -> None:
         s.commit()
 
 
-def _apply(placar: Placar, presses: list[Any], person: Person, cmd: Command) -> Placar:
+def _apply(placar: Marcador, presses: list[Any], person: Person, cmd: Command) -> Marcador:
     if isinstance(cmd, Press):
         if placar.winner is not None:
             raise BoardRefused("over")
@@ -159,7 +159,7 @@ def press(db: Database, board_id: int, person: Person, cmd: Command) -> Board:
             if row is None:
                 raise BoardRefused("no_board")
             presses = json.loads(row.presses)
-            placar = _apply(Placar.from_json(json.loads(row.placar)), presses, person, cmd)
+            placar = _apply(Marcador.from_json(json.loads(row.placar)), presses, person, cmd)
             done = s.execute(
                 update(Scoreboard)
                 .where(col(Scoreboard.id) == board_id, col(Scoreboard.version) == row.version)

@@ -179,7 +179,7 @@ class Scoreboard(SQLModel, table=True):
     thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     placar: str = Field(default="{}", sa_column=Column(Text, nullable=False))
-    """``engine.marcador.Placar.to_json()``."""
+    """``engine.marcador.Marcador.to_json()``."""
     presses: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     """Who pressed what, one entry per hand of the placar: ``[user_id, name]``."""
     version: int = 0

@@ -1,7 +1,7 @@
 """The arguments people type after a command, read into the domain's typed requests.
 
 ``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` becomes a ``TableRequest``,
-``/marcador [variante] [pontos] [Time A x Time B]`` a ``Placar``; the domain never sees the
+``/marcador [variante] [pontos] [Time A x Time B]`` a ``Marcador``; the domain never sees the
 words. As with ``callbacks``, nothing read here is trusted: a word that is none of these is
 refused with its reason (``Refused`` / ``BoardRefused``), answered in one line.
 """
@@ -14,7 +14,7 @@ from bot.domain import ChatSettings, Reason, Refused, TableRequest
 from bot.domain.marcador import BoardRefused
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import TableOptions, get_ruleset
-from engine.marcador import DEFAULT_NAMES, Placar
+from engine.marcador import DEFAULT_NAMES, Marcador
 from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
 
 SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
@@ -69,7 +69,7 @@ def truco_request(
     return TableRequest(rs.name, opts)
 
 
-def marcador_request(args: list[str], chat: ChatSettings) -> Placar:
+def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
     """``/marcador [variante] [pontos] [Time A x Time B]`` on top of the chat's defaults.
 
     ``BoardRefused("bad_arg", word)`` for a word that is none of these, ``bad_target`` for a
@@ -100,7 +100,7 @@ def marcador_request(args: list[str], chat: ChatSettings) -> Placar:
             raise BoardRefused("bad_arg", raw)
     ladder = house_ladder(get_ruleset(variant), chat.ladder)
     try:
-        return Placar(variant, target, ladder, (names[0], names[1]))
+        return Marcador(variant, target, ladder, (names[0], names[1]))
     except ValueError:
         raise BoardRefused("bad_target") from None
 

@@ -10,7 +10,7 @@ from bot.domain.marcador import Board, BoardRefused, Command, NewMatch, Press, U
 from bot.i18n import Translations
 from bot.telegram.callbacks import marcador_data
 from engine import words
-from engine.marcador import Placar, warning
+from engine.marcador import Marcador, warning
 from engine.rulesets import MAX_TARGET, MIN_TARGET
 
 LOG_LINES = 6
@@ -100,7 +100,7 @@ def refusal_text(t: Translations, refused: BoardRefused) -> str:
     return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
 
 
-def press_note(t: Translations, p: Placar, command: Command) -> str:
+def press_note(t: Translations, p: Marcador, command: Command) -> str:
     """The toast of a scoreboard press: the new score."""
     if isinstance(command, Press):
         return f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
