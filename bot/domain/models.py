@@ -172,9 +172,8 @@ class Result(SQLModel, table=True):
 class MarcadorRow(SQLModel, table=True):
     """A ``/marcador`` message: the score of a match played with a real deck in a group."""
 
-    __tablename__ = (
-        "scoreboards"  # the old name kept: renaming a live table is not worth a migration
-    )
+    # the table's old name kept: renaming a live table is not worth a migration
+    __tablename__ = "scoreboards"
 
     id: int | None = Field(default=None, primary_key=True)
     chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
