@@ -1,7 +1,7 @@
 """The Telegram bot: a thin adapter that seats people and robots at engine matches.
 
 ``bot.domain`` is the only code that touches the database (tables, seats, players,
-chats, scoreboards, what each message must show); ``bot.telegram`` turns updates
+chats, marcadores, what each message must show); ``bot.telegram`` turns updates
 into domain commands and domain values into messages; ``bot.ops`` is what running it
 in production needs (logs, metrics, the HTTP port, a clean stop).
 ``docs-dev/ARCHITECTURE.md`` draws the whole picture.

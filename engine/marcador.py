@@ -3,7 +3,7 @@
 Nobody's cards are known here; people say who took each hand and what it was worth, and the
 marcador keeps the score by the variant's rules: which values a hand may be worth right now
 (R2, R6), the mão de onze/dez and iron-hand warnings (R7, R8), the score capped at the target
-and the winner (R9). A ``Placar`` is an immutable value: ``add`` and ``undo`` return a new one,
+and the winner (R9). A ``Marcador`` is an immutable value: ``add`` and ``undo`` return a new one,
 and ``to_json``/``from_json`` round-trip it (the bot stores it, the site sends its numbers to
 the page with ``site_config``).
 """
@@ -45,7 +45,7 @@ def clean_name(name: str, default: str) -> str:
 
 
 @dataclass(frozen=True)
-class Placar:
+class Marcador:
     """The score of one match with a real deck, and every hand that made it."""
 
     variant: str = DEFAULT_VARIANT
@@ -127,11 +127,11 @@ class Placar:
         ladder = self.ladder or rs.ladder
         return (rs.hand_value, *ladder)
 
-    def add(self, team: int, points: int) -> Placar:
+    def add(self, team: int, points: int) -> Marcador:
         """The score after ``team`` took a hand worth ``points``; ``ValueError`` if it cannot."""
         return self._add(team, points, self.values(team) if team in (0, 1) else ())
 
-    def _add(self, team: int, points: int, allowed: tuple[int, ...]) -> Placar:
+    def _add(self, team: int, points: int, allowed: tuple[int, ...]) -> Marcador:
         if team not in (0, 1):
             raise ValueError("time inválido")
         if self.winner is not None:
@@ -142,17 +142,17 @@ class Placar:
             )
         return replace(self, hands=(*self.hands, (team, points)))
 
-    def undo(self) -> Placar:
+    def undo(self) -> Marcador:
         """The score before the last hand (the same score if nothing was marked)."""
         return replace(self, hands=self.hands[:-1])
 
-    def renamed(self, team: int, name: str) -> Placar:
+    def renamed(self, team: int, name: str) -> Marcador:
         """The same score with a team renamed."""
         names = list(self.names)
         names[team] = name
         return replace(self, names=(names[0], names[1]))
 
-    def restarted(self) -> Placar:
+    def restarted(self) -> Marcador:
         """A new match with the same table and names."""
         return replace(self, hands=())
 
@@ -167,10 +167,10 @@ class Placar:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Placar:
-        """The placar of ``to_json``; ``ValueError`` if the data is not one."""
+    def from_json(cls, data: dict[str, Any]) -> Marcador:
+        """The marcador of ``to_json``; ``ValueError`` if the data is not one."""
         try:
-            placar = cls(
+            marcador = cls(
                 variant=str(data["variant"]),
                 target=int(data["target"]),
                 ladder=tuple(int(x) for x in data["ladder"]) if data.get("ladder") else None,
@@ -179,10 +179,10 @@ class Placar:
             for team, points in data["hands"]:
                 # a score stored before each team had its own values (the onze team's +1 at
                 # 11) is still read back: any value the hand could be worth to either team
-                placar = placar._add(int(team), int(points), placar.values())
+                marcador = marcador._add(int(team), int(points), marcador.values())
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"marcador inválido: {exc}") from None
-        return placar
+        return marcador
 
 
 WARNINGS = {
@@ -204,7 +204,7 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def warning(p: Placar, w: Words | None = None) -> str:
+def warning(p: Marcador, w: Words | None = None) -> str:
     """The warning for the next hand: mão de onze/dez, iron hand, or the end of the match."""
     w = w or words.get()
     rs = p.ruleset
@@ -234,7 +234,7 @@ def site_config(lang: str = words.SOURCE) -> dict[str, Any]:
     for rs in RULESETS.values():
         ladders = []
         for ladder in rs.ladder_options:
-            base = Placar(rs.name, ladder=ladder if ladder != rs.ladder else None)
+            base = Marcador(rs.name, ladder=ladder if ladder != rs.ladder else None)
             ladders.append({"ladder": list(ladder), "normal": list(base.values())})
         variants.append(
             {

@@ -12,9 +12,9 @@ typed commands, and gets plain values back; it never sees a row or a session.
   tutorial step, ``chat_settings`` / ``setting_choices`` / ``change_setting`` (``/config``), ``ranking``.
 - ``bot.domain.messages``: what the public table and the private hands must show
   (``table_drawing``, ``hands_drawing``) and their bookkeeping; the event log.
-- ``bot.domain.marcador``: the ``/marcador`` scoreboards; ``jobs``: the durable jobs;
-  ``outbox``: the announcements owed to a group; ``flood``: the flood windows every
-  process shares; ``miniapp``: who has the Mini App open.
+- ``bot.domain.marcador``: the ``/marcador`` messages (``GroupMarcador``); ``jobs``: the
+  durable jobs; ``outbox``: the announcements owed to a group; ``flood``: the flood windows
+  every process shares; ``miniapp``: who has the Mini App open.
 - ``bot.domain.values``: every value and command above (``Table``, ``Occupant``,
   ``GameStatus``, ``Rules`` with its injectable clock...).
 - ``bot.domain.models`` / ``store`` / ``migrations``: the tables, the engine and

@@ -48,7 +48,7 @@ class JobKind(StrEnum):
     ROBOT = "robot"
     """A robot's turn (data: game, version, seat)."""
     MARCADOR = "marcador"
-    """Redraw a ``/marcador`` message (data: the scoreboard id)."""
+    """Redraw a ``/marcador`` message (data: the marcador id)."""
 
 
 def table_key(chat_id: int, thread_id: int | None) -> str:

@@ -1,6 +1,6 @@
-"""``/marcador`` on the database: a group's scoreboard for a match played with a real deck.
+"""``/marcador`` on the database: a group's marcador for a match played with a real deck.
 
-The score itself is ``engine.marcador.Placar`` (the variant's values, the warnings, the
+The score itself is ``engine.marcador.Marcador`` (the variant's values, the warnings, the
 target); a row keeps it as JSON with who pressed each hand. A press is a change to the newest
 score, never to the one a stale message showed: two people pressing at once both count, in
 the order the database took them. Each press reads the row and writes it back only if its
@@ -17,10 +17,10 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import col
 
-from bot.domain.models import Scoreboard, utcnow
+from bot.domain.models import MarcadorRow, utcnow
 from bot.domain.store import Database
 from bot.domain.values import Person
-from engine.marcador import Placar
+from engine.marcador import Marcador
 
 MAX_TRIES = 20
 """Writes raced by others before a press gives up (each retry reads the newer score)."""
@@ -48,22 +48,24 @@ Command = Press | Undo | NewMatch
 
 
 @dataclass(frozen=True)
-class Board:
-    """A scoreboard as the adapter draws it."""
+class GroupMarcador:
+    """A marcador posted in a group, as the adapter draws it: the engine's ``Marcador`` plus
+    where its message is, who pressed each hand and which version the message shows (named
+    for the group because that is what it adds to the engine's value)."""
 
     id: int
     chat_id: int
     thread_id: int | None
     message_id: int | None
-    placar: Placar
+    marcador: Marcador
     pressed_by: tuple[str, ...]
-    """The name of whoever marked each hand of ``placar.hands``."""
+    """The name of whoever marked each hand of ``marcador.hands``."""
     version: int
     drawn: int
 
 
-class BoardRefused(ValueError):
-    """A press that changes nothing: ``reason`` is ``no_board``, ``over`` or ``value``."""
+class MarcadorRefused(ValueError):
+    """A press that changes nothing: ``reason`` is ``no_marcador``, ``over`` or ``value``."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         """A refusal with its reason code (the adapter words it)."""
@@ -71,100 +73,100 @@ class BoardRefused(ValueError):
         self.reason = reason
 
 
-def _board(row: Scoreboard) -> Board:
-    placar = Placar.from_json(json.loads(row.placar))
-    return Board(
+def _from_row(row: MarcadorRow) -> GroupMarcador:
+    marcador = Marcador.from_json(json.loads(row.marcador))
+    return GroupMarcador(
         id=row.id or 0,
         chat_id=row.chat_id,
         thread_id=row.thread_id,
         message_id=row.message_id,
-        placar=placar,
+        marcador=marcador,
         pressed_by=tuple(str(p[1]) for p in json.loads(row.presses)),
         version=row.version,
         drawn=row.drawn,
     )
 
 
-def open_board(
-    db: Database, chat_id: int, thread_id: int | None, person: Person, placar: Placar
-) -> Board:
-    """A new scoreboard in a chat (its message is sent by the adapter, then ``set_message``)."""
+def open_marcador(
+    db: Database, chat_id: int, thread_id: int | None, person: Person, marcador: Marcador
+) -> GroupMarcador:
+    """A new marcador in a chat (its message is sent by the adapter, then ``set_message``)."""
     with db.session() as s:
-        row = Scoreboard(
+        row = MarcadorRow(
             chat_id=chat_id,
             thread_id=thread_id,
-            placar=json.dumps(placar.to_json()),
+            marcador=json.dumps(marcador.to_json()),
             presses="[]",
             created_by=person.id,
         )
         s.add(row)
         s.commit()
         s.refresh(row)
-        return _board(row)
+        return _from_row(row)
 
 
-def load(db: Database, board_id: int) -> Board | None:
-    """A scoreboard, if it exists."""
+def load(db: Database, marcador_id: int) -> GroupMarcador | None:
+    """A marcador, if it exists."""
     with db.session() as s:
-        row = s.get(Scoreboard, board_id)
-        return _board(row) if row is not None else None
+        row = s.get(MarcadorRow, marcador_id)
+        return _from_row(row) if row is not None else None
 
 
-def set_message(db: Database, board_id: int, message_id: int) -> None:
-    """Remember the message that shows a scoreboard."""
+def set_message(db: Database, marcador_id: int, message_id: int) -> None:
+    """Remember the message that shows a marcador."""
     with db.session() as s:
-        row = s.get(Scoreboard, board_id)
+        row = s.get(MarcadorRow, marcador_id)
         if row is not None:
             row.message_id = message_id
             s.add(row)
             s.commit()
 
 
-def mark_drawn(db: Database, board_id: int, version: int) -> None:
+def mark_drawn(db: Database, marcador_id: int, version: int) -> None:
     """The message now shows ``version`` (a newer drawn version is kept)."""
     with db.session() as s:
         s.execute(
-            update(Scoreboard)
-            .where(col(Scoreboard.id) == board_id, col(Scoreboard.drawn) < version)
+            update(MarcadorRow)
+            .where(col(MarcadorRow.id) == marcador_id, col(MarcadorRow.drawn) < version)
             .values(drawn=version)
         )
         s.commit()
 
 
-def _apply(placar: Placar, presses: list[Any], person: Person, cmd: Command) -> Placar:
+def _apply(marcador: Marcador, presses: list[Any], person: Person, cmd: Command) -> Marcador:
     if isinstance(cmd, Press):
-        if placar.winner is not None:
-            raise BoardRefused("over")
+        if marcador.winner is not None:
+            raise MarcadorRefused("over")
         try:
-            placar = placar.add(cmd.team, cmd.points)
+            marcador = marcador.add(cmd.team, cmd.points)
         except ValueError as exc:
-            raise BoardRefused("value", str(exc)) from None
+            raise MarcadorRefused("value", str(exc)) from None
         presses.append([person.id, person.name])
     elif isinstance(cmd, Undo):
-        if not placar.hands:
-            raise BoardRefused("empty")
-        placar = placar.undo()
+        if not marcador.hands:
+            raise MarcadorRefused("empty")
+        marcador = marcador.undo()
         presses.pop()
     else:
-        placar = placar.restarted()
+        marcador = marcador.restarted()
         presses.clear()
-    return placar
+    return marcador
 
 
-def press(db: Database, board_id: int, person: Person, cmd: Command) -> Board:
-    """Apply one press to the newest score; ``BoardRefused`` when it changes nothing."""
+def press(db: Database, marcador_id: int, person: Person, cmd: Command) -> GroupMarcador:
+    """Apply one press to the newest score; ``MarcadorRefused`` when it changes nothing."""
     for _ in range(MAX_TRIES):
         with db.session() as s:
-            row = s.get(Scoreboard, board_id)
+            row = s.get(MarcadorRow, marcador_id)
             if row is None:
-                raise BoardRefused("no_board")
+                raise MarcadorRefused("no_marcador")
             presses = json.loads(row.presses)
-            placar = _apply(Placar.from_json(json.loads(row.placar)), presses, person, cmd)
+            marcador = _apply(Marcador.from_json(json.loads(row.marcador)), presses, person, cmd)
             done = s.execute(
-                update(Scoreboard)
-                .where(col(Scoreboard.id) == board_id, col(Scoreboard.version) == row.version)
+                update(MarcadorRow)
+                .where(col(MarcadorRow.id) == marcador_id, col(MarcadorRow.version) == row.version)
                 .values(
-                    placar=json.dumps(placar.to_json()),
+                    marcador=json.dumps(marcador.to_json()),
                     presses=json.dumps(presses),
                     version=row.version + 1,
                     updated_at=utcnow(),
@@ -172,8 +174,8 @@ def press(db: Database, board_id: int, person: Person, cmd: Command) -> Board:
             )
             if done.rowcount == 1:  # type: ignore[attr-defined]
                 s.commit()
-                fresh = s.get(Scoreboard, board_id, populate_existing=True)
+                fresh = s.get(MarcadorRow, marcador_id, populate_existing=True)
                 assert fresh is not None
-                return _board(fresh)
+                return _from_row(fresh)
             s.rollback()  # someone pressed meanwhile: read their score and apply on top
-    raise BoardRefused("busy")
+    raise MarcadorRefused("busy")

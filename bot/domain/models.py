@@ -169,19 +169,20 @@ class Result(SQLModel, table=True):
     finished_at: datetime = Field(default_factory=utcnow)
 
 
-class Scoreboard(SQLModel, table=True):
+class MarcadorRow(SQLModel, table=True):
     """A ``/marcador`` message: the score of a match played with a real deck in a group."""
 
+    # the table's old name kept: renaming a live table is not worth a migration
     __tablename__ = "scoreboards"
 
     id: int | None = Field(default=None, primary_key=True)
     chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
     thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
-    placar: str = Field(default="{}", sa_column=Column(Text, nullable=False))
-    """``engine.marcador.Placar.to_json()``."""
+    marcador: str = Field(default="{}", sa_column=Column("placar", Text, nullable=False))
+    """``engine.marcador.Marcador.to_json()`` (in the column of its old name, as the table)."""
     presses: str = Field(default="[]", sa_column=Column(Text, nullable=False))
-    """Who pressed what, one entry per hand of the placar: ``[user_id, name]``."""
+    """Who pressed what, one entry per hand of the marcador: ``[user_id, name]``."""
     version: int = 0
     """Bumped by every press; a press is stored only on the version it read (then retried)."""
     drawn: int = 0

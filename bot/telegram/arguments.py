@@ -1,9 +1,9 @@
 """The arguments people type after a command, read into the domain's typed requests.
 
 ``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` becomes a ``TableRequest``,
-``/marcador [variante] [pontos] [Time A x Time B]`` a ``Placar``; the domain never sees the
+``/marcador [variante] [pontos] [Time A x Time B]`` a ``Marcador``; the domain never sees the
 words. As with ``callbacks``, nothing read here is trusted: a word that is none of these is
-refused with its reason (``Refused`` / ``BoardRefused``), answered in one line.
+refused with its reason (``Refused`` / ``MarcadorRefused``), answered in one line.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import ChatSettings, Reason, Refused, TableRequest
-from bot.domain.marcador import BoardRefused
+from bot.domain.marcador import MarcadorRefused
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import TableOptions, get_ruleset
-from engine.marcador import DEFAULT_NAMES, Placar
+from engine.marcador import DEFAULT_NAMES, Marcador
 from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
 
 SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
@@ -69,10 +69,10 @@ def truco_request(
     return TableRequest(rs.name, opts)
 
 
-def marcador_request(args: list[str], chat: ChatSettings) -> Placar:
+def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
     """``/marcador [variante] [pontos] [Time A x Time B]`` on top of the chat's defaults.
 
-    ``BoardRefused("bad_arg", word)`` for a word that is none of these, ``bad_target`` for a
+    ``MarcadorRefused("bad_arg", word)`` for a word that is none of these, ``bad_target`` for a
     target outside 6–30.
     """
     variant, target = chat.variant, chat.target
@@ -93,16 +93,16 @@ def marcador_request(args: list[str], chat: ChatSettings) -> Placar:
             try:
                 target = parse_number(word, MIN_TARGET, MAX_TARGET)
             except NumberRefused:
-                raise BoardRefused("bad_target") from None
+                raise MarcadorRefused("bad_target") from None
         elif (found := _variant(word)) is not None:
             variant = found
         else:
-            raise BoardRefused("bad_arg", raw)
+            raise MarcadorRefused("bad_arg", raw)
     ladder = house_ladder(get_ruleset(variant), chat.ladder)
     try:
-        return Placar(variant, target, ladder, (names[0], names[1]))
+        return Marcador(variant, target, ladder, (names[0], names[1]))
     except ValueError:
-        raise BoardRefused("bad_target") from None
+        raise MarcadorRefused("bad_target") from None
 
 
 def _variant(word: str) -> str | None:

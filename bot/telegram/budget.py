@@ -23,7 +23,7 @@ looks first (``wait``) and comes back later rather than queue behind its own gro
 
 The table comes first. Every call to a group goes through ``take``; the table's own
 calls (its edits, the announcements, reposts: ``table_traffic``) may spend the whole
-minute, every other kind (answers to commands, scoreboards, questions, anything added
+minute, every other kind (answers to commands, marcadores, questions, anything added
 later) only while ``reserve`` calls of the minute stay free for the table, and waits
 outside the chat's queue meanwhile (``room``). Calls to one group are a second apart,
 counted from Telegram's answer to the call before.

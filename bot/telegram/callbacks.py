@@ -16,7 +16,7 @@ past the handlers ever sees ``j`` or ``r1``.
   its ``i``-th value; ``k-`` back to the settings); ``d<style>`` a ``/baralho`` choice;
   ``u<step>:<action>`` a tutorial move, ``uL<n>`` a lesson picked in the /tutorial menu.
 - ``x<game>:<y|n>`` the answer to ``/cancelar`` mid-match (Sim / Não).
-- ``m<board>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
+- ``m<marcador>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
 - ``/start g<game>`` the deep link back to a table.
 
@@ -77,7 +77,7 @@ _FAMILIES: dict[str, str] = {
     Prefix.CANCEL: Prefix.CANCEL,
     Prefix.MARCADOR: Prefix.MARCADOR,
 }
-"""Kinds whose first number names what they act on (a game, a scoreboard). Revanche is
+"""Kinds whose first number names what they act on (a game, a marcador). Revanche is
 not one: a result's Revanche may answer for a newer match of its chat (still in play, or
 gone), and it rewrites no message."""
 _TARGET = re.compile(r"([A-Za-z])([0-9]*)")
@@ -85,7 +85,7 @@ _TARGET = re.compile(r"([A-Za-z])([0-9]*)")
 
 def target(data: str) -> tuple[str, str]:
     """What a button acts on, for telling where it belongs: ``("hand", "12")`` for every
-    button of game 12's hand message, ``("m", "3")`` for scoreboard 3's, the bare prefix
+    button of game 12's hand message, ``("m", "3")`` for marcador 3's, the bare prefix
     (``("k", "")``) for the kinds that name nothing (``/config``, the tutorial) or are unknown.
     """
     found = _TARGET.match(data or "")
@@ -402,13 +402,13 @@ def parse_tutorial(data: str) -> tuple[int, Action]:
 _MARCADOR = re.compile(r"m([0-9]{1,20}):(u|n|([01])\.([0-9]{1,2}))")
 
 
-def marcador_data(board_id: int, command: Command) -> str:
+def marcador_data(marcador_id: int, command: Command) -> str:
     """callback_data of a ``/marcador`` button."""
     if isinstance(command, Press):
         op = f"{command.team}.{command.points}"
     else:
         op = "u" if isinstance(command, Undo) else "n"
-    return _checked(f"{Prefix.MARCADOR}{board_id}:{op}")
+    return _checked(f"{Prefix.MARCADOR}{marcador_id}:{op}")
 
 
 def parse_marcador(data: str) -> tuple[int, Command]:
@@ -416,12 +416,12 @@ def parse_marcador(data: str) -> tuple[int, Command]:
     found = _MARCADOR.fullmatch(data or "")
     if found is None:
         raise ValueError("botão ilegível")
-    board = parse_number(found[1])
+    marcador_id = parse_number(found[1])
     if found[2] == "u":
-        return board, Undo()
+        return marcador_id, Undo()
     if found[2] == "n":
-        return board, NewMatch()
-    return board, Press(int(found[3]), int(found[4]))
+        return marcador_id, NewMatch()
+    return marcador_id, Press(int(found[3]), int(found[4]))
 
 
 # ------------------------------------------------------------------ deep links

@@ -9,7 +9,7 @@
 - **Buttons pressed where they were never drawn**: a client can send any callback_data
   from any message. The hand's and the tutorial's buttons count only in the presser's own
   private chat; any other button only on a message that carries a button for the same
-  thing (the same game's lobby, question or Revanche, the same scoreboard, a panel of
+  thing (the same game's lobby, question or Revanche, the same marcador, a panel of
   the same kind). This
   one check stands before every button handler, those added later included; the handlers
   then check the rest (the game, its version, the presser) against the database.

@@ -16,7 +16,7 @@ from bot.domain.jobs import JobKind
 from bot.telegram.handlers import turns
 from bot.telegram.jobs import JobCallback, JobRunner, Lane
 from bot.telegram.publish.hands import flush_hands
-from bot.telegram.publish.marcador import flush_board
+from bot.telegram.publish.marcador import flush_marcador
 from bot.telegram.publish.table import flush_table
 
 TURNS, MESSAGES = "turns", "messages"
@@ -28,7 +28,7 @@ JOBS: dict[JobKind, tuple[JobCallback, str]] = {
     JobKind.ROBOT: (turns.on_robot, TURNS),
     JobKind.TABLE: (flush_table, MESSAGES),
     JobKind.HANDS: (flush_hands, MESSAGES),
-    JobKind.MARCADOR: (flush_board, MESSAGES),
+    JobKind.MARCADOR: (flush_marcador, MESSAGES),
 }
 """kind → (callback, lane)."""
 

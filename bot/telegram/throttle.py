@@ -12,9 +12,9 @@ closings and the answers to commands all count. Game traffic comes first:
   bot, otherwise nowhere;
 - a question with buttons (/cancelar's Sim / Não) is asked once per person and chat
   while it is open (``ask_gap``), repeats go the throttled way above;
-- a new ``/marcador`` scoreboard in a group: one per person a ``board_gap``, and
-  ``boards_per_chat`` per chat in that time; a request past those gets no new message
-  (the person's repeats collapse into the scoreboard they already have);
+- a new ``/marcador`` message in a group: one per person a ``marcador_gap``, and
+  ``marcadores_per_chat`` per chat in that time; a request past those gets no new message
+  (the person's repeats collapse into the marcador they already have);
 - private chats are not throttled here (Telegram's limit there is per person).
 
 The notes of who was answered when are flood budgets of their own (a person's
@@ -145,24 +145,24 @@ class CommandThrottle:
     ask_gap: float = 60.0
     """Seconds during which one person's repeated question in a chat (/cancelar's Sim / Não)
     is not asked again while the first is open."""
-    board_gap: float = 60.0
-    """Seconds during which one person opens one scoreboard in a chat."""
-    boards_per_chat: int = 3
-    """New scoreboards in one chat within ``board_gap``, whoever asks."""
+    marcador_gap: float = 60.0
+    """Seconds during which one person opens one marcador in a chat."""
+    marcadores_per_chat: int = 3
+    """New marcadores in one chat within ``marcador_gap``, whoever asks."""
     clock: Callable[[], float] = time.time
     """Wall time: shared notes are compared across processes."""
 
-    def may_open_board(self, chat_id: int, user_id: int | None) -> bool:
-        """Whether a new scoreboard may be posted for this person in this chat (and note it).
+    def may_open_marcador(self, chat_id: int, user_id: int | None) -> bool:
+        """Whether a new marcador may be posted for this person in this chat (and note it).
 
         May block on the database (shared notes): handlers call it off the event loop.
         """
         if chat_id > 0:
             return True
-        chat = f"board:{chat_id}"
+        chat = f"marcador:{chat_id}"
         budgets = [
-            flood.Budget(f"{chat}:{user_id or 0}", 1, self.board_gap),
-            flood.Budget(chat, self.boards_per_chat, self.board_gap),
+            flood.Budget(f"{chat}:{user_id or 0}", 1, self.marcador_gap),
+            flood.Budget(chat, self.marcadores_per_chat, self.marcador_gap),
         ]
         # the chat's row: two people's requests are decided in turn
         return self.notes.take(budgets, self.clock(), chat) == 0

@@ -51,7 +51,7 @@ if str(ROOT) not in sys.path:  # the hook runs from mkdocs, maybe outside the ve
     sys.path.insert(0, str(ROOT))
 
 from engine import browser as web  # noqa: E402
-from engine import marcador as placar  # noqa: E402
+from engine.marcador import site_config  # noqa: E402
 
 PYODIDE_VERSION = "0.29.5"
 """Pyodide from npm (Python 3.13): the newest 0.x release, whose stdlib runs the engine as is."""
@@ -488,7 +488,7 @@ def mesa() -> str:
 
 def marcador() -> str:
     """The marcador's frame; its numbers and words come from ``engine.marcador``."""
-    payload = html.escape(json.dumps(placar.site_config(), separators=(",", ":")))
+    payload = html.escape(json.dumps(site_config(), separators=(",", ":")))
     return (
         f'\n<div class="marcador" data-marcador data-marcador-config="{payload}">'
         "<noscript><p>O marcador precisa de JavaScript.</p></noscript>"

@@ -3,7 +3,7 @@
  * Every number comes from the engine at build time (engine/marcador.py: site_config): the
  * values a hand may be worth in each variant and kind of hand, the mão de onze/dez threshold for
  * each target, and the warnings' words. This file only adds, caps at the target and undoes,
- * exactly as Placar does in Python. Saved in localStorage after every press; the page works
+ * exactly as engine.marcador.Marcador does in Python. Saved in localStorage after every press; the page works
  * offline after the first visit (marcador/sw.js). */
 (function () {
   "use strict";
@@ -74,7 +74,7 @@
   };
 
   /* what the next hand may be worth to `team`: in a mão de onze/dez the team at the threshold
-     only wins the special value (it runs: the other team scores), as Placar.values says */
+     only wins the special value (it runs: the other team scores), as Marcador.values says in Python */
   Marcador.prototype.values = function (team) {
     var r = this.rules(this.p.variant);
     if (this.winner() !== null) return [];

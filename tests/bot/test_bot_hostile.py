@@ -525,9 +525,9 @@ async def test_a_burst_of_commands_never_freezes_the_table(tmp_path: Any) -> Non
             await h.wait(lambda: "Ana 3♣" in (h.table_message(group) or {}).get("text", ""), 30)
             assert time.monotonic() - pressed < 30
             assert tables.load(h.db, gid).version == 2
-            boards = [m for m in h.bot_messages(group) if "Marcador" in m["text"]]
-            assert len(boards) <= 3  # Caio's forty collapse into one; three a minute per chat
-            assert sum("Caio" in str(b) for b in boards) <= 1
+            marcadores = [m for m in h.bot_messages(group) if "Marcador" in m["text"]]
+            assert len(marcadores) <= 3  # Caio's forty collapse into one; three a minute per chat
+            assert sum("Caio" in str(m) for m in marcadores) <= 1
             calls = [
                 c for c in server.calls[start:] if c.chat_id == group and c.method in FLOOD_CALLS
             ]

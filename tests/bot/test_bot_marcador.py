@@ -1,4 +1,4 @@
-"""/marcador over real HTTP: one scoreboard message per group, edited in place, for everyone."""
+"""/marcador over real HTTP: one marcador message per group, edited in place, for everyone."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, buttons, running
 
 
-def board_message(h: Harness, group: int) -> dict | None:
-    """The scoreboard message of a group (its buttons start with ``m``)."""
+def marcador_message(h: Harness, group: int) -> dict | None:
+    """The marcador message of a group (its buttons start with ``m``)."""
     for m in h.bot_messages(group):
         if any(b.get("callback_data", "").startswith("m") for b in buttons(m)):
             return m
@@ -28,84 +28,84 @@ def press_data(message: dict, label: str, row: int | None = None) -> str:
     raise AssertionError(f"no {label!r} in {[[b['text'] for b in r] for r in rows]}")
 
 
-async def open_board(h: Harness, text: str = "/marcador") -> tuple[int, list[int], dict]:
+async def open_marcador(h: Harness, text: str = "/marcador") -> tuple[int, list[int], dict]:
     s = h.server
     ana, beto = s.add_user("Ana"), s.add_user("Beto")
     group = s.add_group("Mesa de bar", members=[ana, beto])
     await s.user_sends(ana, group, text)
-    board = await h.wait(lambda: board_message(h, group))
-    return group, [ana, beto], board
+    shown = await h.wait(lambda: marcador_message(h, group))
+    return group, [ana, beto], shown
 
 
 async def wait_text(h: Harness, group: int, part: str) -> dict:
     return await h.wait(
-        lambda: (m := board_message(h, group)) is not None and part in m["text"] and m
+        lambda: (m := marcador_message(h, group)) is not None and part in m["text"] and m
     )
 
 
 async def test_marcador_marks_hands_for_everyone_and_undoes(harness: Harness) -> None:
     s = harness.server
-    group, (ana, beto), board = await open_board(harness, "/marcador Zé e Ana x Beto e Cida")
-    assert "Marcador" in board["text"] and "Truco paulista" in board["text"]
-    assert "Zé e Ana  0 × 0  Beto e Cida" in board["text"]
-    labels = [b["text"] for b in buttons(board)]
+    group, (ana, beto), shown = await open_marcador(harness, "/marcador Zé e Ana x Beto e Cida")
+    assert "Marcador" in shown["text"] and "Truco paulista" in shown["text"]
+    assert "Zé e Ana  0 × 0  Beto e Cida" in shown["text"]
+    labels = [b["text"] for b in buttons(shown)]
     assert labels[:5] == ["Zé e Ana +1", "+3", "+6", "+9", "+12"]
-    answer = await s.user_presses(ana, group, board["message_id"], press_data(board, "+3", 0))
+    answer = await s.user_presses(ana, group, shown["message_id"], press_data(shown, "+3", 0))
     assert not answer["show_alert"] and "3 × 0" in answer["text"]
-    board = await wait_text(harness, group, "3 × 0")
-    answer = await s.user_presses(beto, group, board["message_id"], press_data(board, "+1", 1))
-    board = await wait_text(harness, group, "Beto: Beto e Cida +1 (3 × 1)")
-    assert "Ana: Zé e Ana +3 (3 × 0)" in board["text"]
-    answer = await s.user_presses(beto, group, board["message_id"], press_data(board, "Desfazer"))
+    shown = await wait_text(harness, group, "3 × 0")
+    answer = await s.user_presses(beto, group, shown["message_id"], press_data(shown, "+1", 1))
+    shown = await wait_text(harness, group, "Beto: Beto e Cida +1 (3 × 1)")
+    assert "Ana: Zé e Ana +3 (3 × 0)" in shown["text"]
+    answer = await s.user_presses(beto, group, shown["message_id"], press_data(shown, "Desfazer"))
     assert "3 × 0" in answer["text"]
-    board = await wait_text(harness, group, "Zé e Ana  3 × 0  Beto e Cida")
-    assert "Beto: Beto e Cida +1" not in board["text"]
+    shown = await wait_text(harness, group, "Zé e Ana  3 × 0  Beto e Cida")
+    assert "Beto: Beto e Cida +1" not in shown["text"]
     # one message for the whole match: edited in place, never posted again
     assert len([m for m in harness.bot_messages(group) if buttons(m)]) == 1
 
 
 async def test_mao_de_dez_warns_and_offers_only_its_values(harness: Harness) -> None:
     s = harness.server
-    group, (ana, _beto), board = await open_board(harness, "/marcador mineiro")
+    group, (ana, _beto), shown = await open_marcador(harness, "/marcador mineiro")
     for label in ("+8", "+2"):
-        await s.user_presses(ana, group, board["message_id"], press_data(board, label, 0))
-        board = await harness.wait(lambda: board_message(harness, group))
-    board = await wait_text(harness, group, "10 × 0")
-    assert "Mão de dez" in board["text"]
+        await s.user_presses(ana, group, shown["message_id"], press_data(shown, label, 0))
+        shown = await harness.wait(lambda: marcador_message(harness, group))
+    shown = await wait_text(harness, group, "10 × 0")
+    assert "Mão de dez" in shown["text"]
     # the team at 10 plays and wins 4, or runs and the others score 2: never +2 for itself
-    assert [b["text"] for b in buttons(board)][:3] == ["Nós +4", "Eles +2", "+4"]
+    assert [b["text"] for b in buttons(shown)][:3] == ["Nós +4", "Eles +2", "+4"]
     # a stale button for a value the hand cannot have now changes nothing
-    answer = await s.user_presses(ana, group, board["message_id"], "m1:1.8")
+    answer = await s.user_presses(ana, group, shown["message_id"], "m1:1.8")
     assert answer["show_alert"]
     stored = marcador.load(harness.db, 1)
-    assert stored is not None and stored.placar.score == (10, 0)
+    assert stored is not None and stored.marcador.score == (10, 0)
 
 
 async def test_two_people_pressing_at_once_both_count_in_order(harness: Harness) -> None:
     s = harness.server
-    group, (ana, beto), board = await open_board(harness)
-    mid = board["message_id"]
+    group, (ana, beto), shown = await open_marcador(harness)
+    mid = shown["message_id"]
     answers = await asyncio.gather(
-        s.user_presses(ana, group, mid, press_data(board, "+3", 0)),
-        s.user_presses(beto, group, mid, press_data(board, "+6", 1)),
-        s.user_presses(ana, group, mid, press_data(board, "+1", 1)),
+        s.user_presses(ana, group, mid, press_data(shown, "+3", 0)),
+        s.user_presses(beto, group, mid, press_data(shown, "+6", 1)),
+        s.user_presses(ana, group, mid, press_data(shown, "+1", 1)),
     )
     assert not any(a["show_alert"] for a in answers)
     stored = marcador.load(harness.db, 1)
     assert stored is not None
-    assert stored.placar.score == (3, 7)
-    assert sorted(stored.placar.hands) == [(0, 3), (1, 1), (1, 6)]
+    assert stored.marcador.score == (3, 7)
+    assert sorted(stored.marcador.hands) == [(0, 3), (1, 1), (1, 6)]
     # the log lists every press, in the order the database took them, with who pressed
     order = [
         f"{who}:{team}+{pts}"
-        for (team, pts), who in zip(stored.placar.hands, stored.pressed_by, strict=True)
+        for (team, pts), who in zip(stored.marcador.hands, stored.pressed_by, strict=True)
     ]
     assert sorted(order) == ["Ana:0+3", "Ana:1+1", "Beto:1+6"]
-    board = await wait_text(harness, group, "Nós  3 × 7  Eles")
-    lines = [ln for ln in board["text"].splitlines() if "(" in ln and "×" in ln]
+    shown = await wait_text(harness, group, "Nós  3 × 7  Eles")
+    lines = [ln for ln in shown["text"].splitlines() if "(" in ln and "×" in ln]
     assert [ln.split(" (")[0] for ln in lines] == [
         f"{who}: {'Nós' if team == 0 else 'Eles'} +{pts}"
-        for (team, pts), who in zip(stored.placar.hands, stored.pressed_by, strict=True)
+        for (team, pts), who in zip(stored.marcador.hands, stored.pressed_by, strict=True)
     ]
 
 
@@ -119,7 +119,7 @@ async def test_bad_arguments_get_one_line(harness: Harness) -> None:
     await s.user_sends(ana, group, "/marcador 40")
     await harness.wait(lambda: len(harness.bot_messages(group)) == 2)
     assert harness.bot_messages(group)[-1]["text"] == "A partida vai de 6 a 30 pontos."
-    assert board_message(harness, group) is None
+    assert marcador_message(harness, group) is None
 
 
 async def test_a_restart_keeps_the_score_and_the_message(
@@ -127,22 +127,22 @@ async def test_a_restart_keeps_the_score_and_the_message(
 ) -> None:
     clock = FakeClock()
     async with running(server, tmp_path, clock=clock) as h:
-        group, (ana, beto), board = await open_board(h)
-        await server.user_presses(ana, group, board["message_id"], press_data(board, "+6", 0))
-        board = await wait_text(h, group, "6 × 0")
+        group, (ana, beto), shown = await open_marcador(h)
+        await server.user_presses(ana, group, shown["message_id"], press_data(shown, "+6", 0))
+        shown = await wait_text(h, group, "6 × 0")
         url = h.db_url
     again = Harness(server, url, clock=clock)  # the same database, not emptied
     await again.start()
     try:
-        await server.user_presses(beto, group, board["message_id"], press_data(board, "+3", 1))
-        board = await wait_text(again, group, "Nós  6 × 3  Eles")
-        assert "Ana: Nós +6 (6 × 0)" in board["text"] and "Beto: Eles +3 (6 × 3)" in board["text"]
+        await server.user_presses(beto, group, shown["message_id"], press_data(shown, "+3", 1))
+        shown = await wait_text(again, group, "Nós  6 × 3  Eles")
+        assert "Ana: Nós +6 (6 × 0)" in shown["text"] and "Beto: Eles +3 (6 × 3)" in shown["text"]
         assert len([m for m in again.bot_messages(group) if buttons(m)]) == 1
     finally:
         await again.stop()
     db = Database(url)
     try:
         stored = marcador.load(db, 1)
-        assert stored is not None and stored.placar.score == (6, 3)
+        assert stored is not None and stored.marcador.score == (6, 3)
     finally:
         db.close()

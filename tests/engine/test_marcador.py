@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from engine import HandKind
-from engine.marcador import Placar, site_config, warning
+from engine.marcador import Marcador, site_config, warning
 
 
 def test_paulista_values_score_and_the_target() -> None:
-    p = Placar()
+    p = Marcador()
     assert p.values() == (1, 3, 6, 9, 12)
     p = p.add(0, 3).add(1, 1).add(0, 6)
     assert p.score == (9, 1) and p.kind == HandKind.NORMAL and p.winner is None
@@ -23,12 +23,12 @@ def test_paulista_values_score_and_the_target() -> None:
 
 
 def test_mineiro_and_its_house_ladder() -> None:
-    assert Placar("mineiro").values() == (2, 4, 8, 10, 12)
-    assert Placar("Truco Mineiro", ladder=(4, 6, 10, 12)).values() == (2, 4, 6, 10, 12)
+    assert Marcador("mineiro").values() == (2, 4, 8, 10, 12)
+    assert Marcador("Truco Mineiro", ladder=(4, 6, 10, 12)).values() == (2, 4, 6, 10, 12)
     with pytest.raises(ValueError, match="escada"):
-        Placar("paulista", ladder=(4, 6, 10, 12))
+        Marcador("paulista", ladder=(4, 6, 10, 12))
     with pytest.raises(ValueError, match="não pode valer 1"):
-        Placar("mineiro").add(0, 1)
+        Marcador("mineiro").add(0, 1)
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,7 @@ def test_mineiro_and_its_house_ladder() -> None:
     [("paulista", 3, 1, 11), ("trem-bao", 3, 1, 11), ("mineiro", 4, 2, 10)],
 )
 def test_mao_de_onze_or_dez_then_the_iron_hand(variant, special, plain, at) -> None:
-    p = Placar(variant)
+    p = Marcador(variant)
     while p.score[0] < at:
         p = p.add(0, plain)
     assert p.score == (at, 0) and p.kind == HandKind.SPECIAL
@@ -55,38 +55,38 @@ def test_mao_de_onze_or_dez_then_the_iron_hand(variant, special, plain, at) -> N
 
 
 def test_the_target_moves_the_threshold() -> None:
-    p = Placar(target=6)
+    p = Marcador(target=6)
     for _ in range(5):
         p = p.add(1, 1)
     assert p.kind == HandKind.SPECIAL and p.threshold == 5
     with pytest.raises(ValueError, match="6 a 30"):
-        Placar(target=31)
+        Marcador(target=31)
 
 
 def test_names_round_trip_and_cleaning() -> None:
-    p = Placar("mineiro", target=15, names=("  Time   do Zé ", "")).add(0, 4)
+    p = Marcador("mineiro", target=15, names=("  Time   do Zé ", "")).add(0, 4)
     assert p.names == ("Time do Zé", "Eles")
     assert p.renamed(1, "x" * 80).names[1] == "x" * 24
-    assert Placar.from_json(p.to_json()) == p
+    assert Marcador.from_json(p.to_json()) == p
     for bad in ({}, {"variant": "paulista"}, {**p.to_json(), "hands": [[0, 5]]}):
         with pytest.raises(ValueError):
-            Placar.from_json(bad)
+            Marcador.from_json(bad)
     assert p.restarted().score == (0, 0) and p.restarted().names == p.names
 
 
-def test_site_config_is_what_placar_says() -> None:
+def test_site_config_is_what_marcador_says() -> None:
     config = site_config()
     for v in config["variants"]:
         assert v["special_values"]["team"] == [v["special_value"]]
         for ladder in v["ladders"]:
             lad = tuple(ladder["ladder"])
-            p = Placar(v["name"], ladder=lad if lad != tuple(v["ladders"][0]["ladder"]) else None)
+            p = Marcador(v["name"], ladder=lad if lad != tuple(v["ladders"][0]["ladder"]) else None)
             assert tuple(ladder["normal"]) == p.values()
         for target in range(6, 31):
-            assert v["thresholds"][str(target)] == Placar(v["name"], target=target).threshold
+            assert v["thresholds"][str(target)] == Marcador(v["name"], target=target).threshold
 
 
-def _reach(p: Placar, team: int, at: int) -> Placar:
+def _reach(p: Marcador, team: int, at: int) -> Marcador:
     while p.score[team] < at:
         p = p.add(team, p.ruleset.hand_value)
     return p
@@ -108,7 +108,7 @@ def test_each_team_is_offered_only_the_scores_the_special_hand_can_give(
 ) -> None:
     """11 × 2 in paulista: the team at 11 plays and wins 3, or runs and the other team scores 1,
     so it never scores 1 itself (nor 6: no truco); the other team scores 1 or 3 (R7)."""
-    p = _reach(Placar(variant, target=target), 1, 2)
+    p = _reach(Marcador(variant, target=target), 1, 2)
     p = _reach(p, 0, p.threshold)
     assert p.kind == HandKind.SPECIAL and p.score == (target - plain, 2)
     assert p.values(0) == (special,)
@@ -120,14 +120,14 @@ def test_each_team_is_offered_only_the_scores_the_special_hand_can_give(
     assert p.add(0, special).winner == 0
     assert p.add(1, plain).score == (target - plain, 2 + plain)
     # the same for the other team when it is the one at the threshold
-    q = _reach(Placar(variant, target=target), 1, p.threshold)
+    q = _reach(Marcador(variant, target=target), 1, p.threshold)
     assert q.values(1) == (special,) and q.values(0) == (plain, special)
 
 
 @pytest.mark.parametrize(("variant", "plain"), [("paulista", 1), ("mineiro", 2), ("trem-bao", 1)])
 @pytest.mark.parametrize("target", [6, 12])
 def test_the_iron_hand_offers_the_plain_value_to_both(variant, plain, target) -> None:
-    p = Placar(variant, target=target)
+    p = Marcador(variant, target=target)
     p = _reach(_reach(p, 0, p.threshold), 1, p.threshold)
     assert p.kind == HandKind.IRON
     assert p.values(0) == p.values(1) == (plain,)
@@ -148,7 +148,7 @@ def test_the_iron_hand_offers_the_plain_value_to_both(variant, plain, target) ->
 def test_a_plain_hand_offers_the_plain_value_and_the_ladder_to_both(
     variant, ladder, normal
 ) -> None:
-    p = Placar(variant, ladder=ladder, target=6)
+    p = Marcador(variant, ladder=ladder, target=6)
     assert p.values(0) == p.values(1) == p.values() == normal
     p = p.add(1, normal[-1])  # doze to 6 points shows 6 (R9)
     assert p.score == (0, 6) and p.winner == 1 and p.values(0) == ()
@@ -156,5 +156,5 @@ def test_a_plain_hand_offers_the_plain_value_and_the_ladder_to_both(
 
 def test_a_score_stored_with_an_old_impossible_hand_is_still_read() -> None:
     old = {"variant": "paulista", "target": 12, "ladder": None, "names": ["A", "B"]}
-    p = Placar.from_json({**old, "hands": [[0, 9], [0, 1], [0, 1], [0, 1]]})
+    p = Marcador.from_json({**old, "hands": [[0, 9], [0, 1], [0, 1], [0, 1]]})
     assert p.score == (12, 0) and p.winner == 0

@@ -301,67 +301,67 @@ def test_every_rule_page_links_to_the_game(browser, base_url) -> None:
 
 
 def test_marcador_scores_undoes_reaches_the_target_and_survives_a_reload(browser, base_url) -> None:
-    from engine.marcador import Placar
+    from engine.marcador import Marcador
 
     p = Page(
         browser, base_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     page = p.page
     page.goto(base_url + "/marcador/")
-    board = "[data-marcador]"
-    page.wait_for_selector(f"{board} [data-ponto]")
+    marcador = "[data-marcador]"
+    page.wait_for_selector(f"{marcador} [data-ponto]")
     # mineiro with the house ladder, to 12
-    page.click(f"{board} [data-mesa]")
-    page.check(f'{board} input[name=variant][value="mineiro"]')
-    page.check(f'{board} input[name=ladder][value="4-6-10-12"]')
-    expected = Placar("mineiro", ladder=(4, 6, 10, 12))
+    page.click(f"{marcador} [data-mesa]")
+    page.check(f'{marcador} input[name=variant][value="mineiro"]')
+    page.check(f'{marcador} input[name=ladder][value="4-6-10-12"]')
+    expected = Marcador("mineiro", ladder=(4, 6, 10, 12))
 
     def buttons(team: int) -> list[int]:
         return [
             int(x)
             for x in page.eval_on_selector_all(
-                f'{board} [data-marcador-time="{team}"] [data-ponto]',
+                f'{marcador} [data-marcador-time="{team}"] [data-ponto]',
                 "els => els.map(e => e.dataset.ponto)",
             )
         ]
 
     assert buttons(0) == buttons(1) == [2, 4, 6, 10, 12]
-    page.fill(f'{board} [data-nome="1"]', "Time da Cida")
-    page.press(f'{board} [data-nome="1"]', "Tab")
+    page.fill(f'{marcador} [data-nome="1"]', "Time da Cida")
+    page.press(f'{marcador} [data-nome="1"]', "Tab")
     expected = expected.renamed(1, "Time da Cida")
     for team, points in [(0, 6), (1, 2), (1, 10)]:
-        page.tap(f'{board} [data-marcador-time="{team}"] [data-ponto="{points}"]')
+        page.tap(f'{marcador} [data-marcador-time="{team}"] [data-ponto="{points}"]')
         expected = expected.add(team, points)
-    assert page.get_attribute(board, "data-marcador-placar") == "6-12"
+    assert page.get_attribute(marcador, "data-marcador-placar") == "6-12"
     assert expected.score == (6, 12) and expected.winner == 1
-    assert "Vitória de Time da Cida" in page.inner_text(f"{board} [data-marcador-aviso]")
+    assert "Vitória de Time da Cida" in page.inner_text(f"{marcador} [data-marcador-aviso]")
     assert buttons(0) == []
-    page.tap(f"{board} [data-desfazer]")
+    page.tap(f"{marcador} [data-desfazer]")
     expected = expected.undo()
-    assert page.get_attribute(board, "data-marcador-placar") == "6-2"
-    page.tap(f'{board} [data-marcador-time="0"] [data-ponto="4"]')
+    assert page.get_attribute(marcador, "data-marcador-placar") == "6-2"
+    page.tap(f'{marcador} [data-marcador-time="0"] [data-ponto="4"]')
     expected = expected.add(0, 4)
     # 10 × 2: mão de dez, only its values
-    assert page.get_attribute(board, "data-marcador-tipo") == "special"
+    assert page.get_attribute(marcador, "data-marcador-tipo") == "special"
     assert buttons(1) == list(expected.values(1)) == [2, 4]
     # the team at 10 plays and wins 4, or runs and the others score: never +2 for itself
     assert buttons(0) == list(expected.values(0)) == [4]
-    assert "Mão de dez para Nós" in page.inner_text(f"{board} [data-marcador-aviso]")
+    assert "Mão de dez para Nós" in page.inner_text(f"{marcador} [data-marcador-aviso]")
     shot(page, "marcador-mao-de-dez.png", full_page=True)
     page.reload()
-    page.wait_for_selector(f"{board} [data-ponto]")
-    assert page.get_attribute(board, "data-marcador-placar") == "10-2"
-    assert page.input_value(f'{board} [data-nome="1"]') == "Time da Cida"
-    assert "Truco mineiro" in page.inner_text(f"{board} .marcador__regra")
-    assert len(page.query_selector_all(f"{board} .marcador__log li")) == 3
+    page.wait_for_selector(f"{marcador} [data-ponto]")
+    assert page.get_attribute(marcador, "data-marcador-placar") == "10-2"
+    assert page.input_value(f'{marcador} [data-nome="1"]') == "Time da Cida"
+    assert "Truco mineiro" in page.inner_text(f"{marcador} .marcador__regra")
+    assert len(page.query_selector_all(f"{marcador} .marcador__log li")) == 3
     # and with no network, once the service worker holds the page
     page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)", timeout=30_000)
     p.context.set_offline(True)
     page.reload()
-    page.wait_for_selector(f"{board} [data-ponto]")
-    assert page.get_attribute(board, "data-marcador-placar") == "10-2"
-    page.tap(f'{board} [data-marcador-time="1"] [data-ponto="2"]')
-    assert page.get_attribute(board, "data-marcador-placar") == "10-4"
+    page.wait_for_selector(f"{marcador} [data-ponto]")
+    assert page.get_attribute(marcador, "data-marcador-placar") == "10-2"
+    page.tap(f'{marcador} [data-marcador-time="1"] [data-ponto="2"]')
+    assert page.get_attribute(marcador, "data-marcador-placar") == "10-4"
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate(
         "window.innerWidth"
     )

@@ -45,7 +45,7 @@ class Press(Generic[Parsed]):
 
 
 class Alert(Exception):
-    """A refusal the domain's ``Reason`` does not name (a scoreboard's), already in words."""
+    """A refusal the domain's ``Reason`` does not name (a marcador's), already in words."""
 
     def __init__(self, text: str) -> None:
         super().__init__(text)

@@ -1,22 +1,22 @@
-"""/marcador: a scoreboard message for friends playing with a real deck at the same table."""
+"""/marcador: a marcador message for friends playing with a real deck at the same table."""
 
 from __future__ import annotations
 
 from telegram import Update
 
 from bot.domain import marcador, people
-from bot.domain.marcador import BoardRefused, Command
+from bot.domain.marcador import Command, MarcadorRefused
 from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
 from bot.telegram.handlers import buttons
 from bot.telegram.handlers.common import reply
-from bot.telegram.publish.marcador import schedule_board
-from bot.telegram.render.marcador import board_repeat_text, press_note, refusal_text
+from bot.telegram.publish.marcador import schedule_marcador
+from bot.telegram.render.marcador import marcador_repeat_text, press_note, refusal_text
 
 
 async def marcador_command(update: Update, context: BotContext) -> None:
-    """/marcador [variante] [pontos] [Time A x Time B]: post a scoreboard everyone can press."""
+    """/marcador [variante] [pontos] [Time A x Time B]: post a marcador everyone can press."""
     person, chat, msg = context.person, update.effective_chat, update.effective_message
     if person is None or chat is None or msg is None:
         return
@@ -25,40 +25,42 @@ async def marcador_command(update: Update, context: BotContext) -> None:
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
     try:
-        placar = marcador_request(list(context.args or []), settings)
-    except BoardRefused as refused:
+        requested = marcador_request(list(context.args or []), settings)
+    except MarcadorRefused as refused:
         await reply(update, context, refusal_text(t, refused))
         return
     throttle = context.runtime.throttle
-    if not await context.call(throttle.may_open_board, chat.id, person.id):
-        # a repeat (or a crowd) asking again: the scoreboards above serve, the table comes first
-        text = board_repeat_text(t)
+    if not await context.call(throttle.may_open_marcador, chat.id, person.id):
+        # a repeat (or a crowd) asking again: the marcadores above serve, the table comes first
+        text = marcador_repeat_text(t)
         await reply(update, context, text)
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
-    board = await context.call(marcador.open_board, context.db, chat.id, thread, person, placar)
-    schedule_board(context.application, chat.id, board.id, wait=0)
+    posted = await context.call(
+        marcador.open_marcador, context.db, chat.id, thread, person, requested
+    )
+    schedule_marcador(context.application, chat.id, posted.id, wait=0)
 
 
 @buttons.button(buttons.plain(parse_marcador))
 async def on_marcador(
     press: buttons.Press[tuple[int, Command]], context: BotContext
 ) -> buttons.Answer | None:
-    """A scoreboard button: anyone in the group marks a hand, undoes it or starts again."""
+    """A marcador button: anyone in the group marks a hand, undoes it or starts again."""
     q, person, t = press.query, press.person, press.t
     if q.message is None:
         return None
-    board_id, command = press.data
-    found = await context.call(marcador.load, context.db, board_id)
+    marcador_id, command = press.data
+    found = await context.call(marcador.load, context.db, marcador_id)
     if found is None or found.chat_id != q.message.chat.id:
-        raise buttons.Alert(refusal_text(t, BoardRefused("no_board")))
+        raise buttons.Alert(refusal_text(t, MarcadorRefused("no_marcador")))
     try:
-        board = await context.call(marcador.press, context.db, board_id, person, command)
-    except BoardRefused as refused:
+        posted = await context.call(marcador.press, context.db, marcador_id, person, command)
+    except MarcadorRefused as refused:
         raise buttons.Alert(refusal_text(t, refused)) from None
-    note = press_note(t, board.placar, command)
+    note = press_note(t, posted.marcador, command)
 
     async def redraw() -> None:
-        schedule_board(context.application, board.chat_id, board.id)
+        schedule_marcador(context.application, posted.chat_id, posted.id)
 
     return buttons.Answer(text=note, then=redraw)

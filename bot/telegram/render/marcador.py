@@ -1,4 +1,4 @@
-"""/marcador: the scoreboard message, its buttons, the toast of a press and the refusals."""
+"""/marcador: the marcador message, its buttons, the toast of a press and the refusals."""
 
 from __future__ import annotations
 
@@ -6,21 +6,21 @@ import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.marcador import Board, BoardRefused, Command, NewMatch, Press, Undo
+from bot.domain.marcador import Command, GroupMarcador, MarcadorRefused, NewMatch, Press, Undo
 from bot.i18n import Translations
 from bot.telegram.callbacks import marcador_data
 from engine import words
-from engine.marcador import Placar, warning
+from engine.marcador import Marcador, warning
 from engine.rulesets import MAX_TARGET, MIN_TARGET
 
 LOG_LINES = 6
 """Hands listed under the score (the newest ones)."""
 
 
-def board_text(t: Translations, lang: str, board: Board) -> str:
-    """The scoreboard: variant and target, the score, the warning, the last hands and who."""
+def marcador_text(t: Translations, lang: str, posted: GroupMarcador) -> str:
+    """The marcador: variant and target, the score, the warning, the last hands and who."""
     _ = t.gettext
-    p = board.placar
+    p = posted.marcador
     w = words.get(lang)
     a, b = (html.escape(n) for n in p.names)
     lines = [
@@ -36,7 +36,7 @@ def board_text(t: Translations, lang: str, board: Board) -> str:
         lines.append("")
         partial = [0, 0]
         shown = []
-        for (team, points), who in zip(p.hands, board.pressed_by, strict=True):
+        for (team, points), who in zip(p.hands, posted.pressed_by, strict=True):
             partial[team] = min(p.target, partial[team] + points)
             # names and numbers only: nothing to translate
             name = html.escape(p.names[team])
@@ -52,26 +52,26 @@ def board_text(t: Translations, lang: str, board: Board) -> str:
     return "\n".join(lines)
 
 
-def board_keyboard(t: Translations, board: Board) -> InlineKeyboardMarkup:
+def marcador_keyboard(t: Translations, posted: GroupMarcador) -> InlineKeyboardMarkup:
     """One row of values per team (only what the next hand may be worth), undo, new match."""
     _ = t.gettext
-    p = board.placar
+    p = posted.marcador
     rows = []
     for team in (0, 1):
         row = [
             InlineKeyboardButton(
                 f"{p.names[team]} +{v}" if i == 0 else f"+{v}",
-                callback_data=marcador_data(board.id, Press(team, v)),
+                callback_data=marcador_data(posted.id, Press(team, v)),
             )
             for i, v in enumerate(p.values(team))
         ]
         if row:
             rows.append(row)
-    last = [InlineKeyboardButton(_("↶ Desfazer"), callback_data=marcador_data(board.id, Undo()))]
+    last = [InlineKeyboardButton(_("↶ Desfazer"), callback_data=marcador_data(posted.id, Undo()))]
     if p.hands:
         last.append(
             InlineKeyboardButton(
-                _("Nova partida"), callback_data=marcador_data(board.id, NewMatch())
+                _("Nova partida"), callback_data=marcador_data(posted.id, NewMatch())
             )
         )
     rows.append(last)
@@ -82,13 +82,13 @@ ECHOED = 30
 """Characters of a misunderstood argument shown back (as /truco does)."""
 
 
-def refusal_text(t: Translations, refused: BoardRefused) -> str:
+def refusal_text(t: Translations, refused: MarcadorRefused) -> str:
     """A refused ``/marcador`` request or press in one line."""
     _ = t.gettext
     texts = {
         "bad_arg": _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
         "bad_target": _("A partida vai de {low} a {high} pontos."),
-        "no_board": _("Esse marcador não existe mais."),
+        "no_marcador": _("Esse marcador não existe mais."),
         "over": _("A partida acabou: toque em Nova partida."),
         "value": _("A mão não pode valer isso agora."),
         "empty": _("Não há mão para desfazer."),
@@ -100,8 +100,8 @@ def refusal_text(t: Translations, refused: BoardRefused) -> str:
     return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
 
 
-def press_note(t: Translations, p: Placar, command: Command) -> str:
-    """The toast of a scoreboard press: the new score."""
+def press_note(t: Translations, p: Marcador, command: Command) -> str:
+    """The toast of a marcador press: the new score."""
     if isinstance(command, Press):
         return f"{p.names[command.team]} +{command.points}: {p.score[0]} × {p.score[1]}"
     if isinstance(command, Undo):
@@ -110,6 +110,6 @@ def press_note(t: Translations, p: Placar, command: Command) -> str:
     return t.gettext("Nova partida: 0 × 0")
 
 
-def board_repeat_text(t: Translations) -> str:
-    """/marcador asked again within the minute: the scoreboards above serve."""
+def marcador_repeat_text(t: Translations) -> str:
+    """/marcador asked again within the minute: the marcadores above serve."""
     return t.gettext("Já tem marcador novo aqui: use o de cima (um por minuto).")
