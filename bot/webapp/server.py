@@ -39,10 +39,12 @@ from bot.domain.values import (
     Leave,
     LobbyCommand,
     Person,
+    Reason,
     Start,
 )
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.render.wording import reason_text
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
 from bot.webapp.live import APP_KEY, Live
 from bot.webapp.state import page_words, table_state
@@ -181,6 +183,12 @@ class MiniApp:
         return web.json_response({"error": words[key]}, status=status)
 
     @staticmethod
+    def _bad_button(user: WebAppUser) -> web.Response:
+        """A request no button of the page makes (400), refused as a forged button is."""
+        t = person_translations(user.language_code)
+        return web.json_response({"error": reason_text(t, Reason.BAD_BUTTON)}, status=400)
+
+    @staticmethod
     def _game(request: web.Request, ref: Any) -> int | None:
         found = TABLE_REF.fullmatch(str(ref or ""))
         return int(found.group(1)) if found else None
@@ -254,9 +262,7 @@ class MiniApp:
         except BadInitData:
             return self._refusal(request, 401, "reopen")
         from bot.telegram.publish import refresh
-        from bot.telegram.render.wording import reason_text
 
-        t = person_translations(user.language_code)
         try:
             body = await request.json()
             game_id = self._game(request, body["table"])
@@ -265,7 +271,7 @@ class MiniApp:
         except (ValueError, KeyError, TypeError, InvalidValue):
             game_id = None
         if game_id is None:
-            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+            return self._bad_button(user)
         rt = runtime_of(self.app)
         call = partial(
             tables.act, rt.db, game_id, version, None, action, rt.rules,
@@ -274,6 +280,7 @@ class MiniApp:
         try:
             change = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
         except Refused as exc:
+            t = person_translations(user.language_code)
             text = reason_text(t, exc.reason, exc.params)
             return web.json_response({"error": text, "reason": exc.reason.value}, status=409)
         refresh(self.app, change)
@@ -283,7 +290,6 @@ class MiniApp:
         """Run a domain call as a button's handler does (in the update threads); a refusal
         is answered in the person's words (409)."""
         from bot.telegram.publish import refresh
-        from bot.telegram.render.wording import reason_text
 
         rt = runtime_of(self.app)
         try:
@@ -306,8 +312,7 @@ class MiniApp:
         except (ValueError, KeyError):
             game_id = None
         if game_id is None:
-            t = person_translations(user.language_code)
-            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+            return self._bad_button(user)
         return user, game_id, body
 
     async def lobby(self, request: web.Request) -> web.Response:
@@ -319,8 +324,7 @@ class MiniApp:
         user, game_id, body = found
         command = LOBBY_COMMANDS.get(str(body.get("command")))
         if command is None:
-            t = person_translations(user.language_code)
-            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+            return self._bad_button(user)
         rt = runtime_of(self.app)
         person = Person(user.id, user.name, language_code=user.language_code)
         table = await asyncio.to_thread(tables.load, rt.db, game_id)
