@@ -13,9 +13,9 @@ from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values import GameStatus, HandSummary, MatchEnd, Table
+from bot.domain.values import GameStatus, HandSummary, Join, Leave, MatchEnd, Start, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.render.lobby import lobby_text
+from bot.telegram.render.lobby import lobby_label, lobby_text
 from bot.telegram.render.results import hand_closed_text, match_over_text
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
@@ -83,17 +83,16 @@ def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyl
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
     """A lobby as its message in the group tells it, and what this person may do in it
     (the group's buttons: Entrar, which also confirms a Revanche seat, Sair, Começar)."""
-    _ = t.gettext
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     waiting = [names[u] for u in around.waiting if u in names]
     seated = user_id is not None and table.seat_of(user_id) is not None
     actions = []
     if user_id is not None and (not seated or user_id in around.waiting):
-        actions.append({"command": "join", "label": _("Entrar")})
+        actions.append({"command": "join", "label": lobby_label(t, Join())})
     if seated:
-        actions.append({"command": "leave", "label": _("Sair")})
+        actions.append({"command": "leave", "label": lobby_label(t, Leave())})
     if user_id is not None and user_id == table.creator_id:
-        actions.append({"command": "start", "label": _("Começar")})
+        actions.append({"command": "start", "label": lobby_label(t, Start())})
     return {
         "text": _plain(lobby_text(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
