@@ -298,6 +298,12 @@ def with_open_table(
     return InlineKeyboardMarkup(rows)
 
 
+def in_app_note(t: Translations) -> str:
+    """The table message's last line while everyone seated plays in the Mini App: the
+    message is redrawn seldom then, so it says where the match is live."""
+    return t.gettext("🃏 A partida está no app da mesa: aqui ela anda de minuto em minuto.")
+
+
 def public_table(
     t: Translations,
     drawing: TableDrawing,
