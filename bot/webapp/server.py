@@ -35,14 +35,11 @@ from bot.domain.values import (
     Change,
     GameStatus,
     HandSummary,
-    Join,
-    Leave,
-    LobbyCommand,
     Person,
     Reason,
-    Start,
 )
 from bot.i18n import person_translations
+from bot.telegram.callbacks import PAGE_LOBBY
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.render.wording import reason_text
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
@@ -72,8 +69,6 @@ the group can watch it live there (🃏 Abrir a mesa), and each edit counts agai
 bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
 TABLE_REF = re.compile(r"g([0-9]{1,18})")
 JSON = dict[str, Any]
-LOBBY_COMMANDS: dict[str, LobbyCommand] = {"join": Join(), "leave": Leave(), "start": Start()}
-"""The lobby's buttons a page has (robots and cancelling stay in the group)."""
 
 
 @dataclass(frozen=True)
@@ -322,7 +317,7 @@ class MiniApp:
         if isinstance(found, web.Response):
             return found
         user, game_id, body = found
-        command = LOBBY_COMMANDS.get(str(body.get("command")))
+        command = PAGE_LOBBY.get(str(body.get("command")))
         if command is None:
             return self._bad_button(user)
         rt = runtime_of(self.app)

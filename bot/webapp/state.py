@@ -13,8 +13,18 @@ from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values import GameStatus, HandSummary, Join, Leave, MatchEnd, Start, Table
+from bot.domain.values import (
+    GameStatus,
+    HandSummary,
+    Join,
+    Leave,
+    LobbyCommand,
+    MatchEnd,
+    Start,
+    Table,
+)
 from bot.i18n import Translations, words_for
+from bot.telegram.callbacks import page_lobby_name
 from bot.telegram.render.lobby import lobby_label, lobby_text
 from bot.telegram.render.results import hand_closed_text, match_over_text
 from engine.browser import card_json, kind_text, speech_texts
@@ -86,13 +96,14 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     waiting = [names[u] for u in around.waiting if u in names]
     seated = user_id is not None and table.seat_of(user_id) is not None
-    actions = []
+    offered: list[LobbyCommand] = []
     if user_id is not None and (not seated or user_id in around.waiting):
-        actions.append({"command": "join", "label": lobby_label(t, Join())})
+        offered.append(Join())
     if seated:
-        actions.append({"command": "leave", "label": lobby_label(t, Leave())})
+        offered.append(Leave())
     if user_id is not None and user_id == table.creator_id:
-        actions.append({"command": "start", "label": lobby_label(t, Start())})
+        offered.append(Start())
+    actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
         "text": _plain(lobby_text(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
