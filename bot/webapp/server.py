@@ -1,11 +1,17 @@
 """The Mini App's routes on the bot's own HTTP port (``TRUCO_LISTEN``).
 
-Under the path of ``TELEGRAM_WEBAPP_URL`` (``/app/`` for ``https://host/app/``):
+Under the path of ``TELEGRAM_WEBAPP_URL`` (``/app/`` for ``https://host/app/``), as
+``MiniApp.install`` adds them:
 
-- ``GET  /app/``            the page (and ``static/``, ``cards.css``): nothing from another host;
-- ``GET  /app/api/state``   the table as the person may see it (``?table=g<id>``);
-- ``POST /app/api/move``    one action, through ``tables.act`` like a button;
-- ``GET  /app/api/events``  the live stream: the state again after every change.
+- ``GET  /app/``              the page (nothing it loads comes from another host);
+- ``GET  /app/cards.css``     the site's card drawings;
+- ``GET  /app/static/…``      the page's script and style;
+- ``GET  /app/api/state``     the table as the person may see it (``?table=g<id>``);
+- ``POST /app/api/move``      one action, through ``tables.act`` like a button;
+- ``GET  /app/api/events``    the live stream: the state again after every change;
+- ``POST /app/api/lobby``     Entrar, Sair or Começar, as the group's lobby buttons;
+- ``POST /app/api/rematch``   Revanche, as its button in the group;
+- ``POST /app/api/presence``  the page went to the background or came back.
 
 Every API request carries the launch data Telegram signed (``Authorization: tma <initData>``)
 and is refused with 401 when it does not check out (``initdata.verify``). The live stream
