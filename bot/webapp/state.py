@@ -20,13 +20,16 @@ from bot.domain.values import (
     Leave,
     LobbyCommand,
     MatchEnd,
+    Reason,
     Start,
     Table,
 )
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import page_lobby_name
+from bot.telegram.render.common import seat_name
 from bot.telegram.render.lobby import lobby_label, lobby_text
-from bot.telegram.render.results import hand_closed_text, match_over_text
+from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
+from bot.telegram.render.wording import reason_text
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import Phase
@@ -47,7 +50,7 @@ def page_words(t: Translations) -> dict[str, str]:
         "your_turn": _("Sua vez"),
         "turn_of": _("Vez de {name}"),
         "watching": _("Você está assistindo: só a mesa pública."),
-        "lobby": _("A partida ainda não começou."),
+        "lobby": reason_text(t, Reason.NOT_STARTED),
         "over": _("A partida terminou."),
         "cancelled": _("A mesa foi cancelada."),
         "offline": _("Sem conexão: tentando de novo…"),
@@ -59,7 +62,7 @@ def page_words(t: Translations) -> dict[str, str]:
         "cover": _("Cobrir"),
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
-        "rematch": _("🔁 Revanche"),
+        "rematch": rematch_label(t),
     }
 
 
@@ -128,7 +131,7 @@ def table_state(
     seats = [
         {
             "seat": i,
-            "name": t.gettext("(livre)") if x is None else (f"🤖 {x.name}" if x.robot else x.name),
+            "name": _plain(seat_name(x, t)),
             "team": i & 1,
             "robot": x is not None and x.robot is not None,
             "free": x is None,

@@ -81,10 +81,15 @@ def match_over_text(t: Translations, data: MatchEnd, seats: Seats) -> str:
     )
 
 
+def rematch_label(t: Translations) -> str:
+    """The Revanche button's words, in the group and on a Mini App page."""
+    return t.gettext("🔁 Revanche")
+
+
 def rematch_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
     """The Revanche button."""
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(t.gettext("🔁 Revanche"), callback_data=rematch_data(table.id))]]
+        [[InlineKeyboardButton(rematch_label(t), callback_data=rematch_data(table.id))]]
     )
 
 
