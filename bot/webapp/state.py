@@ -26,7 +26,7 @@ from bot.domain.values import (
 )
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import page_lobby_name
-from bot.telegram.render.common import seat_name
+from bot.telegram.render.common import countdown_words, seat_name
 from bot.telegram.render.lobby import lobby_label, lobby_text
 from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
 from bot.telegram.render.wording import reason_text
@@ -63,6 +63,7 @@ def page_words(t: Translations) -> dict[str, str]:
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
         "rematch": rematch_label(t),
+        "countdown": countdown_words(t),
     }
 
 
