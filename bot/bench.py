@@ -65,7 +65,7 @@ from sqlalchemy.engine import make_url
 
 from bot.domain.values import AddRobot, Join, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.callbacks import Prefix, parse_lobby, parse_move
+from bot.telegram.callbacks import Prefix, page_lobby_name, parse_lobby, parse_move
 from engine.actions import Act
 from engine.stats import percentile
 
@@ -395,7 +395,7 @@ class _AppPerson(_Person):
         for data in _buttons(event["message"], Prefix.LOBBY):
             game, command, _version = parse_lobby(data)
             if wanted == Join() and command == wanted:
-                self.latest = (APP_LOBBY, game, "join")
+                self.latest = (APP_LOBBY, game, page_lobby_name(Join()))
                 self.changed.set()
                 return
             if wanted == Start() and (self.page is None or self.page.table != f"g{game}"):
@@ -417,11 +417,11 @@ class _AppPerson(_Person):
         if state.get("status") == "over" and self.opener and not state.get("rematch"):
             self.latest = (APP_REMATCH, game, "rematch")
         elif lobby and state.get("seat") in lobby["waiting"]:
-            self.latest = (APP_LOBBY, game, "join")
+            self.latest = (APP_LOBBY, game, page_lobby_name(Join()))
         elif lobby and self._wanted() == Start() and not lobby["waiting"]:
             if any(x["free"] for x in state["seats"]):
                 return
-            self.latest = (APP_LOBBY, game, "start")
+            self.latest = (APP_LOBBY, game, page_lobby_name(Start()))
         elif state.get("legal") and state.get("status") == "playing":
             legal = [a["action"] for a in state["legal"]]
             if self.full:
@@ -473,7 +473,7 @@ class _AppPerson(_Person):
             return
         if kind == APP_REMATCH:  # a robot's Revanche is dealt at once, a 2×2's waits
             await self.table.started(int(answer["table"][1:]))
-        elif command == "start":
+        elif command == page_lobby_name(Start()):
             await self.table.started(game)
         elif not self.joined and self.seated is not None:
             self.joined = True

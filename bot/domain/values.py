@@ -15,11 +15,9 @@ from enum import IntEnum, StrEnum
 from functools import cached_property
 from typing import Any
 
-from engine import DEFAULT_VARIANT, Match, TableOptions, View
+from engine import DEFAULT_VARIANT, Match, TableOptions, View, levels
 from engine.actions import Action
 from engine.cards import Card, DeckStyle
-from engine.levels import DEFAULT_LEVEL as ENGINE_DEFAULT_LEVEL
-from engine.levels import ROBOT_LEVELS
 from engine.sinais import Sinal
 
 Clock = Callable[[], float]
@@ -44,17 +42,18 @@ ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)
 
 
 class RobotLevel(StrEnum):
-    """How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed."""
+    """How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed (members
+    named here so that the type checker knows them; their values are the engine's names)."""
 
-    FACIL = "facil"
-    MEDIO = "medio"
-    DIFICIL = "dificil"
+    FACIL = levels.FACIL.name
+    MEDIO = levels.MEDIO.name
+    DIFICIL = levels.DIFICIL.name
 
 
-if [lv.value for lv in RobotLevel] != list(ROBOT_LEVELS):  # pragma: no cover
+if [lv.value for lv in RobotLevel] != list(levels.ROBOT_LEVELS):  # pragma: no cover
     raise ImportError("RobotLevel must list engine.levels.ROBOT_LEVELS, in order")
 
-DEFAULT_LEVEL = RobotLevel(ENGINE_DEFAULT_LEVEL)
+DEFAULT_LEVEL = RobotLevel(levels.DEFAULT_LEVEL)
 """The level of the robots that fill empty seats at the start."""
 
 

@@ -1,11 +1,17 @@
 """The Mini App's routes on the bot's own HTTP port (``TRUCO_LISTEN``).
 
-Under the path of ``TELEGRAM_WEBAPP_URL`` (``/app/`` for ``https://host/app/``):
+Under the path of ``TELEGRAM_WEBAPP_URL`` (``/app/`` for ``https://host/app/``), as
+``MiniApp.install`` adds them:
 
-- ``GET  /app/``            the page (and ``static/``, ``cards.css``): nothing from another host;
-- ``GET  /app/api/state``   the table as the person may see it (``?table=g<id>``);
-- ``POST /app/api/move``    one action, through ``tables.act`` like a button;
-- ``GET  /app/api/events``  the live stream: the state again after every change.
+- ``GET  /app/``              the page (nothing it loads comes from another host);
+- ``GET  /app/cards.css``     the site's card drawings;
+- ``GET  /app/static/…``      the page's script and style;
+- ``GET  /app/api/state``     the table as the person may see it (``?table=g<id>``);
+- ``POST /app/api/move``      one action, through ``tables.act`` like a button;
+- ``GET  /app/api/events``    the live stream: the state again after every change;
+- ``POST /app/api/lobby``     Entrar, Sair or Começar, as the group's lobby buttons;
+- ``POST /app/api/rematch``   Revanche, as its button in the group;
+- ``POST /app/api/presence``  the page went to the background or came back.
 
 Every API request carries the launch data Telegram signed (``Authorization: tma <initData>``)
 and is refused with 401 when it does not check out (``initdata.verify``). The live stream
@@ -35,14 +41,13 @@ from bot.domain.values import (
     Change,
     GameStatus,
     HandSummary,
-    Join,
-    Leave,
-    LobbyCommand,
     Person,
-    Start,
+    Reason,
 )
 from bot.i18n import person_translations
+from bot.telegram.callbacks import PAGE_LOBBY
 from bot.telegram.context import TrucoApp, runtime_of
+from bot.telegram.render.wording import reason_text
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
 from bot.webapp.live import APP_KEY, Live
 from bot.webapp.state import page_words, table_state
@@ -70,8 +75,6 @@ the group can watch it live there (🃏 Abrir a mesa), and each edit counts agai
 bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
 TABLE_REF = re.compile(r"g([0-9]{1,18})")
 JSON = dict[str, Any]
-LOBBY_COMMANDS: dict[str, LobbyCommand] = {"join": Join(), "leave": Leave(), "start": Start()}
-"""The lobby's buttons a page has (robots and cancelling stay in the group)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,12 @@ class MiniApp:
         return web.json_response({"error": words[key]}, status=status)
 
     @staticmethod
+    def _bad_button(user: WebAppUser) -> web.Response:
+        """A request no button of the page makes (400), refused as a forged button is."""
+        t = person_translations(user.language_code)
+        return web.json_response({"error": reason_text(t, Reason.BAD_BUTTON)}, status=400)
+
+    @staticmethod
     def _game(request: web.Request, ref: Any) -> int | None:
         found = TABLE_REF.fullmatch(str(ref or ""))
         return int(found.group(1)) if found else None
@@ -254,9 +263,7 @@ class MiniApp:
         except BadInitData:
             return self._refusal(request, 401, "reopen")
         from bot.telegram.publish import refresh
-        from bot.telegram.render.wording import reason_text
 
-        t = person_translations(user.language_code)
         try:
             body = await request.json()
             game_id = self._game(request, body["table"])
@@ -265,7 +272,7 @@ class MiniApp:
         except (ValueError, KeyError, TypeError, InvalidValue):
             game_id = None
         if game_id is None:
-            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+            return self._bad_button(user)
         rt = runtime_of(self.app)
         call = partial(
             tables.act, rt.db, game_id, version, None, action, rt.rules,
@@ -274,6 +281,7 @@ class MiniApp:
         try:
             change = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
         except Refused as exc:
+            t = person_translations(user.language_code)
             text = reason_text(t, exc.reason, exc.params)
             return web.json_response({"error": text, "reason": exc.reason.value}, status=409)
         refresh(self.app, change)
@@ -283,7 +291,6 @@ class MiniApp:
         """Run a domain call as a button's handler does (in the update threads); a refusal
         is answered in the person's words (409)."""
         from bot.telegram.publish import refresh
-        from bot.telegram.render.wording import reason_text
 
         rt = runtime_of(self.app)
         try:
@@ -306,8 +313,7 @@ class MiniApp:
         except (ValueError, KeyError):
             game_id = None
         if game_id is None:
-            t = person_translations(user.language_code)
-            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+            return self._bad_button(user)
         return user, game_id, body
 
     async def lobby(self, request: web.Request) -> web.Response:
@@ -317,10 +323,9 @@ class MiniApp:
         if isinstance(found, web.Response):
             return found
         user, game_id, body = found
-        command = LOBBY_COMMANDS.get(str(body.get("command")))
+        command = PAGE_LOBBY.get(str(body.get("command")))
         if command is None:
-            t = person_translations(user.language_code)
-            return web.json_response({"error": t.gettext("Botão inválido.")}, status=400)
+            return self._bad_button(user)
         rt = runtime_of(self.app)
         person = Person(user.id, user.name, language_code=user.language_code)
         table = await asyncio.to_thread(tables.load, rt.db, game_id)

@@ -13,10 +13,23 @@ from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values import GameStatus, HandSummary, MatchEnd, Table
+from bot.domain.values import (
+    GameStatus,
+    HandSummary,
+    Join,
+    Leave,
+    LobbyCommand,
+    MatchEnd,
+    Reason,
+    Start,
+    Table,
+)
 from bot.i18n import Translations, words_for
-from bot.telegram.render.lobby import lobby_text
-from bot.telegram.render.results import hand_closed_text, match_over_text
+from bot.telegram.callbacks import page_lobby_name
+from bot.telegram.render.common import countdown_words, seat_name
+from bot.telegram.render.lobby import lobby_label, lobby_text
+from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
+from bot.telegram.render.wording import reason_text
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import Phase
@@ -37,7 +50,7 @@ def page_words(t: Translations) -> dict[str, str]:
         "your_turn": _("Sua vez"),
         "turn_of": _("Vez de {name}"),
         "watching": _("Você está assistindo: só a mesa pública."),
-        "lobby": _("A partida ainda não começou."),
+        "lobby": reason_text(t, Reason.NOT_STARTED),
         "over": _("A partida terminou."),
         "cancelled": _("A mesa foi cancelada."),
         "offline": _("Sem conexão: tentando de novo…"),
@@ -49,7 +62,8 @@ def page_words(t: Translations) -> dict[str, str]:
         "cover": _("Cobrir"),
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
-        "rematch": _("🔁 Revanche"),
+        "rematch": rematch_label(t),
+        "countdown": countdown_words(t),
     }
 
 
@@ -83,17 +97,17 @@ def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyl
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
     """A lobby as its message in the group tells it, and what this person may do in it
     (the group's buttons: Entrar, which also confirms a Revanche seat, Sair, Começar)."""
-    _ = t.gettext
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     waiting = [names[u] for u in around.waiting if u in names]
     seated = user_id is not None and table.seat_of(user_id) is not None
-    actions = []
+    offered: list[LobbyCommand] = []
     if user_id is not None and (not seated or user_id in around.waiting):
-        actions.append({"command": "join", "label": _("Entrar")})
+        offered.append(Join())
     if seated:
-        actions.append({"command": "leave", "label": _("Sair")})
+        offered.append(Leave())
     if user_id is not None and user_id == table.creator_id:
-        actions.append({"command": "start", "label": _("Começar")})
+        offered.append(Start())
+    actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
         "text": _plain(lobby_text(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
@@ -118,7 +132,7 @@ def table_state(
     seats = [
         {
             "seat": i,
-            "name": t.gettext("(livre)") if x is None else (f"🤖 {x.name}" if x.robot else x.name),
+            "name": _plain(seat_name(x, t)),
             "team": i & 1,
             "robot": x is not None and x.robot is not None,
             "free": x is None,

@@ -125,6 +125,15 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                     base + "api/move", json=play, headers={"Authorization": "tma x"}
                 ) as r:
                     assert r.status == 401
+                # requests no button of the page makes: the group's words for a forged button
+                for route, body in (
+                    ("api/move", {**play, "action": "fly"}),
+                    ("api/lobby", {"table": f"g{gid}", "command": "cancel"}),
+                    ("api/lobby", {"table": "x", "command": "join"}),
+                ):
+                    async with http.post(base + route, json=body, headers=ana_headers) as r:
+                        assert r.status == 400
+                        assert (await r.json())["error"] == "Botão inválido."
                 assert json.loads((await get(beto))[1])["version"] == version
         finally:
             await front.stop()

@@ -5,6 +5,7 @@ with launch data signed by the fake for each person in the URL fragment."""
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
@@ -149,6 +150,8 @@ def test_each_sees_own_cards_and_a_tap_reaches_the_other_page(world: World, brow
     expect(pa.locator('#hand button[data-card="3C"]')).to_have_accessible_name("três de paus")
     expect(pa.locator("#status")).to_contain_text("Sua vez")
     expect(pb.locator("#status")).to_contain_text("Vez de Ana")
+    # the turn's countdown in the words the group's table uses for it
+    expect(pa.locator("#clock")).to_have_text(re.compile(r"^⏱ [0-9]+ s$"))
     expect(pa.locator("#info .carta--manilha").first).to_be_visible()
     shot(pa, "webapp-ana.png")
 

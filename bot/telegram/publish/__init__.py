@@ -9,6 +9,7 @@ and any process runs them (``bot.telegram.jobs``).
   within the chat's shared flood budget.
 - ``hands``: each person's private hand message.
 - ``sinais``: the private pings of a signal (R12).
+- ``marcador``: the ``/marcador`` scoreboards' messages, within the same budget.
 - ``sending``: sends and edits, what to retry.
 """
 

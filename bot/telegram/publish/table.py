@@ -51,7 +51,7 @@ from bot.telegram.render.results import (
     rematch_keyboard,
     retired_text,
 )
-from bot.telegram.render.table import public_table, said_line, timeout_line
+from bot.telegram.render.table import in_app_note, public_table, said_line, timeout_line
 from bot.webapp.server import table_drawn, table_gate
 from engine import View
 
@@ -301,10 +301,8 @@ async def _draw_table(
     username = app.bot.username if app.bot._bot_user else ""
     seconds = tables.decision_seconds(table, rt.rules)
     text, markup = public_table(t, drawing, seconds, username, rt.config.webapp)
-    if in_app:  # the message is redrawn seldom now (``APP_TABLE_GAP``): say where it is live
-        text += "\n" + t.gettext(
-            "🃏 A partida está no app da mesa: aqui ela anda de minuto em minuto."
-        )
+    if in_app:  # the message is redrawn seldom now (``APP_TABLE_GAP``)
+        text += "\n" + in_app_note(t)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER

@@ -6,8 +6,8 @@ Revanche, cancelling, /ranking), ``config`` (/config, /baralho), ``help`` (/regr
 /ajuda), ``marcador`` (/marcador), ``lesson`` (/tutorial, drawn in Portuguese like the
 lessons), ``common`` (names, cards on the table, the countdown) and ``wording`` (sentences
 of no screen: refusals, greetings, one-line replies, toasts). Elsewhere only a command's
-menu and /ajuda lines (``command_table``), the Mini App page's words (``bot.webapp.state``)
-and the group table's note while its match is played in the Mini App (``publish.table``).
+menu and /ajuda lines (``command_table``) and the Mini App page's words
+(``bot.webapp.state``).
 
 Everything drawn here comes as plain values from the domain (``Table``, ``Occupant``,
 ``HandSummary``...), never a database row. All text goes through gettext (``t``) in

@@ -29,10 +29,16 @@ def warning_due(deadline_at: float | None, decision_seconds: float, now: float) 
     return deadline_at - now <= WARNING_SECONDS
 
 
+def countdown_words(t: Translations) -> str:
+    """The countdown with ``{n}`` for the seconds left: a Mini App page fills it in as it
+    ticks."""
+    return t.gettext("⏱ {n} s")
+
+
 def countdown(t: Translations, seconds: float) -> str:
     """How long there is to decide, ``⏱ 30 s``: a duration, since the chat shows when a
     message was sent, and a clock time would be in someone else's time zone."""
-    return t.gettext("⏱ {n} s").format(n=max(0, math.ceil(seconds - 0.05)))
+    return countdown_words(t).format(n=max(0, math.ceil(seconds - 0.05)))
 
 
 def seat_name(seat: Occupant | None, t: Translations) -> str:

@@ -19,10 +19,10 @@ from telegram.constants import ParseMode
 from bot.domain.values import HandSummary, Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import Move, back_data, posted_link, signals_data
-from bot.telegram.render.common import COVERED, countdown, plays_line, seat_name
-from bot.telegram.render.results import hand_over_line
+from bot.telegram.render.common import COVERED, countdown, seat_name
+from bot.telegram.render.results import hand_over_line, last_round_line
 from bot.telegram.render.sinais import signal_ping
-from bot.telegram.render.table import own_plays, table_head, table_text
+from bot.telegram.render.table import open_table_label, own_plays, table_head, table_text
 from bot.webapp.links import button_url
 from engine import HandKind, View, get_ruleset
 from engine.actions import Act
@@ -36,7 +36,7 @@ def app_hand(
     points there, with no move button that could go stale."""
     text = t.gettext("🃏 Sua mão está no app da mesa.")
     button = InlineKeyboardButton(
-        t.gettext("🃏 Abrir a mesa"), web_app=WebAppInfo(button_url(webapp[0], table.id))
+        open_table_label(t), web_app=WebAppInfo(button_url(webapp[0], table.id))
     )
     return text, InlineKeyboardMarkup([[button]])
 
@@ -71,11 +71,9 @@ def hand_text(
     lines = []
     if previous is not None:
         lines.append("🏁 " + hand_over_line(t, previous, seats))
-        last = [(seat, card, card is None) for seat, card in previous.last]
+        last = last_round_line(t, previous, seats, style)
         if last:
-            lines.append(
-                _("Última vaza: {plays}").format(plays=plays_line(last, seats, t, style, None))
-            )
+            lines.append(last)
         lines.append("")
     if away and view.match_winner is None:
         lines += [*table_head(t, table, view, style), ""]

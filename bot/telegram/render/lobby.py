@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -15,6 +14,7 @@ from bot.domain.values import (
     CancelTable,
     Join,
     Leave,
+    LobbyCommand,
     RemoveRobot,
     RobotLevel,
     Start,
@@ -77,6 +77,26 @@ def lobby_text(
     return "\n".join(lines)
 
 
+def lobby_label(t: Translations, command: LobbyCommand) -> str:
+    """A lobby button's words, the same in the group's keyboard and on a Mini App page."""
+    _ = t.gettext
+    match command:
+        case Join():
+            if command.team is None:
+                return _("Entrar")
+            return _("Time {n}").format(n=command.team + 1)
+        case Leave():
+            return _("Sair")
+        case AddRobot(level=level):
+            return _("+ Robô {level}").format(level=words_for(t).level(level))
+        case RemoveRobot():
+            return _("− Robô")
+        case Start():
+            return _("Começar")
+        case CancelTable():
+            return _("Cancelar")
+
+
 def lobby_keyboard(
     t: Translations, table: Table, missing: Sequence[str], bot_username: str
 ) -> InlineKeyboardMarkup:
@@ -85,17 +105,17 @@ def lobby_keyboard(
     _ = t.gettext
     gid = table.id
 
-    def b(text: str, command: Any) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text, callback_data=lobby_data(gid, command, table.version))
+    def b(command: LobbyCommand) -> InlineKeyboardButton:
+        data = lobby_data(gid, command, table.version)
+        return InlineKeyboardButton(lobby_label(t, command), callback_data=data)
 
-    rows = [[b(_("Entrar"), Join()), b(_("Sair"), Leave())]]
+    rows = [[b(Join()), b(Leave())]]
     if table.options.players == 4:
         # partners by choice; Entrar keeps the join order, robots fill what is left
-        rows.append([b(_("Time {n}").format(n=n + 1), Join(n)) for n in (0, 1)])
-    w = words_for(t)
+        rows.append([b(Join(n)) for n in (0, 1)])
     rows += [
-        [b(_("+ Robô {level}").format(level=w.level(lv)), AddRobot(lv)) for lv in RobotLevel],
-        [b(_("− Robô"), RemoveRobot()), b(_("Começar"), Start()), b(_("Cancelar"), CancelTable())],
+        [b(AddRobot(lv)) for lv in RobotLevel],
+        [b(RemoveRobot()), b(Start()), b(CancelTable())],
     ]
     if missing and bot_username:
         rows.append(

@@ -62,15 +62,27 @@ def hand_closed_text(
     lines = [_("<b>Mão {n} encerrada</b>").format(n=data.hand + 1)]
     if data.rounds:
         lines.append(rounds_line(t, data.rounds, seats))
-    last = [(seat, card, card is None) for seat, card in data.last]
+    last = last_round_line(t, data, seats, style)
     if last:
-        lines.append(
-            _("Última vaza: {plays}").format(plays=plays_line(last, seats, t, style, None))
-        )
+        lines.append(last)
     lines.append("🏁 " + hand_over_line(t, data, seats))
     if match_winner is not None:
-        lines.append(_("🏆 Vitória de {team}!").format(team=team_name(seats, match_winner, t)))
+        lines.append(match_won_line(t, seats, match_winner))
     return "\n".join(lines)
+
+
+def last_round_line(t: Translations, data: HandSummary, seats: Seats, style: DeckStyle) -> str:
+    """The cards of an ended hand's last vaza (covered ones stay covered); empty when the
+    hand ended before any card of it was played."""
+    last = [(seat, card, card is None) for seat, card in data.last]
+    if not last:
+        return ""
+    return t.gettext("Última vaza: {plays}").format(plays=plays_line(last, seats, t, style, None))
+
+
+def match_won_line(t: Translations, seats: Seats, team: int) -> str:
+    """The match's end: who won it."""
+    return t.gettext("🏆 Vitória de {team}!").format(team=team_name(seats, team, t))
 
 
 def match_over_text(t: Translations, data: MatchEnd, seats: Seats) -> str:
@@ -81,10 +93,15 @@ def match_over_text(t: Translations, data: MatchEnd, seats: Seats) -> str:
     )
 
 
+def rematch_label(t: Translations) -> str:
+    """The Revanche button's words, in the group and on a Mini App page."""
+    return t.gettext("🔁 Revanche")
+
+
 def rematch_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:
     """The Revanche button."""
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(t.gettext("🔁 Revanche"), callback_data=rematch_data(table.id))]]
+        [[InlineKeyboardButton(rematch_label(t), callback_data=rematch_data(table.id))]]
     )
 
 

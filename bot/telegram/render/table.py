@@ -21,7 +21,12 @@ from bot.telegram.render.common import (
     team_name,
 )
 from bot.telegram.render.lobby import lobby_keyboard, lobby_text
-from bot.telegram.render.results import cancelled_by_text, hand_over_line, rematch_keyboard
+from bot.telegram.render.results import (
+    cancelled_by_text,
+    hand_over_line,
+    match_won_line,
+    rematch_keyboard,
+)
 from bot.telegram.render.sinais import signals_made
 from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
@@ -60,7 +65,7 @@ def table_head(t: Translations, table: Table, view: View, style: DeckStyle) -> l
         f"<b>{team_name(seats, 0, t)}</b>  {view.score[0]} × {view.score[1]}  <b>{team_name(seats, 1, t)}</b>",
     ]
     if view.match_winner is not None:
-        lines.append(_("🏆 Vitória de {team}!").format(team=team_name(seats, view.match_winner, t)))
+        lines.append(match_won_line(t, seats, view.match_winner))
         return lines
     hand = _("Mão {n}").format(n=view.hand_number + 1)
     if view.vira is not None:
@@ -273,13 +278,18 @@ def table_keyboard(
     return InlineKeyboardMarkup(rows)
 
 
+def open_table_label(t: Translations) -> str:
+    """The words of every button that opens the table in the Mini App."""
+    return t.gettext("🃏 Abrir a mesa")
+
+
 def open_table_button(
     t: Translations, table: Table, bot_username: str, webapp: tuple[str, str]
 ) -> InlineKeyboardButton:
     """🃏 Abrir a mesa: a ``web_app`` button in a private chat (Telegram allows them only
     there), elsewhere the Mini App's direct link with the table as ``startapp``."""
     url, name = webapp
-    text = t.gettext("🃏 Abrir a mesa")
+    text = open_table_label(t)
     if table.private:
         return InlineKeyboardButton(text, web_app=WebAppInfo(button_url(url, table.id)))
     return InlineKeyboardButton(text, url=app_link(bot_username, name, table.id))
@@ -296,6 +306,12 @@ def with_open_table(
     rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
     rows.append([open_table_button(t, table, "", webapp)])
     return InlineKeyboardMarkup(rows)
+
+
+def in_app_note(t: Translations) -> str:
+    """The table message's last line while everyone seated plays in the Mini App: the
+    message is redrawn seldom then, so it says where the match is live."""
+    return t.gettext("🃏 A partida está no app da mesa: aqui ela anda de minuto em minuto.")
 
 
 def public_table(

@@ -268,7 +268,7 @@
     if (!el) return;
     if (deadline === null) { el.textContent = ""; return; }
     var left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
-    el.textContent = "⏱ " + left + "s";
+    el.textContent = words.countdown.replace("{n}", String(left));
   }
   setInterval(tick, 250);
 
