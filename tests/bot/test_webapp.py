@@ -76,7 +76,9 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                 assert (await get(None, old))[0] == 401
                 assert (await get(None, ""))[0] == 401
 
-                # Beto's live stream hears Ana's move
+                # Beto's live stream hears Ana's move (he opens the app once his hand
+                # message is there: someone whose app is open at the deal gets none)
+                await h.wait(lambda: any("Sua mão" in m["text"] for m in h.bot_messages(beto)))
                 headers = {"Authorization": f"tma {init_data(server, beto, gid)}"}
                 async with http.get(base + f"api/events?table=g{gid}", headers=headers) as stream:
 
