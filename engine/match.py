@@ -8,6 +8,8 @@ also drawn from the seed (``caught``), so signals replay exactly too. The state 
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -73,17 +75,17 @@ def fold_bets(
     caller = -1
     for seat, a in hand_log:
         act = a.act
-        if act == _TRUCO:
+        if act is _TRUCO:
             step += 1
             caller = seat & 1
             moves.append((caller, _CALLS, step))
             settled = False
-        elif act == _RAISE:
+        elif act is _RAISE:
             caller = seat & 1
             moves.append((caller, _RAISED, step))
             step += 1
             moves.append((caller, _CALLS, step))
-        elif act == _ACCEPT:
+        elif act is _ACCEPT:
             moves.append((seat & 1, _ACCEPTED, step))
             settled = True
     if not settled and ran_team is not None and step >= 0:
@@ -94,20 +96,25 @@ def fold_bets(
             moves.append((caller, _SHOWN_WON, step))
     if not moves:
         return _one_more_hand(bets)
-    b0, b1 = bets
-    rows: list[list[tuple[int, ...]]] = [
-        [b0.calls, b0.accepted, b0.raised, b0.ran, b0.shown, b0.shown_won],
-        [b1.calls, b1.accepted, b1.raised, b1.ran, b1.shown, b1.shown_won],
-    ]
+    # each team's fields as a list (hands first), rebuilt into a ``TeamBets`` at the end
+    rows: list[list[Any]] = [list(bets[0]), list(bets[1])]
     for team, field, at in moves:
-        cells = list(rows[team][field])
+        row = rows[team]
+        cells = list(row[field])
         cells[at] += 1
-        rows[team][field] = tuple(cells)
-    return (TeamBets(b0.hands + 1, *rows[0]), TeamBets(b1.hands + 1, *rows[1]))
+        row[field] = tuple(cells)
+    rows[0][0] += 1
+    rows[1][0] += 1
+    return (_new_tuple(TeamBets, rows[0]), _new_tuple(TeamBets, rows[1]))
 
 
-# places in ``fold_bets``'s rows: the ``TeamBets`` counts after ``hands``
-_CALLS, _ACCEPTED, _RAISED, _RAN, _SHOWN, _SHOWN_WON = range(6)
+# places in a ``TeamBets``, counted after ``hands``: the rows of ``fold_bets``
+_CALLS, _ACCEPTED, _RAISED, _RAN, _SHOWN, _SHOWN_WON = range(1, 7)
+
+
+# ``TeamBets`` built from a sequence of its seven fields, without the keyword-parsing
+# constructor: every finished hand makes two, play-outs included
+_new_tuple = tuple.__new__
 
 
 def _one_more_hand(bets: tuple[TeamBets, TeamBets]) -> tuple[TeamBets, TeamBets]:
@@ -115,8 +122,8 @@ def _one_more_hand(bets: tuple[TeamBets, TeamBets]) -> tuple[TeamBets, TeamBets]
     every play-out's)."""
     b0, b1 = bets
     return (
-        TeamBets(b0[0] + 1, b0[1], b0[2], b0[3], b0[4], b0[5], b0[6]),
-        TeamBets(b1[0] + 1, b1[1], b1[2], b1[3], b1[4], b1[5], b1[6]),
+        _new_tuple(TeamBets, (b0[0] + 1, b0[1], b0[2], b0[3], b0[4], b0[5], b0[6])),
+        _new_tuple(TeamBets, (b1[0] + 1, b1[1], b1[2], b1[3], b1[4], b1[5], b1[6])),
     )
 
 
@@ -133,19 +140,40 @@ def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) 
 
 
 def _shuffle(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
-    """``deck`` with its first ``count`` places shuffled (``deal_cards`` without the cut)."""
-    mask = _MASK
-    x = (seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & mask
+    """``deck`` with its first ``count`` places shuffled (``deal_cards`` without the cut).
+
+    Fisher-Yates over a splitmix64 stream: with ``x0 = seed * golden + hand_number *
+    0xD1B54A32D192ED03 + 1`` (mod 2**64), draw ``i`` is ``_mix(x0 + (i + 1) * golden)`` and
+    swaps place ``i`` with place ``i + draw % (len(deck) - i)``.
+    """
+    ones, steps, low, unpack, size = _LANES[count]
+    # All ``count`` draws at once, one per 128-bit lane of a single int (the deal was the
+    # dearest step of a hand, and each 64-bit step costs a Python int operation): every
+    # lane keeps its low 64 bits exact. A product of two 64-bit numbers fits in its
+    # lane, and the mask before each product drops what a shift carried in from the lane
+    # above; what ``z >> 31`` carries in lands above bit 64, which ``unpack`` skips.
+    x = ((seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & _MASK) * ones + steps & low
+    z = ((x ^ x >> 30) & low) * 0xBF58476D1CE4E5B9 & low
+    z = ((z ^ z >> 27) & low) * 0x94D049BB133111EB & low
     cards = list(deck)
     n = len(cards)
-    for i in range(count):
-        x = (x + 0x9E3779B97F4A7C15) & mask
-        # _mix(x), inline: a deal draws a dozen of them
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        j = i + (z ^ (z >> 31)) % (n - i)
+    for i, draw in enumerate(unpack((z ^ z >> 31).to_bytes(size, "little"))):
+        j = i + draw % (n - i)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+def _lanes(count: int) -> tuple[int, int, int, Callable[[bytes], tuple[Any, ...]], int]:
+    """For ``count`` draws: ones in every 128-bit lane, the lanes' stream steps
+    ((i + 1) * golden), the 64-bit mask of every lane, the unpacker of the lanes' low
+    64 bits, and the bytes they take."""
+    ones = sum(1 << 128 * i for i in range(count))
+    steps = sum((i + 1) * _GOLDEN << 128 * i for i in range(count))
+    return ones, steps, _MASK * ones, struct.Struct("<" + "Q8x" * count).unpack, 16 * count
+
+
+_LANES = {count: _lanes(count) for count in range(41)}
+"""``_lanes`` for every deal size (a deck has at most 40 cards)."""
 
 
 def catch_roll(seed: int, hand_number: int, index: int, seat: int) -> int:
@@ -190,8 +218,8 @@ _DEALS = {
 """By table size and dealer, each seat's three places in the shuffled deck (itemgetters)."""
 
 
-_PLAY_OF = A.PLAY
-_COVER_OF = A.COVER
+_PLAY_OF_CARD = A.PLAY.__getitem__
+_COVER_OF_CARD = A.COVER.__getitem__
 _TRUCO_ACTION = A.TRUCO
 _ACCEPT_ACTION = A.ACCEPT
 _RUN_ACTION = A.RUN
@@ -233,6 +261,7 @@ class Match:
         "strength",
         "table",
         "team_seats",
+        "threshold",
         "turn",
         "vira",
     )
@@ -271,6 +300,9 @@ class Match:
     bets: tuple[TeamBets, TeamBets]
     signalled: int
     """Bit mask of the seats that signalled in this round (R12: one each per round)."""
+    threshold: int
+    """Score from which the mão de onze/dez (and the iron hand) apply: fixed by the ruleset
+    and the target, kept rather than asked of the ruleset at every deal."""
 
     # ----------------------------------------------------------------- creation
 
@@ -292,6 +324,7 @@ class Match:
         self.players = opts.players
         self.ladder = opts.ladder_for(rs)
         self.team_seats = (tuple(range(0, opts.players, 2)), tuple(range(1, opts.players, 2)))
+        self.threshold = rs.threshold(opts.target)
         self.seed = seed
         self.hand_number = 0
         self.dealer = dealer % opts.players
@@ -402,7 +435,7 @@ class Match:
         self.points = (0, 0)
         self.hand_log = []
         self.signalled = 0
-        threshold = rs.threshold(self.options.target)
+        threshold = self.threshold
         s0, s1 = self.score
         at0 = s0 >= threshold
         at1 = s1 >= threshold
@@ -419,7 +452,7 @@ class Match:
 
     def deal(self) -> None:
         """Chance step: rotate the dealer and deal the next hand from the seed."""
-        if self.phase != _HAND_OVER:
+        if self.phase is not _HAND_OVER:
             raise IllegalAction(ErrorCode.HAND_OVER, "hand_not_over")
         self.hand_number += 1
         self.dealer = (self.dealer + 1) % self.players
@@ -465,6 +498,7 @@ class Match:
         new.strength = self.strength
         new.table = self.table
         new.team_seats = self.team_seats
+        new.threshold = self.threshold
         new.turn = self.turn
         new.vira = self.vira
         return new
@@ -483,11 +517,6 @@ class Match:
     def round_index(self) -> int:
         """The round being played (0, 1 or 2)."""
         return len(self.rounds)
-
-    @property
-    def threshold(self) -> int:
-        """Score from which the mão de onze/dez (and the iron hand) apply."""
-        return self.ruleset.threshold(self.options.target)
 
     @property
     def deciding_team(self) -> int | None:
@@ -520,10 +549,10 @@ class Match:
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (two partners may both answer a call in 2×2)."""
         phase = self.phase
-        if phase == _PLAYING:
+        if phase is _PLAYING:
             return (self.turn,)
-        if phase in (_ANSWERING, _DECIDE):
-            team = 1 - self.call_team if phase == _ANSWERING else self.call_team
+        if phase is _ANSWERING or phase is _DECIDE:
+            team = 1 - self.call_team if phase is _ANSWERING else self.call_team
             ran = self.ran
             # the team's seats (``team``, and ``team + 2`` at four) that did not run
             if ran >> team & 1:
@@ -582,26 +611,27 @@ class Match:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it may not act)."""
         phase = self.phase
-        if phase == _PLAYING:
+        if phase is _PLAYING:
             if seat != self.turn:
                 return []
             kind = self.kind
-            if kind == _IRON:
+            if kind is _IRON:
                 hand = self.hands[seat]
                 return [A.BLIND[i] for i, c in enumerate(self.dealt[seat]) if c in hand]
             # can_cover and can_truco, inline: asked for at every decision of every play-out
             hand = self.hands[seat]
-            acts = [_PLAY_OF[c] for c in hand]
+            # map over a bound lookup: a list comprehension builds a function per call (3.11)
+            acts = [*map(_PLAY_OF_CARD, hand)]
             if self.rounds and self.options.covered_cards:
-                acts += [_COVER_OF[c] for c in hand]
+                acts += map(_COVER_OF_CARD, hand)
             if (
-                kind == _NORMAL
+                kind is _NORMAL
                 and self.level + 1 < len(self.ladder)
                 and self.raise_team != seat & 1
             ):
                 acts.append(_TRUCO_ACTION)
             return acts
-        if phase == _ANSWERING:
+        if phase is _ANSWERING:
             if seat & 1 == self.call_team or self.ran >> seat & 1:
                 return []
             if self.call + 1 < len(self.ladder):
@@ -637,37 +667,66 @@ class Match:
         """Apply one seat's action; raise ``IllegalAction`` (state unchanged) if not allowed."""
         act = action.act
         phase = self.phase
-        if phase == _PLAYING and act == _PLAY and seat == self.turn and self.kind != _IRON:
-            # the commonest action first: an open card on the seat's turn
-            card = action.card
-            hand = self.hands[seat]
-            if card in hand:
+        # The commonest legal actions first (an open card on the seat's turn, a truco, an
+        # answer): each check below that they skip would pass for them, so an illegal
+        # action still meets the checks in the order that picks its error code.
+        # Phases and acts are enum members, compared by identity (an IntEnum's ``==``
+        # takes the slow path of a subclass of int).
+        if phase is _PLAYING:
+            if act is _PLAY and seat == self.turn and self.kind is not _IRON:
+                card = action.card
+                hand = self.hands[seat]
+                if card in hand:
+                    entry = (seat, action)
+                    self.log.append(entry)
+                    self.hand_log.append(entry)
+                    i = hand.index(card)
+                    self.hands[seat] = hand[:i] + hand[i + 1 :]
+                    table = (*self.table, (seat, card, False))
+                    if len(table) < self.players:
+                        self.table = table
+                        self.turn = (seat + 1) % self.players
+                    else:
+                        self._close_round(table)
+                    return
+            elif act is _TRUCO and 0 <= seat < self.players:
+                if self.kind is not _NORMAL:
+                    raise IllegalAction(ErrorCode.TRUCO_NOT_ALLOWED)
+                if seat != self.turn:
+                    raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
+                if self.level + 1 >= len(self.ladder):
+                    raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
+                if self.raise_team == seat & 1:
+                    raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "called_last")
                 entry = (seat, action)
                 self.log.append(entry)
                 self.hand_log.append(entry)
-                i = hand.index(card)
-                self.hands[seat] = hand[:i] + hand[i + 1 :]
-                table = (*self.table, (seat, card, False))
-                if len(table) < self.players:
-                    self.table = table
-                    self.turn = (seat + 1) % self.players
-                else:
-                    self._close_round(table)
+                self.call = self.level + 1
+                self.call_team = seat & 1
+                self.ran = 0
+                self.phase = _ANSWERING
                 return
+        elif (
+            phase is _ANSWERING
+            and (act is _ACCEPT or act is _RUN or act is _RAISE)
+            and 0 <= seat < self.players
+        ):
+            self._answer(seat, action, act)
+            return
         if phase >= _HAND_OVER:
             raise IllegalAction(ErrorCode.HAND_OVER)
         if not 0 <= seat < self.players:
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "no_such_seat", seat=seat)
-        if act == _SIGNAL:
+        if act is _SIGNAL:
             self._signal(seat, action)
             return
-        if phase == _DECIDE:
-            if act != _PLAY11 and act != _RUN11:
+        if phase is _DECIDE:
+            if act is not _PLAY11 and act is not _RUN11:
                 raise IllegalAction(ErrorCode.DECISION_PENDING)
             if seat & 1 != self.call_team or self.ran >> seat & 1:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
             self._record(seat, action)
-            if act == _PLAY11:
+            if act is _PLAY11:
                 self.stake = self.ruleset.special_hand_value
                 self.ran = 0
                 self.call_team = -1
@@ -675,58 +734,20 @@ class Match:
             else:
                 self._run(seat, self.ruleset.hand_value)
             return
-        if act in (_PLAY11, _RUN11):
+        if act is _PLAY11 or act is _RUN11:
             raise IllegalAction(ErrorCode.NO_DECISION_PENDING)
-        if phase == _ANSWERING:
-            if act != _ACCEPT and act != _RUN and act != _RAISE:
-                raise IllegalAction(ErrorCode.CALL_PENDING)
-            if seat & 1 == self.call_team:
-                raise IllegalAction(ErrorCode.NO_CALL_PENDING, "own_call")
-            if self.ran >> seat & 1:
-                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_ran")
-            if act == _RAISE and self.call + 1 >= len(self.ladder):
-                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
-            self._record(seat, action)
-            if act == _RUN:
-                self._run(seat, self.ruleset.run_value(self.ladder, self.call))
-                return
-            # accept (a raise accepts first, then calls the next step)
-            self.level = self.call
-            self.stake = self.ladder[self.call]
-            self.raise_team = self.call_team
-            self.ran = 0
-            if act == _RAISE:
-                self.call += 1
-                self.call_team = seat & 1
-            else:
-                self.call = -1
-                self.call_team = -1
-                self.phase = _PLAYING
-            return
-        # Phase.PLAY
-        if act in (_ACCEPT, _RUN, _RAISE):
+        if phase is _ANSWERING:
+            # accept, run and raise were answered above
+            raise IllegalAction(ErrorCode.CALL_PENDING)
+        # Phase.PLAY (a truco from a seat at the table was handled above)
+        if act is _ACCEPT or act is _RUN or act is _RAISE:
             raise IllegalAction(ErrorCode.NO_CALL_PENDING)
-        if act == _TRUCO:
-            if self.kind != _NORMAL:
-                raise IllegalAction(ErrorCode.TRUCO_NOT_ALLOWED)
-            if seat != self.turn:
-                raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
-            if self.level + 1 >= len(self.ladder):
-                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
-            if self.raise_team == seat & 1:
-                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "called_last")
-            self._record(seat, action)
-            self.call = self.level + 1
-            self.call_team = seat & 1
-            self.ran = 0
-            self.phase = _ANSWERING
-            return
         if seat != self.turn:
             raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
         hand = self.hands[seat]
         covered = False
-        if act == _BLIND:
-            if self.kind != _IRON:
+        if act is _BLIND:
+            if self.kind is not _IRON:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND, "blind_only_in_iron")
             slot = action.slot
             card = self.dealt[seat][slot] if slot is not None and 0 <= slot < 3 else None
@@ -735,15 +756,18 @@ class Match:
             action = A.PLAY[card]  # the log keeps the card, which is revealed when played
         else:
             card = action.card
-            if act == _COVER:
-                if not self.can_cover():
+            if act is _COVER:
+                # can_cover(), inline
+                if not (self.rounds and self.options.covered_cards and self.kind is not _IRON):
                     raise IllegalAction(ErrorCode.COVER_NOT_ALLOWED)
                 covered = True
-            elif act != _PLAY:
+            elif act is not _PLAY:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "unknown_action", act=str(act))
             if card is None or card not in hand:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND)
-        self._record(seat, action)
+        entry = (seat, action)
+        self.log.append(entry)
+        self.hand_log.append(entry)
         i = hand.index(card)
         self.hands[seat] = hand[:i] + hand[i + 1 :]
         table = (*self.table, (seat, card, covered))
@@ -752,6 +776,34 @@ class Match:
             self.turn = (seat + 1) % self.players
         else:
             self._close_round(table)
+
+    def _answer(self, seat: int, action: Action, act: Act) -> None:
+        """Accept, run from or raise the pending call (R6)."""
+        if seat & 1 == self.call_team:
+            raise IllegalAction(ErrorCode.NO_CALL_PENDING, "own_call")
+        if self.ran >> seat & 1:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_ran")
+        call = self.call
+        if act is _RAISE and call + 1 >= len(self.ladder):
+            raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "ladder_spent")
+        entry = (seat, action)
+        self.log.append(entry)
+        self.hand_log.append(entry)
+        if act is _RUN:
+            self._run(seat, self.ruleset.run_value(self.ladder, call))
+            return
+        # accept (a raise accepts first, then calls the next step)
+        self.level = call
+        self.stake = self.ladder[call]
+        self.raise_team = self.call_team
+        self.ran = 0
+        if act is _RAISE:
+            self.call = call + 1
+            self.call_team = seat & 1
+        else:
+            self.call = -1
+            self.call_team = -1
+            self.phase = _PLAYING
 
     def _signal(self, seat: int, action: Action) -> None:
         """Record a signal: it changes no turn, only who signalled this round (R12)."""
@@ -804,13 +856,14 @@ class Match:
         if result is not None:
             self.leader = first
         self.turn = self.leader
-        done, winner = hand_outcome(rounds)
-        if done:
-            self._end_hand(winner)
+        if len(rounds) > 1:  # one round never decides a hand
+            done, winner = hand_outcome(rounds)
+            if done:
+                self._end_hand(winner)
 
     def _end_hand(self, winner: int | None) -> None:
         self.hand_winner = winner
-        if self.kind == _NORMAL:
+        if self.kind is _NORMAL:
             if self.level < 0 and self.call < 0:
                 # nobody called (every call leaves ``call`` or ``level`` at a step): only
                 # the hand count moves, as ``fold_bets`` would say without reading the log

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from engine import Act, Match, Phase, TableOptions
 from engine import actions as A
 from engine.cards import Card
+from engine.match import deal_cards
+from engine.rulesets import get_ruleset
 
 variants = st.sampled_from(["paulista", "mineiro", "trem-bao"])
 players = st.sampled_from([2, 4])
@@ -173,3 +175,34 @@ def test_covered_cards_never_reach_other_views() -> None:
             m.apply(seat, covers[0] if covers else rnd.choice(legal))
             for s in range(4):
                 check_view(m, s)
+
+
+def _splitmix_deal(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
+    """The deal written plainly, one splitmix64 draw at a time (the engine packs them)."""
+    mask = (1 << 64) - 1
+    golden = 0x9E3779B97F4A7C15
+    x = (seed * golden + hand_number * 0xD1B54A32D192ED03 + 1) & mask
+    cards = list(deck)
+    for i in range(count):
+        x = (x + golden) & mask
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = i + (z ^ (z >> 31)) % (len(cards) - i)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[:count]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(min_value=-(2**70), max_value=2**70),
+    hand_number=st.integers(min_value=0, max_value=500),
+    variant=st.sampled_from(["paulista", "mineiro"]),
+    count=st.integers(min_value=0, max_value=27),
+)
+def test_deal_is_the_plain_splitmix_shuffle(
+    seed: int, hand_number: int, variant: str, count: int
+) -> None:
+    deck = get_ruleset(variant).deck
+    assert deal_cards(seed, hand_number, deck, count) == _splitmix_deal(
+        seed, hand_number, deck, count
+    )
