@@ -18,7 +18,7 @@ from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish import refresh
 from bot.webapp.client import Page
-from bot.webapp.server import people_in_app
+from bot.webapp.server import APP_TABLE_GAP, people_in_app
 from engine.rulesets import TableOptions
 from tests.bot.harness import buttons, paulista_hand, running, seat_match
 from tests.bot.test_webapp import init_data
@@ -114,11 +114,14 @@ async def test_a_match_in_the_app_costs_no_private_message_and_its_end_one_table
                 end = await h.wait(lambda: h.over_message(GROUP))
                 assert "Fim de jogo" in end["text"]
                 old_table = (await asyncio.to_thread(tables.load, rt.db, gid)).table_message_id
+                # usually a second after the end; once, on a loaded machine, more than 30 s
+                # (not understood yet): a wait bounded beyond the app's once-a-minute gap
                 await h.wait(
                     lambda: any(
                         c.method == "editMessageText" and "Vitória" in c.params["text"]
                         for c in calls_to(server, {GROUP}, since)
-                    )
+                    ),
+                    APP_TABLE_GAP + 30,
                 )
 
                 # Revanche in the app: Ana asks, both pages follow it there, Beto confirms
