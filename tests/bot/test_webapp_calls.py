@@ -114,7 +114,7 @@ async def test_a_match_in_the_app_costs_no_private_message_and_its_end_one_table
                 end = await h.wait(lambda: h.over_message(GROUP))
                 assert "Fim de jogo" in end["text"]
                 old_table = (await asyncio.to_thread(tables.load, rt.db, gid)).table_message_id
-                # usually a second after the end; once, on a loaded machine, more than 30 s
+                # usually a second after the end; once, in a fresh-clone CI run, more than 30 s
                 # (not understood yet): a wait bounded beyond the app's once-a-minute gap
                 await h.wait(
                     lambda: any(
@@ -197,5 +197,6 @@ async def test_the_same_match_with_buttons_keeps_its_private_messages(
             assert len(sent) >= 2  # the greeting, then the hand
             await h.wait(lambda u=u: "12 × 0" in h.bot_messages(u)[-1].get("text", ""))
             assert not buttons(h.bot_messages(u)[-1])
-        # the group's table shows the end
-        await h.wait(lambda: finals(server, old_table))
+        # the group's table shows the end (once, in a fresh-clone CI run, more than 30 s
+        # after the end, as in the test above: not understood yet)
+        await h.wait(lambda: finals(server, old_table), APP_TABLE_GAP + 30)
