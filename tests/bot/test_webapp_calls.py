@@ -109,6 +109,9 @@ async def test_a_match_in_the_app_costs_no_private_message_and_its_end_one_table
                 await h.wait(lambda: people_in_app(h.app, gid) == {ana, beto})
                 since = len(server.calls)
                 refresh(h.app, tables.start(rt.db, gid, rt.rules, match=paulista_hand((10, 0))))
+                # the table is in the group before the taps: the end is then an edit of it
+                # (a table job that ran only after the end would send it ended, no edit)
+                await h.wait(lambda: tables.load(rt.db, gid).table_message_id is not None)
                 for k, (action, _code) in enumerate(ENDING):
                     await tap(pages[(ana, beto)[k % 2]], base, action)
                 end = await h.wait(lambda: h.over_message(GROUP))
@@ -179,6 +182,7 @@ async def test_the_same_match_with_buttons_keeps_its_private_messages(
     ana, beto = people(server)
     async with running(server, tmp_path, **WEBAPP) as h:
         gid = await seat_match(h, GROUP, [ana, beto], paulista_hand((10, 0)))
+        await h.wait(lambda: h.table_message(GROUP))  # drawn before the end: then edited
         for k, (_action, code) in enumerate(ENDING):
             user = (ana, beto)[k % 2]
 
