@@ -36,7 +36,9 @@ unit: $(STAMP)
 site: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
-test: lint typecheck unit site
+# the site first: on a fresh machine its first build downloads Pyodide and compiles it with
+# Node.js, a few CPU-heavy minutes that would otherwise land on the timed waits of the tests
+test: lint typecheck site unit
 
 # the pictures of site/telegram.md, taken from the sandbox (the real bot on the fake Telegram)
 screenshots: $(STAMP)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.fakeapi import FakeTelegram
-from tests.bot.harness import TOKEN, FakeClock, Harness, running
+from tests.bot.harness import TOKEN, Harness, running
 
 
 @pytest.fixture
@@ -22,8 +22,7 @@ async def server() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    """The bot running against the fake server, with robots that do not wait, on a clock
-    the test holds (``h.clock``: it moves to the bot's own waits, never to a person's
-    deadline unless the test says so)."""
-    async with running(server, tmp_path, clock=FakeClock()) as h:
+    """The bot running against the fake server, with robots that do not wait (on the wall
+    clock: a test that holds the clock builds its harness with ``clock=FakeClock()``)."""
+    async with running(server, tmp_path) as h:
         yield h
