@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from pathlib import Path
 
 import pytest
 from sqlmodel import col, select
@@ -44,14 +43,8 @@ async def _heard(h: Harness, group: int, line: str) -> list[str]:
 
 
 async def test_each_call_and_answer_is_a_new_group_message_naming_the_seat(
-    server: FakeTelegram, tmp_path: Path
+    harness: Harness,
 ) -> None:
-    # a roomy flood budget: this test is about what is said, test_bot_flood about the budget
-    async with running(server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=1000) as h:
-        await _each_call_and_answer(h)
-
-
-async def _each_call_and_answer(harness: Harness) -> None:
     s = harness.server
     ana, beto, cida, dita = (s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita"))
     group = s.add_group("G", admins=[ana], members=[beto, cida, dita])
