@@ -677,17 +677,7 @@ class Match:
                 card = action.card
                 hand = self.hands[seat]
                 if card in hand:
-                    entry = (seat, action)
-                    self.log.append(entry)
-                    self.hand_log.append(entry)
-                    i = hand.index(card)
-                    self.hands[seat] = hand[:i] + hand[i + 1 :]
-                    table = (*self.table, (seat, card, False))
-                    if len(table) < self.players:
-                        self.table = table
-                        self.turn = (seat + 1) % self.players
-                    else:
-                        self._close_round(table)
+                    self._lay(seat, action, hand, card, False)
                     return
             elif act is _TRUCO and 0 <= seat < self.players:
                 if self.kind is not _NORMAL:
@@ -765,6 +755,13 @@ class Match:
                 raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "unknown_action", act=str(act))
             if card is None or card not in hand:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND)
+        self._lay(seat, action, hand, card, covered)
+
+    def _lay(
+        self, seat: int, action: Action, hand: tuple[Card, ...], card: Card, covered: bool
+    ) -> None:
+        """Put a checked card on the table (open or covered) and pass the turn, or close
+        the round when it is the last card of it."""
         entry = (seat, action)
         self.log.append(entry)
         self.hand_log.append(entry)
