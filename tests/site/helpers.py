@@ -6,8 +6,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from bot.config import DEFAULT_RULEBOOK_URL
 from tests import ROOT
+
+PREFIX = urlsplit(DEFAULT_RULEBOOK_URL).path.rstrip("/")
+"""The path the site is published under, and served under in the browser tests."""
 
 
 def build_site(out: Path, **env: str) -> subprocess.CompletedProcess[str]:

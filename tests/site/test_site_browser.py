@@ -13,6 +13,7 @@ import pytest
 
 from engine.tutorial import build_trace
 from tests.browsers import shot as save_shot
+from tests.site.helpers import PREFIX
 
 PAGES = [
     "", "como-jogar/", "roda/", "tutorial/", "dicas/", "perguntas/", "cartas/", "truco/",
@@ -302,7 +303,7 @@ def test_no_page_scrolls_sideways_on_a_phone_and_every_table_fits_or_scrolls(
 
 
 def search(page, text: str) -> list[str]:
-    """Put a query in Material's search box; the result addresses, best first.
+    """Put a query in Material's search box; the result addresses in the site, best first.
 
     The box is emptied first and the query pasted whole, so the count waited for is the answer
     to this query, never to a part of it typed on the way ("p" before "pé")."""
@@ -319,9 +320,10 @@ def search(page, text: str) -> list[str]:
         arg=text,
     )
     page.wait_for_timeout(150)  # the list renders right after the count
-    return page.eval_on_selector_all(
+    paths = page.eval_on_selector_all(
         ".md-search-result__item > a", "els => els.map(e => new URL(e.href).pathname)"
     )
+    return [path.removeprefix(PREFIX) for path in paths]
 
 
 def test_searches_typed_without_accents_find_the_right_page_first(browser, base_url) -> None:
