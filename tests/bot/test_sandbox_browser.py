@@ -49,7 +49,8 @@ class Sandbox:
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         )
-        deadline = time.monotonic() + 30
+        # a bound only for a process that never starts: a loaded machine starts it slowly
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url + "/api/state", timeout=1):
