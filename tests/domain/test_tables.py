@@ -1,4 +1,4 @@
-"""The domain layer alone: lobby, start, cancel, deadlines and signals on SQLite, on a
+"""The domain layer alone: lobby, start, Revanche, cancel, deadlines and signals on SQLite, on a
 clock the test holds, with no Telegram (the same rules the bot tests reach through it)."""
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from bot.domain import (
     Database,
     GameStatus,
     Join,
+    Leave,
+    LobbyCommand,
     Person,
     Reason,
     Refused,
+    RemoveRobot,
     RobotLevel,
     Rules,
     Stale,
@@ -181,3 +184,89 @@ def test_a_signal_is_a_change_of_its_own_that_names_whom_to_ping(
     after = tables.load(db, gid)
     assert after is not None and after.shown.to_act() == table.shown.to_act()  # no turn spent
     assert sign.act == Act.SIGNAL and not after.view(seat).legal_signals  # one per round
+
+
+def test_the_lobby_seats_each_person_once_and_refuses_what_does_not_fit(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    chat = people.chat_settings(db, group)
+    table = tables.open_table(db, group, None, ANA, truco_request(["1x1"], chat))
+
+    def refused(user: Person, command: LobbyCommand, **kw: int) -> Reason:
+        with pytest.raises(Refused) as caught:
+            tables.lobby(db, table.id, user, command, authorised=False, rules=rules, **kw)
+        return caught.value.reason
+
+    assert refused(ANA, Join()) == Reason.ALREADY_SEATED
+    assert refused(BETO, Leave()) == Reason.NOT_SEATED
+    assert refused(BETO, AddRobot(RobotLevel.FACIL)) == Reason.ROBOTS_NOT_ALLOWED
+    assert refused(ANA, RemoveRobot()) == Reason.NO_ROBOT
+    drawn = tables.load(db, table.id)
+    assert drawn is not None
+    tables.lobby(db, table.id, ANA, AddRobot(RobotLevel.MEDIO), authorised=False, rules=rules)
+    # the same button pressed again on the same drawing: one robot, not two
+    assert refused(ANA, AddRobot(RobotLevel.MEDIO), expected=drawn.version) == Reason.LOBBY_REPEAT
+    assert refused(BETO, Join()) == Reason.TABLE_FULL
+    tables.lobby(db, table.id, ANA, RemoveRobot(), authorised=False, rules=rules)
+    tables.lobby(db, table.id, BETO, Join(), authorised=False, rules=rules)
+    seated = tables.load(db, table.id)
+    assert seated is not None
+    assert [x.name if x else None for x in seated.seats] == ["Ana", "Beto"]
+    # when the last person leaves, the lobby is gone
+    tables.lobby(db, table.id, BETO, Leave(), authorised=False, rules=rules)
+    change = tables.lobby(db, table.id, ANA, Leave(), authorised=False, rules=rules)
+    assert change.status == GameStatus.CANCELLED
+    assert tables.active_table(db, group, None) is None
+
+
+def play_to_the_end(db: Database, gid: int, rules: Rules, seated: list[Person]) -> None:
+    """Every person plays their default action (R10) until the match is over."""
+    while (table := tables.load(db, gid)) is not None and table.status == GameStatus.PLAYING:
+        seat = table.shown.to_act()[0]
+        action = table.shown.default_action(seat)
+        assert action is not None
+        tables.act(db, gid, table.version, None, action, rules, user_id=seated[seat].id)
+
+
+def test_a_revanche_waits_for_its_people_then_gives_the_late_seat_to_a_robot(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
+    with pytest.raises(Refused) as refused:
+        tables.rematch(db, gid, ANA.id, rules)
+    assert refused.value.reason == Reason.NOT_OVER
+    play_to_the_end(db, gid, rules, [ANA, BETO])
+    with pytest.raises(Refused) as refused:
+        tables.rematch(db, gid, CIDA.id, rules)
+    assert refused.value.reason == Reason.NOT_SEATED  # only the match's people ask for one
+    lobby = tables.rematch(db, gid, ANA.id, rules)
+    assert lobby.status == GameStatus.LOBBY and lobby.game_id != gid
+    assert tables.time_out(db, lobby.game_id, lobby.version, rules) is None  # Beto has time
+    clock.now += tables.REMATCH_SECONDS + 1
+    started = tables.time_out(db, lobby.game_id, lobby.version, rules)
+    assert started is not None and started.status == GameStatus.PLAYING
+    table = tables.load(db, lobby.game_id)
+    assert table is not None
+    ana, beto = table.seats
+    assert ana is not None and ana.user == ANA.id and not ana.robot
+    assert beto is not None and beto.robot  # Beto did not confirm: a robot plays his seat
+    with pytest.raises(Refused) as refused:
+        tables.rematch(db, gid, BETO.id, rules)
+    assert refused.value.reason == Reason.REMATCH_PLAYING
+
+
+def test_a_revanche_starts_at_once_when_everyone_confirms(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
+    play_to_the_end(db, gid, rules, [ANA, BETO])
+    lobby = tables.rematch(db, gid, BETO.id, rules)
+    assert lobby.status == GameStatus.LOBBY
+    started = tables.rematch(db, gid, ANA.id, rules)  # the old result's button confirms
+    assert started.status == GameStatus.PLAYING and started.game_id == lobby.game_id
+    table = tables.load(db, started.game_id)
+    assert table is not None
+    assert [x.user for x in table.seats if x is not None] == [ANA.id, BETO.id]
