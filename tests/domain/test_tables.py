@@ -1,5 +1,5 @@
-"""The domain layer alone: lobby, start, Revanche, cancel, deadlines and signals on SQLite, on a
-clock the test holds, with no Telegram (the same rules the bot tests reach through it)."""
+"""The domain layer alone: lobby, start, Revanche, cancel, deadlines, absent seats and signals
+on SQLite, on a clock the test holds, with no Telegram (the same rules the bot tests reach through it)."""
 
 from __future__ import annotations
 
@@ -270,3 +270,71 @@ def test_a_revanche_starts_at_once_when_everyone_confirms(
     table = tables.load(db, started.game_id)
     assert table is not None
     assert [x.user for x in table.seats if x is not None] == [ANA.id, BETO.id]
+
+
+def act_until_turn_of(db: Database, gid: int, rules: Rules, seated: list[Person], seat: int) -> int:
+    """The others play their default actions until ``seat`` must act; its table's version."""
+    while True:
+        table = tables.load(db, gid)
+        assert table is not None and table.status == GameStatus.PLAYING
+        now = table.shown.to_act()[0]
+        if now == seat:
+            return table.version
+        action = table.shown.default_action(now)
+        assert action is not None
+        tables.act(db, gid, table.version, None, action, rules, user_id=seated[now].id)
+
+
+def test_two_timeouts_in_a_row_give_the_seat_to_a_robot_until_the_person_comes_back(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    seated = [ANA, BETO]
+    gid = open_and_start(db, group, rules, ["1x1"], seated)
+    table = tables.load(db, gid)
+    assert table is not None
+    late = table.shown.to_act()[0]
+    with pytest.raises(Refused) as refused:
+        tables.come_back(db, gid, seated[late].id, rules)
+    assert refused.value.reason == Reason.DONE  # nobody plays for them yet
+    clock.now += 31
+    assert tables.time_out(db, gid, table.version, rules) is not None  # a strike
+    version = act_until_turn_of(db, gid, rules, seated, late)
+    clock.now += 31
+    assert tables.time_out(db, gid, version, rules) is not None  # the second one in a row
+    away = tables.load(db, gid)
+    assert away is not None and away.status == GameStatus.PLAYING
+    occupant = away.seats[late]
+    assert occupant is not None and occupant.user == seated[late].id and occupant.robot
+    assert "away" in {e.kind for e in messages.events_of(db, gid, "away")}
+    tables.come_back(db, gid, seated[late].id, rules)
+    back = tables.load(db, gid)
+    assert back is not None
+    occupant = back.seats[late]
+    assert occupant is not None and occupant.robot is None
+
+
+def test_the_table_votes_an_absent_seat_to_a_robot(db: Database, clock: Clock, group: int) -> None:
+    rules = rules_on(clock)
+    seated = [ANA, BETO, CIDA, DITA]
+    gid = open_and_start(db, group, rules, ["2x2"], seated)
+    table = tables.load(db, gid)
+    assert table is not None
+    late = table.shown.to_act()[0]
+    voters = [i for i in range(4) if i != late]
+    with pytest.raises(Refused) as refused:
+        tables.vote_robot(db, gid, seated[voters[0]].id, late, rules)
+    assert refused.value.reason == Reason.NOT_ABSENT  # no timeout yet
+    clock.now += 31
+    assert tables.time_out(db, gid, table.version, rules) is not None
+    with pytest.raises(Refused) as refused:
+        tables.vote_robot(db, gid, seated[late].id, late, rules)
+    assert refused.value.reason == Reason.BAD_BUTTON  # nobody votes themselves away
+    _change, missing = tables.vote_robot(db, gid, seated[voters[0]].id, late, rules)
+    assert missing == 1  # two of the three others
+    _change, missing = tables.vote_robot(db, gid, seated[voters[1]].id, late, rules)
+    assert missing == 0
+    voted = tables.load(db, gid)
+    assert voted is not None
+    occupant = voted.seats[late]
+    assert occupant is not None and occupant.robot and occupant.user == seated[late].id
