@@ -1,5 +1,6 @@
-"""The domain layer alone: lobby, start, Revanche, cancel, deadlines, absent seats and signals
-on SQLite, on a clock the test holds, with no Telegram (the same rules the bot tests reach through it)."""
+"""The domain layer alone: lobby, start, Revanche, cancel, deadlines, absent seats and
+signals on SQLite, on a clock the test holds, with no Telegram (the same rules the bot
+tests reach through it)."""
 
 from __future__ import annotations
 
