@@ -41,17 +41,11 @@ class GameStatus(StrEnum):
 ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)
 
 
-class RobotLevel(StrEnum):
-    """How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed (members
-    named here so that the type checker knows them; their values are the engine's names)."""
-
-    FACIL = levels.FACIL.name
-    MEDIO = levels.MEDIO.name
-    DIFICIL = levels.DIFICIL.name
-
-
-if [lv.value for lv in RobotLevel] != list(levels.ROBOT_LEVELS):  # pragma: no cover
-    raise ImportError("RobotLevel must list engine.levels.ROBOT_LEVELS, in order")
+RobotLevel = StrEnum(  # type: ignore[misc]  # members made from the registry, not spelled
+    "RobotLevel", [(name.upper(), name) for name in levels.ROBOT_LEVELS], module=__name__
+)
+"""How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed, in its order
+(``RobotLevel.MEDIO == "medio"``); a level added there is a member here."""
 
 DEFAULT_LEVEL = RobotLevel(levels.DEFAULT_LEVEL)
 """The level of the robots that fill empty seats at the start."""
