@@ -96,6 +96,16 @@ class Reason(StrEnum):
     """Revanche on a match still in play."""
     REMATCH_GONE = "rematch_gone"
     """Revanche on a result after a newer table was opened in its chat."""
+    MARCADOR_ARG = "marcador_arg"
+    """A word after /marcador that is none of its options (param ``arg``)."""
+    NO_MARCADOR = "no_marcador"
+    MARCADOR_OVER = "marcador_over"
+    """A hand marked on a marcador whose match is won: Nova partida first."""
+    BAD_VALUE = "bad_value"
+    """A hand marked at a value the marcador's next hand cannot be worth."""
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    BUSY = "busy"
+    """A marcador pressed by so many at once that the press gave up."""
     UNKNOWN = "unknown"
 
 

@@ -3,10 +3,10 @@
 A button handler is a body decorated with :func:`button`. The decorator does the rest,
 in this order: nothing without a query and a person; the data read by ``parse``
 (garbage and ids out of range answered with one line); the body, which raises
-``Refused`` for any reason the press cannot act (or ``Alert`` with its own line); a
-refusal answered as an alert (a double tap's as a toast); a change returned by the body
-scheduled (``refresh``) before the button stops spinning; the button answered (with the
-body's ``Answer``: a toast or a link); then what the body left for after the answer.
+``Refused`` for any reason the press cannot act; a refusal answered as an alert (a double
+tap's as a toast); a change returned by the body scheduled (``refresh``) before the button
+stops spinning; the button answered (with the body's ``Answer``: a toast or a link); then
+what the body left for after the answer.
 Where the button was pressed was checked before any handler ran
 (``bot.telegram.guards.pressed_here``).
 """
@@ -42,14 +42,6 @@ class Press(Generic[Parsed]):
     person: Person
     t: Translations
     data: Parsed
-
-
-class Alert(Exception):
-    """A refusal the domain's ``Reason`` does not name (a marcador's), already in words."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
 
 
 @dataclass(frozen=True)
@@ -106,9 +98,6 @@ def button(
             except Refused as r:
                 text = reason_text(t, r.reason, r.params)
                 await q.answer(text, show_alert=r.reason not in TOASTS)
-                return
-            except Alert as alert:
-                await q.answer(alert.text, show_alert=True)
                 return
             if done is None:
                 return

@@ -15,7 +15,7 @@ from bot.i18n import LANGUAGES, SOURCE, person_translations, translations, words
 from bot.telegram.callbacks import ConfigPress, parse_config, parse_deck
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button, plain
-from bot.telegram.handlers.common import ask, is_admin, post, reply, route_of
+from bot.telegram.handlers.common import ask, is_admin, post, refuse, reply, route_of
 from bot.telegram.publish import schedule_hands
 from bot.telegram.render.config import (
     config_view,
@@ -45,7 +45,7 @@ async def config_command(update: Update, context: BotContext) -> None:
         return
     t = context.t
     if chat.type != ChatType.PRIVATE and not await is_admin(context, chat.id, person.id):
-        await reply(update, context, reason_text(t, Reason.ADMIN_ONLY))
+        await refuse(update, context, Reason.ADMIN_ONLY)
         return
     settings = await context.call(
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
