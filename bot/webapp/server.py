@@ -258,33 +258,23 @@ class MiniApp:
 
     async def move(self, request: web.Request) -> web.Response:
         """One action of the person's own seat, made for a version, as a button makes it."""
+        found = await self._body(request)
+        if isinstance(found, web.Response):
+            return found
+        user, game_id, body = found
         try:
-            user = self._user(request)
-        except BadInitData:
-            return self._refusal(request, 401, "reopen")
-        from bot.telegram.publish import refresh
-
-        try:
-            body = await request.json()
-            game_id = self._game(request, body["table"])
             version = int(body["version"])
             action = Action.parse(str(body["action"]))
         except (ValueError, KeyError, TypeError, InvalidValue):
-            game_id = None
-        if game_id is None:
             return self._bad_button(user)
         rt = runtime_of(self.app)
         call = partial(
             tables.act, rt.db, game_id, version, None, action, rt.rules,
             user_id=user.id, source=Source.APP,
         )  # fmt: skip
-        try:
-            change = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
-        except Refused as exc:
-            t = person_translations(user.language_code)
-            text = reason_text(t, exc.reason, exc.params)
-            return web.json_response({"error": text, "reason": exc.reason.value}, status=409)
-        refresh(self.app, change)
+        change = await self._change(user, call)
+        if isinstance(change, web.Response):
+            return change
         return web.json_response({"ok": True, "version": change.version})
 
     async def _change(self, user: WebAppUser, call: Callable[[], Change]) -> web.Response | Change:
