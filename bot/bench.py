@@ -779,7 +779,7 @@ async def _run(
         )
     from bot.config import Config
     from bot.domain import Database, messages
-    from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
+    from bot.telegram.app import Runner, build_application
 
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
@@ -798,25 +798,21 @@ async def _run(
     }
     port = _free_port()
     base = f"http://127.0.0.1:{port}{WEBAPP_PATH}"
-    if clients == "miniapp":
-        env.update({"TELEGRAM_WEBAPP_URL": base, "TELEGRAM_WEBAPP_NAME": "mesa"})
+    if clients == "miniapp":  # the page's routes beside the bot, as ``truco bot`` serves them
+        env.update(
+            {
+                "TELEGRAM_WEBAPP_URL": base,
+                "TELEGRAM_WEBAPP_NAME": "mesa",
+                "TRUCO_LISTEN": f"127.0.0.1:{port}",
+            }
+        )
     config = Config.from_env(env, env_file=None)
     db = Database(config.database_url)
     app = build_application(config, db)
-    front = None
-    if clients == "miniapp":  # the page's routes beside the bot, as ``truco bot`` serves them
-        from bot.ops.webserver import BotServer
-
-        front = BotServer(app, db, app.bot_data["runtime"].metrics)
-        await front.start("127.0.0.1", port)
     ours.send([])  # long polling, no webhook
-    ours.send([base] if front is not None else [])
-    await app.initialize()
-    await on_startup(app)
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1)
-    await app.start()
-    start_jobs(app)
+    ours.send([base] if clients == "miniapp" else [])
+    runner = Runner(app, config)
+    await runner.start()
     lags: list[float] = []
     watch = asyncio.create_task(_watch_loop(lags))
     cpu = resource.getrusage(resource.RUSAGE_SELF)
@@ -830,12 +826,7 @@ async def _run(
     finally:
         used = resource.getrusage(resource.RUSAGE_SELF)
         watch.cancel()
-        await app.updater.stop()
-        await stop_jobs(app)
-        await app.stop()
-        if front is not None:
-            await front.stop()
-        await app.shutdown()
+        await runner.stop()
         ours.send("stop")
         await asyncio.to_thread(load.join, 10)
     hands = messages.count_events(db, "hand_over")

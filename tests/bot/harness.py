@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import heapq
 import itertools
 import os
@@ -28,7 +29,7 @@ from sqlalchemy import text
 from bot.config import Config
 from bot.domain import Database
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
+from bot.telegram.app import Runner, build_application
 from bot.telegram.callbacks import Prefix
 from engine import Match, TableOptions
 from engine.cards import parse_cards
@@ -210,6 +211,7 @@ class Harness:
         self.clock = clock
         self.env = env
         self.app: Any = None
+        self.runner: Runner | None = None
         self.db: Database | None = None
         self._pump: asyncio.Task[None] | None = None
         self._stopping = False
@@ -228,32 +230,29 @@ class Harness:
         return Config.from_env(env, env_file=None)
 
     async def start(self) -> None:
-        """Start the bot in this process."""
+        """Start the bot in this process, as ``truco bot`` does (``Runner``)."""
         self.db = Database(self.db_url)
+        config = self.config()
         if self.clock is None:
-            self.app = build_application(self.config(), self.db)
+            self.app = build_application(config, self.db)
         else:
             from bot.telegram.context import runtime_of
 
-            self.app = build_application(self.config(), self.db, clock=self.clock)
+            self.app = build_application(config, self.db, clock=self.clock)
             self.server.clock = self.clock
             self.clock.moved.append(runtime_of(self.app).jobs.wake)
-        await self.app.initialize()
-        await on_startup(self.app)
-        await self.app.updater.start_polling(poll_interval=0, timeout=1)
-        await self.app.start()
-        start_jobs(self.app)
+        # no HTTP port of its own: a test of the Mini App serves its routes on a free one
+        self.runner = Runner(self.app, dataclasses.replace(config, listen=None))
+        await self.runner.start()
         if self.clock is not None:
             self._pump = asyncio.create_task(self.pump(self.clock), name="clock pump")
 
     async def stop(self) -> None:
         """Stop the bot cleanly."""
-        if self.app is not None:
+        if self.runner is not None:
             self._stopping = True  # a job waiting for the budget finishes past any deadline
-            await self.app.updater.stop()
-            await stop_jobs(self.app)
-            await self.app.stop()
-            await self.app.shutdown()
+            await self.runner.stop()
+            self.runner = None
         if self._pump is not None:
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
