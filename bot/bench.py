@@ -50,7 +50,6 @@ import multiprocessing
 import os
 import random
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
@@ -65,6 +64,7 @@ from sqlalchemy.engine import make_url
 
 from bot.domain.values import AddRobot, Join, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.sandbox.runner import free_port
 from bot.telegram.callbacks import Prefix, page_lobby_name, parse_lobby, parse_move
 from engine.actions import Act
 from engine.stats import percentile
@@ -639,12 +639,6 @@ def _pct(values: list[float], p: float) -> float:
     return round(percentile(values, p) * 1000, 1)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _replica(
     api_url: str, database_url: str, port: int, log: Path, webapp_url: str | None = None
 ) -> subprocess.Popen[bytes]:
@@ -796,7 +790,7 @@ async def _run(
         "TRUCO_ROBOT_DELAY": "0",
         "TRUCO_POLL_TIMEOUT": "1",
     }
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}{WEBAPP_PATH}"
     if clients == "miniapp":  # the page's routes beside the bot, as ``truco bot`` serves them
         env.update(
@@ -881,7 +875,7 @@ async def _run_replicas(
     api_url = await asyncio.to_thread(ours.recv)
     miniapp = clients == "miniapp"
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
-    ports = [_free_port() for _ in range(processes)]
+    ports = [free_port() for _ in range(processes)]
     public = f"http://127.0.0.1:{ports[0]}{WEBAPP_PATH}" if miniapp else None
     bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log", public) for p in ports]
     addresses = [f"http://127.0.0.1:{p}" for p in ports]

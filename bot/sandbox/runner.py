@@ -67,8 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def free_port(host: str) -> int:
-    """A TCP port nobody listens on right now (for the bot's own HTTP port)."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now (the bot's own HTTP port; the bench's and the
+    tests' servers)."""
     with socket.socket() as s:
         s.bind((host, 0))
         port: int = s.getsockname()[1]

@@ -16,7 +16,6 @@ import itertools
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -101,14 +100,6 @@ def paulista_hand(score: tuple[int, int] = (0, 0), players: int = 2, covered: bo
         hands=hands[:players],
         vira=parse_cards("5C")[0],
     )
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def start_bot(
