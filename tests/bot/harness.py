@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import heapq
 import itertools
+import json
 import os
 import random
 import re
@@ -515,6 +516,20 @@ class PrivacyWatch:
                     if re.search(r"(?<![0-9A-Z])" + re.escape(label), public):
                         self.leaks.append(f"{label} in chat {chat}: {text_!r}")
             return
+
+
+async def next_event(stream: Any, line_timeout: float | None = None) -> Any:
+    """The data of the next event on a live stream (``api/events``, server-sent events), read
+    as JSON; ``line_timeout``: how long each line may take."""
+    data = b""
+    while True:
+        line = await asyncio.wait_for(stream.content.readline(), line_timeout)
+        if not line:
+            raise ConnectionResetError("the stream ended")
+        if line.startswith(b"data: "):
+            data = line[6:]
+        elif line == b"\n" and data:
+            return json.loads(data)
 
 
 def strip_tags(html: str) -> str:

@@ -5,7 +5,6 @@ and catches up, with no move lost or applied twice."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from bot.domain.store import Database
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.runner import free_port
 from engine.rulesets import TableOptions
-from tests.bot.harness import TOKEN, database_url, paulista_hand
+from tests.bot.harness import TOKEN, database_url, next_event, paulista_hand
 from tests.bot.test_bot_replicas import Replica
 
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
@@ -43,15 +42,8 @@ class Page:
 
     async def next(self) -> JSON:
         assert self.response is not None
-        data = b""
-        while True:
-            line = await asyncio.wait_for(self.response.content.readline(), 30)
-            if not line:
-                raise ConnectionResetError("stream closed")
-            if line.startswith(b"data: "):
-                data = line[6:]
-            elif line == b"\n" and data:
-                return json.loads(data)  # type: ignore[no-any-return]
+        state: JSON = await next_event(self.response, line_timeout=30)
+        return state
 
 
 class AppReplica(Replica):
