@@ -18,7 +18,7 @@ from sqlalchemy import update
 from sqlmodel import col
 
 from bot.domain.models import MarcadorRow, utcnow
-from bot.domain.store import Database
+from bot.domain.store import Database, raise_to
 from bot.domain.values import Person, Reason, Refused
 from engine.marcador import Marcador
 
@@ -116,11 +116,7 @@ def set_message(db: Database, marcador_id: int, message_id: int) -> None:
 def mark_drawn(db: Database, marcador_id: int, version: int) -> None:
     """The message now shows ``version`` (a newer drawn version is kept)."""
     with db.session() as s:
-        s.execute(
-            update(MarcadorRow)
-            .where(col(MarcadorRow.id) == marcador_id, col(MarcadorRow.drawn) < version)
-            .values(drawn=version)
-        )
+        raise_to(s, MarcadorRow.drawn, marcador_id, version)
         s.commit()
 
 

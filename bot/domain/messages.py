@@ -20,7 +20,7 @@ from bot.domain import flood, outbox
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_noise_in, info_of
-from bot.domain.store import Database
+from bot.domain.store import Database, raise_to
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values import (
@@ -316,11 +316,7 @@ def note_seen(
         after = message_id - game.table_message_id
         if after <= game.table_after:
             return game.id, game.table_after
-        s.execute(
-            update(Game)
-            .where(col(Game.id) == game.id, col(Game.table_after) < after)
-            .values(table_after=after)
-        )
+        raise_to(s, Game.table_after, game.id, after)
         s.commit()
         return game.id, after
 
@@ -328,11 +324,7 @@ def note_seen(
 def bring_table_down(db: Database, game_id: int, after: int) -> None:
     """Count the table as buried under at least ``after`` messages: the next redraw reposts it."""
     with db.session() as s:
-        s.execute(
-            update(Game)
-            .where(col(Game.id) == game_id, col(Game.table_after) < after)
-            .values(table_after=after)
-        )
+        raise_to(s, Game.table_after, game_id, after)
         s.commit()
 
 
