@@ -518,6 +518,34 @@ class PrivacyWatch:
             return
 
 
+ANONYMOUS = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+"""The sender Telegram names for an anonymous admin."""
+
+
+async def as_group(
+    server: FakeTelegram, group: int, text: str, message_id: int | None = None
+) -> None:
+    """An anonymous admin writes the command ``text``: the group itself is the sender."""
+    chat = server.chats[group]
+    await server.updates.put(
+        "message",
+        {
+            "message_id": 9000 + len(server.messages(group)) if message_id is None else message_id,
+            "from": dict(ANONYMOUS),
+            "sender_chat": dict(chat),
+            "chat": dict(chat),
+            "date": int(time.time()),
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+        },
+    )
+
+
 async def next_event(stream: Any, line_timeout: float | None = None) -> Any:
     """The data of the next event on a live stream (``api/events``, server-sent events), read
     as JSON; ``line_timeout``: how long each line may take."""
