@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from telegram import CallbackQuery, Update
 
-from bot.domain import Person, Refused
+from bot.domain import Person, Refused, people
 from bot.domain.values import Change, Reason
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
@@ -74,11 +74,12 @@ Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
 
 
 def button(
-    parse: Callable[[str], Parsed], *, personal: bool = False
+    parse: Callable[[str], Parsed], *, personal: bool | Literal["stored"] = False
 ) -> Callable[[Body[Parsed]], Handler]:
     """A button handler from its body (see the module).
 
-    ``personal``: answer in the presser's language (private buttons), else the chat's.
+    ``personal``: answer in the presser's language (private buttons), else the chat's;
+    ``"stored"``: in the language stored for the person (met first, before the data is read).
     The body returns the change to schedule (then the button is answered), an ``Answer``,
     or ``None`` when it answered the button itself.
     """
@@ -89,7 +90,11 @@ def button(
             q, person = update.callback_query, context.person
             if q is None or person is None:
                 return
-            t = person_translations(person.language_code) if personal else context.t
+            if personal == "stored":
+                player = await context.call(people.meet, context.db, person)
+                t = person_translations(player.language_code)
+            else:
+                t = person_translations(person.language_code) if personal else context.t
             parsed = await parse_button(q, t, parse)
             if parsed is None:
                 return
