@@ -58,6 +58,7 @@ import urllib.request
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -741,6 +742,18 @@ def _counter(texts: list[str], name: str) -> float:
     )
 
 
+async def _start_load(plan: Plan) -> tuple[Connection, SpawnProcess, str]:
+    """The load process started (fake Telegram and the simulated people): the pipe to it, the
+    process, and the fake Telegram's address."""
+    ours, theirs = multiprocessing.Pipe()
+    load = multiprocessing.get_context("spawn").Process(
+        target=_load_process, args=(theirs, plan), daemon=True
+    )
+    load.start()
+    api_url: str = await asyncio.to_thread(ours.recv)
+    return ours, load, api_url
+
+
 async def _run(plan: Plan) -> dict[str, Any]:
     if plan.processes:
         return await _run_replicas(plan)
@@ -748,14 +761,7 @@ async def _run(plan: Plan) -> dict[str, Any]:
     from bot.domain import Database, messages
     from bot.telegram.app import Runner, build_application
 
-    ours, theirs = multiprocessing.Pipe()
-    load = multiprocessing.get_context("spawn").Process(
-        target=_load_process,
-        args=(theirs, plan),
-        daemon=True,
-    )
-    load.start()
-    api_url = await asyncio.to_thread(ours.recv)
+    ours, load, api_url = await _start_load(plan)
     env = {
         "TELEGRAM_BOT_TOKEN": TOKEN,
         "TELEGRAM_API_URL": api_url,
@@ -812,14 +818,7 @@ async def _run_replicas(plan: Plan) -> dict[str, Any]:
     from bot.domain import Database, messages
 
     Database(plan.database_url).close()  # migrate once before the replicas start
-    ours, theirs = multiprocessing.Pipe()
-    load = multiprocessing.get_context("spawn").Process(
-        target=_load_process,
-        args=(theirs, plan),
-        daemon=True,
-    )
-    load.start()
-    api_url = await asyncio.to_thread(ours.recv)
+    ours, load, api_url = await _start_load(plan)
     miniapp = plan.clients == "miniapp"
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     ports = [free_port() for _ in range(plan.processes)]
