@@ -256,6 +256,21 @@ def table_shown(db: Database, game_id: int, table_message_id: int, digest: str) 
         s.commit()
 
 
+def _live_table(s: Session, chat_id: int, thread_id: int | None) -> Game | None:
+    """The newest table of a chat (or forum topic) not over yet that has its message."""
+    q = select(Game).where(
+        Game.chat_id == chat_id,
+        col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
+        col(Game.table_message_id).is_not(None),
+    )
+    q = (
+        q.where(Game.thread_id == thread_id)
+        if thread_id
+        else q.where(col(Game.thread_id).is_(None))
+    )
+    return s.exec(q.order_by(col(Game.id).desc())).first()
+
+
 def note_posted(
     db: Database, chat_id: int, thread_id: int | None, count: int = 1, *, game_id: int | None = None
 ) -> tuple[int, int] | None:
@@ -265,20 +280,7 @@ def note_posted(
     ``None`` when the chat has no live table message.
     """
     with db.session() as s:
-        if game_id is not None:
-            game = s.get(Game, game_id)
-        else:
-            q = select(Game).where(
-                Game.chat_id == chat_id,
-                col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
-                col(Game.table_message_id).is_not(None),
-            )
-            q = (
-                q.where(Game.thread_id == thread_id)
-                if thread_id
-                else q.where(col(Game.thread_id).is_(None))
-            )
-            game = s.exec(q.order_by(col(Game.id).desc())).first()
+        game = s.get(Game, game_id) if game_id is not None else _live_table(s, chat_id, thread_id)
         if game is None or game.id is None or game.private:
             return None
         s.execute(
@@ -304,13 +306,7 @@ def note_seen(
     if thread_id:
         return None
     with db.session() as s:
-        q = select(Game).where(
-            Game.chat_id == chat_id,
-            col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
-            col(Game.table_message_id).is_not(None),
-            col(Game.thread_id).is_(None),
-        )
-        game = s.exec(q.order_by(col(Game.id).desc())).first()
+        game = _live_table(s, chat_id, None)
         if game is None or game.id is None or game.private or game.table_message_id is None:
             return None
         after = message_id - game.table_message_id
