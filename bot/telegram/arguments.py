@@ -44,10 +44,7 @@ def truco_request(
         elif word in ("2x2", "2×2", "4", "2v2"):
             players = 4
         elif is_digits(word):
-            try:
-                target = parse_number(word, MIN_TARGET, MAX_TARGET)
-            except NumberRefused:
-                raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+            target = _target(word)
         elif word.isnumeric():  # ², ٣, ５: a number, but not written with 0-9
             raise Refused(Reason.BAD_NUMBER, arg=raw)
         else:
@@ -89,10 +86,7 @@ def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
     for raw in words_left:
         word = raw.strip().lower()
         if is_digits(word):
-            try:
-                target = parse_number(word, MIN_TARGET, MAX_TARGET)
-            except NumberRefused:
-                raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+            target = _target(word)
         elif (found := _variant(word)) is not None:
             variant = found
         else:
@@ -101,6 +95,14 @@ def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
     try:
         return Marcador(variant, target, ladder, (names[0], names[1]))
     except ValueError:
+        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+
+
+def _target(word: str) -> int:
+    """The points a match goes to, written in digits (``BAD_TARGET`` outside 6–30)."""
+    try:
+        return parse_number(word, MIN_TARGET, MAX_TARGET)
+    except NumberRefused:
         raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
 
 
