@@ -50,14 +50,15 @@ import multiprocessing
 import os
 import random
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from functools import partial
 from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,7 @@ from sqlalchemy.engine import make_url
 
 from bot.domain.values import AddRobot, Join, RobotLevel, Start
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.sandbox.runner import free_port
 from bot.telegram.callbacks import Prefix, page_lobby_name, parse_lobby, parse_move
 from engine.actions import Act
 from engine.stats import percentile
@@ -97,6 +99,24 @@ TURNS = frozenset({"robot", "deadline"})
 """Jobs that move a game (their lateness is a robot or a clock running late)."""
 REDRAWS = frozenset({"table", "hands", "marcador"})
 """Jobs that bring messages up to date (their lateness includes waiting for the budget)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one run measures (``run`` says what each knob means); handed whole to the load
+    process, the bot's side and the figures."""
+
+    tables: int
+    seconds: float
+    robots: str
+    database_url: str
+    people: int
+    pace: str
+    processes: int = 0
+    clients: str = "buttons"
+    noise: str = "all"
+    warmup: float = 0.0
+    matches: str = "short"
 
 
 def _as_people(rng: random.Random, acts: list[Act]) -> int:
@@ -480,18 +500,7 @@ class _AppPerson(_Person):
             self.seated[0] += 1
 
 
-async def _load(
-    conn: Connection,
-    tables: int,
-    seconds: float,
-    robots: str,
-    people: int,
-    pace: str,
-    clients: str = "buttons",
-    noise: str = "all",
-    warmup: float = 0.0,
-    matches: str = "short",
-) -> None:
+async def _load(conn: Connection, plan: Plan) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start()
     conn.send(server.api_url)
@@ -508,12 +517,12 @@ async def _load(
     persons: dict[int, list[_Person]] = {}
     groups: dict[int, int] = {}  # chat -> its group (a group is its own)
     rng = random.Random(12)
-    for i in range(tables):
-        level = LEVELS[i % len(LEVELS)] if robots == "mix" else RobotLevel(robots)
-        users = [server.add_user(f"P{i}.{k}") for k in range(people)]
-        watcher = [server.add_user(f"W{i}")] if clients == "miniapp" else []
+    for i in range(plan.tables):
+        level = LEVELS[i % len(LEVELS)] if plan.robots == "mix" else RobotLevel(plan.robots)
+        users = [server.add_user(f"P{i}.{k}") for k in range(plan.people)]
+        watcher = [server.add_user(f"W{i}")] if plan.clients == "miniapp" else []
         group = server.add_group(f"Mesa {i}", admins=users[:1], members=users[1:] + watcher)
-        seated = [0] if people == 4 else None
+        seated = [0] if plan.people == 4 else None
         kind: Any = _Person
         if watcher:
             kind = partial(_AppPerson, _AppTable(pages, group, watcher[0]))
@@ -525,10 +534,10 @@ async def _load(
                 level,
                 opener=k == 0,
                 seated=seated,
-                pace=pace,
+                pace=plan.pace,
                 rng=random.Random(rng.randrange(1 << 30)),
-                noise=noise,
-                matches=matches,
+                noise=plan.noise,
+                matches=plan.matches,
             )
             for k, u in enumerate(users)
         ]
@@ -556,15 +565,15 @@ async def _load(
 
     server.listeners.append(dispatch)
     latencies: list[float] = []
-    until = time.monotonic() + seconds
+    until = time.monotonic() + plan.seconds
     everyone = {id(p): p for ps in persons.values() for p in ps}.values()
     first = [0]  # the calls made before the measured window (the warm-up's)
 
     async def warm() -> None:
-        await asyncio.sleep(warmup)
+        await asyncio.sleep(plan.warmup)
         first[0] = len(server.calls)
 
-    warming = asyncio.create_task(warm()) if warmup else None
+    warming = asyncio.create_task(warm()) if plan.warmup else None
     await asyncio.gather(*(p.play(until, latencies, watch) for p in everyone))
     await asyncio.gather(*pages.tasks)
     if warming is not None:
@@ -610,20 +619,9 @@ def _by_method(calls: list[Any], groups: set[int]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-def _load_process(
-    conn: Connection,
-    tables: int,
-    seconds: float,
-    robots: str,
-    people: int,
-    pace: str,
-    clients: str = "buttons",
-    noise: str = "all",
-    warmup: float = 0.0,
-    matches: str = "short",
-) -> None:
+def _load_process(conn: Connection, plan: Plan) -> None:
     """Entry point of the load process: fake Telegram plus simulated people."""
-    asyncio.run(_load(conn, tables, seconds, robots, people, pace, clients, noise, warmup, matches))
+    asyncio.run(_load(conn, plan))
 
 
 async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
@@ -637,12 +635,6 @@ async def _watch_loop(lags: list[float], interval: float = 0.01) -> None:
 def _pct(values: list[float], p: float) -> float:
     """The ``p`` quantile of ``values`` (seconds) in milliseconds."""
     return round(percentile(values, p) * 1000, 1)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _replica(
@@ -750,92 +742,64 @@ def _counter(texts: list[str], name: str) -> float:
     )
 
 
-async def _run(
-    tables: int,
-    seconds: float,
-    robots: str,
-    database_url: str,
-    people: int,
-    pace: str,
-    processes: int = 0,
-    clients: str = "buttons",
-    noise: str = "all",
-    warmup: float = 0.0,
-    matches: str = "short",
-) -> dict[str, Any]:
-    if processes:
-        return await _run_replicas(
-            tables,
-            seconds,
-            robots,
-            database_url,
-            people,
-            pace,
-            processes,
-            clients,
-            noise,
-            warmup,
-            matches,
-        )
-    from bot.config import Config
-    from bot.domain import Database, messages
-    from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
-
+async def _start_load(plan: Plan) -> tuple[Connection, SpawnProcess, str]:
+    """The load process started (fake Telegram and the simulated people): the pipe to it, the
+    process, and the fake Telegram's address."""
     ours, theirs = multiprocessing.Pipe()
     load = multiprocessing.get_context("spawn").Process(
-        target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup, matches),
-        daemon=True,
+        target=_load_process, args=(theirs, plan), daemon=True
     )
     load.start()
-    api_url = await asyncio.to_thread(ours.recv)
+    api_url: str = await asyncio.to_thread(ours.recv)
+    return ours, load, api_url
+
+
+async def _run(plan: Plan) -> dict[str, Any]:
+    if plan.processes:
+        return await _run_replicas(plan)
+    from bot.config import Config
+    from bot.domain import Database, messages
+    from bot.telegram.app import Runner, build_application
+
+    ours, load, api_url = await _start_load(plan)
     env = {
         "TELEGRAM_BOT_TOKEN": TOKEN,
         "TELEGRAM_API_URL": api_url,
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": plan.database_url,
         "TRUCO_ROBOT_DELAY": "0",
         "TRUCO_POLL_TIMEOUT": "1",
     }
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}{WEBAPP_PATH}"
-    if clients == "miniapp":
-        env.update({"TELEGRAM_WEBAPP_URL": base, "TELEGRAM_WEBAPP_NAME": "mesa"})
+    if plan.clients == "miniapp":  # the page's routes beside the bot, as ``truco bot`` serves them
+        env.update(
+            {
+                "TELEGRAM_WEBAPP_URL": base,
+                "TELEGRAM_WEBAPP_NAME": "mesa",
+                "TRUCO_LISTEN": f"127.0.0.1:{port}",
+            }
+        )
     config = Config.from_env(env, env_file=None)
     db = Database(config.database_url)
     app = build_application(config, db)
-    front = None
-    if clients == "miniapp":  # the page's routes beside the bot, as ``truco bot`` serves them
-        from bot.ops.webserver import BotServer
-
-        front = BotServer(app, db, app.bot_data["runtime"].metrics)
-        await front.start("127.0.0.1", port)
     ours.send([])  # long polling, no webhook
-    ours.send([base] if front is not None else [])
-    await app.initialize()
-    await on_startup(app)
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1)
-    await app.start()
-    start_jobs(app)
+    ours.send([base] if plan.clients == "miniapp" else [])
+    runner = Runner(app, config)
+    await runner.start()
     lags: list[float] = []
     watch = asyncio.create_task(_watch_loop(lags))
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     db_before = (db.transactions, db.statements)
     try:
         ours.send("go")
-        before = await _ended_after(warmup, db)
+        before = await _ended_after(plan.warmup, db)
         figures = await asyncio.to_thread(ours.recv)
         figures["hands_before"], figures["matches_before"] = before
-        figures["warmup"] = warmup
+        figures["warmup"] = plan.warmup
     finally:
         used = resource.getrusage(resource.RUSAGE_SELF)
         watch.cancel()
-        await app.updater.stop()
-        await stop_jobs(app)
-        await app.stop()
-        if front is not None:
-            await front.stop()
-        await app.shutdown()
+        await runner.stop()
         ours.send("stop")
         await asyncio.to_thread(load.join, 10)
     hands = messages.count_events(db, "hand_over")
@@ -845,54 +809,23 @@ async def _run(
     figures["lateness"] = _lateness([text])
     figures["throttled_429"] = _counter([text], "truco_throttled_total")
     figures["db"] = (db.transactions - db_before[0], db.statements - db_before[1])
-    return _figures(
-        figures,
-        hands,
-        tables,
-        seconds,
-        robots,
-        database_url,
-        people,
-        pace,
-        0,
-        lags,
-        used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
-        clients,
-        noise,
-        matches,
-    )
+    cpu_seconds = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
+    return _figures(figures, hands, plan, lags, cpu_seconds)
 
 
-async def _run_replicas(
-    tables: int,
-    seconds: float,
-    robots: str,
-    database_url: str,
-    people: int,
-    pace: str,
-    processes: int,
-    clients: str = "buttons",
-    noise: str = "all",
-    warmup: float = 0.0,
-    matches: str = "short",
-) -> dict[str, Any]:
+async def _run_replicas(plan: Plan) -> dict[str, Any]:
     """The load process against ``processes`` webhook replicas on the configured database."""
     from bot.domain import Database, messages
 
-    Database(database_url).close()  # migrate once before the replicas start
-    ours, theirs = multiprocessing.Pipe()
-    load = multiprocessing.get_context("spawn").Process(
-        target=_load_process,
-        args=(theirs, tables, seconds, robots, people, pace, clients, noise, warmup, matches),
-        daemon=True,
-    )
-    load.start()
-    api_url = await asyncio.to_thread(ours.recv)
-    miniapp = clients == "miniapp"
+    Database(plan.database_url).close()  # migrate once before the replicas start
+    ours, load, api_url = await _start_load(plan)
+    miniapp = plan.clients == "miniapp"
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-"))
-    ports = [_free_port() for _ in range(processes)]
+    ports = [free_port() for _ in range(plan.processes)]
     public = f"http://127.0.0.1:{ports[0]}{WEBAPP_PATH}" if miniapp else None
-    bots = [_replica(api_url, database_url, p, folder / f"replica{p}.log", public) for p in ports]
+    bots = [
+        _replica(api_url, plan.database_url, p, folder / f"replica{p}.log", public) for p in ports
+    ]
     addresses = [f"http://127.0.0.1:{p}" for p in ports]
     texts: list[str] = []
     started: list[str] = []
@@ -912,10 +845,10 @@ async def _run_replicas(
         before = (_cpu_seconds(replicas), _cpu_seconds(loads))
         started += [await asyncio.to_thread(_get, a + "/metrics") for a in addresses]
         ours.send("go")
-        before = await _ended_after(warmup, None, database_url)
+        before = await _ended_after(plan.warmup, None, plan.database_url)
         figures = await asyncio.to_thread(ours.recv)
         figures["hands_before"], figures["matches_before"] = before
-        figures["warmup"] = warmup
+        figures["warmup"] = plan.warmup
         after = (_cpu_seconds(replicas), _cpu_seconds(loads))
         for address in addresses:
             with contextlib.suppress(OSError):
@@ -931,7 +864,7 @@ async def _run_replicas(
         ours.send("stop")
         await asyncio.to_thread(load.join, 10)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    db = Database(database_url, migrate=False)
+    db = Database(plan.database_url, migrate=False)
     hands = messages.count_events(db, "hand_over")
     figures["matches"] = messages.count_events(db, "match_over")
     db.close()
@@ -945,25 +878,13 @@ async def _run_replicas(
         (a - b if a is not None and b is not None else None)
         for a, b in zip(after, before, strict=True)
     )
-    result = _figures(
-        figures,
-        hands,
-        tables,
-        seconds,
-        robots,
-        database_url,
-        people,
-        pace,
-        processes,
-        [],
-        # the replicas alone while measured; without /proc, every child from start to stop
+    # the replicas alone while measured; without /proc, every child from start to stop
+    cpu_seconds = (
         replicas_cpu
         if replicas_cpu is not None
-        else used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
-        clients,
-        noise,
-        matches,
+        else used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
     )
+    result = _figures(figures, hands, plan, [], cpu_seconds)
     if load_cpu is not None:
         result["load_cpu_seconds"] = round(load_cpu, 1)  # the fake Telegram and the people
     return result
@@ -990,24 +911,12 @@ async def _ended_after(seconds: float, db: Any, url: str = "") -> tuple[int, int
 
 
 def _figures(
-    figures: dict[str, Any],
-    hands: int,
-    tables: int,
-    seconds: float,
-    robots: str,
-    database_url: str,
-    people: int,
-    pace: str,
-    processes: int,
-    lags: list[float],
-    cpu_seconds: float,
-    clients: str = "buttons",
-    noise: str = "all",
-    matches: str = "short",
+    figures: dict[str, Any], hands: int, plan: Plan, lags: list[float], cpu_seconds: float
 ) -> dict[str, Any]:
     lat: list[float] = figures["latencies"]
     reach: list[float] = figures["tap_to_pages"]
     warmup = figures.get("warmup", 0.0)
+    tables, seconds = plan.tables, plan.seconds
     every_hand = hands  # the CPU and the database were measured over the whole run
     hands -= figures.get("hands_before", 0)  # calls and hands: those after the warm-up
     ended = figures.get("matches", 0) - figures.get("matches_before", 0)
@@ -1021,17 +930,17 @@ def _figures(
     calls_per_second = figures["throttled"] / seconds if seconds else 0.0
     per_table = calls_per_second / tables if tables else 0.0
     return {
-        "database": make_url(database_url).get_backend_name(),
-        "processes": processes or 1,
-        "webhook": bool(processes),
+        "database": make_url(plan.database_url).get_backend_name(),
+        "processes": plan.processes or 1,
+        "webhook": bool(plan.processes),
         "tables": tables,
         "seconds": seconds + warmup,
         "warmup_seconds": warmup,
-        "people_per_table": people,
-        "pace": pace,
-        "clients": clients,
-        "group_noise": noise,
-        "robots": robots if people == 1 else None,
+        "people_per_table": plan.people,
+        "pace": plan.pace,
+        "clients": plan.clients,
+        "group_noise": plan.noise,
+        "robots": plan.robots if plan.people == 1 else None,
         "presses": len(lat),
         "press_to_answer_ms": {
             "p50": _pct(lat, 0.50),
@@ -1040,7 +949,7 @@ def _figures(
         },
         "mean_ms": round(sum(lat) / len(lat) * 1000, 1) if lat else 0.0,
         "hands": hands,
-        "matches": matches,
+        "matches": plan.matches,
         "matches_ended": ended,
         # every match to 12: short ones spread a match's own calls over few hands
         "hands_per_match": round(hands / ended, 1) if ended else None,
@@ -1155,6 +1064,17 @@ def run(
     url = prepare_database(database_url or os.environ.get("DATABASE_URL"), reset)
     if processes and make_url(url).get_backend_name() != "postgresql":
         raise BenchError("--processes precisa de DATABASE_URL num PostgreSQL")
-    return asyncio.run(
-        _run(tables, seconds, robots, url, people, pace, processes, clients, noise, warmup, matches)
+    plan = Plan(
+        tables=tables,
+        seconds=seconds,
+        robots=robots,
+        database_url=url,
+        people=people,
+        pace=pace,
+        processes=processes,
+        clients=clients,
+        noise=noise,
+        warmup=warmup,
+        matches=matches,
     )
+    return asyncio.run(_run(plan))

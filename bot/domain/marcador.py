@@ -18,8 +18,8 @@ from sqlalchemy import update
 from sqlmodel import col
 
 from bot.domain.models import MarcadorRow, utcnow
-from bot.domain.store import Database
-from bot.domain.values import Person
+from bot.domain.store import Database, raise_to
+from bot.domain.values import Person, Reason, Refused
 from engine.marcador import Marcador
 
 MAX_TRIES = 20
@@ -62,15 +62,6 @@ class GroupMarcador:
     """The name of whoever marked each hand of ``marcador.hands``."""
     version: int
     drawn: int
-
-
-class MarcadorRefused(ValueError):
-    """A press that changes nothing: ``reason`` is ``no_marcador``, ``over`` or ``value``."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        """A refusal with its reason code (the adapter words it)."""
-        super().__init__(detail or reason)
-        self.reason = reason
 
 
 def _from_row(row: MarcadorRow) -> GroupMarcador:
@@ -125,26 +116,22 @@ def set_message(db: Database, marcador_id: int, message_id: int) -> None:
 def mark_drawn(db: Database, marcador_id: int, version: int) -> None:
     """The message now shows ``version`` (a newer drawn version is kept)."""
     with db.session() as s:
-        s.execute(
-            update(MarcadorRow)
-            .where(col(MarcadorRow.id) == marcador_id, col(MarcadorRow.drawn) < version)
-            .values(drawn=version)
-        )
+        raise_to(s, MarcadorRow.drawn, marcador_id, version)
         s.commit()
 
 
 def _apply(marcador: Marcador, presses: list[Any], person: Person, cmd: Command) -> Marcador:
     if isinstance(cmd, Press):
         if marcador.winner is not None:
-            raise MarcadorRefused("over")
+            raise Refused(Reason.MARCADOR_OVER)
         try:
             marcador = marcador.add(cmd.team, cmd.points)
-        except ValueError as exc:
-            raise MarcadorRefused("value", str(exc)) from None
+        except ValueError:
+            raise Refused(Reason.BAD_VALUE) from None
         presses.append([person.id, person.name])
     elif isinstance(cmd, Undo):
         if not marcador.hands:
-            raise MarcadorRefused("empty")
+            raise Refused(Reason.NOTHING_TO_UNDO)
         marcador = marcador.undo()
         presses.pop()
     else:
@@ -154,12 +141,12 @@ def _apply(marcador: Marcador, presses: list[Any], person: Person, cmd: Command)
 
 
 def press(db: Database, marcador_id: int, person: Person, cmd: Command) -> GroupMarcador:
-    """Apply one press to the newest score; ``MarcadorRefused`` when it changes nothing."""
+    """Apply one press to the newest score; ``Refused`` when it changes nothing."""
     for _ in range(MAX_TRIES):
         with db.session() as s:
             row = s.get(MarcadorRow, marcador_id)
             if row is None:
-                raise MarcadorRefused("no_marcador")
+                raise Refused(Reason.NO_MARCADOR)
             presses = json.loads(row.presses)
             marcador = _apply(Marcador.from_json(json.loads(row.marcador)), presses, person, cmd)
             done = s.execute(
@@ -178,4 +165,4 @@ def press(db: Database, marcador_id: int, person: Person, cmd: Command) -> Group
                 assert fresh is not None
                 return _from_row(fresh)
             s.rollback()  # someone pressed meanwhile: read their score and apply on top
-    raise MarcadorRefused("busy")
+    raise Refused(Reason.BUSY)

@@ -20,7 +20,7 @@ from bot.domain import flood, outbox
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_noise_in, info_of
-from bot.domain.store import Database
+from bot.domain.store import Database, raise_to
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values import (
@@ -256,6 +256,21 @@ def table_shown(db: Database, game_id: int, table_message_id: int, digest: str) 
         s.commit()
 
 
+def _live_table(s: Session, chat_id: int, thread_id: int | None) -> Game | None:
+    """The newest table of a chat (or forum topic) not over yet that has its message."""
+    q = select(Game).where(
+        Game.chat_id == chat_id,
+        col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
+        col(Game.table_message_id).is_not(None),
+    )
+    q = (
+        q.where(Game.thread_id == thread_id)
+        if thread_id
+        else q.where(col(Game.thread_id).is_(None))
+    )
+    return s.exec(q.order_by(col(Game.id).desc())).first()
+
+
 def note_posted(
     db: Database, chat_id: int, thread_id: int | None, count: int = 1, *, game_id: int | None = None
 ) -> tuple[int, int] | None:
@@ -265,20 +280,7 @@ def note_posted(
     ``None`` when the chat has no live table message.
     """
     with db.session() as s:
-        if game_id is not None:
-            game = s.get(Game, game_id)
-        else:
-            q = select(Game).where(
-                Game.chat_id == chat_id,
-                col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
-                col(Game.table_message_id).is_not(None),
-            )
-            q = (
-                q.where(Game.thread_id == thread_id)
-                if thread_id
-                else q.where(col(Game.thread_id).is_(None))
-            )
-            game = s.exec(q.order_by(col(Game.id).desc())).first()
+        game = s.get(Game, game_id) if game_id is not None else _live_table(s, chat_id, thread_id)
         if game is None or game.id is None or game.private:
             return None
         s.execute(
@@ -304,23 +306,13 @@ def note_seen(
     if thread_id:
         return None
     with db.session() as s:
-        q = select(Game).where(
-            Game.chat_id == chat_id,
-            col(Game.status).in_((GameStatus.LOBBY, GameStatus.PLAYING)),
-            col(Game.table_message_id).is_not(None),
-            col(Game.thread_id).is_(None),
-        )
-        game = s.exec(q.order_by(col(Game.id).desc())).first()
+        game = _live_table(s, chat_id, None)
         if game is None or game.id is None or game.private or game.table_message_id is None:
             return None
         after = message_id - game.table_message_id
         if after <= game.table_after:
             return game.id, game.table_after
-        s.execute(
-            update(Game)
-            .where(col(Game.id) == game.id, col(Game.table_after) < after)
-            .values(table_after=after)
-        )
+        raise_to(s, Game.table_after, game.id, after)
         s.commit()
         return game.id, after
 
@@ -328,11 +320,7 @@ def note_seen(
 def bring_table_down(db: Database, game_id: int, after: int) -> None:
     """Count the table as buried under at least ``after`` messages: the next redraw reposts it."""
     with db.session() as s:
-        s.execute(
-            update(Game)
-            .where(col(Game.id) == game_id, col(Game.table_after) < after)
-            .values(table_after=after)
-        )
+        raise_to(s, Game.table_after, game_id, after)
         s.commit()
 
 

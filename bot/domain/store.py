@@ -15,11 +15,11 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import event, inspect, text
+from sqlalchemy import event, inspect, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, InvalidatePoolError, OperationalError, SQLAlchemyError
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, SQLModel, col, create_engine
 
 HERE = Path(__file__).resolve().parent
 # PostgreSQL advisory lock keys (any 64-bit numbers unique to this application)
@@ -132,6 +132,17 @@ def _ping_when_idle(engine: Engine) -> None:
 
     event.listen(engine, "checkin", checkin)
     event.listen(engine, "checkout", checkout)
+
+
+def raise_to(s: Session, column: Any, row_id: int, value: int) -> None:
+    """``column`` of the row ``row_id`` (its model's ``id``) set to ``value`` unless it holds
+    more already: a count that only grows, whichever process writes last (not committed)."""
+    model = column.class_
+    s.execute(
+        update(model)
+        .where(col(model.id) == row_id, col(column) < value)
+        .values({column.key: value})
+    )
 
 
 def insert_of(s: Session, model: type[SQLModel]) -> Any:

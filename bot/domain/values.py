@@ -41,17 +41,11 @@ class GameStatus(StrEnum):
 ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)
 
 
-class RobotLevel(StrEnum):
-    """How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed (members
-    named here so that the type checker knows them; their values are the engine's names)."""
-
-    FACIL = levels.FACIL.name
-    MEDIO = levels.MEDIO.name
-    DIFICIL = levels.DIFICIL.name
-
-
-if [lv.value for lv in RobotLevel] != list(levels.ROBOT_LEVELS):  # pragma: no cover
-    raise ImportError("RobotLevel must list engine.levels.ROBOT_LEVELS, in order")
+RobotLevel = StrEnum(  # type: ignore[misc]  # members made from the registry, not spelled
+    "RobotLevel", [(name.upper(), name) for name in levels.ROBOT_LEVELS], module=__name__
+)
+"""How well a robot plays: the levels of ``engine.levels.ROBOT_LEVELS``, typed, in its order
+(``RobotLevel.MEDIO == "medio"``); a level added there is a member here."""
 
 DEFAULT_LEVEL = RobotLevel(levels.DEFAULT_LEVEL)
 """The level of the robots that fill empty seats at the start."""
@@ -102,6 +96,16 @@ class Reason(StrEnum):
     """Revanche on a match still in play."""
     REMATCH_GONE = "rematch_gone"
     """Revanche on a result after a newer table was opened in its chat."""
+    MARCADOR_ARG = "marcador_arg"
+    """A word after /marcador that is none of its options (param ``arg``)."""
+    NO_MARCADOR = "no_marcador"
+    MARCADOR_OVER = "marcador_over"
+    """A hand marked on a marcador whose match is won: Nova partida first."""
+    BAD_VALUE = "bad_value"
+    """A hand marked at a value the marcador's next hand cannot be worth."""
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    BUSY = "busy"
+    """A marcador pressed by so many at once that the press gave up."""
     UNKNOWN = "unknown"
 
 

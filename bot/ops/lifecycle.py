@@ -10,6 +10,7 @@ multiprocessing's resource tracker exit.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import os
@@ -17,6 +18,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 WATCH_SECONDS = 1.0
 _PR_SET_PDEATHSIG = 1
@@ -42,3 +44,20 @@ def die_with_parent() -> None:
             time.sleep(WATCH_SECONDS)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[asyncio.Event]:
+    """Inside, SIGINT and SIGTERM set the event it gives (the caller then stops in order)
+    instead of ending the process; the handlers are taken off on leaving. In a running loop."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        yield stop
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)

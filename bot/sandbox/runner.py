@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.ops.lifecycle import stop_signals
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.web import SandboxWeb, populate
 
@@ -67,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def free_port(host: str) -> int:
-    """A TCP port nobody listens on right now (for the bot's own HTTP port)."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now (the bot's own HTTP port; the bench's and the
+    tests' servers)."""
     with socket.socket() as s:
         s.bind((host, 0))
         port: int = s.getsockname()[1]
@@ -126,6 +128,11 @@ async def stop_process(proc: asyncio.subprocess.Process) -> int:
 
 async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) -> int:
     """Run until Ctrl-C (or SIGTERM, or the bot process ending); returns the exit status."""
+    with stop_signals() as stop:
+        return await _serve(args, stop, ready)
+
+
+async def _serve(args: argparse.Namespace, stop: asyncio.Event, ready: asyncio.Event | None) -> int:
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     state_path = data / STATE_FILE
@@ -134,12 +141,6 @@ async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) ->
     populate(server)
     dirty = asyncio.Event()
     server.listeners.append(lambda event: dirty.set())
-
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
 
     try:
         await server.start(args.host, args.api_port)
@@ -203,9 +204,6 @@ async def serve(args: argparse.Namespace, ready: asyncio.Event | None = None) ->
         await web.stop()
         await server.stop()
         save_state(server, state_path)
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(sig)
     print("Sandbox encerrada.", flush=True)
     return status
 

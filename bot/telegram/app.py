@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
-import signal
 import sys
 import time
 from collections.abc import Callable, Coroutine
@@ -40,6 +38,7 @@ from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.i18n import LANGUAGES, SOURCE, translations
+from bot.ops.lifecycle import stop_signals
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
 from bot.telegram import command_table, guards, job_table
@@ -403,20 +402,13 @@ def run(config: Config) -> int:
 
 async def serve(app: TrucoApp, config: Config) -> None:
     """Run until SIGINT or SIGTERM, then stop in order."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    runner = Runner(app, config)
-    try:
-        await runner.start()
-        await stop.wait()
-    finally:
-        await runner.stop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(sig)
+    with stop_signals() as stop:
+        runner = Runner(app, config)
+        try:
+            await runner.start()
+            await stop.wait()
+        finally:
+            await runner.stop()
 
 
 class Runner:

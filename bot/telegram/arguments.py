@@ -3,7 +3,7 @@
 ``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` becomes a ``TableRequest``,
 ``/marcador [variante] [pontos] [Time A x Time B]`` a ``Marcador``; the domain never sees the
 words. As with ``callbacks``, nothing read here is trusted: a word that is none of these is
-refused with its reason (``Refused`` / ``MarcadorRefused``), answered in one line.
+refused with its reason (``Refused``), answered in one line.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import ChatSettings, Reason, Refused, TableRequest
-from bot.domain.marcador import MarcadorRefused
 from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import TableOptions, get_ruleset
 from engine.marcador import DEFAULT_NAMES, Marcador
@@ -45,10 +44,7 @@ def truco_request(
         elif word in ("2x2", "2×2", "4", "2v2"):
             players = 4
         elif is_digits(word):
-            try:
-                target = parse_number(word, MIN_TARGET, MAX_TARGET)
-            except NumberRefused:
-                raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+            target = _target(word)
         elif word.isnumeric():  # ², ٣, ５: a number, but not written with 0-9
             raise Refused(Reason.BAD_NUMBER, arg=raw)
         else:
@@ -72,8 +68,8 @@ def truco_request(
 def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
     """``/marcador [variante] [pontos] [Time A x Time B]`` on top of the chat's defaults.
 
-    ``MarcadorRefused("bad_arg", word)`` for a word that is none of these, ``bad_target`` for a
-    target outside 6–30.
+    ``Refused(Reason.MARCADOR_ARG, arg=word)`` for a word that is none of these,
+    ``Reason.BAD_TARGET`` for a target outside 6–30.
     """
     variant, target = chat.variant, chat.target
     names = list(DEFAULT_NAMES)
@@ -90,19 +86,24 @@ def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
     for raw in words_left:
         word = raw.strip().lower()
         if is_digits(word):
-            try:
-                target = parse_number(word, MIN_TARGET, MAX_TARGET)
-            except NumberRefused:
-                raise MarcadorRefused("bad_target") from None
+            target = _target(word)
         elif (found := _variant(word)) is not None:
             variant = found
         else:
-            raise MarcadorRefused("bad_arg", raw)
+            raise Refused(Reason.MARCADOR_ARG, arg=raw)
     ladder = house_ladder(get_ruleset(variant), chat.ladder)
     try:
         return Marcador(variant, target, ladder, (names[0], names[1]))
     except ValueError:
-        raise MarcadorRefused("bad_target") from None
+        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+
+
+def _target(word: str) -> int:
+    """The points a match goes to, written in digits (``BAD_TARGET`` outside 6–30)."""
+    try:
+        return parse_number(word, MIN_TARGET, MAX_TARGET)
+    except NumberRefused:
+        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
 
 
 def _variant(word: str) -> str | None:

@@ -195,9 +195,8 @@ _LOBBY_TABLE: tuple[tuple[str, LobbyCommand, str | None], ...] = (
     ("go", Start(), "start"),
     ("x", CancelTable(), None),
     ("rm", RemoveRobot(), None),
-    ("r1", AddRobot(RobotLevel.FACIL), None),
-    ("r2", AddRobot(RobotLevel.MEDIO), None),
-    ("r3", AddRobot(RobotLevel.DIFICIL), None),
+    # + Robô, one per level, weakest first: r1, r2, r3
+    *((f"r{i}", AddRobot(level), None) for i, level in enumerate(RobotLevel, 1)),
 )
 LOBBY_CODES: dict[str, LobbyCommand] = {code: command for code, command, _ in _LOBBY_TABLE}
 """The lobby's buttons in the group, by their code in callback_data."""

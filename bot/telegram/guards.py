@@ -36,7 +36,7 @@ from bot.domain.values import Reason
 from bot.telegram.callbacks import PRIVATE_KINDS, Prefix, target
 from bot.telegram.command_table import ANONYMOUS_OK
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import reply
+from bot.telegram.handlers.common import refuse
 from bot.telegram.render.wording import reason_text
 
 GUARD_GROUP = 0
@@ -129,7 +129,7 @@ async def drop(update: Update, context: Any) -> None:
 
 async def refuse_anonymous(update: Update, context: BotContext) -> None:
     """Tell an anonymous sender to write as themselves to play; nothing else happens."""
-    await reply(update, context, reason_text(context.t, Reason.ANONYMOUS))
+    await refuse(update, context, Reason.ANONYMOUS)
     raise ApplicationHandlerStop
 
 

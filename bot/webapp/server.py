@@ -165,12 +165,21 @@ class MiniApp:
 
     # ---------------------------------------------------------------- helpers
 
-    def _user(self, request: web.Request) -> WebAppUser:
+    def _launch(self, request: web.Request) -> WebAppUser:
+        """The person of the request's signed launch data (``BadInitData`` if it does not
+        check out)."""
         scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "tma":
             raise BadInitData("no launch data")
         rt = runtime_of(self.app)
         return verify(raw.strip(), rt.config.token, now=rt.rules.clock())
+
+    def _user(self, request: web.Request) -> WebAppUser | web.Response:
+        """The person of the request's signed launch data; else the refusal to answer (401)."""
+        try:
+            return self._launch(request)
+        except BadInitData:
+            return self._refusal(request, 401, "reopen")
 
     def _refusal(self, request: web.Request, status: int, key: str) -> web.Response:
         """A refusal in the language the launch data names (read unchecked: it only picks
@@ -246,10 +255,9 @@ class MiniApp:
 
     async def state(self, request: web.Request) -> web.Response:
         """The table from the person's seat (the public table when they are not seated)."""
-        try:
-            user = self._user(request)
-        except BadInitData:
-            return self._refusal(request, 401, "reopen")
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
         game_id = self._game(request, request.query.get("table"))
         loaded = await asyncio.to_thread(self._read, game_id) if game_id is not None else None
         if loaded is None:
@@ -258,33 +266,23 @@ class MiniApp:
 
     async def move(self, request: web.Request) -> web.Response:
         """One action of the person's own seat, made for a version, as a button makes it."""
+        found = await self._body(request)
+        if isinstance(found, web.Response):
+            return found
+        user, game_id, body = found
         try:
-            user = self._user(request)
-        except BadInitData:
-            return self._refusal(request, 401, "reopen")
-        from bot.telegram.publish import refresh
-
-        try:
-            body = await request.json()
-            game_id = self._game(request, body["table"])
             version = int(body["version"])
             action = Action.parse(str(body["action"]))
         except (ValueError, KeyError, TypeError, InvalidValue):
-            game_id = None
-        if game_id is None:
             return self._bad_button(user)
         rt = runtime_of(self.app)
         call = partial(
             tables.act, rt.db, game_id, version, None, action, rt.rules,
             user_id=user.id, source=Source.APP,
         )  # fmt: skip
-        try:
-            change = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
-        except Refused as exc:
-            t = person_translations(user.language_code)
-            text = reason_text(t, exc.reason, exc.params)
-            return web.json_response({"error": text, "reason": exc.reason.value}, status=409)
-        refresh(self.app, change)
+        change = await self._change(user, call)
+        if isinstance(change, web.Response):
+            return change
         return web.json_response({"ok": True, "version": change.version})
 
     async def _change(self, user: WebAppUser, call: Callable[[], Change]) -> web.Response | Change:
@@ -303,10 +301,9 @@ class MiniApp:
 
     async def _body(self, request: web.Request) -> tuple[WebAppUser, int, JSON] | web.Response:
         """The person and the table of a POST (401 or 400 when they do not check out)."""
-        try:
-            user = self._user(request)
-        except BadInitData:
-            return self._refusal(request, 401, "reopen")
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
         try:
             body = await request.json()
             game_id = self._game(request, body["table"]) if isinstance(body, dict) else None
@@ -384,10 +381,9 @@ class MiniApp:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The live stream: the state now, then again after every change of the table."""
-        try:
-            user = self._user(request)
-        except BadInitData:
-            return self._refusal(request, 401, "reopen")
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
         game_id = self._game(request, request.query.get("table"))
         if game_id is None:
             return self._refusal(request, 404, "no_table")
@@ -437,7 +433,7 @@ class MiniApp:
                 try:
                     await asyncio.wait_for(wake.wait(), HEARTBEAT)
                 except TimeoutError:
-                    self._user(request)  # launch data too old now: the page reopens
+                    self._launch(request)  # launch data too old now: the page reopens
                     await response.write(b": ping\n\n")
                 wake.clear()
                 if self.live.closing:

@@ -366,20 +366,28 @@ def cangou() -> str:
 # ------------------------------------------------------------------ special hands
 
 
+def _variant_rows(cells: Callable[[Ruleset, int], str]) -> list[str]:
+    """One row per variant, its name first: ``cells`` gets the variant and the score of its
+    special hand in a match to its default target."""
+    return [
+        f'<tr data-variant="{rs.name}">'
+        + _td(rs.title)
+        + cells(rs, rs.threshold(rs.default_target))
+        + "</tr>"
+        for rs in RULESETS.values()
+    ]
+
+
 def special_hands() -> str:
     """Mão de onze / mão de dez, per variant: when it happens and what playing or running pays."""
-    rows = []
-    for rs in RULESETS.values():
-        threshold = rs.threshold(rs.default_target)
-        rows.append(
-            f'<tr data-variant="{rs.name}">'
-            + _td(rs.title)
-            + _td(PT.special_hand(rs), "name", rs.special_hand)
+    rows = _variant_rows(
+        lambda rs, threshold: (
+            _td(PT.special_hand(rs), "name", rs.special_hand)
             + _td(f"{threshold} pontos", "threshold", threshold)
             + _td(str(rs.special_hand_value), "play", rs.special_hand_value)
             + _td(str(rs.hand_value), "run", rs.hand_value)
-            + "</tr>"
         )
+    )
     head = ["Variante", "Mão", "Quando", "Jogou", "Correu"]
     caption = (
         "Partida a 12 pontos, com só um dos times no placar indicado. Jogou: quanto a mão vale "
@@ -390,16 +398,12 @@ def special_hands() -> str:
 
 def iron_hand() -> str:
     """The iron hand, per variant: the score that brings it and what it is worth."""
-    rows = []
-    for rs in RULESETS.values():
-        threshold = rs.threshold(rs.default_target)
-        rows.append(
-            f'<tr data-variant="{rs.name}">'
-            + _td(rs.title)
-            + _td(f"{threshold} × {threshold}", "iron", threshold)
+    rows = _variant_rows(
+        lambda rs, threshold: (
+            _td(f"{threshold} × {threshold}", "iron", threshold)
             + _td(str(rs.hand_value), "iron_value", rs.hand_value)
-            + "</tr>"
         )
+    )
     head = ["Variante", "Placar", "A mão vale"]
     return _table({"truco": "iron"}, head, rows, "Partida a 12 pontos")
 

@@ -39,11 +39,7 @@
     } catch (e) { /* private mode: the match lasts while the page is open */ }
   }
 
-  function esc(text) {
-    return String(text).replace(/[&<>"]/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
-    });
-  }
+  var esc = window.trucoSite.esc;
 
   // ------------------------------------------------------------ the engine (one worker per tab)
 
@@ -173,7 +169,7 @@
       self.el.setAttribute("data-jogo-carga-ms", String(Math.round(performance.now() - engine.started)));
       self.el.setAttribute("data-jogo-inicio-ms", String(Math.round(engine.started)));
       self.el.setAttribute("data-jogo-motor-ms", JSON.stringify(msg.timings));
-      registerOffline();
+      window.trucoSite.registerOffline();
       return msg;
     }, function (e) {
       self.renderFailure(e.message);
@@ -594,31 +590,7 @@
       this.infoHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + this.signalsHtml() + log + foot;
   };
 
-  // ------------------------------------------------------------ offline
-
-  function registerOffline() {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-    var here = new URL(".", location.href).href;
-    navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
-  }
-
   // ------------------------------------------------------------ boot
 
-  var current = null;
-
-  function attach() {
-    var el = document.querySelector("[data-jogo]");
-    if (!el) {
-      current = null;
-      return;
-    }
-    if (current && current.el === el) return;
-    current = new Game(el);
-  }
-
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(attach);
-  } else {
-    document.addEventListener("DOMContentLoaded", attach);
-  }
+  window.trucoSite.mount("[data-jogo]", Game);
 })();

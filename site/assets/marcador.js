@@ -10,11 +10,7 @@
 
   var KEY = "truco-marcador";
 
-  function esc(text) {
-    return String(text).replace(/[&<>"]/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
-    });
-  }
+  var esc = window.trucoSite.esc;
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; });
@@ -37,7 +33,7 @@
     el.addEventListener("click", this.onClick.bind(this));
     el.addEventListener("change", this.onChange.bind(this));
     this.render();
-    registerOffline();
+    window.trucoSite.registerOffline();
   }
 
   Marcador.prototype.fresh = function (variant, target, ladder, names) {
@@ -222,21 +218,5 @@
       (log ? '<details class="marcador__log" open><summary>Mãos (' + p.hands.length + ')</summary><ol reversed>' + log + "</ol></details>" : "");
   };
 
-  function registerOffline() {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-    var here = new URL(".", location.href).href;
-    navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
-  }
-
-  var current = null;
-
-  function attach() {
-    var el = document.querySelector("[data-marcador]");
-    if (!el) { current = null; return; }
-    if (current && current.el === el) return;
-    current = new Marcador(el);
-  }
-
-  if (typeof window.document$ !== "undefined") window.document$.subscribe(attach);
-  else document.addEventListener("DOMContentLoaded", attach);
+  window.trucoSite.mount("[data-marcador]", Marcador);
 })();

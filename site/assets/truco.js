@@ -1,6 +1,8 @@
 /* Truco rulebook: deck style switch (R11) and the tutorial player. No framework, no outside requests.
  * Material's instant navigation swaps page content, so everything (re)initialises on `document$`
- * and finds its elements by data attributes; clicks are delegated once on the document. */
+ * and finds its elements by data attributes; clicks are delegated once on the document.
+ * Loaded before jogo.js and marcador.js (mkdocs.yml), it gives them what every page script
+ * shares: window.trucoSite (esc, registerOffline, mount). */
 (function () {
   "use strict";
 
@@ -496,6 +498,38 @@
     resizing = setTimeout(refitAll, 150);
   });
 
+  // ------------------------------------------------------------ shared with the page scripts
+
+  /* fn on every page shown: on `document$` under instant navigation, else once loaded */
+  function onEveryPage(fn) {
+    if (typeof window.document$ !== "undefined") window.document$.subscribe(fn);
+    else document.addEventListener("DOMContentLoaded", fn);
+  }
+
+  /* One widget per page: new Make(el) on the element `selector` finds, made again only when
+   * the page (and so the element) changed. */
+  function mount(selector, Make) {
+    var current = null;
+    onEveryPage(function () {
+      var el = document.querySelector(selector);
+      if (!el) {
+        current = null;
+        return;
+      }
+      if (current && current.el === el) return;
+      current = new Make(el);
+    });
+  }
+
+  /* The page's own service worker (sw.js next to it, written by site/_hooks/jogo.py) */
+  function registerOffline() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    var here = new URL(".", location.href).href;
+    navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
+  }
+
+  window.trucoSite = { esc: esc, registerOffline: registerOffline, mount: mount };
+
   // ------------------------------------------------------------ boot
 
   function boot() {
@@ -521,9 +555,5 @@
     }
   });
 
-  if (typeof window.document$ !== "undefined") {
-    window.document$.subscribe(boot);
-  } else {
-    document.addEventListener("DOMContentLoaded", boot);
-  }
+  onEveryPage(boot);
 })();

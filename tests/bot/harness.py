@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import heapq
 import itertools
+import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -28,7 +29,7 @@ from sqlalchemy import text
 from bot.config import Config
 from bot.domain import Database
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.app import build_application, on_startup, start_jobs, stop_jobs
+from bot.telegram.app import Runner, build_application
 from bot.telegram.callbacks import Prefix
 from engine import Match, TableOptions
 from engine.cards import parse_cards
@@ -100,14 +101,6 @@ def paulista_hand(score: tuple[int, int] = (0, 0), players: int = 2, covered: bo
         hands=hands[:players],
         vira=parse_cards("5C")[0],
     )
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def start_bot(
@@ -210,6 +203,7 @@ class Harness:
         self.clock = clock
         self.env = env
         self.app: Any = None
+        self.runner: Runner | None = None
         self.db: Database | None = None
         self._pump: asyncio.Task[None] | None = None
         self._stopping = False
@@ -228,32 +222,29 @@ class Harness:
         return Config.from_env(env, env_file=None)
 
     async def start(self) -> None:
-        """Start the bot in this process."""
+        """Start the bot in this process, as ``truco bot`` does (``Runner``)."""
         self.db = Database(self.db_url)
+        config = self.config()
         if self.clock is None:
-            self.app = build_application(self.config(), self.db)
+            self.app = build_application(config, self.db)
         else:
             from bot.telegram.context import runtime_of
 
-            self.app = build_application(self.config(), self.db, clock=self.clock)
+            self.app = build_application(config, self.db, clock=self.clock)
             self.server.clock = self.clock
             self.clock.moved.append(runtime_of(self.app).jobs.wake)
-        await self.app.initialize()
-        await on_startup(self.app)
-        await self.app.updater.start_polling(poll_interval=0, timeout=1)
-        await self.app.start()
-        start_jobs(self.app)
+        # no HTTP port of its own: a test of the Mini App serves its routes on a free one
+        self.runner = Runner(self.app, dataclasses.replace(config, listen=None))
+        await self.runner.start()
         if self.clock is not None:
             self._pump = asyncio.create_task(self.pump(self.clock), name="clock pump")
 
     async def stop(self) -> None:
         """Stop the bot cleanly."""
-        if self.app is not None:
+        if self.runner is not None:
             self._stopping = True  # a job waiting for the budget finishes past any deadline
-            await self.app.updater.stop()
-            await stop_jobs(self.app)
-            await self.app.stop()
-            await self.app.shutdown()
+            await self.runner.stop()
+            self.runner = None
         if self._pump is not None:
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -525,6 +516,48 @@ class PrivacyWatch:
                     if re.search(r"(?<![0-9A-Z])" + re.escape(label), public):
                         self.leaks.append(f"{label} in chat {chat}: {text_!r}")
             return
+
+
+ANONYMOUS = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
+"""The sender Telegram names for an anonymous admin."""
+
+
+async def as_group(
+    server: FakeTelegram, group: int, text: str, message_id: int | None = None
+) -> None:
+    """An anonymous admin writes the command ``text``: the group itself is the sender."""
+    chat = server.chats[group]
+    await server.updates.put(
+        "message",
+        {
+            "message_id": 9000 + len(server.messages(group)) if message_id is None else message_id,
+            "from": dict(ANONYMOUS),
+            "sender_chat": dict(chat),
+            "chat": dict(chat),
+            "date": int(time.time()),
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+        },
+    )
+
+
+async def next_event(stream: Any, line_timeout: float | None = None) -> Any:
+    """The data of the next event on a live stream (``api/events``, server-sent events), read
+    as JSON; ``line_timeout``: how long each line may take."""
+    data = b""
+    while True:
+        line = await asyncio.wait_for(stream.content.readline(), line_timeout)
+        if not line:
+            raise ConnectionResetError("the stream ended")
+        if line.startswith(b"data: "):
+            data = line[6:]
+        elif line == b"\n" and data:
+            return json.loads(data)
 
 
 def strip_tags(html: str) -> str:

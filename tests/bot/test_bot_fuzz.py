@@ -19,15 +19,16 @@ from typing import Any
 
 import pytest
 
-from tests.bot.harness import Harness, PrivacyWatch, buttons, paulista_hand, seat_match
+from tests.bot.harness import (
+    Harness,
+    PrivacyWatch,
+    as_group,
+    buttons,
+    paulista_hand,
+    seat_match,
+)
 
 JSON = dict[str, Any]
-ANONYMOUS_ADMIN = {
-    "id": 1087968824,
-    "is_bot": True,
-    "first_name": "Group",
-    "username": "GroupAnonymousBot",
-}
 COMMANDS = (
     "/truco", "/placar", "/ranking", "/regras", "/baralho", "/config", "/cancelar",
     "/ajuda", "/help", "/start", "/tutorial", "/nada", "/truco@TrucoBot", "/truco@OutroBot",
@@ -90,18 +91,8 @@ class Fuzzer:
 
     async def anonymous(self) -> None:
         """A command from an anonymous admin (the group itself is the sender)."""
-        chat = self.s.chats[self.group]
         text = self.rng.choice(["/truco", "/truco 2x2", "/placar", "/regras", "/ajuda"])
-        message = {
-            "message_id": 10_000 + self.rng.randrange(10**6),
-            "from": dict(ANONYMOUS_ADMIN),
-            "sender_chat": dict(chat),
-            "chat": dict(chat),
-            "date": int(time.time()),
-            "text": text,
-            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
-        }
-        await self.s.updates.put("message", message)
+        await as_group(self.s, self.group, text, 10_000 + self.rng.randrange(10**6))
 
     def real_data(self) -> list[str]:
         """callback_data of every button the bot has shown so far."""

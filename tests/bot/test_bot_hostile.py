@@ -19,6 +19,7 @@ from tests.bot.harness import (
     TOKEN,
     FakeClock,
     Harness,
+    as_group,
     button,
     buttons,
     database_url,
@@ -290,30 +291,6 @@ async def test_inline_moves_count_only_in_the_tables_chat(harness: Harness) -> N
 
 
 # ------------------------------------------------------------------ anonymous admins
-
-ANONYMOUS = {
-    "id": 1087968824,
-    "is_bot": True,
-    "first_name": "Group",
-    "username": "GroupAnonymousBot",
-}
-
-
-async def as_group(server: FakeTelegram, group: int, text: str) -> None:
-    """An anonymous admin writes ``text``: the group itself is the sender."""
-    chat = server.chats[group]
-    await server.updates.put(
-        "message",
-        {
-            "message_id": 9000 + len(server.messages(group)),
-            "from": dict(ANONYMOUS),
-            "sender_chat": dict(chat),
-            "chat": dict(chat),
-            "date": int(time.time()),
-            "text": text,
-            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
-        },
-    )
 
 
 async def test_anonymous_admins_are_told_to_play_as_themselves_but_may_cancel(

@@ -18,9 +18,7 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -32,7 +30,15 @@ from bot.domain import messages, outbox
 from bot.domain.store import Database
 from bot.domain.values import GameStatus
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
-from tests.bot.harness import TOKEN, FakeClock, buttons, database_url, running
+from bot.sandbox.runner import free_port
+from tests.bot.harness import (
+    TOKEN,
+    FakeClock,
+    buttons,
+    database_url,
+    running,
+    start_bot,
+)
 
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
@@ -49,12 +55,6 @@ SILENT_HAND = 2
 """Beto lets his first decision in this hand time out."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Replica:
     """``truco bot`` in webhook mode as a subprocess on a fixed port."""
 
@@ -66,23 +66,17 @@ class Replica:
     def address(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def settings(self) -> dict[str, str]:
+        """The replica's settings over ``start_bot``'s: webhook mode on its own port."""
+        return {
+            **ENV,
+            "TELEGRAM_WEBHOOK_URL": URL,
+            "TELEGRAM_WEBHOOK_SECRET": SECRET,
+            "TRUCO_LISTEN": f"127.0.0.1:{self.port}",
+        }
+
     def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
-        env.update(ENV)
-        env.update(
-            {
-                "TELEGRAM_BOT_TOKEN": TOKEN,
-                "TELEGRAM_API_URL": self.api_url,
-                "DATABASE_URL": self.db_url,
-                "TELEGRAM_WEBHOOK_URL": URL,
-                "TELEGRAM_WEBHOOK_SECRET": SECRET,
-                "TRUCO_LISTEN": f"127.0.0.1:{self.port}",
-            }
-        )
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out
-        )
+        self.proc = start_bot(self.api_url, self.db_url, self.log, **self.settings())
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

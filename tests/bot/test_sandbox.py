@@ -16,10 +16,10 @@ import aiohttp
 import pytest
 
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.sandbox.runner import free_port
 from bot.sandbox.web import GROUP_ID, PEOPLE, SandboxWeb, populate
 from tests import ROOT
 from tests.bot.echobot import build
-from tests.bot.harness import free_port
 
 ECHO = f"{sys.executable} {ROOT / 'tests' / 'bot' / 'echobot.py'}"
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from bot.sandbox.runner import free_port
 from tests import ROOT
-from tests.bot.harness import free_port
 from tests.browsers import shot
 
 GROUP = -1_001_000_000_001

@@ -12,7 +12,7 @@ from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
 from bot.webapp.initdata import sign, user_json
-from tests.bot.harness import paulista_hand, running, seat_match
+from tests.bot.harness import next_event, paulista_hand, running, seat_match
 
 GROUP = -100_777
 WEBAPP = {"TELEGRAM_WEBAPP_URL": "http://127.0.0.1:1/app/", "TELEGRAM_WEBAPP_NAME": "mesa"}
@@ -81,25 +81,13 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                 await h.wait(lambda: any("Sua mão" in m["text"] for m in h.bot_messages(beto)))
                 headers = {"Authorization": f"tma {init_data(server, beto, gid)}"}
                 async with http.get(base + f"api/events?table=g{gid}", headers=headers) as stream:
-
-                    async def next_state() -> dict[str, Any]:
-                        data = b""
-                        while True:
-                            line = await stream.content.readline()
-                            if not line:
-                                raise ConnectionResetError("the stream ended")
-                            if line.startswith(b"data: "):
-                                data = line[6:]
-                            elif line == b"\n" and data:
-                                return json.loads(data)  # type: ignore[no-any-return]
-
-                    first = await asyncio.wait_for(next_state(), 10)
+                    first = await asyncio.wait_for(next_event(stream), 10)
                     assert first["table"] == []
                     move = {"table": f"g{gid}", "version": state["version"], "action": "play 3C"}
                     ana_headers = {"Authorization": f"tma {good}"}
                     async with http.post(base + "api/move", json=move, headers=ana_headers) as r:
                         assert r.status == 200
-                    seen = await asyncio.wait_for(next_state(), 10)
+                    seen = await asyncio.wait_for(next_event(stream), 10)
                     assert seen["table"][0]["card"]["code"] == "3C"
                     assert cards_in(json.dumps(seen)) == set(BETO_CARDS) | {"3C"}
                     # his turn while the app is open: the private message points to the app,

@@ -16,12 +16,12 @@ import pytest
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.sandbox.runner import free_port
 from bot.telegram.context import runtime_of
 from tests.bot.harness import (
     TOKEN,
     Harness,
     database_url,
-    free_port,
     paulista_hand,
     seat_match,
     strip_tags,

@@ -5,7 +5,6 @@ and catches up, with no move lost or applied twice."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -16,9 +15,10 @@ import pytest
 from bot.domain import Occupant, Person, Rules, TableRequest, people, tables
 from bot.domain.store import Database
 from bot.sandbox.fakeapi import FakeTelegram
+from bot.sandbox.runner import free_port
 from engine.rulesets import TableOptions
-from tests.bot.harness import TOKEN, database_url, paulista_hand
-from tests.bot.test_bot_replicas import ENV, SECRET, URL, Replica, free_port
+from tests.bot.harness import TOKEN, database_url, next_event, paulista_hand
+from tests.bot.test_bot_replicas import Replica
 
 PG = os.environ.get("TRUCO_TEST_DATABASE_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
@@ -42,42 +42,20 @@ class Page:
 
     async def next(self) -> JSON:
         assert self.response is not None
-        data = b""
-        while True:
-            line = await asyncio.wait_for(self.response.content.readline(), 30)
-            if not line:
-                raise ConnectionResetError("stream closed")
-            if line.startswith(b"data: "):
-                data = line[6:]
-            elif line == b"\n" and data:
-                return json.loads(data)  # type: ignore[no-any-return]
+        state: JSON = await next_event(self.response, line_timeout=30)
+        return state
 
 
 class AppReplica(Replica):
     """A webhook replica that also serves the Mini App on its port."""
 
-    def start(self) -> None:
-        import subprocess
-        import sys
-
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "TRUCO_"))}
-        env.update(ENV)
-        env.update(
-            {
-                "TELEGRAM_BOT_TOKEN": TOKEN,
-                "TELEGRAM_API_URL": self.api_url,
-                "DATABASE_URL": self.db_url,
-                "TELEGRAM_WEBHOOK_URL": URL,
-                "TELEGRAM_WEBHOOK_SECRET": SECRET,
-                "TRUCO_LISTEN": f"127.0.0.1:{self.port}",
-                "TELEGRAM_WEBAPP_URL": f"http://127.0.0.1:{self.port}/app/",
-                "TELEGRAM_WEBAPP_NAME": "mesa",
-            }
-        )
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "bot"], env=env, stdout=out, stderr=out
-        )
+    def settings(self) -> dict[str, str]:
+        """A webhook replica's settings and the Mini App's address on its port."""
+        return {
+            **super().settings(),
+            "TELEGRAM_WEBAPP_URL": f"http://127.0.0.1:{self.port}/app/",
+            "TELEGRAM_WEBAPP_NAME": "mesa",
+        }
 
 
 async def ready(http: aiohttp.ClientSession, base: str) -> None:

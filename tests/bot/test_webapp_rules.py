@@ -18,7 +18,14 @@ from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
-from tests.bot.harness import FakeClock, Harness, paulista_hand, running, seat_match
+from tests.bot.harness import (
+    FakeClock,
+    Harness,
+    next_event,
+    paulista_hand,
+    running,
+    seat_match,
+)
 
 GROUP = -100_555
 WEBAPP = {"TELEGRAM_WEBAPP_URL": "http://127.0.0.1:1/app/", "TELEGRAM_WEBAPP_NAME": "mesa"}
@@ -145,22 +152,10 @@ async def test_a_timeout_reaches_the_open_page(server, tmp_path) -> None:
         url = beto.base + f"api/events?table=g{beto.game}"
         async with beto.http.get(url, headers=headers) as stream:
             assert stream.status == 200
-
-            async def next_state() -> JSON:
-                data = b""
-                while True:
-                    line = await stream.content.readline()
-                    if not line:
-                        raise ConnectionResetError("the stream ended")
-                    if line.startswith(b"data: "):
-                        data = line[6:]
-                    elif line == b"\n" and data:
-                        return json.loads(data)  # type: ignore[no-any-return]
-
-            first = await asyncio.wait_for(next_state(), 10)
+            first = await asyncio.wait_for(next_event(stream), 10)
             assert first["deadline_in"] is not None and first["deadline_in"] > 0
             h.advance(first["deadline_in"] + 1)  # Ana lets her time run out
-            after = await asyncio.wait_for(next_state(), 30)
+            after = await asyncio.wait_for(next_event(stream), 30)
             assert after["version"] > first["version"]
             assert after["table"][0]["seat"] == 0 and after["table"][0]["card"] is not None
 

@@ -13,7 +13,6 @@ from bot.domain.models import Event, Game
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit, deadline_for
 from bot.domain.tables.rows import (
-    load_options,
     read_seats,
     record_event,
     save,
@@ -57,13 +56,19 @@ def person_acted(
     return replace(note, strikes=tuple(x for x in note.strikes if x != seat))
 
 
+def _playing(s: Session, game_id: int) -> Game:
+    """The game, being played (else refused: gone, or over)."""
+    game = s.get(Game, game_id)
+    if game is None or game.status != GameStatus.PLAYING:
+        raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
+    return game
+
+
 def come_back(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
     """A person whose seat a robot plays (two timeouts in a row) takes it back."""
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None or game.status != GameStatus.PLAYING:
-            raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
-        seats = read_seats(s, game, load_options(game.options).players)
+        game = _playing(s, game_id)
+        seats = read_seats(s, game)
         seat = seat_of(seats, user_id)
         x = seats[seat] if seat is not None else None
         if seat is None or x is None:
@@ -87,10 +92,8 @@ def vote_robot(
     the person presses a move or 🙋 Voltei. Returns the change and the votes still missing.
     """
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None or game.status != GameStatus.PLAYING:
-            raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
-        seats = read_seats(s, game, load_options(game.options).players)
+        game = _playing(s, game_id)
+        seats = read_seats(s, game)
         mine = seat_of(seats, voter)
         if mine is None:
             raise Refused(Reason.NOT_SEATED)

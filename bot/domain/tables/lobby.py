@@ -110,7 +110,7 @@ def reshape(
             raise Refused(Reason.TABLE_EXISTS)
         if game.creator_id != user_id:
             raise Refused(Reason.TABLE_EXISTS)
-        old = read_seats(s, game, load_options(game.options).players)
+        old = read_seats(s, game)
         people = [x for x in old if x is not None and x.user is not None]
         size = request.options.players
         if len(people) > size:
@@ -152,7 +152,7 @@ def lobby(
             raise Refused(Reason.NO_GAME)
         if game.status != GameStatus.LOBBY:
             raise Refused(Reason.NOT_LOBBY)
-        seats = read_seats(s, game, load_options(game.options).players)
+        seats = read_seats(s, game)
         mine = seat_of(seats, user.id)
         free = next((i for i, x in enumerate(seats) if x is None), None)
         drawn_before = expected is not None and expected != game.version
@@ -282,7 +282,7 @@ def cancel(
         expected = game.version
         save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
         record_event(s, game, expected + 1, "cancel", None, user_id)
-        seats = read_seats(s, game, load_options(game.options).players)
+        seats = read_seats(s, game)
         return commit(s, game, None, seats, rules)
 
 

@@ -16,7 +16,6 @@ from bot.domain.store import Database
 from bot.domain.tables.absent import person_acted, robot_level
 from bot.domain.tables.changes import commit, deadline_for, game_change
 from bot.domain.tables.rows import (
-    load_options,
     read_seats,
     record_event,
     save,
@@ -106,7 +105,7 @@ def _act(
             if first is not None:
                 raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
             raise Stale()
-        seats = read_seats(s, game, load_options(game.options).players)
+        seats = read_seats(s, game)
         if user_id is not None:
             seat = seat_of(seats, user_id)
         if seat is None:
@@ -340,7 +339,7 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             return None
         if game.deadline_at is None or game.deadline_at > rules.clock() + 0.05:
             return None
-        seats = read_seats(s, game, load_options(game.options).players)
+        seats = read_seats(s, game)
         m = stored_match(game)
         version = expected + 1
         hand = m.hand_number

@@ -12,7 +12,6 @@ from bot.domain.tables.changes import game_change
 from bot.domain.tables.rows import (
     active_game,
     game_row,
-    load_options,
     read_seats,
     row_to_table,
     stored_match,
@@ -91,7 +90,7 @@ def resume_jobs(db: Database, rules: Rules) -> int:
         q = select(Game).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
         games = list(s.exec(q))
         for game in games:
-            seats = read_seats(s, game, load_options(game.options).players)
+            seats = read_seats(s, game)
             m = stored_match(game) if game.snapshot is not None else None
             change = game_change(game, m, seats)
             jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)

@@ -65,7 +65,10 @@ _SEATS = select(SeatRow.seat, SeatRow.name, SeatRow.user_id, SeatRow.robot).wher
 as ORM objects (identity map, instance state) cost more than the query."""
 
 
-def read_seats(s: Session, game: GameRow, players: int) -> list[Occupant | None]:
+def read_seats(s: Session, game: GameRow, players: int | None = None) -> list[Occupant | None]:
+    """The table's seats (``players`` of them: by default as many as its stored options say)."""
+    if players is None:
+        players = load_options(game.options).players
     seats: list[Occupant | None] = [None] * players
     for seat, name, user_id, level in s.execute(_SEATS, {"game": game.id}):
         robot = RobotLevel(level) if level else None

@@ -237,18 +237,10 @@ class PeopleDriver(BotApi):
                 raise TimeoutError(f"condition not met within {timeout} s")
             await asyncio.sleep(interval)
 
-    def fail_next(
-        self,
-        method: str,
-        error_code: int = 429,
-        description: str = "Too Many Requests: retry after 1",
-        retry_after: int | None = 1,
-        *,
-        chat_id: int | None = None,
-        times: int = 1,
-    ) -> None:
-        """Make the next ``times`` calls of ``method`` (to ``chat_id`` if given) fail."""
-        self.faults.add(method, error_code, description, retry_after, chat_id=chat_id, times=times)
+    def fail_next(self, method: str, *args: Any, **kwargs: Any) -> None:
+        """Make the next calls of ``method`` fail: ``Faults.add`` (its options: the error,
+        ``chat_id``, ``times``)."""
+        self.faults.add(method, *args, **kwargs)
 
     # ------------------------------------------------------------------ webhooks
 

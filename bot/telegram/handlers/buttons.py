@@ -3,10 +3,10 @@
 A button handler is a body decorated with :func:`button`. The decorator does the rest,
 in this order: nothing without a query and a person; the data read by ``parse``
 (garbage and ids out of range answered with one line); the body, which raises
-``Refused`` for any reason the press cannot act (or ``Alert`` with its own line); a
-refusal answered as an alert (a double tap's as a toast); a change returned by the body
-scheduled (``refresh``) before the button stops spinning; the button answered (with the
-body's ``Answer``: a toast or a link); then what the body left for after the answer.
+``Refused`` for any reason the press cannot act; a refusal answered as an alert (a double
+tap's as a toast); a change returned by the body scheduled (``refresh``) before the button
+stops spinning; the button answered (with the body's ``Answer``: a toast or a link); then
+what the body left for after the answer.
 Where the button was pressed was checked before any handler ran
 (``bot.telegram.guards.pressed_here``).
 """
@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from telegram import CallbackQuery, Update
 
-from bot.domain import Person, Refused
+from bot.domain import Person, Refused, people
 from bot.domain.values import Change, Reason
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
@@ -42,14 +42,6 @@ class Press(Generic[Parsed]):
     person: Person
     t: Translations
     data: Parsed
-
-
-class Alert(Exception):
-    """A refusal the domain's ``Reason`` does not name (a marcador's), already in words."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
 
 
 @dataclass(frozen=True)
@@ -82,11 +74,12 @@ Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
 
 
 def button(
-    parse: Callable[[str], Parsed], *, personal: bool = False
+    parse: Callable[[str], Parsed], *, personal: bool | Literal["stored"] = False
 ) -> Callable[[Body[Parsed]], Handler]:
     """A button handler from its body (see the module).
 
-    ``personal``: answer in the presser's language (private buttons), else the chat's.
+    ``personal``: answer in the presser's language (private buttons), else the chat's;
+    ``"stored"``: in the language stored for the person (met first, before the data is read).
     The body returns the change to schedule (then the button is answered), an ``Answer``,
     or ``None`` when it answered the button itself.
     """
@@ -97,7 +90,11 @@ def button(
             q, person = update.callback_query, context.person
             if q is None or person is None:
                 return
-            t = person_translations(person.language_code) if personal else context.t
+            if personal == "stored":
+                player = await context.call(people.meet, context.db, person)
+                t = person_translations(player.language_code)
+            else:
+                t = person_translations(person.language_code) if personal else context.t
             parsed = await parse_button(q, t, parse)
             if parsed is None:
                 return
@@ -106,9 +103,6 @@ def button(
             except Refused as r:
                 text = reason_text(t, r.reason, r.params)
                 await q.answer(text, show_alert=r.reason not in TOASTS)
-                return
-            except Alert as alert:
-                await q.answer(alert.text, show_alert=True)
                 return
             if done is None:
                 return

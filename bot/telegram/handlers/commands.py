@@ -3,8 +3,6 @@ for anything else written in private."""
 
 from __future__ import annotations
 
-import html
-
 from telegram import Update
 from telegram.constants import ChatType
 
@@ -16,14 +14,14 @@ from bot.telegram.arguments import truco_request
 from bot.telegram.budget import Looked
 from bot.telegram.callbacks import parse_start
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import reply
+from bot.telegram.handlers.common import refuse, reply
 from bot.telegram.publish import schedule_hands, schedule_table
 from bot.telegram.publish.table import REPOST_AFTER
 from bot.telegram.render.hand import seated_text
 from bot.telegram.render.help import help_text, rules_text
 from bot.telegram.render.results import ranking_text
 from bot.telegram.render.table import table_text
-from bot.telegram.render.wording import no_match_here, not_understood, reason_text, welcome_text
+from bot.telegram.render.wording import no_match_here, not_understood, welcome_text
 from bot.telegram.throttle import Route
 
 
@@ -64,15 +62,13 @@ async def start(update: Update, context: BotContext) -> None:
         game_id = parse_start(context.args[0] if context.args else "")
     except NumberRefused as refused:
         too_large = refused.reason == NumberRefused.TOO_LARGE
-        await reply(
-            update, context, reason_text(t, Reason.NO_GAME if too_large else Reason.BAD_LINK)
-        )
+        await refuse(update, context, Reason.NO_GAME if too_large else Reason.BAD_LINK, t)
         return
     if game_id is None:
         return
     table = await context.call(tables.load, context.db, game_id)
     if table is None:
-        await reply(update, context, reason_text(t, Reason.NO_GAME))
+        await refuse(update, context, Reason.NO_GAME, t)
     elif table.status == GameStatus.LOBBY:
         schedule_table(context.application, table.chat_id, table.thread_id, table.id)
     elif table.status == GameStatus.PLAYING:
@@ -100,8 +96,7 @@ async def rules(update: Update, context: BotContext) -> None:
         try:
             variant = truco_request(context.args[:1], settings).variant
         except Refused as r:
-            params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
-            await reply(update, context, reason_text(context.t, r.reason, params))
+            await refuse(update, context, r)
             return
     variant = variant or settings.variant
     await reply(update, context, rules_text(context.t, variant, context.config.rulebook_url))

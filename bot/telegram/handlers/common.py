@@ -1,7 +1,9 @@
-"""What several handlers share: replying without waiting, admin checks, greeting privately."""
+"""What several handlers share: replying without waiting, refusing a command, admin checks,
+greeting privately."""
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -11,7 +13,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import PlayerInfo, people
-from bot.domain.values import Reason, Table
+from bot.domain.values import Reason, Refused, Table
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked
@@ -65,6 +67,22 @@ async def reply(update: Update, context: BotContext, text: str, **kw: Any) -> No
             return  # a keyboard (/config) belongs in its chat; the table needs the budget
 
     post(update, context, text, target, **kw)
+
+
+ECHOED = 30
+"""Characters of a word the person typed shown back in a refusal (one line)."""
+
+
+async def refuse(
+    update: Update, context: BotContext, refusal: Refused | Reason, t: Translations | None = None
+) -> None:
+    """Answer a command with why it cannot act (``reply``), in ``t`` (the update's language
+    by default). A refusal's params (the words typed) are shown back inside HTML: escaped,
+    and short enough for one line."""
+    if isinstance(refusal, Reason):
+        refusal = Refused(refusal)
+    params = {k: html.escape(str(v)[:ECHOED]) for k, v in refusal.params.items()}
+    await reply(update, context, reason_text(t or context.t, refusal.reason, params))
 
 
 def post(

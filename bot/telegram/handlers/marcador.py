@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.domain import marcador, people
-from bot.domain.marcador import Command, MarcadorRefused
+from bot.domain import Reason, Refused, marcador, people
+from bot.domain.marcador import Command
 from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
 from bot.telegram.handlers import buttons
-from bot.telegram.handlers.common import reply
+from bot.telegram.handlers.common import refuse, reply
 from bot.telegram.publish.marcador import schedule_marcador
-from bot.telegram.render.marcador import marcador_repeat_text, press_note, refusal_text
+from bot.telegram.render.marcador import marcador_repeat_text, press_note
 
 
 async def marcador_command(update: Update, context: BotContext) -> None:
@@ -26,8 +26,8 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     )
     try:
         requested = marcador_request(list(context.args or []), settings)
-    except MarcadorRefused as refused:
-        await reply(update, context, refusal_text(t, refused))
+    except Refused as refused:
+        await refuse(update, context, refused)
         return
     throttle = context.runtime.throttle
     if not await context.call(throttle.may_open_marcador, chat.id, person.id):
@@ -53,11 +53,8 @@ async def on_marcador(
     marcador_id, command = press.data
     found = await context.call(marcador.load, context.db, marcador_id)
     if found is None or found.chat_id != q.message.chat.id:
-        raise buttons.Alert(refusal_text(t, MarcadorRefused("no_marcador")))
-    try:
-        posted = await context.call(marcador.press, context.db, marcador_id, person, command)
-    except MarcadorRefused as refused:
-        raise buttons.Alert(refusal_text(t, refused)) from None
+        raise Refused(Reason.NO_MARCADOR)
+    posted = await context.call(marcador.press, context.db, marcador_id, person, command)
     note = press_note(t, posted.marcador, command)
 
     async def redraw() -> None:

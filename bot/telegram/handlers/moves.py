@@ -34,21 +34,30 @@ from bot.telegram.render.wording import reason_text
 from engine.actions import Act
 
 
+async def _act(
+    context: BotContext, move: Move, user_id: int, source: Source = Source.BUTTON
+) -> Change:
+    """A person's move, made for its version (a hand button or a posted inline result)."""
+    change: Change = await context.call(
+        tables.act,
+        context.db,
+        move.game_id,
+        move.version,
+        None,
+        move.action,
+        context.rules,
+        user_id=user_id,
+        source=source,
+    )
+    return change
+
+
 @button(parse_move, personal=True)
 async def on_move(press: Press[Move], context: BotContext) -> Change | None:
     """A hand button: play, cover, blind card, truco and raises, answers, mão de onze."""
     move = press.data  # pressed on the person's own hand message (guards.pressed_here)
     try:
-        change = await context.call(
-            tables.act,
-            context.db,
-            move.game_id,
-            move.version,
-            None,
-            move.action,
-            context.rules,
-            user_id=press.person.id,
-        )
+        change = await _act(context, move, press.person.id)
     except Refused as r:
         if r.reason != Reason.ANSWERED:
             raise
@@ -157,17 +166,7 @@ async def on_posted(update: Update, context: BotContext) -> None:
             raise Refused(Reason.NO_GAME)
         if msg.chat.id != table.chat_id or (thread is not None and thread != table.thread_id):
             raise Refused(Reason.WRONG_CHAT)
-        change = await context.call(
-            tables.act,
-            context.db,
-            move.game_id,
-            move.version,
-            None,
-            move.action,
-            context.rules,
-            user_id=person.id,
-            source=Source.INLINE,
-        )
+        change = await _act(context, move, person.id, Source.INLINE)
     except Refused as r:
         if move.action.act is Act.PLAY:
             # a move that did not count names a card still in the hand: take it down where

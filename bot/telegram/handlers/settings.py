@@ -14,8 +14,8 @@ from bot.domain.values import Reason
 from bot.i18n import LANGUAGES, SOURCE, person_translations, translations, words_for
 from bot.telegram.callbacks import ConfigPress, parse_config, parse_deck
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.buttons import Press, button, plain
-from bot.telegram.handlers.common import ask, is_admin, post, reply, route_of
+from bot.telegram.handlers.buttons import Answer, Press, button, plain
+from bot.telegram.handlers.common import ask, is_admin, post, refuse, reply, route_of
 from bot.telegram.publish import schedule_hands
 from bot.telegram.render.config import (
     config_view,
@@ -26,9 +26,8 @@ from bot.telegram.render.config import (
     saved_text,
     saved_toast,
 )
-from bot.telegram.render.wording import reason_text
 from bot.telegram.throttle import Route
-from engine.cards import Card
+from engine.cards import Card, DeckStyle
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +44,7 @@ async def config_command(update: Update, context: BotContext) -> None:
         return
     t = context.t
     if chat.type != ChatType.PRIVATE and not await is_admin(context, chat.id, person.id):
-        await reply(update, context, reason_text(t, Reason.ADMIN_ONLY))
+        await refuse(update, context, Reason.ADMIN_ONLY)
         return
     settings = await context.call(
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
@@ -133,23 +132,18 @@ async def deck_command(update: Update, context: BotContext) -> None:
     await reply(update, context, text, reply_markup=deck_keyboard(t))
 
 
-async def on_deck(update: Update, context: BotContext) -> None:
+@button(plain(parse_deck), personal="stored")
+async def on_deck(press: Press[DeckStyle], context: BotContext) -> Answer:
     """A /baralho button: store the person's deck style and redraw their hands."""
-    q, person = update.callback_query, context.person
-    if q is None or person is None:
-        return
-    player = await context.call(people.meet, context.db, person)
-    t = person_translations(player.language_code)
-    try:
-        style = parse_deck(q.data or "")
-    except ValueError:
-        await q.answer(reason_text(t, Reason.BAD_BUTTON), show_alert=True)
-        return
+    q, person, t, style = press.query, press.person, press.t, press.data
     await context.call(people.set_deck, context.db, person.id, style)
     label = words_for(t).card(Card.parse("3C"), style)
     done = deck_chosen(t, label)
-    await q.answer(done)
-    with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
-        await q.edit_message_text(done, reply_markup=None)
-    for table in await context.call(tables.playing_tables_of, context.db, person.id):
-        schedule_hands(context.application, table.chat_id, table.id)
+
+    async def redraw() -> None:
+        with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
+            await q.edit_message_text(done, reply_markup=None)
+        for table in await context.call(tables.playing_tables_of, context.db, person.id):
+            schedule_hands(context.application, table.chat_id, table.id)
+
+    return Answer(text=done, then=redraw)

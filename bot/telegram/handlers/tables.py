@@ -4,7 +4,6 @@ Não mid-match)."""
 from __future__ import annotations
 
 import contextlib
-import html
 
 from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ChatType
@@ -29,6 +28,7 @@ from bot.telegram.handlers.common import (
     greet_later,
     greet_privately,
     is_admin,
+    refuse,
     reply,
     sender_is_admin,
 )
@@ -39,7 +39,7 @@ from bot.telegram.render.results import (
     cancelled_by_text,
     cancelled_text,
 )
-from bot.telegram.render.wording import back_text, no_table_here, reason_text, vote_text
+from bot.telegram.render.wording import back_text, no_table_here, vote_text
 
 
 async def new_table(update: Update, context: BotContext) -> None:
@@ -87,9 +87,7 @@ async def new_table(update: Update, context: BotContext) -> None:
             refresh(context.application, started)
             return
     except Refused as r:
-        # the argument is shown back inside HTML: escaped, and short enough for one line
-        params = {k: html.escape(str(v)[:30]) for k, v in r.params.items()}
-        await reply(update, context, reason_text(context.t, r.reason, params))
+        await refuse(update, context, r)
         return
     schedule_table(context.application, table.chat_id, table.thread_id, table.id)
     if not player.started:
@@ -110,7 +108,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     if table.status == GameStatus.PLAYING:
         # a match in play is lost on cancelling: ask first (Sim / Não, opener or admin)
         if not ok:
-            await reply(update, context, reason_text(t, Reason.ONLY_CREATOR))
+            await refuse(update, context, Reason.ONLY_CREATOR)
             return
         text, markup = cancel_question(t, table)
         await ask(update, context, text, markup)
@@ -120,7 +118,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
             tables.cancel, context.db, table.id, person.id, authorised=ok, rules=context.rules
         )
     except Refused as r:
-        await reply(update, context, reason_text(t, r.reason, r.params))
+        await refuse(update, context, r)
         return
     refresh(context.application, change)
     if chat.type == ChatType.PRIVATE:

@@ -1,4 +1,5 @@
-"""/marcador: the marcador message, its buttons, the toast of a press and the refusals."""
+"""/marcador: the marcador message, its buttons and the toast of a press (its refusals are
+``Reason``'s, worded in ``wording``)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,11 @@ import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.marcador import Command, GroupMarcador, MarcadorRefused, NewMatch, Press, Undo
+from bot.domain.marcador import Command, GroupMarcador, NewMatch, Press, Undo
 from bot.i18n import Translations
 from bot.telegram.callbacks import marcador_data
 from engine import words
 from engine.marcador import Marcador, warning
-from engine.rulesets import MAX_TARGET, MIN_TARGET
 
 LOG_LINES = 6
 """Hands listed under the score (the newest ones)."""
@@ -76,28 +76,6 @@ def marcador_keyboard(t: Translations, posted: GroupMarcador) -> InlineKeyboardM
         )
     rows.append(last)
     return InlineKeyboardMarkup(rows)
-
-
-ECHOED = 30
-"""Characters of a misunderstood argument shown back (as /truco does)."""
-
-
-def refusal_text(t: Translations, refused: MarcadorRefused) -> str:
-    """A refused ``/marcador`` request or press in one line."""
-    _ = t.gettext
-    texts = {
-        "bad_arg": _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
-        "bad_target": _("A partida vai de {low} a {high} pontos."),
-        "no_marcador": _("Esse marcador não existe mais."),
-        "over": _("A partida acabou: toque em Nova partida."),
-        "value": _("A mão não pode valer isso agora."),
-        "empty": _("Não há mão para desfazer."),
-        "busy": _("Muita gente tocando ao mesmo tempo: tente de novo."),
-    }
-    text = texts.get(refused.reason, _("Botão inválido."))
-    # the argument is shown back inside HTML: escaped, and short enough for one line
-    arg = html.escape(str(refused)[:ECHOED])
-    return text.format(arg=arg, low=MIN_TARGET, high=MAX_TARGET)
 
 
 def press_note(t: Translations, p: Marcador, command: Command) -> str:

@@ -53,6 +53,12 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.REMATCH_PLAYING: _("A revanche dessa partida já está em jogo: veja a mesa."),
         Reason.NOT_OVER: _("Essa partida ainda está em jogo: a revanche vem depois do fim."),
         Reason.REMATCH_GONE: _("Essa revanche já passou: uma mesa mais nova foi aberta aqui."),
+        Reason.MARCADOR_ARG: _("Não entendi “{arg}”. Exemplo: /marcador mineiro 12 Nós x Eles"),
+        Reason.NO_MARCADOR: _("Esse marcador não existe mais."),
+        Reason.MARCADOR_OVER: _("A partida acabou: toque em Nova partida."),
+        Reason.BAD_VALUE: _("A mão não pode valer isso agora."),
+        Reason.NOTHING_TO_UNDO: _("Não há mão para desfazer."),
+        Reason.BUSY: _("Muita gente tocando ao mesmo tempo: tente de novo."),
     }
     return texts.get(reason, _("Não deu.")).format(**(params or {}))
 

@@ -214,15 +214,20 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
         players[seat] = make_player(side, seeds[seat], setup)
     hands = 1
     error: str | None = None
+
+    def forfeit(side_index: int, why: str) -> str:
+        """The side loses the match by forfeit; the error the results keep."""
+        tallies[side_index].forfeits += 1
+        tallies[1 - side_index].wins += 1
+        return f"{setup.sides[side_index].spec}: {why}"
+
     try:
         for seat in range(n):
             side_index = side_of_team[seat & 1]
             try:
                 players[seat].start(start_message(match_id, seeds[seat], seat, m))
             except Forfeit as exc:
-                error = f"{setup.sides[side_index].spec}: {exc}"
-                tallies[side_index].forfeits += 1
-                tallies[1 - side_index].wins += 1
+                error = forfeit(side_index, str(exc))
                 return tallies[0], tallies[1], hands, error
         while not m.is_terminal():
             if m.phase == Phase.HAND_OVER:
@@ -246,14 +251,10 @@ def play_match(setup: Setup, deal: int, first: int) -> tuple[Tally, Tally, int, 
                 if action not in view.legal:
                     raise Forfeit(f"ação ilegal {action}")
             except Forfeit as exc:
-                error = f"{setup.sides[side_index].spec}: {exc}"
-                tallies[side_index].forfeits += 1
-                tallies[1 - side_index].wins += 1
+                error = forfeit(side_index, str(exc))
                 break
             except Exception as exc:  # a robot bug must not stop a long run
-                error = f"{setup.sides[side_index].spec}: erro interno {type(exc).__name__}: {exc}"
-                tallies[side_index].forfeits += 1
-                tallies[1 - side_index].wins += 1
+                error = forfeit(side_index, f"erro interno {type(exc).__name__}: {exc}")
                 break
             tallies[side_index].times_ms.append((time.perf_counter() - start) * 1000)
             if not isinstance(players[seat], ExecPlayer):  # a program's time is its own
