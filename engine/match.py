@@ -68,44 +68,59 @@ def fold_bets(
 
     ``ran_team``: the team that ran, if it ended so; ``winner``: the team that won it.
     """
-    # the cells that move, as (team, field, step): a hand moves two to five of them
-    moves: list[tuple[int, int, int]] = []
+    # each team's fields as a list (hands first), rebuilt into a ``TeamBets`` at the end;
+    # a hand moves two to five counts
+    rows = (list(bets[0]), list(bets[1]))
     step = -1
     settled = True
     caller = -1
     for seat, a in hand_log:
         act = a.act
+        if act is _PLAY:
+            continue  # most of a hand's actions
         if act is _TRUCO:
             step += 1
             caller = seat & 1
-            moves.append((caller, _CALLS, step))
+            _count(rows[caller], _CALLS, step)
             settled = False
         elif act is _RAISE:
             caller = seat & 1
-            moves.append((caller, _RAISED, step))
+            _count(rows[caller], _RAISED, step)
             step += 1
-            moves.append((caller, _CALLS, step))
+            _count(rows[caller], _CALLS, step)
         elif act is _ACCEPT:
-            moves.append((seat & 1, _ACCEPTED, step))
+            _count(rows[seat & 1], _ACCEPTED, step)
             settled = True
     if not settled and ran_team is not None and step >= 0:
-        moves.append((ran_team, _RAN, step))
+        _count(rows[ran_team], _RAN, step)
     if settled and step >= 0 and ran_team is None and winner is not None:
-        moves.append((caller, _SHOWN, step))
+        _count(rows[caller], _SHOWN, step)
         if winner == caller:
-            moves.append((caller, _SHOWN_WON, step))
-    if not moves:
-        return _one_more_hand(bets)
-    # each team's fields as a list (hands first), rebuilt into a ``TeamBets`` at the end
-    rows: list[list[Any]] = [list(bets[0]), list(bets[1])]
-    for team, field, at in moves:
-        row = rows[team]
-        cells = list(row[field])
-        cells[at] += 1
-        row[field] = tuple(cells)
+            _count(rows[caller], _SHOWN_WON, step)
     rows[0][0] += 1
     rows[1][0] += 1
     return (_new_tuple(TeamBets, rows[0]), _new_tuple(TeamBets, rows[1]))
+
+
+def _count(row: list[Any], field: int, step: int) -> None:
+    """One more in ``row[field]`` (counts per ladder step) at ``step``.
+
+    Unpacked for the four steps of every ladder: a list made and turned back into a tuple
+    for each count cost twice as much.
+    """
+    cells = row[field]
+    if len(cells) == 4:
+        a, b, c, d = cells
+        if step == 0:
+            row[field] = (a + 1, b, c, d)
+        elif step == 1:
+            row[field] = (a, b + 1, c, d)
+        elif step == 2:
+            row[field] = (a, b, c + 1, d)
+        else:
+            row[field] = (a, b, c, d + 1)
+    else:
+        row[field] = (*cells[:step], cells[step] + 1, *cells[step + 1 :])
 
 
 # places in a ``TeamBets``, counted after ``hands``: the rows of ``fold_bets``
@@ -232,12 +247,15 @@ def _plays(hand: tuple[Card, ...], actions: tuple[Action, ...]) -> list[Action]:
     One index a card, unrolled: a ``map`` or a comprehension over three cards costs three
     times as much, and every decision of every play-out asks.
     """
-    if len(hand) == 3:
+    n = len(hand)
+    if n == 3:
         a, b, c = hand
         return [actions[a], actions[b], actions[c]]
-    if len(hand) == 2:
+    if n == 2:
         a, b = hand
         return [actions[a], actions[b]]
+    if n == 1:
+        return [actions[hand[0]]]
     return [actions[c] for c in hand]
 
 
@@ -798,12 +816,15 @@ class Match:
         self.hand_log.append(entry)
         # the hand less the card, unrolled: slices around ``hand.index`` cost three times
         # as much (every card laid in every play-out)
-        if len(hand) == 3:
+        n = len(hand)
+        if n == 3:
             a, b, c = hand
             self.hands[seat] = (b, c) if card == a else (a, c) if card == b else (a, b)
-        elif len(hand) == 2:
+        elif n == 2:
             a, b = hand
             self.hands[seat] = (b,) if card == a else (a,)
+        elif n == 1:
+            self.hands[seat] = ()
         else:
             i = hand.index(card)
             self.hands[seat] = hand[:i] + hand[i + 1 :]
