@@ -70,7 +70,7 @@ def fold_bets(
     """
     # each team's fields as a list (hands first), rebuilt into a ``TeamBets`` at the end;
     # a hand moves two to five counts
-    rows = (list(bets[0]), list(bets[1]))
+    rows: tuple[list[Any], list[Any]] = (list(bets[0]), list(bets[1]))
     step = -1
     settled = True
     caller = -1
