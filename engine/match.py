@@ -241,22 +241,29 @@ _PLAYS = A.PLAY
 _COVERS = A.COVER
 
 
-def _plays(hand: tuple[Card, ...], actions: tuple[Action, ...]) -> list[Action]:
-    """The action of ``actions`` (``A.PLAY`` or ``A.COVER``) for each card of ``hand``.
+def _card_actions(hand: tuple[Card, ...], cover: bool) -> list[Action]:
+    """Each card of ``hand`` played open, then (when ``cover``) each played covered.
 
-    One index a card, unrolled: a ``map`` or a comprehension over three cards costs three
-    times as much, and every decision of every play-out asks.
+    One index a card, unrolled by hand size: a ``map`` or a comprehension over three
+    cards costs about three times as much, and every decision of every play-out asks.
+    After the first round a seat holds two cards or one.
     """
     n = len(hand)
-    if n == 3:
+    if n == 3 and not cover:
         a, b, c = hand
-        return [actions[a], actions[b], actions[c]]
+        return [_PLAYS[a], _PLAYS[b], _PLAYS[c]]
     if n == 2:
         a, b = hand
-        return [actions[a], actions[b]]
+        if cover:
+            return [_PLAYS[a], _PLAYS[b], _COVERS[a], _COVERS[b]]
+        return [_PLAYS[a], _PLAYS[b]]
     if n == 1:
-        return [actions[hand[0]]]
-    return [actions[c] for c in hand]
+        a = hand[0]
+        return [_PLAYS[a], _COVERS[a]] if cover else [_PLAYS[a]]
+    acts = [_PLAYS[c] for c in hand]
+    if cover:
+        acts += [_COVERS[c] for c in hand]
+    return acts
 
 
 _TRUCO_ACTION = A.TRUCO
@@ -670,9 +677,7 @@ class Match:
                 return [A.BLIND[i] for i, c in enumerate(self.dealt[seat]) if c in hand]
             # can_cover and can_truco, inline: asked for at every decision of every play-out
             hand = self.hands[seat]
-            acts = _plays(hand, _PLAYS)
-            if self.rounds and self.options.covered_cards:
-                acts += _plays(hand, _COVERS)
+            acts = _card_actions(hand, self.options.covered_cards if self.rounds else False)
             if (
                 kind is _NORMAL
                 and self.level + 1 < len(self.ladder)
