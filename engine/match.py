@@ -833,7 +833,12 @@ class Match:
         else:
             i = hand.index(card)
             self.hands[seat] = hand[:i] + hand[i + 1 :]
-        table = (*self.table, (seat, card, covered))
+        table = self.table
+        if not table:
+            self.table = ((seat, card, covered),)  # a round's first card never closes it
+            self.turn = (seat + 1) % self.players
+            return
+        table = (*table, (seat, card, covered))
         if len(table) < self.players:
             self.table = table
             self.turn = (seat + 1) % self.players
