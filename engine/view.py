@@ -10,7 +10,7 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.rulesets import Ruleset, TableOptions
 from engine.sinais import Sinal
-from engine.state import HandKind, Phase, TeamBets
+from engine.state import HandKind, Phase, TeamBets, draft_of
 
 if TYPE_CHECKING:  # a view is made from a match; the match module builds views
     from engine.match import Match
@@ -253,20 +253,8 @@ def _next_step(m: Match) -> int | None:
     return step if step < len(m.ladder) else None
 
 
-class _Draft:
-    """``View``'s slots without its frozen guard: ``make_view`` fills one, then makes it
-    the ``View`` it is.
-
-    A frozen dataclass sets each field through ``object.__setattr__``, about ten times a
-    plain slot store, and a view has four dozen fields: the robots' play-outs build
-    hundreds of views a decision. The same slots in the same order let the finished
-    draft take ``View`` as its class; tests/engine compare it with ``View``'s own
-    constructor field by field.
-    """
-
-    __slots__ = View.__slots__
-
-
+_DRAFT = draft_of(View)
+"""``make_view`` fills one, then makes it a ``View`` (see ``draft_of``)."""
 _new = object.__new__
 
 
@@ -293,7 +281,7 @@ def make_view(m: Match, seat: int) -> View:
             break
     else:
         history = tuple(log)  # nothing in this hand is hidden from this seat (most views)
-    v: Any = _new(_Draft)
+    v: Any = _new(_DRAFT)
     v.seat = seat
     v.ruleset = rs
     v.options = options
