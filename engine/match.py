@@ -68,44 +68,59 @@ def fold_bets(
 
     ``ran_team``: the team that ran, if it ended so; ``winner``: the team that won it.
     """
-    # the cells that move, as (team, field, step): a hand moves two to five of them
-    moves: list[tuple[int, int, int]] = []
+    # each team's fields as a list (hands first), rebuilt into a ``TeamBets`` at the end;
+    # a hand moves two to five counts
+    rows: tuple[list[Any], list[Any]] = (list(bets[0]), list(bets[1]))
     step = -1
     settled = True
     caller = -1
     for seat, a in hand_log:
         act = a.act
+        if act is _PLAY:
+            continue  # most of a hand's actions
         if act is _TRUCO:
             step += 1
             caller = seat & 1
-            moves.append((caller, _CALLS, step))
+            _count(rows[caller], _CALLS, step)
             settled = False
         elif act is _RAISE:
             caller = seat & 1
-            moves.append((caller, _RAISED, step))
+            _count(rows[caller], _RAISED, step)
             step += 1
-            moves.append((caller, _CALLS, step))
+            _count(rows[caller], _CALLS, step)
         elif act is _ACCEPT:
-            moves.append((seat & 1, _ACCEPTED, step))
+            _count(rows[seat & 1], _ACCEPTED, step)
             settled = True
     if not settled and ran_team is not None and step >= 0:
-        moves.append((ran_team, _RAN, step))
+        _count(rows[ran_team], _RAN, step)
     if settled and step >= 0 and ran_team is None and winner is not None:
-        moves.append((caller, _SHOWN, step))
+        _count(rows[caller], _SHOWN, step)
         if winner == caller:
-            moves.append((caller, _SHOWN_WON, step))
-    if not moves:
-        return _one_more_hand(bets)
-    # each team's fields as a list (hands first), rebuilt into a ``TeamBets`` at the end
-    rows: list[list[Any]] = [list(bets[0]), list(bets[1])]
-    for team, field, at in moves:
-        row = rows[team]
-        cells = list(row[field])
-        cells[at] += 1
-        row[field] = tuple(cells)
+            _count(rows[caller], _SHOWN_WON, step)
     rows[0][0] += 1
     rows[1][0] += 1
     return (_new_tuple(TeamBets, rows[0]), _new_tuple(TeamBets, rows[1]))
+
+
+def _count(row: list[Any], field: int, step: int) -> None:
+    """One more in ``row[field]`` (counts per ladder step) at ``step``.
+
+    Unpacked for the four steps of every ladder: a list made and turned back into a tuple
+    for each count cost twice as much.
+    """
+    cells = row[field]
+    if len(cells) == 4:
+        a, b, c, d = cells
+        if step == 0:
+            row[field] = (a + 1, b, c, d)
+        elif step == 1:
+            row[field] = (a, b + 1, c, d)
+        elif step == 2:
+            row[field] = (a, b, c + 1, d)
+        else:
+            row[field] = (a, b, c, d + 1)
+    else:
+        row[field] = (*cells[:step], cells[step] + 1, *cells[step + 1 :])
 
 
 # places in a ``TeamBets``, counted after ``hands``: the rows of ``fold_bets``
@@ -120,10 +135,11 @@ _new_tuple = tuple.__new__
 def _one_more_hand(bets: tuple[TeamBets, TeamBets]) -> tuple[TeamBets, TeamBets]:
     """``bets`` after a hand without a call: only the hand count moves (most hands, and
     every play-out's)."""
-    b0, b1 = bets
+    # unpacked, not indexed: an index into a tuple subclass takes the slow path
+    (h0, c0, a0, r0, x0, s0, w0), (h1, c1, a1, r1, x1, s1, w1) = bets
     return (
-        _new_tuple(TeamBets, (b0[0] + 1, b0[1], b0[2], b0[3], b0[4], b0[5], b0[6])),
-        _new_tuple(TeamBets, (b1[0] + 1, b1[1], b1[2], b1[3], b1[4], b1[5], b1[6])),
+        _new_tuple(TeamBets, (h0 + 1, c0, a0, r0, x0, s0, w0)),
+        _new_tuple(TeamBets, (h1 + 1, c1, a1, r1, x1, s1, w1)),
     )
 
 
@@ -217,9 +233,39 @@ _DEALS = {
 }
 """By table size and dealer, each seat's three places in the shuffled deck (itemgetters)."""
 
+_TEAM_SEATS = {n: (tuple(range(0, n, 2)), tuple(range(1, n, 2))) for n in (2, 4)}
+"""By table size, each team's seats."""
 
-_PLAY_OF_CARD = A.PLAY.__getitem__
-_COVER_OF_CARD = A.COVER.__getitem__
+
+_PLAYS = A.PLAY
+_COVERS = A.COVER
+
+
+def _card_actions(hand: tuple[Card, ...], cover: bool) -> list[Action]:
+    """Each card of ``hand`` played open, then (when ``cover``) each played covered.
+
+    One index a card, unrolled by hand size: a ``map`` or a comprehension over three
+    cards costs about three times as much, and every decision of every play-out asks.
+    After the first round a seat holds two cards or one.
+    """
+    n = len(hand)
+    if n == 3 and not cover:
+        a, b, c = hand
+        return [_PLAYS[a], _PLAYS[b], _PLAYS[c]]
+    if n == 2:
+        a, b = hand
+        if cover:
+            return [_PLAYS[a], _PLAYS[b], _COVERS[a], _COVERS[b]]
+        return [_PLAYS[a], _PLAYS[b]]
+    if n == 1:
+        a = hand[0]
+        return [_PLAYS[a], _COVERS[a]] if cover else [_PLAYS[a]]
+    acts = [_PLAYS[c] for c in hand]
+    if cover:
+        acts += [_COVERS[c] for c in hand]
+    return acts
+
+
 _TRUCO_ACTION = A.TRUCO
 _ACCEPT_ACTION = A.ACCEPT
 _RUN_ACTION = A.RUN
@@ -323,7 +369,7 @@ class Match:
         self.options = opts
         self.players = opts.players
         self.ladder = opts.ladder_for(rs)
-        self.team_seats = (tuple(range(0, opts.players, 2)), tuple(range(1, opts.players, 2)))
+        self.team_seats = _TEAM_SEATS[opts.players]
         self.threshold = rs.threshold(opts.target)
         self.seed = seed
         self.hand_number = 0
@@ -332,10 +378,11 @@ class Match:
         self.match_winner = None
         self.log = []
         self.bets = NO_BETS
-        self._clear_hand()
         self.phase = _HAND_OVER
         if deal:
-            self._deal_from_seed()
+            self._deal_from_seed()  # sets every field of a hand, as ``_clear_hand`` would
+        else:
+            self._clear_hand()
 
     @classmethod
     def from_hand(
@@ -407,12 +454,22 @@ class Match:
     def _deal_from_seed(self) -> None:
         n = self.players
         rs = self.ruleset
-        vira_on = rs.manilhas is None
-        cards = _shuffle(self.seed, self.hand_number, rs.deck, 3 * n + vira_on)
         # one card at a time to each seat, starting after the dealer: the seat k places
-        # after the first gets cards k, k + n and k + 2n
-        hands = tuple([take(cards) for take in _DEALS[n][self.dealer]])
-        self._start_hand(hands, cards[3 * n] if vira_on else None)
+        # after the first gets cards k, k + n and k + 2n (one itemgetter a seat, unrolled:
+        # a comprehension builds a function per call)
+        takes = _DEALS[n][self.dealer]
+        if rs.manilhas is None:
+            cards = _shuffle(self.seed, self.hand_number, rs.deck, 3 * n + 1)
+            vira = cards[3 * n]
+        else:
+            cards = _shuffle(self.seed, self.hand_number, rs.deck, 3 * n)
+            vira = None
+        if n == 2:
+            t0, t1 = takes
+            self._start_hand((t0(cards), t1(cards)), vira)
+        else:
+            t0, t1, t2, t3 = takes
+            self._start_hand((t0(cards), t1(cards), t2(cards), t3(cards)), vira)
 
     def _start_hand(self, dealt: tuple[tuple[Card, ...], ...], vira: Card | None) -> None:
         # every field of ``_clear_hand``, set once (a hand starts thousands of times a second)
@@ -620,10 +677,7 @@ class Match:
                 return [A.BLIND[i] for i, c in enumerate(self.dealt[seat]) if c in hand]
             # can_cover and can_truco, inline: asked for at every decision of every play-out
             hand = self.hands[seat]
-            # map over a bound lookup: a list comprehension builds a function per call (3.11)
-            acts = [*map(_PLAY_OF_CARD, hand)]
-            if self.rounds and self.options.covered_cards:
-                acts += map(_COVER_OF_CARD, hand)
+            acts = _card_actions(hand, self.options.covered_cards if self.rounds else False)
             if (
                 kind is _NORMAL
                 and self.level + 1 < len(self.ladder)
@@ -765,9 +819,26 @@ class Match:
         entry = (seat, action)
         self.log.append(entry)
         self.hand_log.append(entry)
-        i = hand.index(card)
-        self.hands[seat] = hand[:i] + hand[i + 1 :]
-        table = (*self.table, (seat, card, covered))
+        # the hand less the card, unrolled: slices around ``hand.index`` cost three times
+        # as much (every card laid in every play-out)
+        n = len(hand)
+        if n == 3:
+            a, b, c = hand
+            self.hands[seat] = (b, c) if card == a else (a, c) if card == b else (a, b)
+        elif n == 2:
+            a, b = hand
+            self.hands[seat] = (b,) if card == a else (a,)
+        elif n == 1:
+            self.hands[seat] = ()
+        else:
+            i = hand.index(card)
+            self.hands[seat] = hand[:i] + hand[i + 1 :]
+        table = self.table
+        if not table:
+            self.table = ((seat, card, covered),)  # a round's first card never closes it
+            self.turn = (seat + 1) % self.players
+            return
+        table = (*table, (seat, card, covered))
         if len(table) < self.players:
             self.table = table
             self.turn = (seat + 1) % self.players
@@ -853,10 +924,20 @@ class Match:
         if result is not None:
             self.leader = first
         self.turn = self.leader
-        if len(rounds) > 1:  # one round never decides a hand
-            done, winner = hand_outcome(rounds)
-            if done:
-                self._end_hand(winner)
+        # hand_outcome(rounds), inline (every round of every play-out): one round never
+        # decides a hand
+        n = len(rounds)
+        if n == 2:
+            r0, r1 = rounds
+            if r0 is None:
+                if r1 is not None:
+                    self._end_hand(r1)
+            elif r1 is None or r0 == r1:
+                self._end_hand(r0)
+        elif n == 3:
+            r2 = rounds[2]
+            # one round each then a tie, or three ties: the first round decides (or nobody)
+            self._end_hand(rounds[0] if r2 is None else r2)
 
     def _end_hand(self, winner: int | None) -> None:
         self.hand_winner = winner

@@ -13,6 +13,18 @@ from typing import Any, NamedTuple
 from engine.cards import Card
 
 
+def draft_of(cls: type) -> type:
+    """A class with the slots of the frozen, slotted dataclass ``cls`` and no frozen guard.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, about ten times a
+    plain slot store, and the robots' play-outs build views and readings by the hundred
+    for each decision. Their builders fill a draft with plain stores, then give it ``cls``
+    as its class, which the same slots in the same order allow; tests compare the result
+    with ``cls``'s own constructor field by field.
+    """
+    return type(f"{cls.__name__}Draft", (), {"__slots__": vars(cls)["__slots__"]})
+
+
 class Phase(IntEnum):
     """What the match waits for."""
 

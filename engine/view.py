@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.rulesets import Ruleset, TableOptions
 from engine.sinais import Sinal
-from engine.state import HandKind, Phase, TeamBets
+from engine.state import HandKind, Phase, TeamBets, draft_of
 
 if TYPE_CHECKING:  # a view is made from a match; the match module builds views
     from engine.match import Match
@@ -179,6 +179,21 @@ class View:
         }
 
 
+# The members as module names: an enum member looked up on its class costs several times
+# a global's lookup (EnumType's ``__getattr__`` hook), and the robots' play-outs build
+# hundreds of views a decision.
+_DECIDE, _PLAYING, _ANSWERING, _HAND_OVER, _MATCH_OVER = Phase
+_NORMAL, _SPECIAL, _IRON = HandKind
+_COVER = Act.COVER
+_SIGNAL = Act.SIGNAL
+_TRUCO = Act.TRUCO
+_RAISE = Act.RAISE
+_HIDDEN_COVER = Action(Act.COVER)
+"""Another seat's covered card, as this seat sees it in the history."""
+_NO_SIGNALS: tuple[Action, ...] = ()
+_SIGNALS = tuple(A.SIGNAL)
+
+
 def _partner_visible(m: Match, seat: int) -> bool:
     """Whether ``seat`` has seen its partner's cards in this hand (and so still knows them).
 
@@ -186,16 +201,19 @@ def _partner_visible(m: Match, seat: int) -> bool:
     keeps seeing the cards left in it until the hand ends: from the mão de onze/dez
     decision on (R7) and, in Trem Bão, from the first call its team had to answer (R6).
     """
-    if m.players != 4 or m.kind == HandKind.IRON or not m.dealt:
+    kind = m.kind
+    if m.players != 4 or kind is _IRON or not m.dealt:
         return False
     team = seat & 1
-    if m.kind == HandKind.SPECIAL:
-        if m.phase == Phase.DECIDE:
+    if kind is _SPECIAL:
+        if m.phase is _DECIDE:
             return team == m.call_team
         # the deciding team spoke first in this hand
         return bool(m.hand_log) and m.hand_log[0][0] & 1 == team
     if m.ruleset.partner_cards_when_answering:
-        return any(a.act in (Act.TRUCO, Act.RAISE) and s & 1 != team for s, a in m.hand_log)
+        for s, a in m.hand_log:
+            if s & 1 != team and (a.act is _TRUCO or a.act is _RAISE):
+                return True
     return False
 
 
@@ -205,13 +223,12 @@ def _seen(seat: int, table: tuple[tuple[int, Card, bool], ...]) -> tuple[SeenPla
 
 def _history(m: Match, seat: int) -> tuple[tuple[int, Action], ...]:
     """The hand's actions as ``seat`` saw them (R5 covered cards, R12 signals)."""
-    hidden_cover = Action(Act.COVER)
     seen: list[tuple[int, Action]] = []
     for i, (s, a) in enumerate(m.hand_log):
         if s != seat:
-            if a.act == Act.COVER:
-                a = hidden_cover
-            elif a.act == Act.SIGNAL and (s ^ seat) & 1 and not m.caught(i, seat):
+            if a.act is _COVER:
+                a = _HIDDEN_COVER
+            elif a.act is _SIGNAL and (s ^ seat) & 1 and not m.caught(i, seat):
                 a = A.HIDDEN_SIGNAL
         seen.append((s, a))
     return tuple(seen)
@@ -219,82 +236,104 @@ def _history(m: Match, seat: int) -> tuple[tuple[int, Action], ...]:
 
 def _call_seat(m: Match) -> int | None:
     """The seat of the pending call: the last truco or raise of the hand (public)."""
-    if m.phase != Phase.ANSWER:
+    if m.phase is not _ANSWERING:
         return None
-    return next(s for s, a in reversed(m.hand_log) if a.act in (Act.TRUCO, Act.RAISE))
-
-
-def _decision_values(m: Match) -> tuple[int | None, int | None, int | None]:
-    """(accept, run, raise) values of the decision waiting now, as R6 and R7 score them."""
-    rs = m.ruleset
-    if m.phase == Phase.ANSWER:
-        ladder = m.ladder
-        raised = ladder[m.call + 1] if m.call + 1 < len(ladder) else None
-        return ladder[m.call], rs.run_value(ladder, m.call), raised
-    if m.phase == Phase.DECIDE:
-        return rs.special_hand_value, rs.hand_value, None
-    return None, None, None
+    for s, a in reversed(m.hand_log):
+        if a.act is _TRUCO or a.act is _RAISE:
+            return s
+    raise AssertionError("a call waits without a truco or raise in the hand")
 
 
 def _next_step(m: Match) -> int | None:
     """The ladder step a call would ask for now (see ``View.next_step``)."""
-    if m.kind != HandKind.NORMAL or m.phase >= Phase.HAND_OVER:
+    phase = m.phase
+    if m.kind is not _NORMAL or phase >= _HAND_OVER:
         return None
-    step = m.call + 1 if m.phase == Phase.ANSWER else m.level + 1
+    step = m.call + 1 if phase is _ANSWERING else m.level + 1
     return step if step < len(m.ladder) else None
+
+
+_DRAFT = draft_of(View)
+"""``make_view`` fills one, then makes it a ``View`` (see ``draft_of``)."""
+_new = object.__new__
 
 
 def make_view(m: Match, seat: int) -> View:
     """The view of ``seat`` on match ``m``."""
-    iron = m.kind == HandKind.IRON
-    own = m.hands[seat] if m.hands else ()
-    history = _history(m, seat)
-    partner = (seat + 2) % 4
-    deciding = m.phase == Phase.DECIDE
-    accept_value, run_value, raise_value = _decision_values(m)
-    return View(
-        seat=seat,
-        ruleset=m.ruleset,
-        options=m.options,
-        variant=m.ruleset.name,
-        players=m.players,
-        target=m.options.target,
-        covered_cards=m.options.covered_cards,
-        ladder=m.ladder,
-        hand_number=m.hand_number,
-        dealer=m.dealer,
-        score=m.score,
-        kind=m.kind,
-        phase=m.phase,
-        vira=m.vira,
-        manilhas=m.manilhas() if m.dealt else (),
-        hand=() if iron else own,
-        blind_slots=tuple(A.BLIND.index(a) for a in m.legal_actions(seat)) if iron and own else (),
-        cards_left=tuple(len(h) for h in m.hands),
-        partner_hand=m.hands[partner] if _partner_visible(m, seat) else None,
-        table=_seen(seat, m.table),
-        past=tuple(_seen(seat, t) for t in m.past),
-        rounds=m.rounds,
-        turn=m.turn,
-        leader=m.leader,
-        stake=m.stake,
-        pending_value=m.pending_value,
-        pending_step=m.call if m.phase == Phase.ANSWER else None,
-        accepted_step=m.level if m.level >= 0 else None,
-        next_step=_next_step(m),
-        call_seat=_call_seat(m),
-        accept_value=accept_value,
-        run_value=run_value,
-        raise_value=raise_value,
-        call_team=m.call_team if m.phase == Phase.ANSWER or deciding else None,
-        raise_team=m.raise_team if m.raise_team >= 0 else None,
-        ran=tuple(s for s in range(m.players) if m.ran >> s & 1),
-        to_act=m.to_act(),
-        legal=tuple(m.legal_actions(seat)),
-        history=history,
-        bets=m.bets,
-        legal_signals=tuple(m.legal_signals(seat)),
-        hand_winner=m.hand_winner,
-        points=m.points,
-        match_winner=m.match_winner,
-    )
+    rs = m.ruleset
+    options = m.options
+    kind = m.kind
+    phase = m.phase
+    hands = m.hands
+    iron = kind is _IRON
+    own = hands[seat] if hands else ()
+    answering = phase is _ANSWERING
+    table: tuple[SeenPlay, ...] = m.table
+    past: tuple[tuple[SeenPlay, ...], ...] = m.past
+    log = m.hand_log
+    for s, a in log:
+        if s != seat and (a.act is _COVER or a.act is _SIGNAL):
+            history = _history(m, seat)
+            if any(a.act is _COVER for s, a in log if s != seat):
+                # another seat's covered card shows without its face (R5)
+                table = _seen(seat, m.table)
+                past = tuple(_seen(seat, t) for t in m.past)
+            break
+    else:
+        history = tuple(log)  # nothing in this hand is hidden from this seat (most views)
+    v: Any = _new(_DRAFT)
+    v.seat = seat
+    v.ruleset = rs
+    v.options = options
+    v.variant = rs.name
+    v.players = m.players
+    v.target = options.target
+    v.covered_cards = options.covered_cards
+    v.ladder = ladder = m.ladder
+    v.hand_number = m.hand_number
+    v.dealer = m.dealer
+    v.score = m.score
+    v.kind = kind
+    v.phase = phase
+    v.vira = m.vira
+    v.manilhas = m.manilhas() if m.dealt else ()
+    v.hand = () if iron else own
+    v.blind_slots = tuple(A.BLIND.index(a) for a in m.legal_actions(seat)) if iron and own else ()
+    v.cards_left = tuple(map(len, hands))
+    v.partner_hand = hands[(seat + 2) % 4] if _partner_visible(m, seat) else None
+    v.table = table
+    v.past = past
+    v.rounds = m.rounds
+    v.turn = m.turn
+    v.leader = m.leader
+    v.stake = m.stake
+    call = m.call
+    if answering:
+        v.pending_value = v.accept_value = ladder[call]
+        v.pending_step = call
+        v.run_value = rs.run_value(ladder, call)
+        v.raise_value = ladder[call + 1] if call + 1 < len(ladder) else None
+    else:
+        v.pending_value = v.pending_step = v.raise_value = None
+        if phase is _DECIDE:
+            v.accept_value = rs.special_hand_value
+            v.run_value = rs.hand_value
+        else:
+            v.accept_value = v.run_value = None
+    v.accepted_step = m.level if m.level >= 0 else None
+    v.next_step = _next_step(m)
+    v.call_seat = _call_seat(m)
+    v.call_team = m.call_team if answering or phase is _DECIDE else None
+    v.raise_team = m.raise_team if m.raise_team >= 0 else None
+    ran = m.ran
+    v.ran = tuple(s for s in range(m.players) if ran >> s & 1) if ran else ()
+    v.to_act = m.to_act()
+    v.legal = tuple(m.legal_actions(seat))
+    v.history = history
+    v.bets = m.bets
+    v.legal_signals = _SIGNALS if m.can_signal(seat) else _NO_SIGNALS
+    v.hand_winner = m.hand_winner
+    v.points = m.points
+    v.match_winner = m.match_winner
+    v.__class__ = View
+    return cast(View, v)

@@ -9,11 +9,14 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import filterfalse
+from typing import Any, cast
 
 from engine.actions import Act
 from engine.cards import Card
 from engine.robots.sinais import MAX_TRIES, Clues
 from engine.rulesets import Ruleset, get_ruleset
+from engine.state import draft_of
 from engine.view import View
 
 COVERED = -1
@@ -86,15 +89,24 @@ def read(view: View) -> Sense:
                 known.add(card)
     if view.partner_hand is not None:
         known.update(view.partner_hand)
-    unseen = tuple(c for c in rs.deck if c not in known)
-    return Sense(
-        view=view,
-        ruleset=rs,
-        strength=strength,
-        unseen=unseen,
-        unseen_strengths=tuple(sorted(strength[c] for c in unseen)),
-        hand=tuple(sorted(view.hand, key=lambda c: -strength[c])),
-    )
+    # built with C-level loops and the draft of ``Sense`` (see ``engine.state.draft_of``):
+    # difícil's play-outs read every view they build
+    unseen = tuple(filterfalse(known.__contains__, rs.deck))
+    by_strength = strength.__getitem__
+    sense: Any = _new(_DRAFT)
+    sense.view = view
+    sense.ruleset = rs
+    sense.strength = strength
+    sense.unseen = unseen
+    sense.unseen_strengths = tuple(sorted(map(by_strength, unseen)))
+    # strongest first; a stable sort, as reversed as it is, keeps equal cards in hand order
+    sense.hand = tuple(sorted(view.hand, key=by_strength, reverse=True))
+    sense.__class__ = Sense
+    return cast(Sense, sense)
+
+
+_DRAFT = draft_of(Sense)
+_new = object.__new__
 
 
 # ---------------------------------------------------------------- hand chances

@@ -23,7 +23,7 @@ from engine.robots.search import (
     sample_world,
     weighted_world,
 )
-from engine.robots.sense import match_values, read, win_chance
+from engine.robots.sense import Sense, match_values, read, win_chance
 
 TABLES = [
     ("paulista", TableOptions(players=2)),
@@ -438,3 +438,24 @@ def test_win_chance_knows_a_lock_from_trash() -> None:
     trash = at_hand("paulista", "5D 6D 7S / 4C 4H 4S", vira="3D")
     assert win_chance(read(lock.view(0)), rng, 50) == 1.0
     assert win_chance(read(trash.view(0)), rng, 50) < 0.1
+
+
+def test_a_reading_is_the_sense_its_own_constructor_makes() -> None:
+    # read() fills Sense's slots without the frozen dataclass's constructor: over random
+    # 2×2 play, what it gives must equal Sense(...) of the same fields, strongest card first
+    rng = random.Random(4)
+    m = Match("paulista", TableOptions(players=4), seed=6)
+    reads = 0
+    while m.phase is not Phase.MATCH_OVER and reads < 400:
+        if m.phase is Phase.HAND_OVER:
+            m.deal()
+            continue
+        for seat in range(4):
+            sense = read(m.view(seat))
+            assert type(sense) is Sense and replace(sense) == sense
+            strengths = [sense.strength[c] for c in sense.hand]
+            assert strengths == sorted(strengths, reverse=True)
+            reads += 1
+        seat = rng.choice(m.to_act())
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    assert reads >= 100

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
+import random
+from dataclasses import FrozenInstanceError, replace
+
 import pytest
 
-from engine import HandKind, Phase, TableOptions, get_ruleset
+from engine import Act, HandKind, Match, Phase, TableOptions, get_ruleset
+from engine.view import View
 from tests.engine.helpers import act, deal
 
 
@@ -72,3 +77,33 @@ def test_the_mao_de_onze_and_dez_decision() -> None:
         assert v.kind == HandKind.SPECIAL and v.phase == Phase.DECIDE
         assert (v.accept_value, v.run_value, v.raise_value) == (*values, None)
         assert v.pending_step is None and v.call_seat is None and v.next_step is None
+
+
+def test_a_view_is_the_view_its_own_constructor_makes() -> None:
+    # make_view fills the slots without the frozen dataclass's constructor: over random
+    # 2×2 play with covered cards and signals, every seat's view must equal the one
+    # ``View(...)`` builds from the same fields, and stay frozen and picklable.
+    rng = random.Random(3)
+    m = Match("trem-bao", TableOptions(players=4, covered_cards=True), seed=8)
+    views = 0
+    while m.phase is not Phase.MATCH_OVER:
+        if m.phase is Phase.HAND_OVER:
+            m.deal()
+            continue
+        for seat in range(4):
+            v = m.view(seat)
+            assert type(v) is View
+            assert replace(v) == v
+            assert pickle.loads(pickle.dumps(v)) == v
+            with pytest.raises(FrozenInstanceError):
+                v.seat = 5  # type: ignore[misc]
+            views += 1
+        signals = m.legal_signals(rng.randrange(4))
+        if signals and rng.random() < 0.2:
+            seat = next(s for s in range(4) if m.legal_signals(s) == signals)
+            m.apply(seat, rng.choice(signals))
+            continue
+        seat = rng.choice(m.to_act())
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    acts = {a.act for _, a in m.log}
+    assert views > 50 and Act.COVER in acts and Act.SIGNAL in acts
