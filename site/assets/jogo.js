@@ -23,21 +23,8 @@
 
   // ------------------------------------------------------------ storage
 
-  function load(key) {
-    try {
-      var text = localStorage.getItem(key);
-      return text ? JSON.parse(text) : null;
-    } catch (e) {
-      return null;
-    }
-  }
-
-  function save(key, value) {
-    try {
-      if (value === null) localStorage.removeItem(key);
-      else localStorage.setItem(key, JSON.stringify(value));
-    } catch (e) { /* private mode: the match lasts while the page is open */ }
-  }
+  var load = window.trucoSite.load;
+  var save = window.trucoSite.save;
 
   var esc = window.trucoSite.esc;
 

@@ -17,11 +17,11 @@
   }
 
   function load() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+    return window.trucoSite.load(KEY);
   }
 
   function store(value) {
-    try { localStorage.setItem(KEY, JSON.stringify(value)); } catch (e) { /* private mode */ }
+    window.trucoSite.save(KEY, value);
   }
 
   function Marcador(el) {

@@ -2,7 +2,7 @@
  * Material's instant navigation swaps page content, so everything (re)initialises on `document$`
  * and finds its elements by data attributes; clicks are delegated once on the document.
  * Loaded before jogo.js and marcador.js (mkdocs.yml), it gives them what every page script
- * shares: window.trucoSite (esc, registerOffline, mount). */
+ * shares: window.trucoSite (esc, load, save, registerOffline, mount). */
 (function () {
   "use strict";
 
@@ -100,17 +100,13 @@
   var players = [];
 
   function loadProgress() {
-    try {
-      var p = JSON.parse(localStorage.getItem(PROGRESS) || "{}");
-      if (p && typeof p === "object" && p.v === 2) return p;
-    } catch (e) { /* unreadable: start afresh */ }
+    var p = load(PROGRESS);
+    if (p && typeof p === "object" && p.v === 2) return p;
     return { v: 2, atual: null, passos: {}, feitas: {} };
   }
 
   function saveProgress(p) {
-    try {
-      localStorage.setItem(PROGRESS, JSON.stringify(p));
-    } catch (e) { /* private mode: progress lasts for this page only */ }
+    save(PROGRESS, p);
   }
 
   /* A lesson text in the chosen deck style: the trace carries both (engine.tutorial.Words). */
@@ -500,6 +496,24 @@
 
   // ------------------------------------------------------------ shared with the page scripts
 
+  /* A value kept in localStorage as JSON: null when missing or unreadable */
+  function load(key) {
+    try {
+      var text = localStorage.getItem(key);
+      return text ? JSON.parse(text) : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /* null takes the value away; in private mode nothing is kept, the page goes on */
+  function save(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) { /* the value lasts while the page is open */ }
+  }
+
   /* fn on every page shown: on `document$` under instant navigation, else once loaded */
   function onEveryPage(fn) {
     if (typeof window.document$ !== "undefined") window.document$.subscribe(fn);
@@ -528,7 +542,7 @@
     navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
   }
 
-  window.trucoSite = { esc: esc, registerOffline: registerOffline, mount: mount };
+  window.trucoSite = { esc: esc, load: load, save: save, registerOffline: registerOffline, mount: mount };
 
   // ------------------------------------------------------------ boot
 

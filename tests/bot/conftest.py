@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from telegram import Bot
 
 from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import TOKEN, Harness, running
@@ -26,3 +27,11 @@ async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness
     clock: a test that holds the clock builds its harness with ``clock=FakeClock()``)."""
     async with running(server, tmp_path) as h:
         yield h
+
+
+@pytest.fixture
+async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
+    """A real PTB Bot pointed at the fake server (the test module's ``server`` if it has one)."""
+    b = Bot(TOKEN, base_url=server.api_url + "/bot")
+    async with b:
+        yield b

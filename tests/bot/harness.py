@@ -70,6 +70,22 @@ def button(message: JSON, label: str) -> JSON:
     raise AssertionError(f"no button {label!r} in {[b['text'] for b in buttons(message)]}")
 
 
+def labels(message: JSON) -> list[str]:
+    """The labels of a message's buttons, in order."""
+    return [b["text"] for b in buttons(message)]
+
+
+def shown(h: Harness, group: int) -> str:
+    """The group's table message as it reads now (empty before it is sent)."""
+    return str((h.table(group) or {}).get("text", ""))
+
+
+def newest(h: Harness, chat: int, words: str) -> JSON | None:
+    """The newest bot message in a chat that contains ``words``."""
+    found = [m for m in h.bot_messages(chat) if words in m["text"]]
+    return found[-1] if found else None
+
+
 def bot_messages(server: FakeTelegram, chat_id: int) -> list[JSON]:
     """Messages the bot sent in a chat (and did not delete)."""
     return [m for m in server.messages(chat_id) if m["from"]["is_bot"] and not m.get("deleted")]

@@ -6,20 +6,15 @@ from pathlib import Path
 
 from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import (
-    JSON,
     FakeClock,
     Harness,
     button,
     buttons,
+    newest,
     paulista_hand,
     running,
     seat_match,
 )
-
-
-def _newest(h: Harness, chat: int, text: str) -> JSON | None:
-    found = [m for m in h.bot_messages(chat) if text in m["text"]]
-    return found[-1] if found else None
 
 
 async def test_cancelar_mid_match_asks_first_and_leaves_a_trace(harness: Harness) -> None:
@@ -29,9 +24,9 @@ async def test_cancelar_mid_match_asks_first_and_leaves_a_trace(harness: Harness
     await seat_match(harness, group, [ana, beto], paulista_hand(score=(5, 3)))
     table = await harness.wait(lambda: harness.table(group))
     await s.user_sends(beto, group, "/cancelar")  # neither the opener nor an admin
-    await harness.wait(lambda: _newest(harness, group, "Só quem abriu a mesa"))
+    await harness.wait(lambda: newest(harness, group, "Só quem abriu a mesa"))
     await s.user_sends(ana, group, "/cancelar")
-    question = await harness.wait(lambda: _newest(harness, group, "Cancelar a partida?"))
+    question = await harness.wait(lambda: newest(harness, group, "Cancelar a partida?"))
     assert "Ana</b> 5 × 3 <b>Beto" in question["html"]
     yes, no = (button(question, x)["callback_data"] for x in ("Sim", "Não"))
     mid = question["message_id"]
@@ -44,9 +39,9 @@ async def test_cancelar_mid_match_asks_first_and_leaves_a_trace(harness: Harness
     # chat's newest line
     await s.user_sends(bia, group, "/cancelar")
     await harness.wait(
-        lambda: (q := _newest(harness, group, "Cancelar a partida?")) and q["message_id"] != mid
+        lambda: (q := newest(harness, group, "Cancelar a partida?")) and q["message_id"] != mid
     )
-    question = _newest(harness, group, "Cancelar a partida?")
+    question = newest(harness, group, "Cancelar a partida?")
     await s.user_presses(
         bia, group, question["message_id"], button(question, "Sim")["callback_data"]
     )
@@ -55,7 +50,7 @@ async def test_cancelar_mid_match_asks_first_and_leaves_a_trace(harness: Harness
     assert s.message(group, question["message_id"])["text"] == line
     assert not buttons(s.message(group, table["message_id"]))
     # her private hand says it with the group's words
-    assert (await harness.wait(lambda: _newest(harness, ana, "cancelada")))["text"] == line
+    assert (await harness.wait(lambda: newest(harness, ana, "cancelada")))["text"] == line
 
 
 async def test_cancelar_is_asked_even_when_the_table_needs_the_groups_minute(
@@ -70,12 +65,11 @@ async def test_cancelar_is_asked_even_when_the_table_needs_the_groups_minute(
         await server.user_sends(ana, group, "/config")
         await server.user_sends(ana, group, "/cancelar")
         # ...but the question of /cancelar waits for its turn instead of being dropped
-        question = await h.wait(lambda: _newest(h, group, "Cancelar a partida?"), 60)
+        question = await h.wait(lambda: newest(h, group, "Cancelar a partida?"), 60)
         # an admin's /config is never dropped: in the group if it has room, else privately
         await h.wait(
             lambda: (
-                _newest(h, group, "Configuração do grupo")
-                or _newest(h, ana, "Configuração do grupo")
+                newest(h, group, "Configuração do grupo") or newest(h, ana, "Configuração do grupo")
             )
         )
         await server.user_presses(

@@ -7,21 +7,13 @@ from tests.bot.harness import (
     Harness,
     button,
     buttons,
+    newest,
+    shown,
 )
-
-
-def shown(h: Harness, group: int) -> str:
-    """The group's table message as it reads now (empty before it is sent)."""
-    return str((h.table(group) or {}).get("text", ""))
 
 
 def _showing(message: JSON, text: str) -> JSON | None:
     return message if text in str(message) else None
-
-
-def _newest(h: Harness, chat: int, text: str) -> JSON | None:
-    found = [m for m in h.bot_messages(chat) if text in m["text"]]
-    return found[-1] if found else None
 
 
 async def test_config_picks_a_value_directly_with_short_labels(harness: Harness) -> None:
@@ -29,7 +21,7 @@ async def test_config_picks_a_value_directly_with_short_labels(harness: Harness)
     ana = s.add_user("Ana")
     group = s.add_group("G", admins=[ana])
     await s.user_sends(ana, group, "/config")
-    cfg = await harness.wait(lambda: _newest(harness, group, "Configuração do grupo"))
+    cfg = await harness.wait(lambda: newest(harness, group, "Configuração do grupo"))
     mid = cfg["message_id"]
     # every label fits half a phone's width: no "Jogad…", no "Escada min…"
     assert all(len(b["text"]) <= 14 for b in buttons(cfg))
@@ -45,7 +37,7 @@ async def test_config_picks_a_value_directly_with_short_labels(harness: Harness)
     # the variant: names in full, one to a row; ↩️ goes back unchanged
     await s.user_sends(ana, group, "/config")
     cfg = await harness.wait(
-        lambda: (m := _newest(harness, group, "Configuração do grupo")) and buttons(m) and m
+        lambda: (m := newest(harness, group, "Configuração do grupo")) and buttons(m) and m
     )
     mid = cfg["message_id"]
     await s.user_presses(ana, group, mid, button(cfg, "Variante")["callback_data"])
@@ -70,7 +62,7 @@ async def test_config_sets_whether_the_groups_2x2_tables_play_with_sinais(
     group = s.add_group("G", admins=[ana])
     await s.user_sends(ana, ana, "/start")
     await s.user_sends(ana, group, "/config")
-    cfg = await harness.wait(lambda: _newest(harness, group, "Configuração do grupo"))
+    cfg = await harness.wait(lambda: newest(harness, group, "Configuração do grupo"))
     mid = cfg["message_id"]
     assert "Sinais no 2×2: sim" in cfg["text"]
     await s.user_presses(ana, group, mid, button(cfg, "Sinais")["callback_data"])

@@ -19,7 +19,9 @@ from tests.bot.harness import (
     Harness,
     button,
     buttons,
+    labels,
     moves,
+    newest,
     paulista_hand,
     press,
     press_first,
@@ -28,16 +30,6 @@ from tests.bot.harness import (
     strip_tags,
 )
 from tests.bot.test_bot_calls import _play_fast
-
-
-def labels(message: dict) -> list[str]:
-    return [b["text"] for b in buttons(message)]
-
-
-def newest(h: Harness, user: int, words: str) -> dict | None:
-    """The person's newest bot message that contains ``words``."""
-    found = [m for m in h.bot_messages(user) if words in m["text"]]
-    return found[-1] if found else None
 
 
 async def four(h: Harness, match: Match) -> tuple[int, list[int], int]:

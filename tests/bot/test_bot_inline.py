@@ -9,12 +9,8 @@ from tests.bot.harness import (
     paulista_hand,
     press,
     seat_match,
+    shown,
 )
-
-
-def shown(h: Harness, group: int) -> str:
-    """The group's table message as it reads now (empty before it is sent)."""
-    return str((h.table(group) or {}).get("text", ""))
 
 
 async def test_inline_mode_lists_and_plays_only_the_pressers_moves(harness: Harness) -> None:

@@ -7,12 +7,8 @@ from tests.bot.harness import (
     Harness,
     button,
     buttons,
+    shown,
 )
-
-
-def shown(h: Harness, group: int) -> str:
-    """The group's table message as it reads now (empty before it is sent)."""
-    return str((h.table(group) or {}).get("text", ""))
 
 
 async def _lobby(h: Harness, group: int, opener: int, args: str = "") -> JSON:

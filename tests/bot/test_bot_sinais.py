@@ -9,14 +9,10 @@ from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
 from engine.match import catch_roll
 from engine.sinais import Sinal
-from tests.bot.harness import Harness, buttons, moves, press, seat_match
+from tests.bot.harness import Harness, buttons, labels, moves, press, seat_match
 
 SEED = 0
 """Seat 0's first signal of the match is caught by seat 1 and not by seat 3 (asserted)."""
-
-
-def labels(message: dict) -> list[str]:
-    return [b["text"] for b in buttons(message)]
 
 
 async def four_people(h: Harness, options: TableOptions) -> tuple[int, list[int], int]:

@@ -5,24 +5,15 @@ from __future__ import annotations
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 from tests.bot.harness import (
-    JSON,
     Harness,
     button,
     moves,
+    newest,
     paulista_hand,
     press,
     seat_match,
+    shown,
 )
-
-
-def shown(h: Harness, group: int) -> str:
-    """The group's table message as it reads now (empty before it is sent)."""
-    return str((h.table(group) or {}).get("text", ""))
-
-
-def _newest(h: Harness, chat: int, text: str) -> JSON | None:
-    found = [m for m in h.bot_messages(chat) if text in m["text"]]
-    return found[-1] if found else None
 
 
 async def test_mao_de_onze_shows_its_value_not_the_stake_until_decided(harness: Harness) -> None:
@@ -72,7 +63,7 @@ async def test_the_spanish_deck_names_every_card_a_person_reads_and_the_manilha(
     ana, beto = s.add_user("Ana"), s.add_user("Beto")
     group = s.add_group("G", admins=[ana], members=[beto])
     await s.user_sends(ana, ana, "/baralho")
-    menu = await harness.wait(lambda: _newest(harness, ana, "Como você quer ver as cartas"))
+    menu = await harness.wait(lambda: newest(harness, ana, "Como você quer ver as cartas"))
     await s.user_presses(ana, ana, menu["message_id"], button(menu, "Espanhol")["callback_data"])
     hands = [parse_cards("JC KH 5D"), parse_cards("2S QD 7C")]
     match = Match.from_hand(
@@ -94,7 +85,7 @@ async def test_the_spanish_deck_names_every_card_a_person_reads_and_the_manilha(
     assert "Sua mão: 11 de bastos ★ 12 de copas 5 de oros" in results[0]["description"]
     # the group reads the traditional deck, Beto too
     assert "vira Q♥ → manilha J" in (await harness.wait(lambda: shown(harness, group)))
-    await harness.wait(lambda: _newest(harness, beto, "vira Q♥ → manilha J"))
+    await harness.wait(lambda: newest(harness, beto, "vira Q♥ → manilha J"))
 
 
 async def test_manilhas_are_marked_in_the_hand_and_fixed_ones_named(harness: Harness) -> None:
@@ -110,7 +101,7 @@ async def test_manilhas_are_marked_in_the_hand_and_fixed_ones_named(harness: Har
     assert names in hand["text"] and "Sua mão: 4♣ (★ zap) K♥ 5♦" in hand["text"]
     # the card buttons, which a phone shows first, mark the manilha too
     assert {"4♣ ★", "K♥", "5♦"} <= set(moves(hand))
-    beto_hand = await harness.wait(lambda: _newest(harness, beto, "Sua mão"))
+    beto_hand = await harness.wait(lambda: newest(harness, beto, "Sua mão"))
     assert "Sua mão: 2♠ Q♦ 7♣" in beto_hand["text"] and "★" not in beto_hand["text"]
     assert not any("★" in label for label in moves(beto_hand))
 

@@ -18,8 +18,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
 
 from bot.sandbox.fakeapi import FakeTelegram
-
-TOKEN = "123456:TEST"
+from tests.bot.harness import TOKEN
 
 
 @pytest.fixture
@@ -29,14 +28,6 @@ async def server():
     await s.start(host="127.0.0.1", port=0)
     yield s
     await s.stop()
-
-
-@pytest.fixture
-async def bot(server):
-    """A real PTB Bot pointed at the fake server."""
-    b = Bot(TOKEN, base_url=server.api_url + "/bot")
-    async with b:
-        yield b
 
 
 def keyboard(*labels: str) -> InlineKeyboardMarkup:

@@ -12,8 +12,8 @@ from telegram import Bot
 from telegram.error import BadRequest, Conflict
 
 from bot.sandbox.fakeapi import SECRET_HEADER, FakeTelegram
+from tests.bot.harness import TOKEN
 
-TOKEN = "123456:TEST"
 URL = "https://truco.example/telegram/hook"
 
 
@@ -51,13 +51,6 @@ async def server() -> AsyncIterator[FakeTelegram]:
     await s.start()
     yield s
     await s.stop()
-
-
-@pytest.fixture
-async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
-    b = Bot(TOKEN, base_url=server.api_url + "/bot")
-    async with b:
-        yield b
 
 
 @pytest.fixture

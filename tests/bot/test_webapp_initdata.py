@@ -9,8 +9,8 @@ from urllib.parse import quote
 import pytest
 
 from bot.webapp.initdata import BadInitData, sign, user_json, verify
+from tests.bot.harness import TOKEN
 
-TOKEN = "123456:TEST"
 NOW = 1_800_000_000
 
 
