@@ -221,13 +221,23 @@ def test_the_lobby_seats_each_person_once_and_refuses_what_does_not_fit(
     assert tables.active_table(db, group, None) is None
 
 
-def play_to_the_end(db: Database, gid: int, rules: Rules, seated: list[Person]) -> None:
-    """Every person plays their default action (R10) until the match is over."""
-    while (table := tables.load(db, gid)) is not None and table.status == GameStatus.PLAYING:
-        seat = table.shown.to_act()[0]
-        action = table.shown.default_action(seat)
+def play_defaults(
+    db: Database, gid: int, rules: Rules, seated: list[Person], until: int | None = None
+) -> int:
+    """The people play their default actions (R10) until the match is over, or until the
+    seat ``until`` must act; returns the table's version then."""
+    while True:
+        table = tables.load(db, gid)
+        assert table is not None
+        if table.status != GameStatus.PLAYING:
+            assert until is None, "the match ended before that seat's turn"
+            return table.version
+        now = table.shown.to_act()[0]
+        if now == until:
+            return table.version
+        action = table.shown.default_action(now)
         assert action is not None
-        tables.act(db, gid, table.version, None, action, rules, user_id=seated[seat].id)
+        tables.act(db, gid, table.version, None, action, rules, user_id=seated[now].id)
 
 
 def test_a_revanche_waits_for_its_people_then_gives_the_late_seat_to_a_robot(
@@ -238,7 +248,7 @@ def test_a_revanche_waits_for_its_people_then_gives_the_late_seat_to_a_robot(
     with pytest.raises(Refused) as refused:
         tables.rematch(db, gid, ANA.id, rules)
     assert refused.value.reason == Reason.NOT_OVER
-    play_to_the_end(db, gid, rules, [ANA, BETO])
+    play_defaults(db, gid, rules, [ANA, BETO])
     with pytest.raises(Refused) as refused:
         tables.rematch(db, gid, CIDA.id, rules)
     assert refused.value.reason == Reason.NOT_SEATED  # only the match's people ask for one
@@ -263,7 +273,7 @@ def test_a_revanche_starts_at_once_when_everyone_confirms(
 ) -> None:
     rules = rules_on(clock)
     gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
-    play_to_the_end(db, gid, rules, [ANA, BETO])
+    play_defaults(db, gid, rules, [ANA, BETO])
     lobby = tables.rematch(db, gid, BETO.id, rules)
     assert lobby.status == GameStatus.LOBBY
     started = tables.rematch(db, gid, ANA.id, rules)  # the old result's button confirms
@@ -271,19 +281,6 @@ def test_a_revanche_starts_at_once_when_everyone_confirms(
     table = tables.load(db, started.game_id)
     assert table is not None
     assert [x.user for x in table.seats if x is not None] == [ANA.id, BETO.id]
-
-
-def act_until_turn_of(db: Database, gid: int, rules: Rules, seated: list[Person], seat: int) -> int:
-    """The others play their default actions until ``seat`` must act; its table's version."""
-    while True:
-        table = tables.load(db, gid)
-        assert table is not None and table.status == GameStatus.PLAYING
-        now = table.shown.to_act()[0]
-        if now == seat:
-            return table.version
-        action = table.shown.default_action(now)
-        assert action is not None
-        tables.act(db, gid, table.version, None, action, rules, user_id=seated[now].id)
 
 
 def test_two_timeouts_in_a_row_give_the_seat_to_a_robot_until_the_person_comes_back(
@@ -300,7 +297,7 @@ def test_two_timeouts_in_a_row_give_the_seat_to_a_robot_until_the_person_comes_b
     assert refused.value.reason == Reason.DONE  # nobody plays for them yet
     clock.now += 31
     assert tables.time_out(db, gid, table.version, rules) is not None  # a strike
-    version = act_until_turn_of(db, gid, rules, seated, late)
+    version = play_defaults(db, gid, rules, seated, until=late)
     clock.now += 31
     assert tables.time_out(db, gid, version, rules) is not None  # the second one in a row
     away = tables.load(db, gid)
