@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine import Action, Card, Match, TableOptions
+import pytest
+
+from engine import Action, Card, ErrorCode, IllegalAction, Match, TableOptions
 from engine.cards import parse_cards
 
 
@@ -34,3 +36,12 @@ def act(m: Match, *steps: str) -> Match:
         seat, text = step.split(" ", 1)
         m.apply(int(seat), Action.parse(text))
     return m
+
+
+def refused(m: Match, step: str) -> ErrorCode:
+    """The error code of a step that must be refused; the state must not change."""
+    before = m.to_json()
+    with pytest.raises(IllegalAction) as info:
+        act(m, step)
+    assert m.to_json() == before
+    return info.value.code

@@ -22,16 +22,7 @@ from engine import (
 from engine import actions as A
 from engine.cards import ALL_CARDS, DeckStyle, parse_cards
 from engine.rulesets import DEFAULT_VARIANT, HOUSE_LADDERS, house_ladder
-from tests.engine.helpers import act, deal
-
-
-def refused(m: Match, step: str) -> ErrorCode:
-    """The error code of a step that must be refused; the state must not change."""
-    before = m.to_json()
-    with pytest.raises(IllegalAction) as info:
-        act(m, step)
-    assert m.to_json() == before
-    return info.value.code
+from tests.engine.helpers import act, deal, refused
 
 
 class TestR1Cards:

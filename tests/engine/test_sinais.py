@@ -6,24 +6,15 @@ from dataclasses import replace
 
 import pytest
 
-from engine import Act, Card, ErrorCode, HandKind, IllegalAction, Match, Phase, TableOptions
+from engine import Act, Card, ErrorCode, HandKind, Match, Phase, TableOptions
 from engine import actions as A
 from engine.cards import parse_cards
 from engine.match import catch_roll
 from engine.scenario import replay as replay_scenario
 from engine.sinais import SINAIS, Sinal, truthful
-from tests.engine.helpers import act, deal
+from tests.engine.helpers import act, deal, refused
 
 HANDS = "5C 5H 5S|3C 3H 6S|4D 4H 6D|2C 2H 7S"
-
-
-def refused(m: Match, step: str) -> ErrorCode:
-    """The error code of a step that must be refused; the state must not change."""
-    before = m.to_json()
-    with pytest.raises(IllegalAction) as info:
-        act(m, step)
-    assert m.to_json() == before
-    return info.value.code
 
 
 def hidden(m: Match, seat: int) -> list[tuple[int, A.Action]]:
