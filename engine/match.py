@@ -236,6 +236,9 @@ _DEALS = {
 _TEAM_SEATS = {n: (tuple(range(0, n, 2)), tuple(range(1, n, 2))) for n in (2, 4)}
 """By table size, each team's seats."""
 
+_ONE_SEAT = tuple((seat,) for seat in range(4))
+"""``to_act`` of a turn, made once (every action of every play-out asks who acts)."""
+
 
 _PLAYS = A.PLAY
 _COVERS = A.COVER
@@ -607,7 +610,7 @@ class Match:
         """Seats that may act now (two partners may both answer a call in 2×2)."""
         phase = self.phase
         if phase is _PLAYING:
-            return (self.turn,)
+            return _ONE_SEAT[self.turn]
         if phase is _ANSWERING or phase is _DECIDE:
             team = 1 - self.call_team if phase is _ANSWERING else self.call_team
             ran = self.ran
@@ -615,9 +618,9 @@ class Match:
             if ran >> team & 1:
                 if self.players == 2 or ran >> team + 2 & 1:
                     return ()
-                return (team + 2,)
+                return _ONE_SEAT[team + 2]
             if self.players == 2 or ran >> team + 2 & 1:
-                return (team,)
+                return _ONE_SEAT[team]
             return (team, team + 2)
         return ()
 
