@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -22,7 +21,7 @@ from engine.actions import Act
 from engine.cards import Card
 from engine.match import TeamBets
 from engine.robots.equity import key_of, level_map, table_for
-from engine.robots.sense import COVERED, Sense, simulate
+from engine.robots.sense import COVERED, Sense, drawer, simulate
 from engine.robots.sinais import Clues
 from engine.view import View
 
@@ -298,7 +297,7 @@ class Reading:
         ran = set(self.view.ran)
         seats = [s for s in seats if s not in ran]
         run_w = acc_w = acc_win = rai_w = rai_win = 0.0
-        memo: dict[float, tuple[float, float]] = {}
+        memo = _answer_memo(t, step)
         for d in self.deals:
             p_none = 1.0
             p_no_raise = 1.0
@@ -372,20 +371,27 @@ def _sample(
     seen_q = _quantiles(v.variant, n, v.vira)
     own_held = [st[c] for c in v.hand]
     partner_held = [st[c] for c in known_partner] if known_partner is not None else []
-    # what each seat is dealt, planned once: (seat, cards drawn, cards held, cards it
-    # played open when it covered none, or None when its covered cards come from the draw)
-    plan: list[tuple[int, int, int, list[int] | None, list[int | None]]] = []
+    # what each seat is dealt, planned once: (seat, where its cards start in the draw,
+    # where its held cards end, where its drawn cards end, the cards it played open when
+    # it covered none (or None: its covered cards come from the draw), what it played,
+    # whether it was dealt three cards)
+    plan: list[tuple[int, int, int, int, list[int] | None, list[int | None], bool]] = []
+    k = 0
     for s in hidden:
         shown = [x for x in played[s] if x is not None]
+        left = v.cards_left[s]
         plan.append(
             (
                 s,
-                need[s],
-                v.cards_left[s],
+                k,
+                k + left,
+                k + need[s],
                 shown if len(shown) == len(played[s]) else None,
                 played[s],
+                left + len(played[s]) == 3 and k + need[s] <= total,
             )
         )
+        k += need[s]
     base_quant = [0.5] * n
     base_quant[me] = own_q
     if known_partner is not None and partner is not None:
@@ -415,6 +421,7 @@ def _sample(
     quantile_of = table.quantile_of
     draw = drawer(pool, total)
     getrandbits = rng.getrandbits
+    hands_base: list[list[int]] = [[] for _ in range(n)]  # every seat's list is replaced
     sum_w = sum_w2 = 0.0
     drawn_count = 0
     limit = samples * (ESS_MAX_DRAWS_SIGNALS if clues else ESS_MAX_DRAWS)
@@ -422,28 +429,28 @@ def _sample(
     while drawn_count < samples or (drawn_count < limit and sum_w * sum_w < want * sum_w2):
         drawn_count += 1
         drawn = draw(getrandbits)
-        k = 0
         quant = base_quant.copy()
-        hands: list[list[int]] = [[] for _ in range(n)]
+        hands = hands_base.copy()
         hands[me] = own_held.copy()
         if known_partner is not None and partner is not None:
             hands[partner] = partner_held.copy()
-        for s, m, left, open_played, played_s in plan:
-            got = drawn[k : k + m]
-            k += m
-            held = got[:left]
-            if open_played is not None:
+        for s, start, held_end, end, open_played, played_s, three in plan:
+            held = drawn[start:held_end]
+            hands[s] = held
+            if not three:
+                continue
+            if open_played is None:
+                hidden_played = iter(drawn[held_end:end])
+                dealt = held + [x if x is not None else next(hidden_played) for x in played_s]
+            elif open_played:
                 dealt = held + open_played
             else:
-                hidden_played = iter(got[left:])
-                dealt = held + [x if x is not None else next(hidden_played) for x in played_s]
-            hands[s] = held
-            if len(dealt) == 3:
-                dk = (dealt[0], dealt[1], dealt[2])
-                got_q = seen_q.get(dk)
-                if got_q is None:
-                    got_q = seen_q[dk] = quantile_of(key_of(levels, dealt))
-                quant[s] = got_q
+                dealt = held
+            dk = (dealt[0], dealt[1], dealt[2])
+            got_q = seen_q.get(dk)
+            if got_q is None:
+                got_q = seen_q[dk] = quantile_of(key_of(levels, dealt))
+            quant[s] = got_q
         weight = clues.weight(hands) if clues else 1.0
         if playable:
             winner = simulate(hands, table_now.copy(), rounds, turn, leader, n)
@@ -466,54 +473,18 @@ def _sample(
     return deals
 
 
-def drawer(pool: list[int], k: int) -> Callable[[Callable[[int], int]], list[int]]:
-    """``random.Random.sample(pool, k)`` as a function of the generator's ``getrandbits``.
-
-    The same draws, bit for bit, as the standard library's ``sample`` (CPython 3.11,
-    whose ``Random`` draws below ``n`` from ``getrandbits``), without its checks and
-    set-up on every call: a reading draws the hidden cards a dozen times per decision
-    inside difícil's play-outs.
-    """
-    n = len(pool)
-    setsize = 21
-    if k > 5:
-        setsize += 4 ** math.ceil(math.log(k * 3, 4))
-    if n <= setsize:
-
-        def from_pool(getrandbits: Callable[[int], int]) -> list[int]:
-            rest = pool.copy()
-            out = [0] * k
-            for i in range(k):
-                m = n - i
-                bits = m.bit_length()
-                j = getrandbits(bits)
-                while j >= m:
-                    j = getrandbits(bits)
-                out[i] = rest[j]
-                rest[j] = rest[m - 1]
-            return out
-
-        return from_pool
-    bits = n.bit_length()
-
-    def from_set(getrandbits: Callable[[int], int]) -> list[int]:
-        taken: set[int] = set()
-        out = [0] * k
-        for i in range(k):
-            j = getrandbits(bits)
-            while j >= n or j in taken:
-                j = getrandbits(bits)
-            taken.add(j)
-            out[i] = pool[j]
-        return out
-
-    return from_set
-
-
 @lru_cache(maxsize=256)
 def _quantiles(variant: str, players: int, vira: Card | None) -> dict[tuple[int, int, int], float]:
     """Where ``_sample`` keeps the dealt-hand quantile of three strengths (in any order)
     for one vira: a reading asks for it in every deal, and difícil reads thousands."""
+    return {}
+
+
+@lru_cache(maxsize=4096)
+def _answer_memo(t: Tendencies, step: int) -> dict[float, tuple[float, float]]:
+    """Where ``Reading.answers`` keeps, by quantile, the chances that a seat with habits
+    ``t`` neither accepts nor raises, and does not raise, a call of ``step``: the same
+    few dozen values serve every reading until the counts change."""
     return {}
 
 

@@ -80,6 +80,8 @@ class Clues:
     @staticmethod
     def of(view: View, strength: Sequence[int]) -> Clues:
         """The clues of ``view`` (its partner's signals and the opponents' it caught)."""
+        if not view.options.sinais_on:
+            return NO_CLUES  # nobody may signal (R12): nothing in the history to read
         found: list[tuple[int, Sinal, int, list[int]]] = []
         played = [0] * view.players
         for s, a in view.history:
@@ -128,6 +130,10 @@ class Clues:
     def accept(self, w: float, rng: random.Random) -> bool:
         """Whether to keep a sampled deal of weight ``w`` (rejection sampling)."""
         return rng.random() * self.top() < w
+
+
+NO_CLUES = Clues(())
+"""The clues of a view at a table without signals."""
 
 
 def exposure(view: View) -> float:
