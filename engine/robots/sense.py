@@ -195,32 +195,34 @@ def drawer(pool: list[int], k: int) -> Callable[[Callable[[int], int]], list[int
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
     if n <= setsize:
+        # each draw's (cards left, bits to draw, last place), worked out once
+        steps = [(n - i, (n - i).bit_length(), n - i - 1) for i in range(k)]
 
         def from_pool(getrandbits: Callable[[int], int]) -> list[int]:
             rest = pool.copy()
-            out = [0] * k
-            for i in range(k):
-                m = n - i
-                bits = m.bit_length()
+            out = []
+            for m, bits, last in steps:
                 j = getrandbits(bits)
                 while j >= m:
                     j = getrandbits(bits)
-                out[i] = rest[j]
-                rest[j] = rest[m - 1]
+                out.append(rest[j])
+                rest[j] = rest[last]
             return out
 
         return from_pool
     bits = n.bit_length()
+    ks = range(k)
 
     def from_set(getrandbits: Callable[[int], int]) -> list[int]:
-        taken: set[int] = set()
-        out = [0] * k
-        for i in range(k):
+        # a list, not a set: only a few cards are drawn this way (more go by the pool)
+        taken: list[int] = []
+        out = []
+        for _ in ks:
             j = getrandbits(bits)
             while j >= n or j in taken:
                 j = getrandbits(bits)
-            taken.add(j)
-            out[i] = pool[j]
+            taken.append(j)
+            out.append(pool[j])
         return out
 
     return from_set
@@ -253,22 +255,27 @@ def sampled_hands(sense: Sense, rng: random.Random, samples: int) -> Iterator[li
     if total > len(pool):
         return
     clues = Clues.of(v, st)
+    # where each seat's cards come from, worked out once: a hand to copy (its own, the
+    # visible partner's), else its place in the draw
+    places: list[tuple[list[int] | None, int, int]] = []
+    k = 0
+    for s in range(n):
+        if s == v.seat:
+            places.append((own, 0, 0))
+        elif known_partner is not None and s == partner:
+            places.append((known_partner, 0, 0))
+        else:
+            places.append((None, k, k + need[s]))
+            k += need[s]
     draw = drawer(pool, total)
     getrandbits = rng.getrandbits
+    judged = bool(clues)  # its truth is a call in Python: asked once
+    tries = MAX_TRIES if judged else 1
     for _ in range(samples):
-        for _ in range(MAX_TRIES if clues else 1):
+        for _ in range(tries):
             drawn = draw(getrandbits)
-            hands: list[list[int]] = []
-            k = 0
-            for s in range(n):
-                if s == v.seat:
-                    hands.append(own.copy())
-                elif known_partner is not None and s == partner:
-                    hands.append(known_partner.copy())
-                else:
-                    hands.append(drawn[k : k + need[s]])
-                    k += need[s]
-            if not clues or clues.accept(clues.weight(hands), rng):
+            hands = [drawn[a:b] if held is None else held.copy() for held, a, b in places]
+            if not judged or clues.accept(clues.weight(hands), rng):
                 break
         yield hands
 
@@ -287,12 +294,14 @@ def win_chance(sense: Sense, rng: random.Random, samples: int) -> float:
     v = sense.view
     n = v.players
     table = _open_table(sense)
+    rounds, turn, leader = v.rounds, v.turn, v.leader
     wins = 0.0
     dealt = 0
     for hands in sampled_hands(sense, rng, samples):
-        if any(not hands[(v.turn + i) % n] for i in range(n - len(table))):
+        # every deal holds as many cards per seat as the first: one look is enough
+        if not dealt and any(not hands[(turn + i) % n] for i in range(n - len(table))):
             return 0.5  # no cards to play (not a play state): nothing to learn
-        winner = simulate(hands, table.copy(), v.rounds, v.turn, v.leader, n)
+        winner = simulate(hands, table.copy(), rounds, turn, leader, n)
         if winner is None:
             wins += 0.5
         elif winner == v.team:
