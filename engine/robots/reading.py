@@ -25,6 +25,17 @@ from engine.robots.sense import COVERED, Sense, drawer, simulate
 from engine.robots.sinais import Clues
 from engine.view import View
 
+# The members as module names: an enum member looked up on its class costs several times
+# a global's lookup (see ``engine.match``), and these are read for every action of a history.
+_PLAY, _COVER, _TRUCO, _ACCEPT, _RUN, _RAISE = (
+    Act.PLAY,
+    Act.COVER,
+    Act.TRUCO,
+    Act.ACCEPT,
+    Act.RUN,
+    Act.RAISE,
+)
+
 # what a solid player does, before the match shows anything (shares per chance)
 PRIOR_CALL = 0.30
 """Share of hands in which a team calls truco (first step)."""
@@ -298,18 +309,28 @@ class Reading:
         seats = [s for s in seats if s not in ran]
         run_w = acc_w = acc_win = rai_w = rai_win = 0.0
         memo = _answer_memo(t, step)
+        alone = seats[0] if len(seats) == 1 else None
         for d in self.deals:
-            p_none = 1.0
-            p_no_raise = 1.0
-            for s in seats:
-                q = d.quantile[s]
+            if alone is not None:  # the product over one seat, without the loop
+                q = d.quantile[alone]
                 known = memo.get(q)
                 if known is None:
                     known = memo[q] = (1.0 - t.p_accept(q, step), 1.0 - t.p_raise(q, step))
-                p_none *= known[0]
-                p_no_raise *= known[1]
+                p_none, p_no_raise = known
+            else:
+                p_none = 1.0
+                p_no_raise = 1.0
+                for s in seats:
+                    q = d.quantile[s]
+                    known = memo.get(q)
+                    if known is None:
+                        known = memo[q] = (1.0 - t.p_accept(q, step), 1.0 - t.p_raise(q, step))
+                    p_none *= known[0]
+                    p_no_raise *= known[1]
             p_raise = 1.0 - p_no_raise
-            p_acc = max(0.0, 1.0 - p_none - p_raise)
+            p_acc = 1.0 - p_none - p_raise
+            if not p_acc > 0.0:
+                p_acc = 0.0
             w = d.weight
             run_w += w * p_none
             acc_w += w * p_acc
@@ -350,7 +371,8 @@ def _sample(
     # cards each seat played this hand (strength; None = covered by someone else)
     played: list[list[int | None]] = [[] for _ in range(n)]
     for s, a in v.history:
-        if a.act == Act.PLAY or a.act == Act.COVER:
+        act = a.act
+        if act in (_PLAY, _COVER):
             played[s].append(st[a.card] if a.card is not None else None)
     hidden = [s for s in range(n) if s != me and not (s == partner and known_partner is not None)]
     need = {s: v.cards_left[s] + sum(1 for x in played[s] if x is None) for s in hidden}
@@ -398,10 +420,12 @@ def _sample(
         base_quant[partner] = partner_q
     # the seats that still play this round hold cards in every deal, or in none (the
     # counts of held cards are the view's): whether to play the hand out is known now
-    playable = all(
-        (v.cards_left[s] if s in need else len(own_held) if s == me else len(partner_held))
-        for s in ((v.turn + i) % n for i in range(n - len(table_now)))
-    )
+    playable = True
+    for i in range(n - len(table_now)):
+        s = (v.turn + i) % n
+        if not (v.cards_left[s] if s in need else len(own_held) if s == me else partner_held):
+            playable = False
+            break
     # each telling action weighs a deal by the actor's quantile (a few dozen values):
     # (seat, factor by quantile, habits, act, step, whether the call's win evidence is
     # for this seat's team or against it (None: no evidence), the evidence's lose ratio)
@@ -411,11 +435,11 @@ def _sample(
         evidence = None
         # a rule-based player calls by its chance of winning *now*, which a dealt-hand
         # quantile misses: a call also weighs each deal by whether the caller wins it
-        if act == Act.TRUCO or act == Act.RAISE:
+        if act in (_TRUCO, _RAISE):
             evidence = s & 1 == v.team
         # a call of seis and up on its own turn comes from the team that accepted the step
         # below: a made hand, unless the match showed this team's raises losing
-        lose = t.late_lose_ratio if act == Act.TRUCO and step > 0 else t.lose_ratio
+        lose = t.late_lose_ratio if act == _TRUCO and step > 0 else t.lose_ratio
         weighers.append((s, _factor_memo(t, act, step), t, act, step, evidence, lose))
     rounds, turn, leader, team = v.rounds, v.turn, v.leader, v.team
     quantile_of = table.quantile_of
@@ -424,7 +448,8 @@ def _sample(
     hands_base: list[list[int]] = [[] for _ in range(n)]  # every seat's list is replaced
     sum_w = sum_w2 = 0.0
     drawn_count = 0
-    limit = samples * (ESS_MAX_DRAWS_SIGNALS if clues else ESS_MAX_DRAWS)
+    weigh = clues.weight if clues else None  # its truth is a call in Python: asked once
+    limit = samples * (ESS_MAX_DRAWS_SIGNALS if weigh is not None else ESS_MAX_DRAWS)
     want = samples * ESS_SHARE
     while drawn_count < samples or (drawn_count < limit and sum_w * sum_w < want * sum_w2):
         drawn_count += 1
@@ -451,7 +476,7 @@ def _sample(
             if got_q is None:
                 got_q = seen_q[dk] = quantile_of(key_of(levels, dealt))
             quant[s] = got_q
-        weight = clues.weight(hands) if clues else 1.0
+        weight = weigh(hands) if weigh is not None else 1.0
         if playable:
             winner = simulate(hands, table_now.copy(), rounds, turn, leader, n)
             win = 0.5 if winner is None else (1.0 if winner == team else 0.0)
@@ -497,12 +522,12 @@ def _factor_memo(t: Tendencies, act: Act, step: int) -> dict[float, float]:
 
 def event_likelihood(t: Tendencies, act: Act, q: float, step: int) -> float:
     """How likely a seat of quantile ``q`` with habits ``t`` takes this telling action."""
-    if act == Act.TRUCO:
+    if act == _TRUCO:
         return t.p_call(q, step)
-    if act == Act.RAISE:
+    if act == _RAISE:
         floor = t.raise_floor if t.seats == 1 else 0.0
         return floor + (1.0 - floor) * t.p_raise(q, step)
-    if act == Act.ACCEPT:
+    if act == _ACCEPT:
         return max(0.02, t.p_accept(q, step) - t.p_raise(q, step))
     return 1.0 - t.p_accept(q, step)  # a run
 
@@ -513,13 +538,13 @@ def _events(v: View) -> list[tuple[int, Act, int]]:
     step = -1
     for s, a in v.history:
         act = a.act
-        if act == Act.TRUCO:
+        if act == _TRUCO:
             step += 1
-        elif act == Act.RAISE:
+        elif act == _RAISE:
             step += 1
             if s != v.seat:
                 out.append((s, act, step - 1))
             continue
-        if act in (Act.TRUCO, Act.ACCEPT, Act.RUN) and s != v.seat:
+        if act in (_TRUCO, _ACCEPT, _RUN) and s != v.seat:
             out.append((s, act, max(0, step)))
     return out

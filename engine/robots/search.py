@@ -385,12 +385,13 @@ def playout_models(
     m.apply(seat, action)
     rng = random.Random(seed)
     them = 1 - (seat & 1)
-    while m.phase < Phase.HAND_OVER:
+    hand_over, answer = Phase.HAND_OVER, Phase.ANSWER  # locals: see ``_play_out``
+    while m.phase < hand_over:
         s = m.to_act()[0]
         legal = m.legal_actions(s)
         if len(legal) == 1:
             a = legal[0]
-        elif s & 1 == them and m.phase == Phase.ANSWER:
+        elif s & 1 == them and m.phase == answer:
             break  # the models part here
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
@@ -411,14 +412,19 @@ def _play_out(m: Match, seat: int, rng: random.Random, answers: Answers | None) 
     them = 1 - (seat & 1)
     if answers is None:
         answers = Answers.HABITS if m.players == 2 else Answers.MEDIO
-    while m.phase < Phase.HAND_OVER:
+    # the members as locals: an enum member looked up on its class costs several times a
+    # local's lookup (see ``engine.match``), and this loop runs for every move played out
+    hand_over, answer = Phase.HAND_OVER, Phase.ANSWER
+    by_medio = answers == Answers.MEDIO
+    by_habits = answers == Answers.HABITS
+    while m.phase < hand_over:
         s = m.to_act()[0]
         legal = m.legal_actions(s)
         if len(legal) == 1:
             a = legal[0]
-        elif answers != Answers.MEDIO and s & 1 == them and m.phase == Phase.ANSWER:
+        elif not by_medio and s & 1 == them and m.phase == answer:
             view = m.view(s)
-            a = habit_answer(view, rng) if answers == Answers.HABITS else card_answer(view, rng)
+            a = habit_answer(view, rng) if by_habits else card_answer(view, rng)
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)

@@ -37,6 +37,9 @@ MAX_TRIES = 12
 MAX_EXPOSURE = 0.75
 """Robots do not signal at a table where opponents would see it more often than this."""
 _WEAK = (Sinal.NADA, Sinal.AS)
+# The members as module names: an enum member looked up on its class costs several times
+# a global's lookup (see ``engine.match``), and ``Clues.of`` reads every action of a history.
+_PLAY, _COVER, _SIGNAL = Act.PLAY, Act.COVER, Act.SIGNAL
 
 _BY_STRENGTH = {13: Sinal.ZAP, 12: Sinal.COPAS, 11: Sinal.ESPADILHA, 10: Sinal.PICA_FUMO}
 _BY_STRENGTH.update({9: Sinal.TRES, 8: Sinal.DOIS, 7: Sinal.AS})
@@ -85,12 +88,13 @@ class Clues:
         found: list[tuple[int, Sinal, int, list[int]]] = []
         played = [0] * view.players
         for s, a in view.history:
-            if a.act == Act.PLAY or a.act == Act.COVER:
+            act = a.act
+            if act in (_PLAY, _COVER):
                 played[s] += 1
                 for seat, _, _, later in found:
-                    if seat == s and a.act == Act.PLAY and a.card is not None:
+                    if seat == s and act == _PLAY and a.card is not None:
                         later.append(strength[a.card])
-            elif a.act == Act.SIGNAL and a.sinal is not None and s != view.seat:
+            elif act == _SIGNAL and a.sinal is not None and s != view.seat:
                 found.append((s, a.sinal, played[s], []))
         partner = view.partner
         return Clues(
