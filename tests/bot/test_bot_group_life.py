@@ -5,6 +5,7 @@ that ask the others first."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from bot.domain import messages, people, tables
@@ -14,6 +15,7 @@ from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
 from engine import Match, TableOptions
+from engine.cards import DeckStyle
 from tests.bot.harness import (
     FakeClock,
     Harness,
@@ -142,6 +144,38 @@ async def test_a_config_panel_closes_with_its_button_and_baralho_loses_its_butto
         lambda: (m := s.message(ana, deck["message_id"])) and "Pronto" in m["text"] and m
     )
     assert not buttons(done)
+
+
+SPANISH = re.compile(r"\d+ de (?:bastos|copas|espadas|oros)")
+
+
+async def test_baralho_in_a_group_stays_for_everyone_and_shows_no_card_there(
+    harness: Harness,
+) -> None:
+    s = harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("G", admins=[ana], members=[beto])
+    await seat_match(harness, group, [ana, beto], paulista_hand())
+    await harness.wait(lambda: harness.hand(ana) and harness.table(group))
+    await s.user_sends(ana, group, "/baralho")
+    deck = await harness.wait(lambda: newest(harness, group, "Como você quer ver as cartas?"))
+    spanish = button(deck, "Espanhol")["callback_data"]
+    chosen = await s.user_presses(ana, group, deck["message_id"], spanish)
+    # the sample is Ana's alone, in her toast
+    assert chosen["text"].startswith("Pronto") and "3 de" in chosen["text"], chosen
+    # her hand is redrawn in the Spanish deck once the press is handled
+    await harness.wait(lambda: (hand := harness.hand(ana)) and SPANISH.search(str(hand)))
+    print("GROUP", [m["text"][:60] for m in harness.bot_messages(group)])
+    # the group's question keeps its buttons for the others, and never showed a card
+    assert buttons(s.message(group, deck["message_id"]))
+    assert not [m for m in harness.bot_messages(group) if "Pronto" in m["text"]]
+    other = await s.user_presses(beto, group, deck["message_id"], spanish)
+    assert other["text"].startswith("Pronto"), other
+    db = runtime_of(harness.app).db
+    assert [people.player(db, p).deck for p in (ana, beto)] == [  # type: ignore[union-attr]
+        DeckStyle.SPANISH,
+        DeckStyle.SPANISH,
+    ]
 
 
 async def _result(h: Harness, group: int, people: list[int]) -> tuple[int, dict]:

@@ -140,9 +140,14 @@ async def on_deck(press: Press[DeckStyle], context: BotContext) -> Answer:
     label = words_for(t).card(Card.parse("3C"), style)
     done = deck_chosen(t, label)
 
+    # in a group the question stays for the others, each choosing their own; the presser
+    # reads the sample in the toast, so the group never sees a card that is no one's play
+    private = q.message is not None and q.message.chat.type == ChatType.PRIVATE
+
     async def redraw() -> None:
-        with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
-            await q.edit_message_text(done, reply_markup=None)
+        if private:
+            with contextlib.suppress(TelegramError):  # the choice is made: the buttons go
+                await q.edit_message_text(done, reply_markup=None)
         for table in await context.call(tables.playing_tables_of, context.db, person.id):
             schedule_hands(context.application, table.chat_id, table.id)
 
