@@ -165,7 +165,6 @@ async def test_baralho_in_a_group_stays_for_everyone_and_shows_no_card_there(
     assert chosen["text"].startswith("Pronto") and "3 de" in chosen["text"], chosen
     # her hand is redrawn in the Spanish deck once the press is handled
     await harness.wait(lambda: (hand := harness.hand(ana)) and SPANISH.search(str(hand)))
-    print("GROUP", [m["text"][:60] for m in harness.bot_messages(group)])
     # the group's question keeps its buttons for the others, and never showed a card
     assert buttons(s.message(group, deck["message_id"]))
     assert not [m for m in harness.bot_messages(group) if "Pronto" in m["text"]]
