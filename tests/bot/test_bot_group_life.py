@@ -1,6 +1,6 @@
 """A table a group can live with: a private hand that never says what stopped being true,
-signals off the seat's turn (R12), /config and /baralho that answer and close, rematches
-that ask the others first."""
+signals off the seat's turn (R12), /config that answers and closes, /baralho that stays for
+everyone in a group, rematches that ask the others first."""
 
 from __future__ import annotations
 
