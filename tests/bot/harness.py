@@ -357,10 +357,23 @@ class Harness:
         return await self.server.wait_for(predicate, timeout)
 
     async def press_move(self, user: int, choose: Callable[[list[JSON]], JSON]) -> JSON:
-        """Press one of the person's move buttons; returns the bot's answer."""
-        msg = await self.wait(lambda: self.hand(user))
-        b = choose([b for b in buttons(msg) if b.get("callback_data", "").startswith("g")])
-        return await self.server.user_presses(user, user, msg["message_id"], b["callback_data"])
+        """Press one of the person's move buttons; returns the bot's answer.
+
+        As :func:`press`: a press on a hand not yet redrawn for a version that has passed
+        is made again on the redrawn hand.
+        """
+        while True:
+            msg = await self.wait(lambda: self.hand(user))
+            b = choose([b for b in buttons(msg) if b.get("callback_data", "").startswith("g")])
+            data = b["callback_data"]
+            answer = await self.server.user_presses(user, user, msg["message_id"], data)
+            if answer.get("text") != STALE:
+                return answer
+            await self.wait(
+                lambda d=data: all(
+                    x.get("callback_data") != d for x in buttons(self.hand(user) or {})
+                )
+            )
 
     def over_message(self, chat_id: int) -> JSON | None:
         """The closing message of a match (with Revanche)."""
