@@ -27,7 +27,7 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import Match, Phase
 from engine.robots.base import SeededRobot
-from engine.robots.heuristic import CARD_SAMPLES, MEDIO_SAMPLES, medio_action
+from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
@@ -100,7 +100,7 @@ class Dificil(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        baseline = baseline_action(view, rng)
+        baseline = medio_action(view, rng, MEDIO_SAMPLES)
         options = candidates(view, baseline)
         if len(options) == 1:
             return options[0]
@@ -137,17 +137,6 @@ class Dificil(SeededRobot):
     def signal(self, view: View) -> Action | None:
         """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
         return choose_signal(view)
-
-
-def baseline_action(view: View, rng: random.Random) -> Action:
-    """The choice the search departs from only on a clear gain: médio's own.
-
-    At 2×2 that is médio's card too, each card played out on ``CARD_SAMPLES`` deals from
-    the second round on; with the tiers the play-outs use as the baseline, every card
-    decision the search did not settle was played a little worse than médio plays it.
-    At 1×1 the baseline card stays the tiers', as the 1×1 figures were measured.
-    """
-    return medio_action(view, rng, MEDIO_SAMPLES, CARD_SAMPLES if view.players == 4 else 0)
 
 
 def gain_bounds(gains: list[float], weights: list[float]) -> tuple[float, float]:

@@ -379,33 +379,6 @@ def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
     assert bets > 0 and differ > 0
 
 
-def test_dificil_at_2x2_departs_from_medios_own_choice_cards_included() -> None:
-    from engine.robots.base import decision_rng
-    from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
-    from engine.robots.search import baseline_action
-
-    medio = Medio(5)
-    checked = tiers_differ = 0
-    for seed in range(6):
-        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
-        while not m.is_terminal() and m.hand_number < 4:
-            if m.phase == Phase.HAND_OVER:
-                m.deal()
-                continue
-            seat = m.to_act()[0]
-            view = m.view(seat)
-            action = medio.choose(view)
-            if len(view.legal) > 1:
-                # what the search starts from, and keeps unless another option clearly gains
-                assert baseline_action(view, decision_rng(5, view)) == action
-                tiers = medio_action(view, decision_rng(5, view), MEDIO_SAMPLES)
-                tiers_differ += tiers != action
-                checked += 1
-            m.apply(seat, action)
-    # médio's played-out cards, not the tiers of the play-outs, in some of those decisions
-    assert checked > 50 and tiers_differ > 0
-
-
 def test_a_robust_bet_must_gain_under_every_model_of_the_other_team() -> None:
     from engine.robots.search import pick, prune, prune_all
 
