@@ -142,7 +142,11 @@ def test_a_whole_match_against_medio_by_clicking(browser, base_url, players: int
     times = [float(x) for x in p.attr("data-jogo-robo-ms").split()]
     assert times and max(times) < 2000
     p.click("[data-jogo-revanche]")
-    assert json.loads(p.table().state())["score"] == [0, 0]
+    # a new match; its robots play at once, so its first hand may already be over when
+    # the person's partner called truco and the others ran before the person's first move
+    again = json.loads(p.table().state())
+    assert again["match_winner"] is None and again["hand_number"] <= 2, again
+    assert max(again["score"]) < 12, again
     p.check()
     p.close()
 
