@@ -12,6 +12,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.table_options() }}            the table options (house rules)
     {{ truco.timeout_example() }}          what the engine plays when time runs out
     {{ truco.robots() }}                   the robots' strength, from results/arena.json
+    {{ truco.robots_verdict() }}           the same runs in words: whom each level beats
     {{ truco.sinais() }}                   the table of signals (R12) and what each names
     {{ truco.sinais_figures() }}           what signals are worth to the robots (results/sinais.json)
     {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
@@ -662,6 +663,48 @@ def robots() -> str:
     return _runs_table(_arena_path(), "robots", "Força dos robôs", caption)
 
 
+def robots_verdict() -> str:
+    """Each level in a few words, from the same runs: whom it clearly beats (the whole 95%
+    margin above half the matches), who clearly beats it, and where the margin leaves it open."""
+    runs = _runs(_arena_path())
+    if runs is None:
+        return ""
+    # (level, table) -> the opponents it beats, loses to, and has no clear result against
+    found: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
+    for run in runs:
+        players = int(run["players"])
+        rs = RULESETS.get(str(run["variant"]))
+        where = "" if run["variant"] == "paulista" else f" ({html.escape(rs.title if rs else '')})"
+        for me, other in ((0, 1), (1, 0)):
+            spec = str(run["results"][me]["side"]).split(":")
+            if spec[0] != "robot" or spec[1] not in ROBOT_LEVELS:
+                continue
+            low, high = run["results"][me]["wilson95"]
+            beats, loses, open_ = found.setdefault((spec[1], players), ([], [], []))
+            name = _side(run["results"][other]["side"]) + where
+            (beats if low > 0.5 else loses if high < 0.5 else open_).append(name)
+    items = []
+    for level in ROBOT_LEVELS:
+        parts = []
+        for players, table in ((2, "No mano a mano (1×1)"), (4, "Em dupla (2×2)")):
+            if (level, players) not in found:
+                continue
+            beats, loses, open_ = found[level, players]
+            said = [
+                f"ganha com folga de {', '.join(beats)}" if beats else "",
+                f"perde com folga de {', '.join(loses)}" if loses else "",
+                f"sem diferença clara contra {', '.join(open_)}" if open_ else "",
+            ]
+            parts.append(f"{table}: " + "; ".join(x for x in said if x) + ".")
+        if parts:
+            items.append(
+                f'<li data-level="{level}"><strong>Robô {html.escape(PT.level(level))}</strong>. '
+                + " ".join(parts)
+                + "</li>"
+            )
+    return '\n<ul data-truco="robots-verdict">' + "".join(items) + "</ul>\n"
+
+
 def robots_dev() -> str:
     """For developers: each run's decision times, machine and the command that redoes it."""
     runs = _runs(_arena_path())
@@ -907,6 +950,7 @@ MACROS: dict[str, Callable[..., str]] = {
         table_options,
         timeout_example,
         robots,
+        robots_verdict,
         robots_dev,
         ladders_summary,
         worked_hand,

@@ -398,6 +398,7 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     runs = [
         arena_run("robot:dificil", "robot:medio", 0.6125, [0.5911, 0.6335], 212.0),
         arena_run("robot:medio", "random", 0.955, [0.9451, 0.9632], 2.5),
+        arena_run("robot:facil", "robot:tight", 0.48, [0.4581, 0.5019], 1.0),
     ]
     runs[1]["load_average"] = {"start": [10.88, 11.9, 10.7], "end": [8.2, 9.0, 9.9]}
     for side, cpu in zip(
@@ -423,6 +424,15 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     assert "29/11/2026" in rows[0].text
     # learners get no milliseconds; the developers' page has the times and the commands
     assert "ms" not in table.text and "p95" not in table.text
+    # the same runs in words: a side clearly ahead only when its whole margin is
+    (verdict,) = page(out, "robos").find_all("ul", data_truco="robots-verdict")
+    said = {li.attrs["data-level"]: li.text for li in verdict.find_all("li")}
+    assert set(said) == {"facil", "medio", "dificil"}
+    assert "ganha com folga de robô médio" in said["dificil"]
+    assert "perde com folga de robô difícil" in said["medio"]
+    assert "ganha com folga de aleatório" in said["medio"]
+    assert "sem diferença clara contra treino: fechado" in said["facil"]
+    assert "folga" not in said["facil"]
     (dev,) = page(out, "desenvolvedores").find_all("table", data_truco="robots-dev")
     dev_rows = body_rows(dev)
     assert [field(r, "command").text for r in dev_rows] == [run["command"] for run in runs]
