@@ -151,11 +151,12 @@ def main() -> int:
         f"Python {platform.python_version()}",
         "load_average_at_start": [round(x, 1) for x in os.getloadavg()],
     }
+    # found before Playwright starts: finding may itself ask Playwright for its own browser
+    found = browsers.find()
+    if found.missing is not None:
+        print(found.missing, file=sys.stderr)
+        return 1
     with sync_playwright() as p:
-        found = browsers.find()
-        if found.missing is not None:
-            print(found.missing, file=sys.stderr)
-            return 1
         browser = p.chromium.launch(executable_path=found.executable, args=browsers.ARGS)
         figures["chromium"] = browser.version
 
