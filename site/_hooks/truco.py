@@ -596,9 +596,8 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
     """One measured run of ``truco arena`` for learners (format: docs-dev/arena-protocol.md)."""
     a, b = run["results"]
     players = int(run["players"])
-    rs = RULESETS.get(str(run["variant"]))
     table = "1×1" if players == 2 else "2×2"
-    variant = rs.title if rs else html.escape(str(run["variant"]))
+    variant = _variant_title(run)
     low, high = a["wilson95"]
     game = f"{variant}, {table}<br>{run['matches']} partidas, em {html.escape(_day(run))}"
     cells = [
@@ -612,6 +611,12 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
     ]
     attrs = f' data-run="{n}" data-players="{players}" data-matches="{int(run["matches"])}"'
     return f"<tr{attrs}>" + "".join(cells) + "</tr>"
+
+
+def _variant_title(run: Mapping[str, Any]) -> str:
+    """The run's variant as the rulebook names it (its code when the engine has no such one)."""
+    rs = RULESETS.get(str(run["variant"]))
+    return rs.title if rs else html.escape(str(run["variant"]))
 
 
 def _day(run: Mapping[str, Any]) -> str:
@@ -673,8 +678,7 @@ def robots_verdict() -> str:
     found: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
     for run in runs:
         players = int(run["players"])
-        rs = RULESETS.get(str(run["variant"]))
-        where = "" if run["variant"] == "paulista" else f" ({html.escape(rs.title if rs else '')})"
+        where = "" if run["variant"] == "paulista" else f" ({_variant_title(run)})"
         for me, other in ((0, 1), (1, 0)):
             spec = str(run["results"][me]["side"]).split(":")
             if spec[0] != "robot" or spec[1] not in ROBOT_LEVELS:
@@ -698,7 +702,7 @@ def robots_verdict() -> str:
             parts.append(f"{table}: " + "; ".join(x for x in said if x) + ".")
         if parts:
             items.append(
-                f'<li data-level="{level}"><strong>Robô {html.escape(PT.level(level))}</strong>. '
+                f'<li data-level="{level}"><strong>{_side(f"robot:{level}").capitalize()}</strong>. '
                 + " ".join(parts)
                 + "</li>"
             )
