@@ -34,11 +34,16 @@ RECONNECT_SECONDS = 1.0
 def present(db: Database, game_id: int, user_id: int, now: float) -> None:
     """The person has the table open in the app now."""
     with db.session() as s:
-        stmt = insert_of(s, AppPresence).values(game_id=game_id, user_id=user_id, seen_at=now)
-        s.execute(
-            stmt.on_conflict_do_update(index_elements=["game_id", "user_id"], set_={"seen_at": now})
-        )
+        mark_present(s, game_id, user_id, now)
         s.commit()
+
+
+def mark_present(s: Session, game_id: int, user_id: int, now: float) -> None:
+    """``present`` inside a transaction of the caller's (committed with what it stores)."""
+    stmt = insert_of(s, AppPresence).values(game_id=game_id, user_id=user_id, seen_at=now)
+    s.execute(
+        stmt.on_conflict_do_update(index_elements=["game_id", "user_id"], set_={"seen_at": now})
+    )
 
 
 def absent(db: Database, game_id: int, user_id: int) -> None:

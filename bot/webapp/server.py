@@ -351,11 +351,8 @@ class MiniApp:
         rt = runtime_of(self.app)
 
         def call() -> Change:
-            change = tables.rematch(rt.db, game_id, user.id, rt.rules)
-            # the page opens the Revanche next: it counts as open there already, before
-            # its first deal is drawn (a robot's Revanche is dealt at once)
-            miniapp.present(rt.db, change.game_id, user.id, rt.rules.clock())
-            return change
+            # the page opens the Revanche next: it counts as open there from the start
+            return tables.rematch(rt.db, game_id, user.id, rt.rules, in_app=True)
 
         change = await self._change(user, call)
         if isinstance(change, web.Response):

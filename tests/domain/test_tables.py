@@ -26,6 +26,7 @@ from bot.domain import (
     Stale,
     Start,
     messages,
+    miniapp,
     people,
     tables,
 )
@@ -281,6 +282,25 @@ def test_a_revanche_starts_at_once_when_everyone_confirms(
     table = tables.load(db, started.game_id)
     assert table is not None
     assert [x.user for x in table.seats if x is not None] == [ANA.id, BETO.id]
+
+
+def test_a_revanche_pressed_in_the_app_counts_its_presser_there_before_its_deal(
+    db: Database, clock: Clock, group: int
+) -> None:
+    # the job that draws the first hand's messages may run before the page's call comes
+    # back: whoever pressed in the app is there already, in the transaction that deals
+    rules = rules_on(clock)
+    gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
+    play_defaults(db, gid, rules, [ANA, BETO])
+    lobby = tables.rematch(db, gid, BETO.id, rules, in_app=True)
+    assert miniapp.in_app(db, lobby.game_id, clock.now) == {BETO.id}
+    started = tables.rematch(db, gid, ANA.id, rules, in_app=True)
+    assert started.status == GameStatus.PLAYING
+    assert miniapp.in_app(db, started.game_id, clock.now) == {ANA.id, BETO.id}
+    # pressed in the group, the Revanche counts nobody as in the app
+    play_defaults(db, started.game_id, rules, [ANA, BETO])
+    again = tables.rematch(db, started.game_id, ANA.id, rules)
+    assert miniapp.in_app(db, again.game_id, clock.now) == frozenset()
 
 
 def test_two_timeouts_in_a_row_give_the_seat_to_a_robot_until_the_person_comes_back(

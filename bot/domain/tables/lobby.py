@@ -286,14 +286,23 @@ def cancel(
         return commit(s, game, None, seats, rules)
 
 
-def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
+def rematch(
+    db: Database, game_id: int, user_id: int, rules: Rules, *, in_app: bool = False
+) -> Change:
     """Revanche: a lobby with the old match's seats, which starts once its people confirm.
 
     The presser is confirmed, robots are at once; the others confirm with Entrar (or the
     old result's Revanche). After ``REMATCH_SECONDS`` the seats still waiting go to robots
     (:func:`time_out`). A result whose chat opened a newer table since has no Revanche
     any more; a match still in play has none yet.
+
+    ``in_app``: pressed in the Mini App, which opens the Revanche next. The presser counts
+    as having it open from the transaction that opens it, so a Revanche dealt at once
+    (robots, or the last confirmation) sends them no hand message: the job that draws the
+    hands may run before the page's own call comes back.
     """
+    from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
+
     with db.session() as s:
         old = s.get(Game, game_id)
         if old is None or old.status == GameStatus.CANCELLED:
@@ -310,6 +319,9 @@ def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
         if active is not None and active.rematch_of == old.id and active.id is not None:
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id
+            if in_app:
+                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                s.commit()
         elif _newer_game(s, old):
             raise Refused(Reason.REMATCH_GONE)
         elif active is not None:
@@ -333,6 +345,8 @@ def rematch(db: Database, game_id: int, user_id: int, rules: Rules) -> Change:
             waiting = [x.user for x in seats if x is not None and x.user not in (None, user_id)]
             record_event(s, game, 0, "open", None, user_id, rematch_of=old.id, waiting=waiting)
             new_id = game.id or 0
+            if in_app:
+                miniapp.mark_present(s, new_id, user_id, rules.clock())
             due = game.deadline_at or 0
             change = None if not waiting else commit(s, game, None, seats, rules)
             if change is None:
