@@ -37,13 +37,9 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, miniapp, people, tables
-from bot.domain.values import (
-    Change,
-    GameStatus,
-    HandSummary,
-    Person,
-    Reason,
-)
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import Change, GameStatus, HandSummary
+from bot.domain.values.people import Person
 from bot.i18n import person_translations
 from bot.telegram.callbacks import PAGE_LOBBY
 from bot.telegram.context import TrucoApp, runtime_of

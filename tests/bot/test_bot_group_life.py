@@ -10,7 +10,8 @@ from pathlib import Path
 
 from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus, Occupant, Setting, Table
+from bot.domain.values.game import GameStatus, Occupant, Table
+from bot.domain.values.settings import Setting
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of

@@ -16,6 +16,7 @@ from bot.domain.tables.changes import commit
 from bot.domain.tables.rows import (
     active_game,
     dump_options,
+    game_for_change,
     load_options,
     read_seats,
     record_event,
@@ -31,27 +32,20 @@ from bot.domain.tables.starting import (
     start,
     start_rematch,
 )
-from bot.domain.values import (
-    ACTIVE,
+from bot.domain.values.commands import (
     AddRobot,
     CancelTable,
-    Change,
-    GameStatus,
     Join,
     Leave,
     LobbyCommand,
-    Occupant,
-    Person,
-    Reason,
-    Refused,
     RemoveRobot,
-    RobotLevel,
-    Rules,
     Start,
-    Table,
     TableRequest,
-    seat_of,
 )
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import Change, GameStatus, Occupant, RobotLevel, Table, seat_of
+from bot.domain.values.people import Person
+from bot.domain.values.settings import Rules
 
 
 def open_table(
@@ -148,9 +142,7 @@ def lobby(
             raise Refused(Reason.ONLY_CREATOR)
         return start(db, game_id, rules)
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
-            raise Refused(Reason.NO_GAME)
+        game = game_for_change(s, game_id)
         if game.status != GameStatus.LOBBY:
             raise Refused(Reason.NOT_LOBBY)
         seats = read_seats(s, game)
@@ -290,9 +282,7 @@ def cancel(
     """Cancel a lobby or a match (creator or admin)."""
     rules = rules or Rules()
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None or game.status not in ACTIVE:
-            raise Refused(Reason.NO_GAME)
+        game = game_for_change(s, game_id, gone=(GameStatus.OVER, GameStatus.CANCELLED))
         if not authorised:
             raise Refused(Reason.ONLY_CREATOR)
         expected = game.version
@@ -320,9 +310,7 @@ def rematch(
     from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
 
     with db.session() as s:
-        old = s.get(Game, game_id)
-        if old is None or old.status == GameStatus.CANCELLED:
-            raise Refused(Reason.NO_GAME)
+        old = game_for_change(s, game_id, gone=(GameStatus.CANCELLED,))
         if old.status != GameStatus.OVER:
             raise Refused(Reason.NOT_OVER)
         options = load_options(old.options)

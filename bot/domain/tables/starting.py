@@ -15,6 +15,7 @@ from bot.domain.store import Database
 from bot.domain.tables.changes import commit, deadline_for
 from bot.domain.tables.rows import (
     GameRow,
+    game_for_change,
     load_options,
     read_seats,
     record_event,
@@ -22,16 +23,9 @@ from bot.domain.tables.rows import (
     store_seats,
     stored_match,
 )
-from bot.domain.values import (
-    DEFAULT_LEVEL,
-    Change,
-    GameStatus,
-    Occupant,
-    Reason,
-    Refused,
-    RobotLevel,
-    Rules,
-)
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import DEFAULT_LEVEL, Change, GameStatus, Occupant, RobotLevel
+from bot.domain.values.settings import Rules
 from engine import Match
 
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
@@ -56,9 +50,7 @@ def pending_starts(s: Session, seats: Sequence[Occupant | None]) -> list[str]:
 def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) -> Change:
     """Fill empty seats with robots and deal the first hand (``match``: a given deal)."""
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
-            raise Refused(Reason.NO_GAME)
+        game = game_for_change(s, game_id)
         if game.status != GameStatus.LOBBY:
             raise Refused(Reason.NOT_LOBBY)
         options = load_options(game.options)
