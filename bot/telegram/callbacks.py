@@ -45,6 +45,7 @@ from bot.domain.values.commands import (
 )
 from bot.domain.values.game import RobotLevel
 from bot.domain.values.settings import Setting
+from bot.links import start_parameter
 from bot.numbers import parse_number
 from engine import actions as A
 from engine.actions import Act, Action
@@ -440,11 +441,6 @@ def parse_marcador(data: str) -> tuple[int, Command]:
 
 
 # ------------------------------------------------------------------ deep links
-
-
-def start_parameter(game_id: int) -> str:
-    """The ``/start`` parameter that leads a person back to a table."""
-    return f"g{game_id}"
 
 
 def deep_link(bot_username: str, game_id: int) -> str:
