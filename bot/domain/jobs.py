@@ -3,7 +3,7 @@
 A job is a kind (``JobKind``), a key (whose), a due time and a little JSON. The domain
 writes jobs inside the transaction of a change (``schedule``), so a committed move always
 has its robot turn, deadline and redraws recorded, whatever happens to the process
-afterwards. Every bot process runs a ``bot.telegram.jobs.JobRunner`` whose each turn
+afterwards. Every bot process runs a ``bot.telegram.job_runner.JobRunner`` whose each turn
 (``cycle``) finishes the jobs it ran and claims due ones for a lease; a process that
 dies leaves its claims to expire, and another process takes them over.
 
@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 
 from bot.domain.models import Job
 from bot.domain.store import Database
-from bot.domain.values import Change, GameStatus
+from bot.domain.values.game import Change, GameStatus
 
 Merge = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 

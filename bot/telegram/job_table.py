@@ -2,7 +2,7 @@
 
 A job's kind and data are written by the domain (``bot.domain.jobs``: in a change's
 transaction by ``after_change``, or by ``request``); the runner
-(``bot.telegram.jobs.JobRunner``) claims due jobs and runs the callback found here.
+(``bot.telegram.job_runner.JobRunner``) claims due jobs and runs the callback found here.
 
 Jobs that move a game (deadlines, robot turns) and jobs that draw messages (table,
 hands, ``/marcador``) have separate slots, and the game's lane is claimed first:
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bot.domain.jobs import JobKind
 from bot.telegram.handlers import turns
-from bot.telegram.jobs import JobCallback, JobRunner, Lane
+from bot.telegram.job_runner import JobCallback, JobRunner, Lane
 from bot.telegram.publish.hands import flush_hands
 from bot.telegram.publish.marcador import flush_marcador
 from bot.telegram.publish.table import flush_table

@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain.values import Reason, Refused
+from bot.domain.values.errors import Reason, Refused
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.render.wording import reason_text

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from bot.domain import Table, miniapp
-from bot.domain.values import GameStatus, HandSummary
+from bot.domain.values.game import GameStatus, HandSummary
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.webapp.live import APP_KEY, Live
 

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bot.domain import Table, miniapp
-from bot.domain.values import GameStatus
+from bot.domain.values.game import GameStatus
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.webapp import views
 from bot.webapp.door import BOT, launch_data, refusals

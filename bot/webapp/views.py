@@ -21,7 +21,8 @@ from typing import Any
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, miniapp, people, tables
-from bot.domain.values import Change, GameStatus, Person
+from bot.domain.values.game import Change, GameStatus
+from bot.domain.values.people import Person
 from bot.i18n import person_translations
 from bot.telegram.callbacks import PAGE_LOBBY
 from bot.telegram.context import TrucoApp, runtime_of

@@ -16,7 +16,7 @@ from bot.domain import jobs as store
 from bot.domain.jobs import JobKind
 from bot.domain.models import Job
 from bot.ops.metrics import Metrics
-from bot.telegram.jobs import ClaimedJob, JobRunner, Lane
+from bot.telegram.job_runner import ClaimedJob, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
 
 

@@ -8,9 +8,9 @@ import logging
 import time
 
 from bot.domain import Refused, Source, Stale, tables
-from bot.domain.values import GameStatus
+from bot.domain.values.game import GameStatus
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish import refresh
 from engine.actions import Act
 from engine.robots import get_robot

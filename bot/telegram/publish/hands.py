@@ -19,10 +19,11 @@ from telegram.error import Forbidden, TelegramError
 
 from bot.domain import jobs, messages, people, tables
 from bot.domain.jobs import JobKind
-from bot.domain.values import GameStatus, HandMessageInfo, HandsDrawing, Ping
+from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
+from bot.domain.values.game import GameStatus
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render.common import warning_due
 from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text

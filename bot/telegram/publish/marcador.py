@@ -14,7 +14,7 @@ from bot.domain.jobs import JobKind
 from bot.i18n import translations
 from bot.telegram.budget import patience
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
 from bot.telegram.render.marcador import marcador_keyboard, marcador_text

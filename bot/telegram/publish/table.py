@@ -22,21 +22,21 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, Tim
 from bot.domain import jobs, messages, outbox, tables
 from bot.domain.jobs import JobKind
 from bot.domain.outbox import Announcement, Outgoing
-from bot.domain.values import (
+from bot.domain.values.drawings import TableDrawing
+from bot.domain.values.game import (
     GameStatus,
     HandSummary,
     MatchEnd,
-    Noise,
     Said,
     Saying,
     Table,
-    TableDrawing,
     TimeoutNote,
 )
+from bot.domain.values.settings import Noise
 from bot.i18n import Translations, translations
 from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import (
     RETRY_SECONDS,
     Edited,
