@@ -81,7 +81,7 @@ def open_table(
         store_seats(s, game.id or 0, seats)
         record_event(s, game, 0, "open", 0, creator.id, variant=request.variant)
         key = jobs.table_key(chat_id, thread_id)
-        jobs.schedule(s, jobs.JobKind.TABLE, key, clock(), {"games": [game.id]})
+        jobs.schedule(s, key, clock(), jobs.TableJob((game.id or 0,)))
         s.commit()
         return row_to_table(s, game)
 

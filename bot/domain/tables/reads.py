@@ -102,7 +102,7 @@ def resume_jobs(db: Database, rules: Rules) -> int:
             jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
             if game.status == GameStatus.LOBBY and game.rematch_of and game.deadline_at:
                 # a Revanche's wait outlives a restart too (a lobby's change drops deadlines)
-                data = {"game": change.game_id, "version": change.version}
-                jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), game.deadline_at, data)
+                wait = jobs.DeadlineJob(change.game_id, change.version)
+                jobs.schedule(s, str(change.game_id), game.deadline_at, wait)
         s.commit()
         return len(games)

@@ -126,8 +126,8 @@ def start_rematch(db: Database, game_id: int, rules: Rules) -> Change:
 def rematch_deadline(db: Database, change: Change, due: float) -> None:
     """(Re)schedule the Revanche lobby's wait (a lobby's changes drop deadline jobs)."""
     with db.session() as s:
-        data = {"game": change.game_id, "version": change.version}
-        jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), due, data)
+        wait = jobs.DeadlineJob(change.game_id, change.version)
+        jobs.schedule(s, str(change.game_id), due, wait)
         s.commit()
 
 
