@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, miniapp, people, tables
+from bot.domain.presence import PRESENCE, page_closed, present
 from bot.domain.values.game import Change
 from bot.domain.values.people import Person
 from bot.i18n import person_translations
@@ -43,9 +44,9 @@ CARDS_CSS = (
 """The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
 beside the package in a checkout, or in the working directory (``pip install .`` from a
 clone run there, as ``deploy/truco-bot@.service`` does)."""
-HEARTBEAT = miniapp.PRESENCE / 3
+HEARTBEAT = PRESENCE / 3
 """Seconds between a live connection's keep-alives (and presence refreshes): a person
-counts as in the app for three of them (``miniapp.PRESENCE``)."""
+counts as in the app for three of them (``PRESENCE``)."""
 PAGES = web.AppKey("pages", Pages)
 """The process's open pages, in the Mini App's ``web.Application``."""
 TABLE_REF = re.compile(r"g([0-9]{1,18})")
@@ -110,7 +111,7 @@ async def left(app: BotApp, table: Table, user_id: int) -> None:
     redrawn when its pages close, would be the same edit again)."""
     rt = services_of(app)
     with contextlib.suppress(Exception):  # the process may be stopping
-        await asyncio.to_thread(miniapp.left, rt.db, table, user_id, rt.rules.clock())
+        await asyncio.to_thread(page_closed, rt.db, table, user_id, rt.rules.clock())
         rt.notifier.jobs_recorded()
 
 
@@ -186,7 +187,7 @@ async def lobby(request: web.Request) -> web.Response:
     def call() -> Change:
         people.meet(rt.db, person)
         # the app is open at this table: its first deal needs no hand message
-        miniapp.present(rt.db, game_id, user.id, rt.rules.clock())
+        present(rt.db, game_id, user.id, rt.rules.clock())
         return tables.lobby(rt.db, game_id, person, command, authorised=authorised, rules=rt.rules)
 
     done = await change(app, user, call)
@@ -221,7 +222,7 @@ async def presence(request: web.Request) -> web.Response:
         if body.get("hidden"):
             await left(app, table, user.id)
         else:
-            await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+            await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
 
 
@@ -298,7 +299,7 @@ async def _stream(
             seen.seated = seen.seated or seated
             if seated and loop.time() - present_at >= HEARTBEAT / 2:
                 present_at = loop.time()
-                await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+                await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
             if (loaded.table.version, loaded.around) != sent:
                 data = json.dumps(await state_for(app, user, loaded, deck))
                 await response.write(f"event: state\ndata: {data}\n\n".encode())

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sqlmodel import Session, col, select
 
-from bot.domain import jobs
+from bot.domain import jobs, presence
 from bot.domain.models import Event, Game
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit
@@ -307,8 +307,6 @@ def rematch(
     (robots, or the last confirmation) sends them no hand message: the job that draws the
     hands may run before the page's own call comes back.
     """
-    from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
-
     with db.session() as s:
         old = game_for_change(s, game_id, gone=(GameStatus.CANCELLED,))
         if old.status != GameStatus.OVER:
@@ -328,7 +326,7 @@ def rematch(
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
                 s.commit()
         elif _newer_game(s, old):
             raise Refused(Reason.REMATCH_GONE)
@@ -354,7 +352,7 @@ def rematch(
             record_event(s, game, 0, "open", None, user_id, rematch_of=old.id, waiting=waiting)
             new_id = game.id or 0
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
             due = game.deadline_at or 0
             change = None if not waiting else commit(s, game, None, seats, rules)
             if change is None:
