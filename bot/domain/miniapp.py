@@ -20,7 +20,7 @@ from bot.domain.models import AppPresence, Game, Player
 from bot.domain.store import Database, insert_of
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import rematch_waiting
-from bot.domain.values import GameStatus, HandSummary, Table
+from bot.domain.values.game import GameStatus, HandSummary, Table
 
 log = logging.getLogger(__name__)
 CHANNEL = "truco_table"

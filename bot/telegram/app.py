@@ -56,14 +56,14 @@ from bot.telegram.context import (
 from bot.telegram.handlers import (
     commands,
     errors,
+    lobby,
     marcador,
     membership,
     moves,
     settings,
     tutorial,
 )
-from bot.telegram.handlers import tables as lobby
-from bot.telegram.jobs import JobRunner
+from bot.telegram.job_runner import JobRunner
 from bot.telegram.render.common import WARNING_SECONDS
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for

@@ -34,17 +34,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.domain.marcador import Command, NewMatch, Press, Undo
-from bot.domain.values import (
+from bot.domain.values.commands import (
     AddRobot,
     CancelTable,
     Join,
     Leave,
     LobbyCommand,
     RemoveRobot,
-    RobotLevel,
-    Setting,
     Start,
 )
+from bot.domain.values.game import RobotLevel
+from bot.domain.values.settings import Setting
 from bot.numbers import parse_number
 from engine import actions as A
 from engine.actions import Act, Action

@@ -24,10 +24,10 @@ from bot.config import Config
 from bot.domain import Database, Person, Rules, people
 from bot.i18n import Translations, language_for, translations
 from bot.ops.metrics import Metrics
-from bot.robots import Thinkers
+from bot.robot_workers import Thinkers
 from bot.telegram.budget import SharedBudget
 from bot.telegram.clock import Clock
-from bot.telegram.jobs import JobRunner
+from bot.telegram.job_runner import JobRunner
 from bot.telegram.throttle import CommandThrottle
 
 P = ParamSpec("P")

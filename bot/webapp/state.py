@@ -13,17 +13,9 @@ from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values import (
-    GameStatus,
-    HandSummary,
-    Join,
-    Leave,
-    LobbyCommand,
-    MatchEnd,
-    Reason,
-    Start,
-    Table,
-)
+from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import page_lobby_name
 from bot.telegram.render.common import countdown_words, seat_name

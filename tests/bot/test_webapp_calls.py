@@ -17,7 +17,7 @@ from bot.ops.webserver import BotServer
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish import refresh
-from bot.webapp.client import Page
+from bot.tools.pages import Page
 from bot.webapp.server import APP_TABLE_GAP, people_in_app
 from engine.rulesets import TableOptions
 from tests.bot.harness import buttons, paulista_hand, running, seat_match

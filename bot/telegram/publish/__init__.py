@@ -3,7 +3,7 @@
 Nothing here decides a rule or keeps game state: every job asks the domain what
 the messages must show now and draws it. The jobs themselves are durable
 (``bot.domain.jobs``): the domain records them with the change that calls for them,
-and any process runs them (``bot.telegram.jobs``).
+and any process runs them (``bot.telegram.job_runner``).
 
 - ``table``: the public table of each chat and its announcements (the outbox),
   within the chat's shared flood budget.
@@ -15,7 +15,7 @@ and any process runs them (``bot.telegram.jobs``).
 
 from __future__ import annotations
 
-from bot.domain.values import Change
+from bot.domain.values.game import Change
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.publish.hands import schedule_hands
 from bot.telegram.publish.sinais import ping_signal

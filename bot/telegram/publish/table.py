@@ -20,23 +20,23 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
 from bot.domain import jobs, messages, outbox, tables
-from bot.domain.jobs import JobKind
+from bot.domain.jobs import TableJob
 from bot.domain.outbox import Announcement, Outgoing
-from bot.domain.values import (
+from bot.domain.values.drawings import TableDrawing
+from bot.domain.values.game import (
     GameStatus,
     HandSummary,
     MatchEnd,
-    Noise,
     Said,
     Saying,
     Table,
-    TableDrawing,
     TimeoutNote,
 )
+from bot.domain.values.settings import Noise
 from bot.i18n import Translations, translations
 from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import (
     RETRY_SECONDS,
     Edited,
@@ -77,30 +77,29 @@ def schedule_table(
     due = rt.rules.clock() + wait
 
     async def record() -> None:
-        data = {"games": [game_id]}
         await asyncio.to_thread(
-            jobs.request, rt.db, JobKind.TABLE, key, due, data, keep_earlier=True
+            jobs.request, rt.db, key, due, TableJob((game_id,)), keep_earlier=True
         )
         rt.jobs.wake()
 
     app.create_task(record())
 
 
-async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
+async def flush_table(app: TrucoApp, job: ClaimedJob, redraw: TableJob) -> None:
     """Job: draw the newest state of the tables waiting in this chat, then their announcements."""
     left: list[int] = []
     later = 0.0
-    for game_id in job.data.get("games", []):
+    for game_id in redraw.games:
         if left:  # keep the chat's order: a newer table never overtakes an older announcement
-            left.append(int(game_id))
+            left.append(game_id)
             continue
         with table_traffic():  # the group's reserve is the table's to spend
-            wait = await publish_game(app, int(game_id))
+            wait = await publish_game(app, game_id)
         if wait > 0:
             later = wait
-            left.append(int(game_id))
+            left.append(game_id)
     if left:
-        raise Postpone(later, {"games": left})
+        raise Postpone(later, TableJob(tuple(left)))
 
 
 async def publish_game(app: TrucoApp, game_id: int) -> float:

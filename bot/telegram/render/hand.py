@@ -16,7 +16,7 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot.domain.values import HandSummary, Table
+from bot.domain.values.game import HandSummary, Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import Move, back_data, posted_link, signals_data
 from bot.telegram.render.common import COVERED, countdown, seat_name

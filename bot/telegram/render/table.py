@@ -9,7 +9,8 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.domain.values import GameStatus, Said, Saying, Table, TableDrawing, TimeoutNote
+from bot.domain.values.drawings import TableDrawing
+from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import deep_link, vote_data
 from bot.telegram.render.common import (
