@@ -3,22 +3,25 @@
 A match is fully described by (ruleset, options, seed, actions): each hand is dealt
 by a seeded chance step (``deal``), and every other change is an ``apply`` of one
 seat's action. Whether an opponent catches a signal (R12) is the other chance step,
-also drawn from the seed (``caught``), so signals replay exactly too. The state is small and flat so that robots can copy it cheaply.
+also drawn from the seed (``caught``), so signals replay exactly too; both chance steps
+live in ``engine.dealing``, and the JSON snapshot in ``engine.snapshot``. The state is
+small and flat so that robots can copy it cheaply.
 """
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable
-from operator import itemgetter
 from typing import Any
 
 from engine import actions as A
+from engine import snapshot
 from engine.actions import Act, Action
 from engine.cards import Card
+from engine.dealing import DEALS as _DEALS
+from engine.dealing import catch_roll, deal_cards
+from engine.dealing import shuffle as _shuffle
 from engine.errors import ErrorCode, IllegalAction
 from engine.rulesets import Ruleset, TableOptions, get_ruleset
-from engine.sinais import DEFAULT_CATCH_PERCENT
+from engine.snapshot import SNAPSHOT_VERSION
 from engine.state import NO_BETS, HandKind, HandResult, Phase, Play, TeamBets
 from engine.view import View, make_view
 
@@ -36,10 +39,6 @@ __all__ = [
     "fold_bets",
     "hand_outcome",
 ]
-
-SNAPSHOT_VERSION = 1
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
 
 
 # The members as module names: an enum member looked up on its class costs several times
@@ -143,66 +142,6 @@ def _one_more_hand(bets: tuple[TeamBets, TeamBets]) -> tuple[TeamBets, TeamBets]
     )
 
 
-def _mix(x: int) -> int:
-    """The splitmix64 output function."""
-    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
-def deal_cards(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
-    """The first ``count`` cards of ``deck`` shuffled by (seed, hand_number), splitmix64."""
-    return _shuffle(seed, hand_number, deck, count)[:count]
-
-
-def _shuffle(seed: int, hand_number: int, deck: tuple[Card, ...], count: int) -> list[Card]:
-    """``deck`` with its first ``count`` places shuffled (``deal_cards`` without the cut).
-
-    Fisher-Yates over a splitmix64 stream: with ``x0 = seed * golden + hand_number *
-    0xD1B54A32D192ED03 + 1`` (mod 2**64), draw ``i`` is ``_mix(x0 + (i + 1) * golden)`` and
-    swaps place ``i`` with place ``i + draw % (len(deck) - i)``.
-    """
-    ones, steps, low, unpack, size = _LANES[count]
-    # All ``count`` draws at once, one per 128-bit lane of a single int (the deal was the
-    # dearest step of a hand, and each 64-bit step costs a Python int operation): every
-    # lane keeps its low 64 bits exact. A product of two 64-bit numbers fits in its
-    # lane, and the mask before each product drops what a shift carried in from the lane
-    # above; what ``z >> 31`` carries in lands above bit 64, which ``unpack`` skips.
-    x = ((seed * _GOLDEN + hand_number * 0xD1B54A32D192ED03 + 1) & _MASK) * ones + steps & low
-    z = ((x ^ x >> 30) & low) * 0xBF58476D1CE4E5B9 & low
-    z = ((z ^ z >> 27) & low) * 0x94D049BB133111EB & low
-    cards = list(deck)
-    n = len(cards)
-    for i, draw in enumerate(unpack((z ^ z >> 31).to_bytes(size, "little"))):
-        j = i + draw % (n - i)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
-
-
-def _lanes(count: int) -> tuple[int, int, int, Callable[[bytes], tuple[Any, ...]], int]:
-    """For ``count`` draws: ones in every 128-bit lane, the lanes' stream steps
-    ((i + 1) * golden), the 64-bit mask of every lane, the unpacker of the lanes' low
-    64 bits, and the bytes they take."""
-    ones = sum(1 << 128 * i for i in range(count))
-    steps = sum((i + 1) * _GOLDEN << 128 * i for i in range(count))
-    return ones, steps, _MASK * ones, struct.Struct("<" + "Q8x" * count).unpack, 16 * count
-
-
-_LANES = {count: _lanes(count) for count in range(41)}
-"""``_lanes`` for every deal size (a deck has at most 40 cards)."""
-
-
-def catch_roll(seed: int, hand_number: int, index: int, seat: int) -> int:
-    """A number 0-99 drawn from the seed for ``seat`` watching the hand's action ``index``.
-
-    The seat catches that signal when the roll is below the table's ``catch_percent``.
-    The stream is apart from the deal's (another odd multiplier and offset).
-    """
-    x = (seed * 0xA0761D6478BD642F + hand_number * 0xE7037ED1A0B428DB) & _MASK
-    x = (x + (index * 4 + seat + 1) * _GOLDEN) & _MASK
-    return _mix(x) % 100
-
-
 def hand_outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
     """Whether the hand is decided after these rounds, and by whom (R4, cangou table)."""
     n = len(rounds)
@@ -223,15 +162,6 @@ def hand_outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
         return True, r0
     return True, r2
 
-
-_DEALS = {
-    n: tuple(
-        tuple(itemgetter(*range((s - dealer - 1) % n, 3 * n, n)) for s in range(n))
-        for dealer in range(n)
-    )
-    for n in (2, 4)
-}
-"""By table size and dealer, each seat's three places in the shuffled deck (itemgetters)."""
 
 _TEAM_SEATS = {n: (tuple(range(0, n, 2)), tuple(range(1, n, 2))) for n in (2, 4)}
 """By table size, each team's seats."""
@@ -978,108 +908,12 @@ class Match:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready snapshot of the whole state (``from_json`` restores it)."""
-
-        def codes(cards: tuple[Card, ...]) -> list[str]:
-            return [c.code for c in cards]
-
-        def plays(table: tuple[Play, ...]) -> list[list[Any]]:
-            return [[s, c.code, cov] for s, c, cov in table]
-
-        o = self.options
-        return {
-            "version": SNAPSHOT_VERSION,
-            "variant": self.ruleset.name,
-            "options": {
-                "players": o.players,
-                "target": o.target,
-                "covered_cards": o.covered_cards,
-                "ladder": list(o.ladder) if o.ladder is not None else None,
-                "timer": o.timer,
-                "sinais": o.sinais,
-                "catch_percent": o.catch_percent,
-            },
-            "seed": self.seed,
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "score": list(self.score),
-            "dealt": [codes(h) for h in self.dealt],
-            "hands": [codes(h) for h in self.hands],
-            "vira": self.vira.code if self.vira is not None else None,
-            "kind": self.kind.name.lower(),
-            "phase": self.phase.name.lower(),
-            "stake": self.stake,
-            "level": self.level,
-            "raise_team": self.raise_team,
-            "call": self.call,
-            "call_team": self.call_team,
-            "ran": self.ran,
-            "turn": self.turn,
-            "leader": self.leader,
-            "table": plays(self.table),
-            "past": [plays(t) for t in self.past],
-            "rounds": list(self.rounds),
-            "hand_winner": self.hand_winner,
-            "points": list(self.points),
-            "match_winner": self.match_winner,
-            "log": [[s, str(a)] for s, a in self.log],
-            "hand_log": [[s, str(a)] for s, a in self.hand_log],
-            "bets": [b.to_json() for b in self.bets],
-            "signalled": self.signalled,
-        }
+        return snapshot.to_dict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
         """Restore a snapshot made by ``to_json``; ``ValueError`` if it is not one."""
-        try:
-            if data.get("version") != SNAPSHOT_VERSION:
-                raise ValueError(f"versão de snapshot desconhecida: {data.get('version')!r}")
-            o = data["options"]
-            options = TableOptions(
-                players=o["players"],
-                target=o["target"],
-                covered_cards=o["covered_cards"],
-                ladder=tuple(o["ladder"]) if o["ladder"] is not None else None,
-                timer=o["timer"],
-                # snapshots from before sinais existed play with the defaults
-                sinais=bool(o.get("sinais", True)),
-                catch_percent=int(o.get("catch_percent", DEFAULT_CATCH_PERCENT)),
-            )
-            m = cls(data["variant"], options, data["seed"], deal=False)
-
-            def cards(codes: list[str]) -> tuple[Card, ...]:
-                return tuple(Card.parse(c) for c in codes)
-
-            def plays(rows: list[list[Any]]) -> tuple[Play, ...]:
-                return tuple((int(s), Card.parse(c), bool(cov)) for s, c, cov in rows)
-
-            m.hand_number = data["hand_number"]
-            m.dealer = data["dealer"]
-            m.score = (data["score"][0], data["score"][1])
-            m.dealt = tuple(cards(h) for h in data["dealt"])
-            m.hands = [cards(h) for h in data["hands"]]
-            m.vira = Card.parse(data["vira"]) if data["vira"] is not None else None
-            m.strength = m.ruleset.strength_table(m.vira) if m.dealt else m.strength
-            m.kind = HandKind[data["kind"].upper()]
-            m.phase = Phase[data["phase"].upper()]
-            for name in ("stake", "level", "raise_team", "call", "call_team", "ran"):
-                setattr(m, name, int(data[name]))
-            m.turn = data["turn"]
-            m.leader = data["leader"]
-            m.table = plays(data["table"])
-            m.past = tuple(plays(t) for t in data["past"])
-            m.rounds = tuple(data["rounds"])
-            m.hand_winner = data["hand_winner"]
-            m.points = (data["points"][0], data["points"][1])
-            m.match_winner = data["match_winner"]
-            m.log = [(int(s), Action.parse(a)) for s, a in data["log"]]
-            m.hand_log = [(int(s), Action.parse(a)) for s, a in data["hand_log"]]
-            bets = data.get("bets")  # older snapshots have none: the habits start afresh
-            if bets is not None:
-                m.bets = (TeamBets.from_json(bets[0]), TeamBets.from_json(bets[1]))
-            m.signalled = int(data.get("signalled", 0))
-            return m
-        except (KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise ValueError(f"snapshot inválido: {exc}") from None
+        return snapshot.from_dict(data)
 
     @classmethod
     def replay(

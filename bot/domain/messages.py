@@ -23,16 +23,9 @@ from bot.domain.people import chat_language_in, chat_noise_in, info_of
 from bot.domain.store import Database, raise_to
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
-from bot.domain.values import (
-    GameStatus,
-    HandMessageInfo,
-    HandsDrawing,
-    HandSummary,
-    LoggedEvent,
-    Ping,
-    PlayerInfo,
-    TableDrawing,
-)
+from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
+from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
+from bot.domain.values.people import PlayerInfo
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
 _HAND_OVERS = (

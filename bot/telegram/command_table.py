@@ -15,8 +15,7 @@ from telegram import Update
 
 from bot.i18n import N_, Translations
 from bot.telegram.context import BotContext
-from bot.telegram.handlers import commands, marcador, settings, tutorial
-from bot.telegram.handlers import tables as lobby
+from bot.telegram.handlers import commands, lobby, marcador, settings, tutorial
 from engine.rulesets import RULESETS
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]

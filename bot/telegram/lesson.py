@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 
 from bot.domain import Database, people
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.i18n import language_for, translations
 from bot.telegram.callbacks import parse_lesson, parse_tutorial
 from bot.telegram.render import lesson as draw

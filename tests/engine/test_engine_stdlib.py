@@ -31,11 +31,13 @@ CORE = (
     "__init__",
     "actions",
     "cards",
+    "dealing",
     "errors",
     "levels",
     "match",
     "rulesets",
     "sinais",
+    "snapshot",
     "state",
     "view",
 )

@@ -7,7 +7,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot.domain import GameStatus, Refused, messages, people, tables
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused
 from bot.telegram.arguments import truco_request

@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import ChatSettings, Noise, Setting
+from bot.domain.values.settings import ChatSettings, Noise, Setting
 from bot.i18n import SOURCE, Translations, language_name, words_for
 from bot.telegram.callbacks import config_data, deck_data
 from engine import get_ruleset
