@@ -43,6 +43,8 @@ def page_words(t: Translations) -> dict[str, str]:
     """The page's own labels, in the person's language."""
     _ = t.gettext
     return {
+        "lang": words_for(t).tag,
+        "table": _("Mesa"),
         "vira": _("Vira"),
         "manilhas": _("Manilhas"),
         "rounds": _("Vazas"),
