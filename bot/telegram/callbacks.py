@@ -19,7 +19,7 @@ past the handlers ever sees ``j`` or ``r1``.
 - ``m<marcador>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
 - ``/start g<game>`` the deep link back to a table.
-- ``join``, ``leave``, ``start``: the lobby buttons of a Mini App page (``PAGE_LOBBY``),
+- ``join``, ``team1``, ``team2``, ``leave``, ``start``: the lobby buttons of a Mini App page (``PAGE_LOBBY``),
   named in full in its JSON.
 
 Nothing decoded here is trusted: the domain checks the game, the version and the
@@ -189,8 +189,8 @@ _LOBBY_TABLE: tuple[tuple[str, LobbyCommand, str | None], ...] = (
     # the group's button code, the command, the name a Mini App page sends (None: the
     # page has no such button: robots and cancelling stay in the group)
     ("j", Join(), "join"),
-    ("j0", Join(0), None),
-    ("j1", Join(1), None),
+    ("j0", Join(0), "team1"),
+    ("j1", Join(1), "team2"),
     ("s", Leave(), "leave"),
     ("go", Start(), "start"),
     ("x", CancelTable(), None),
