@@ -67,11 +67,9 @@ class BotServer:
         web_app.router.add_get("/metrics", self.metrics_page)
         if self.path is not None:
             web_app.router.add_post(self.path, self.webhook)
-        from bot.webapp.server import mini_app
+        from bot.webapp.server import mount
 
-        app = mini_app(self.app)  # the Mini App's page and API, when TELEGRAM_WEBAPP_URL is set
-        if app is not None:
-            app.install(web_app)
+        mount(web_app, self.app)  # the Mini App's page and API, when TELEGRAM_WEBAPP_URL is set
         return web_app
 
     async def start(self, host: str, port: int) -> str:

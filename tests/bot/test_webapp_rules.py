@@ -164,7 +164,7 @@ async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, 
     """The hand messages that point to the app stay from hand to hand (no call), the
     group's table waits a minute between drawings, and the group still hears the hand's end."""
     from bot.domain import jobs, messages, miniapp
-    from bot.webapp.server import APP_TABLE_GAP
+    from bot.domain.miniapp import APP_TABLE_GAP
 
     clock = FakeClock()
     async with table(server, tmp_path, 2, (0, 0), clock=clock) as (h, (ana, beto)):
