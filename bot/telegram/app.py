@@ -41,7 +41,7 @@ from bot.i18n import LANGUAGES, SOURCE, translations
 from bot.ops.lifecycle import stop_signals
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
-from bot.telegram import command_table, guards, job_table
+from bot.telegram import command_table, guards, job_table, publish
 from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.clock import WALL, Clock
@@ -344,6 +344,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
     )
     app.bot_data[RUNTIME_KEY] = rt
     job_table.install(rt.jobs)
+    publish.subscribe(app)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
     for command in command_table.COMMANDS:

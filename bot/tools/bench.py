@@ -68,7 +68,8 @@ from bot.domain.values.commands import AddRobot, Join, Start
 from bot.domain.values.game import RobotLevel
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.runner import free_port
-from bot.telegram.callbacks import Prefix, page_lobby_name, parse_lobby, parse_move
+from bot.telegram.callbacks import Prefix, parse_lobby, parse_move
+from bot.webapp.state import page_lobby_name
 from engine.actions import Act
 from engine.stats import percentile
 

@@ -21,13 +21,13 @@ from aiohttp import web
 
 from bot.domain.values.errors import Reason, Refused
 from bot.i18n import person_translations
-from bot.telegram.context import TrucoApp, runtime_of
+from bot.services import BotApp, services_of
 from bot.telegram.render.wording import reason_text
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
 from bot.webapp.state import page_words
 
 log = logging.getLogger(__name__)
-BOT = web.AppKey("bot", TrucoApp)
+BOT = web.AppKey("bot", BotApp)
 """The running bot whose tables the app serves."""
 PERSON = web.RequestKey("person", WebAppUser)
 """Where :func:`launch_data` leaves the request's person."""
@@ -53,7 +53,7 @@ class Refusal(Exception):
         self.why = why
 
 
-def bot_of(request: web.Request) -> TrucoApp:
+def bot_of(request: web.Request) -> BotApp:
     """The bot the request's app serves."""
     return request.config_dict[BOT]
 
@@ -64,7 +64,7 @@ def launch(request: web.Request) -> WebAppUser:
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "tma":
         raise BadInitData("no launch data")
-    rt = runtime_of(bot_of(request))
+    rt = services_of(bot_of(request))
     return verify(raw.strip(), rt.config.token, now=rt.rules.clock())
 
 

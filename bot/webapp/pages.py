@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.domain import Table, miniapp
 from bot.domain.values.game import GameStatus, HandSummary
-from bot.telegram.context import TrucoApp, runtime_of
+from bot.services import BotApp, services_of
 from bot.webapp.live import APP_KEY, Live
 
 
@@ -31,8 +31,9 @@ class Loaded:
 class Pages:
     """The live connections of one process, and the tables they watch."""
 
-    def __init__(self, app: TrucoApp) -> None:
-        """Pages of the bot ``app`` (where ``publish.refresh`` finds them: ``APP_KEY``)."""
+    def __init__(self, app: BotApp) -> None:
+        """Pages of the bot ``app``; they hear every change this process stores (its
+        notifier) and, on PostgreSQL, every replica's (``listening``)."""
         self.app = app
         self.live = Live()
         self._cache: dict[int, Loaded] = {}
@@ -43,10 +44,13 @@ class Pages:
         self._checked: set[int] = set()
         """Tables already checked for being the Revanche of one of those."""
         app.bot_data[APP_KEY] = self
+        services_of(app).notifier.on_change(
+            lambda change: self.heard(change.game_id, change.version)
+        )
 
     async def listening(self) -> AsyncIterator[None]:
         """The database's changes heard while the server runs (a cleanup context's body)."""
-        db = runtime_of(self.app).db
+        db = services_of(self.app).db
         listener = asyncio.create_task(
             miniapp.listen(db, self.heard, self._gap), name="miniapp-listen"
         )
@@ -76,7 +80,7 @@ class Pages:
         task.add_done_callback(self._tasks.discard)
 
     async def _revanche(self, game_id: int) -> None:
-        old = await asyncio.to_thread(miniapp.rematch_source, runtime_of(self.app).db, game_id)
+        old = await asyncio.to_thread(miniapp.rematch_source, services_of(self.app).db, game_id)
         if old is not None and old in self._over:
             self._over.discard(old)
             self._cache.pop(old, None)
@@ -84,7 +88,7 @@ class Pages:
 
     def read(self, game_id: int) -> Loaded | None:
         """In a thread: the table, how its hands ended, its lobby's waits or Revanche."""
-        found = miniapp.page_table(runtime_of(self.app).db, game_id)
+        found = miniapp.page_table(services_of(self.app).db, game_id)
         return Loaded(found.table, found.ended, found.around) if found is not None else None
 
     async def current(self, game_id: int) -> Loaded | None:

@@ -29,9 +29,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from bot.domain import Table, miniapp
-from bot.domain.values.game import GameStatus
-from bot.telegram.context import TrucoApp, runtime_of
+from bot.services import BotApp, services_of
 from bot.webapp import views
 from bot.webapp.door import (
     BOT,
@@ -42,15 +40,7 @@ from bot.webapp.door import (
     security_headers,
 )
 from bot.webapp.pages import Pages
-from bot.webapp.views import HEARTBEAT, PAGES
-
-PRESENCE = 3 * HEARTBEAT
-"""A person counts as having the app open this long after their last sign of life."""
-APP_TABLE_GAP = 60.0
-"""While everyone seated at a group's match plays it in the Mini App, the group's table
-message is redrawn at most this often (seconds): the players see every move in the app,
-the group can watch it live there (🃏 Abrir a mesa), and each edit counts against the
-bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
+from bot.webapp.views import PAGES
 
 ROUTES = [
     web.get("/", views.page),
@@ -75,7 +65,7 @@ def base_path(webapp_url: str) -> str:
     return path if path.endswith("/") else path + "/"
 
 
-def make_app(app: TrucoApp) -> web.Application:
+def make_app(app: BotApp) -> web.Application:
     """The Mini App of the bot ``app``, to mount at :func:`base_path`: the page, the API
     behind its launch-data middleware, and the pages' lifecycle (their database listener
     runs while the server does; a stopping server lets every live stream go at once, so
@@ -98,7 +88,7 @@ def make_app(app: TrucoApp) -> web.Application:
     async def close_streams(_web_app: web.Application) -> None:
         pages.live.close()
 
-    url = urlsplit(runtime_of(app).config.webapp_url or "")
+    url = urlsplit(services_of(app).config.webapp_url or "")
     web_app[HEADERS] = security_headers(local=url.scheme == "http")  # config: local hosts only
     web_app.on_response_prepare.append(add_security_headers)
     web_app.cleanup_ctx.append(listening)
@@ -106,50 +96,9 @@ def make_app(app: TrucoApp) -> web.Application:
     return web_app
 
 
-def mount(web_app: web.Application, app: TrucoApp) -> None:
+def mount(web_app: web.Application, app: BotApp) -> None:
     """Serve the Mini App of ``app`` under its URL's path, when it has one
     (``TELEGRAM_WEBAPP_URL``)."""
-    url = runtime_of(app).config.webapp_url
+    url = services_of(app).config.webapp_url
     if url:
         web_app.add_subapp(base_path(url).rstrip("/") or "/", make_app(app))
-
-
-def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
-    """In a thread: who has this table open in the Mini App now (on any replica); nobody
-    when the bot has no Mini App (and then no query is made)."""
-    rt = runtime_of(app)
-    if rt.config.webapp is None:
-        return frozenset()
-    return miniapp.in_app(rt.db, game_id, rt.rules.clock() - PRESENCE)
-
-
-def seated_people(table: Table) -> frozenset[int]:
-    """The people (not robots, nor robots standing in for someone) seated at a table."""
-    return frozenset(
-        x.user for x in table.seats if x is not None and x.user is not None and x.robot is None
-    )
-
-
-def table_gate(app: TrucoApp, table: Table) -> tuple[float, bool]:
-    """In a thread: seconds before the group's table message of this match should be
-    redrawn (0: now), and whether everyone seated plays it in the Mini App. It waits only
-    then, and only while the last such drawing (by any replica) is under ``APP_TABLE_GAP``
-    seconds old. Nothing is read for private tables, tables not in play or without the app."""
-    rt = runtime_of(app)
-    if rt.config.webapp is None or table.private or table.status != GameStatus.PLAYING:
-        return 0.0, False
-    seated = seated_people(table)
-    now = rt.rules.clock()
-    seen = miniapp.presence(rt.db, table.id)
-    everyone = bool(seated) and all(seen.get(u, -PRESENCE) >= now - PRESENCE for u in seated)
-    last = seen.get(miniapp.GROUP_TABLE)
-    if not everyone or last is None:
-        return 0.0, everyone
-    return max(0.0, last + APP_TABLE_GAP - now), everyone
-
-
-def table_drawn(app: TrucoApp, game_id: int) -> None:
-    """In a thread: the group's table of ``game_id`` was just drawn for a match played in
-    the Mini App (every replica's ``table_gate`` counts from now)."""
-    rt = runtime_of(app)
-    miniapp.present(rt.db, game_id, miniapp.GROUP_TABLE, rt.rules.clock())

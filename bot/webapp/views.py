@@ -21,17 +21,17 @@ from typing import Any
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, miniapp, people, tables
-from bot.domain.values.game import Change, GameStatus
+from bot.domain.presence import PRESENCE, page_closed, present
+from bot.domain.values.game import Change
 from bot.domain.values.people import Person
 from bot.i18n import person_translations
 from bot.numbers import NumberRefused, parse_number
-from bot.telegram.callbacks import PAGE_LOBBY
-from bot.telegram.context import TrucoApp, runtime_of
+from bot.services import BotApp, services_of
 from bot.webapp import door
 from bot.webapp.door import bot_of, person_of
 from bot.webapp.initdata import BadInitData, WebAppUser
 from bot.webapp.pages import Loaded, Pages
-from bot.webapp.state import table_state
+from bot.webapp.state import PAGE_LOBBY, table_state
 from engine.actions import Action
 from engine.cards import DeckStyle
 from engine.errors import InvalidValue
@@ -45,8 +45,9 @@ CARDS_CSS = (
 """The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
 beside the package in a checkout, or in the working directory (``pip install .`` from a
 clone run there, as ``deploy/truco-bot@.service`` does)."""
-HEARTBEAT = 10.0
-"""Seconds between a live connection's keep-alives (and presence refreshes)."""
+HEARTBEAT = PRESENCE / 3
+"""Seconds between a live connection's keep-alives (and presence refreshes): a person
+counts as in the app for three of them (``PRESENCE``)."""
 PAGES = web.AppKey("pages", Pages)
 """The process's open pages, in the Mini App's ``web.Application``."""
 TABLE_REF = re.compile(r"g([0-9]{1,20})")
@@ -87,9 +88,9 @@ def version_of(user: WebAppUser, value: Any) -> int:
         raise door.bad_button(user) from None
 
 
-async def state_for(app: TrucoApp, user: WebAppUser, loaded: Loaded, deck: DeckStyle) -> JSON:
+async def state_for(app: BotApp, user: WebAppUser, loaded: Loaded, deck: DeckStyle) -> JSON:
     """The table as ``user`` may see it: their seat's view, or the public table."""
-    rt = runtime_of(app)
+    rt = services_of(app)
     seat = loaded.table.seat_of(user.id)
     t = person_translations(user.language_code)
     return table_state(
@@ -97,23 +98,21 @@ async def state_for(app: TrucoApp, user: WebAppUser, loaded: Loaded, deck: DeckS
     )
 
 
-async def deck_of(app: TrucoApp, user: WebAppUser) -> DeckStyle:
+async def deck_of(app: BotApp, user: WebAppUser) -> DeckStyle:
     """The deck the person draws cards with (``/baralho``)."""
-    info = await asyncio.to_thread(people.player, runtime_of(app).db, user.id)
+    info = await asyncio.to_thread(people.player, services_of(app).db, user.id)
     return info.deck if info is not None else DeckStyle.TRADITIONAL
 
 
-async def change(app: TrucoApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
+async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
     """Run a domain call as a button's handler does (in the update threads) and publish
     the change; a refusal is answered in the person's words (409)."""
-    from bot.telegram.publish import refresh
-
-    rt = runtime_of(app)
+    services = services_of(app)
     try:
-        done = await asyncio.get_running_loop().run_in_executor(rt.update_threads(), call)
+        done = await services.call(call)
     except Refused as exc:
         raise door.refused(user, exc) from None
-    refresh(app, done)
+    services.notifier.changed(done)
     return done
 
 
@@ -132,19 +131,15 @@ async def body_of(request: web.Request) -> tuple[int, JSON]:
     return game_id, body
 
 
-async def left(app: TrucoApp, table: Table, user_id: int) -> None:
+async def left(app: BotApp, table: Table, user_id: int) -> None:
     """The page closed (or went to the background): the person's hand message shows
     their hand again, and the group's table follows every move again (only a match in
     play is drawn otherwise while its people are in the app: an ended match's table,
     redrawn when its pages close, would be the same edit again)."""
-    from bot.telegram.publish import schedule_hands, schedule_table
-
-    rt = runtime_of(app)
+    rt = services_of(app)
     with contextlib.suppress(Exception):  # the process may be stopping
-        await asyncio.to_thread(miniapp.absent, rt.db, table.id, user_id)
-        schedule_hands(app, table.chat_id, table.id)
-        if not table.private and table.status == GameStatus.PLAYING:
-            schedule_table(app, table.chat_id, table.thread_id, table.id)
+        await asyncio.to_thread(page_closed, rt.db, table, user_id, rt.rules.clock())
+        rt.notifier.jobs_recorded()
 
 
 # ----------------------------------------------------------------- the page
@@ -193,7 +188,7 @@ async def move(request: web.Request) -> web.Response:
         action = Action.parse(str(body["action"]))
     except (ValueError, KeyError, TypeError, InvalidValue):
         raise door.bad_button(user) from None
-    rt = runtime_of(app)
+    rt = services_of(app)
     call = partial(
         tables.act, rt.db, game_id, version, None, action, rt.rules,
         user_id=user.id, source=Source.APP,
@@ -210,7 +205,7 @@ async def lobby(request: web.Request) -> web.Response:
     command = PAGE_LOBBY.get(str(body.get("command")))
     if command is None:
         raise door.bad_button(user)
-    rt = runtime_of(app)
+    rt = services_of(app)
     person = Person(user.id, user.name, language_code=user.language_code)
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is None:
@@ -234,7 +229,7 @@ async def rematch(request: web.Request) -> web.Response:
     new table, which the page opens."""
     app, user = bot_of(request), person_of(request)
     game_id, _body = await body_of(request)
-    rt = runtime_of(app)
+    rt = services_of(app)
 
     def call() -> Change:
         # the page opens the Revanche next: it counts as open there from the start
@@ -251,13 +246,13 @@ async def presence(request: web.Request) -> web.Response:
     stream's end is seen)."""
     app, user = bot_of(request), person_of(request)
     game_id, body = await body_of(request)
-    rt = runtime_of(app)
+    rt = services_of(app)
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is not None and table.seat_of(user.id) is not None:
         if body.get("hidden"):
             await left(app, table, user.id)
         else:
-            await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+            await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
 
 
@@ -314,7 +309,7 @@ async def _stream(
     """Send the state at every change until the page lets go (``seen`` says what was
     sent last, and whether the person was ever seated: then their leaving is news)."""
     app, pages = bot_of(request), pages_of(request)
-    rt = runtime_of(app)
+    rt = services_of(app)
     sent: tuple[int, miniapp.Around] | None = None
     loop = asyncio.get_running_loop()
     present_at = -HEARTBEAT
@@ -332,7 +327,7 @@ async def _stream(
             seen.seated = seen.seated or seated
             if seated and loop.time() - present_at >= HEARTBEAT / 2:
                 present_at = loop.time()
-                await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+                await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
             if (loaded.table.version, loaded.around) != sent:
                 data = json.dumps(await state_for(app, user, loaded, deck))
                 await response.write(f"event: state\ndata: {data}\n\n".encode())

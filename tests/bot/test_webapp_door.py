@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.domain import miniapp, tables
+from bot.domain import presence, tables
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
@@ -75,24 +75,28 @@ async def test_every_bad_request_is_a_4xx_with_one_log_line(
         gid = await seat_match(d.h, GROUP, [ana, beto], paulista_hand())
         good = d.auth(ana, gid)
         nested = {"Authorization": "tma user=" + "[" * 5000 + "&auth_date=1"}
-        deep = '{"table": "g%d", "version": 1, "action": %s}' % (gid, "[" * 5000 + "]" * 5000)
-        move = '{"table": "g%d", "version": %s, "action": "play 3C"}'
+        deep = json.dumps({"table": f"g{gid}", "version": 1}).replace("}", ', "a": ')
+        deep += "[" * 5000 + "]" * 5000 + "}"
+
+        def move(game: int, version: str) -> str:
+            return '{"table": "g%s", "version": %s, "action": "play 3C"}' % (game, version)  # noqa: UP031
+
         big = "g2147483648"
         cases: list[tuple[str, str, str | None, dict[str, str], int]] = [
             # a deeply nested Authorization: refused as any launch data that does not check out
             ("GET", f"api/state?table=g{gid}", None, nested, 401),
             ("GET", f"api/events?table=g{gid}", None, nested, 401),
-            ("POST", "api/move", move % (gid, 1), nested, 401),
+            ("POST", "api/move", move(gid, "1"), nested, 401),
             ("POST", "api/lobby", '{"table": "g1", "command": "join"}', nested, 401),
             # versions no button carries
-            ("POST", "api/move", move % (gid, "Infinity"), good, 400),
-            ("POST", "api/move", move % (gid, "NaN"), good, 400),
-            ("POST", "api/move", move % (gid, "1e400"), good, 400),
-            ("POST", "api/move", move % (gid, str(10**30)), good, 400),
-            ("POST", "api/move", move % (gid, "2147483648"), good, 400),
-            ("POST", "api/move", move % (gid, "-1"), good, 400),
-            ("POST", "api/move", move % (gid, "1.0"), good, 400),
-            ("POST", "api/move", move % (gid, "true"), good, 400),
+            ("POST", "api/move", move(gid, "Infinity"), good, 400),
+            ("POST", "api/move", move(gid, "NaN"), good, 400),
+            ("POST", "api/move", move(gid, "1e400"), good, 400),
+            ("POST", "api/move", move(gid, str(10**30)), good, 400),
+            ("POST", "api/move", move(gid, "2147483648"), good, 400),
+            ("POST", "api/move", move(gid, "-1"), good, 400),
+            ("POST", "api/move", move(gid, "1.0"), good, 400),
+            ("POST", "api/move", move(gid, "true"), good, 400),
             ("POST", "api/move", deep, good, 400),
             ("POST", "api/move", "[" * 100_000, good, 400),
             ("POST", "api/move", '{"table": "g1", "pad": "' + "x" * 10_000 + '"}', good, 400),
@@ -139,21 +143,21 @@ async def test_presence_is_recorded_only_for_a_real_seat_at_a_real_table(
             "api/lobby", '{"table": "g99999", "command": "join"}', d.auth(beto)
         )
         assert status == 404
-        assert miniapp.presence(db, 99999) == {}
+        assert presence.seen_at(db, 99999) == {}
         # Beto sits from the app: present; leaves: his row goes with him
         body = json.dumps({"table": f"g{gid}", "command": "join"})
         assert (await d.post("api/lobby", body, d.auth(beto, gid)))[0] == 200
-        assert set(miniapp.presence(db, gid)) == {beto}
+        assert set(presence.seen_at(db, gid)) == {beto}
         body = json.dumps({"table": f"g{gid}", "command": "leave"})
         assert (await d.post("api/lobby", body, d.auth(beto, gid)))[0] == 200
-        assert miniapp.presence(db, gid) == {}
+        assert presence.seen_at(db, gid) == {}
         # a refused join (a full table) writes nothing either
         body = json.dumps({"table": f"g{gid}", "command": "join"})
         assert (await d.post("api/lobby", body, d.auth(beto, gid)))[0] == 200
         assert (await d.post("api/lobby", body, d.auth(beto, gid)))[0] == 409  # already seated
         status, _ = await d.post("api/lobby", body, d.auth(caio, gid))
         assert status == 409  # two players: full
-        assert set(miniapp.presence(db, gid)) == {beto}
+        assert set(presence.seen_at(db, gid)) == {beto}
 
 
 async def test_every_app_answer_carries_the_security_headers(server: Any, tmp_path: Any) -> None:

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sqlmodel import Session, col, select
 
-from bot.domain import jobs
+from bot.domain import jobs, presence
 from bot.domain.models import Event, Game
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit
@@ -142,8 +142,6 @@ def lobby(
     command is done counts as having it open from this transaction (the first deal sends
     them no hand message), one who leaves no longer does; nobody else is recorded.
     """
-    from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
-
     if isinstance(command, Start):
         if not authorised:
             raise Refused(Reason.ONLY_CREATOR)
@@ -151,7 +149,7 @@ def lobby(
             with db.session() as s:
                 game = game_for_change(s, game_id)
                 if seat_of(read_seats(s, game), user.id) is not None:
-                    miniapp.mark_present(s, game_id, user.id, rules.clock())
+                    presence.mark_present(s, game_id, user.id, rules.clock())
                     s.commit()
         return start(db, game_id, rules)
     with db.session() as s:
@@ -217,9 +215,9 @@ def lobby(
                 record_event(s, game, expected + 1, "cancel", None, user.id)
         store_seats(s, game_id, seats)
         if in_app and seat_of(seats, user.id) is not None:
-            miniapp.mark_present(s, game_id, user.id, rules.clock())
+            presence.mark_present(s, game_id, user.id, rules.clock())
         elif in_app:
-            miniapp.unmark_present(s, game_id, user.id)
+            presence.unmark_present(s, game_id, user.id)
         waiting = rematch_waiting(s, game, seats) if game.status == GameStatus.LOBBY else []
         ready = game.rematch_of is not None and game.status == GameStatus.LOBBY and not waiting
         change = commit(s, game, None, seats, rules)
@@ -324,8 +322,6 @@ def rematch(
     (robots, or the last confirmation) sends them no hand message: the job that draws the
     hands may run before the page's own call comes back.
     """
-    from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
-
     with db.session() as s:
         old = game_for_change(s, game_id, gone=(GameStatus.CANCELLED,))
         if old.status != GameStatus.OVER:
@@ -345,7 +341,7 @@ def rematch(
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
                 s.commit()
         elif _newer_game(s, old):
             raise Refused(Reason.REMATCH_GONE)
@@ -371,7 +367,7 @@ def rematch(
             record_event(s, game, 0, "open", None, user_id, rematch_of=old.id, waiting=waiting)
             new_id = game.id or 0
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
             due = game.deadline_at or 0
             change = None if not waiting else commit(s, game, None, seats, rules)
             if change is None:

@@ -12,12 +12,12 @@ from bot.domain import Refused, Source, people, tables
 from bot.domain.values.errors import Reason
 from bot.domain.values.game import Change, Table
 from bot.i18n import person_translations, words_for
+from bot.links import start_parameter
 from bot.telegram.callbacks import (
     Move,
     parse_move,
     parse_posted_link,
     parse_signals,
-    start_parameter,
 )
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button

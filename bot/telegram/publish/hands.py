@@ -17,7 +17,7 @@ from enum import StrEnum
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
-from bot.domain import jobs, messages, people, tables
+from bot.domain import jobs, messages, people, presence, tables
 from bot.domain.jobs import HandsJob
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
 from bot.domain.values.game import GameStatus
@@ -29,9 +29,17 @@ from bot.telegram.render.common import warning_due
 from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text
 from bot.telegram.render.results import cancelled_by_text, hand_closed_text
 from bot.telegram.render.table import with_open_table
-from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
+
+
+def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
+    """In a thread: who has this table open in the Mini App now (on any replica); nobody
+    when the bot has no Mini App (and then no query is made)."""
+    rt = runtime_of(app)
+    if rt.config.webapp is None:
+        return frozenset()
+    return presence.people_in_app(rt.db, game_id, rt.rules.clock())
 
 
 def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot.domain import jobs, messages, outbox, tables
+from bot.domain import jobs, messages, outbox, presence, tables
 from bot.domain.jobs import TableJob
 from bot.domain.outbox import Announcement, Outgoing
 from bot.domain.values.drawings import TableDrawing
@@ -52,7 +52,6 @@ from bot.telegram.render.results import (
     retired_text,
 )
 from bot.telegram.render.table import in_app_note, public_table, said_line, timeout_line
-from bot.webapp.server import table_drawn, table_gate
 from engine import View
 
 log = logging.getLogger(__name__)
@@ -83,6 +82,14 @@ def schedule_table(
         rt.jobs.wake()
 
     app.create_task(record())
+
+
+def _table_gate(app: TrucoApp, table: Table) -> tuple[float, bool]:
+    """In a thread: ``presence.table_gate`` when the bot has a Mini App (else: draw now)."""
+    rt = runtime_of(app)
+    if rt.config.webapp is None:
+        return 0.0, False
+    return presence.table_gate(rt.db, table, rt.rules.clock())
 
 
 async def flush_table(app: TrucoApp, job: ClaimedJob, redraw: TableJob) -> None:
@@ -141,12 +148,12 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     # in a private chat the hand message is the table: a second copy of it,
                     # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
                     return 0.0
-                wait, in_app = await asyncio.to_thread(table_gate, app, table)
+                wait, in_app = await asyncio.to_thread(_table_gate, app, table)
                 if wait > 0:
                     return wait  # everyone plays in the Mini App: the table can wait
                 later = await _draw_table(app, drawing, t, in_app)
                 if in_app:
-                    await asyncio.to_thread(table_drawn, app, table.id)
+                    await asyncio.to_thread(presence.table_drawn, rt.db, table.id, rt.rules.clock())
                 return later
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon
