@@ -10,7 +10,7 @@ with the views in ``views``):
 - ``GET  /app/api/state``     the table as the person may see it (``?table=g<id>``);
 - ``POST /app/api/move``      one action, through ``tables.act`` like a button;
 - ``GET  /app/api/events``    the live stream: the state again after every change;
-- ``POST /app/api/lobby``     Entrar, Sair or Começar, as the group's lobby buttons;
+- ``POST /app/api/lobby``     Entrar, Time 1/2, Sair or Começar, as the group's lobby buttons;
 - ``POST /app/api/rematch``   Revanche, as its button in the group;
 - ``POST /app/api/presence``  the page went to the background or came back.
 
