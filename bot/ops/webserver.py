@@ -26,6 +26,7 @@ from telegram.ext import Application
 
 from bot.domain import Database
 from bot.ops.metrics import Metrics, received_at
+from bot.webapp.server import mount
 
 log = logging.getLogger(__name__)
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
@@ -67,11 +68,7 @@ class BotServer:
         web_app.router.add_get("/metrics", self.metrics_page)
         if self.path is not None:
             web_app.router.add_post(self.path, self.webhook)
-        from bot.webapp.server import mini_app
-
-        app = mini_app(self.app)  # the Mini App's page and API, when TELEGRAM_WEBAPP_URL is set
-        if app is not None:
-            app.install(web_app)
+        mount(web_app, self.app)  # the Mini App's page and API, when TELEGRAM_WEBAPP_URL is set
         return web_app
 
     async def start(self, host: str, port: int) -> str:

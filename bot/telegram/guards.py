@@ -32,7 +32,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.telegram.callbacks import PRIVATE_KINDS, Prefix, target
 from bot.telegram.command_table import ANONYMOUS_OK
 from bot.telegram.context import BotContext

@@ -13,19 +13,10 @@ from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values import (
-    GameStatus,
-    HandSummary,
-    Join,
-    Leave,
-    LobbyCommand,
-    MatchEnd,
-    Reason,
-    Start,
-    Table,
-)
+from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import page_lobby_name
 from bot.telegram.render.common import countdown_words, seat_name
 from bot.telegram.render.lobby import lobby_label, lobby_text
 from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
@@ -37,12 +28,23 @@ from engine.sinais import SINAIS
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
+PAGE_LOBBY: dict[str, LobbyCommand] = {"join": Join(), "leave": Leave(), "start": Start()}
+"""The lobby's buttons a page has, by the name it sends (``api/lobby``'s ``command``):
+robots, teams and cancelling stay in the group's lobby message."""
+_PAGE_NAMES = {command: name for name, command in PAGE_LOBBY.items()}
+
+
+def page_lobby_name(command: LobbyCommand) -> str:
+    """The name a page sends for one of its lobby buttons (``PAGE_LOBBY``)."""
+    return _PAGE_NAMES[command]
 
 
 def page_words(t: Translations) -> dict[str, str]:
     """The page's own labels, in the person's language."""
     _ = t.gettext
     return {
+        "lang": words_for(t).tag,
+        "table": _("Mesa"),
         "vira": _("Vira"),
         "manilhas": _("Manilhas"),
         "rounds": _("Vazas"),

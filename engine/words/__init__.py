@@ -70,6 +70,21 @@ RANK_PLURALS: Mapping[Rank, str] = {
     Rank.THREE: "três",
 }
 """Ranks in the plural, ``os reis`` (context ``ranks``)."""
+RANKS_WITH_ARTICLE: Mapping[Rank, str] = {
+    Rank.FOUR: "o quatro",
+    Rank.FIVE: "o cinco",
+    Rank.SIX: "o seis",
+    Rank.SEVEN: "o sete",
+    Rank.QUEEN: "a dama",
+    Rank.JACK: "o valete",
+    Rank.KING: "o rei",
+    Rank.ACE: "o ás",
+    Rank.TWO: "o dois",
+    Rank.THREE: "o três",
+}
+"""Ranks with their definite article (context ``the rank``): each language genders its
+own rank names (pt-BR ``a dama``, Spanish ``la jota``), so the article is translated
+with the name, never chosen by a Portuguese rule."""
 SUIT_NAMES: Mapping[Suit, str] = {
     Suit.CLUBS: "paus",
     Suit.HEARTS: "copas",
@@ -189,6 +204,7 @@ def messages() -> set[tuple[str | None, str]]:
     tables: tuple[tuple[str | None, Iterable[str]], ...] = (
         ("rank", RANK_NAMES.values()),
         ("ranks", RANK_PLURALS.values()),
+        ("the rank", RANKS_WITH_ARTICLE.values()),
         ("suit", SUIT_NAMES.values()),
         ("spanish suit", SPANISH_SUIT_NAMES.values()),
         ("spanish face", SPANISH_FACES.values()),
@@ -283,6 +299,11 @@ class Words:
         """This language's name in itself: ``Português (Brasil)``, ``English``."""
         return self.pgettext("language", "Português (Brasil)")
 
+    @property
+    def tag(self) -> str:
+        """This language's BCP 47 tag, for a page's ``lang``: ``pt-BR``, ``en``, ``es``."""
+        return "pt-BR" if self.lang == SOURCE else self.lang
+
     # --------------------------------------------------------------- cards
 
     def rank(self, rank: Rank) -> str:
@@ -332,16 +353,17 @@ class Words:
             name = self.card(card, style)
             if card.rank in SPANISH_FACES:
                 name += f" ({self.pgettext('spanish face', SPANISH_FACES[card.rank])})"
+            if article:  # a Spanish card is named by its number: "o 12 de copas"
+                name = self.pgettext("article", "o") + " " + name
         else:
-            name = self.pgettext("card", "{rank} de {suit}").format(
-                rank=self.rank(card.rank), suit=self.suit(card.suit)
+            rank = (
+                self.pgettext("the rank", RANKS_WITH_ARTICLE[card.rank])
+                if article
+                else self.rank(card.rank)
             )
-        if article:
-            # feminine in pt-BR: a dama; every other rank is masculine
-            feminine = card.rank == Rank.QUEEN and style == DeckStyle.TRADITIONAL
-            name = (
-                self.pgettext("article", "a") if feminine else self.pgettext("article", "o")
-            ) + (" " + name)
+            name = self.pgettext("card", "{rank} de {suit}").format(
+                rank=rank, suit=self.suit(card.suit)
+            )
         if label and style == DeckStyle.TRADITIONAL:
             # a Spanish-deck player never sees the traditional label (R11)
             name += f" ({self.card(card)})"
@@ -365,7 +387,8 @@ class Words:
     def shout(self, step: int | None, ruleset: Ruleset = PAULISTA) -> str:
         """The call as shouted at the table: ``Truco!``, ``Seis!`` (``None`` reads truco)."""
         word = self.call(step or 0, ruleset)
-        return word[:1].upper() + word[1:] + "!"
+        # the exclamation marks are the language's: Spanish opens with "¡"
+        return self.pgettext("shout", "{call}!").format(call=word[:1].upper() + word[1:])
 
     def ladder(self, ladder: tuple[int, ...]) -> str:
         """A ladder as players write it: ``4-8-10-12``."""

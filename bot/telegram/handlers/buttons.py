@@ -21,7 +21,8 @@ from typing import Any, Generic, Literal, TypeVar
 from telegram import CallbackQuery, Update
 
 from bot.domain import Person, Refused, people
-from bot.domain.values import Change, Reason
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import Change
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
 from bot.telegram.context import BotContext

@@ -13,7 +13,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import PlayerInfo, people
-from bot.domain.values import Reason, Refused, Table
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import Table
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from bot.domain.values import Occupant
+from bot.domain.values.game import Occupant
 from bot.i18n import Translations, words_for
 from engine.cards import Card, DeckStyle
 

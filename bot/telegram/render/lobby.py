@@ -8,18 +8,16 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import (
-    DEFAULT_LEVEL,
+from bot.domain.values.commands import (
     AddRobot,
     CancelTable,
     Join,
     Leave,
     LobbyCommand,
     RemoveRobot,
-    RobotLevel,
     Start,
-    Table,
 )
+from bot.domain.values.game import DEFAULT_LEVEL, RobotLevel, Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import deep_link, lobby_data
 from bot.telegram.render.common import seat_name

@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import HandSummary, MatchEnd, Table
+from bot.domain.values.game import HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import cancel_data, rematch_data
 from bot.telegram.render.common import Seats, plays_line, rounds_line, team_name

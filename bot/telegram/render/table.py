@@ -9,8 +9,10 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.domain.values import GameStatus, Said, Saying, Table, TableDrawing, TimeoutNote
+from bot.domain.values.drawings import TableDrawing
+from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
+from bot.links import app_link, button_url
 from bot.telegram.callbacks import deep_link, vote_data
 from bot.telegram.render.common import (
     Seats,
@@ -28,7 +30,6 @@ from bot.telegram.render.results import (
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
-from bot.webapp.links import app_link, button_url
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle

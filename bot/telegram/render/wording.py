@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.i18n import Translations
 
 

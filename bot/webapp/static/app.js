@@ -102,10 +102,6 @@
     if (covering) { covering = false; render(); return; }
     if (previous) { left[previous] = true; var to = previous; previous = null; open(to); }
   }
-  try {
-    var user = JSON.parse(signed.get("user") || "{}");
-    if (user.language_code && !/^pt/i.test(user.language_code)) document.documentElement.lang = "en";
-  } catch (e) { /* no user */ }
 
   /* ------------------------------------------------------------ drawing */
 
@@ -151,6 +147,8 @@
   function render() {
     var st = state;
     words = st.words;
+    document.documentElement.lang = words.lang;
+    $("felt").setAttribute("aria-label", words.table);
     document.documentElement.dataset.baralho = st.deck;
     document.body.dataset.version = st.version;
     document.body.dataset.status = st.status;
