@@ -309,7 +309,9 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
         if not clues or clues.accept(clues.weight_dealt(hands, strength), rng):
             break
     # gaudério: flors are sung as the history says, not as the drawn hands would
-    options = replace(view.options, flor=False) if view.options.flor else view.options
+    options = view.options
+    if rs.envido and options.flor:
+        options = replace(options, flor=False)
     # the score before the hand: gaudério's envido and flor points are replayed below
     score = (view.score[0] - view.points[0], view.score[1] - view.points[1])
     m = Match.from_hand(rs, options, score=score, dealer=view.dealer, hands=hands, vira=view.vira)
