@@ -48,12 +48,17 @@ def mark_present(s: Session, game_id: int, user_id: int, now: float) -> None:
 def absent(db: Database, game_id: int, user_id: int) -> None:
     """The person closed the app (or its connection dropped)."""
     with db.session() as s:
-        s.execute(
-            delete(AppPresence).where(
-                col(AppPresence.game_id) == game_id, col(AppPresence.user_id) == user_id
-            )
-        )
+        unmark_present(s, game_id, user_id)
         s.commit()
+
+
+def unmark_present(s: Session, game_id: int, user_id: int) -> None:
+    """``absent`` inside a transaction of the caller's (committed with what it stores)."""
+    s.execute(
+        delete(AppPresence).where(
+            col(AppPresence.game_id) == game_id, col(AppPresence.user_id) == user_id
+        )
+    )
 
 
 def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:

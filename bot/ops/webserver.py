@@ -39,6 +39,16 @@ def webhook_path(url: str) -> str:
     return urlsplit(url).path or "/"
 
 
+SERVER_NAME = "truco"
+"""The ``Server:`` header of every answer (aiohttp's names its version, which helps nobody
+but a prober)."""
+
+
+async def server_header(request: web.Request, response: web.StreamResponse) -> None:
+    """``on_response_prepare``: name the server without a version."""
+    response.headers["Server"] = SERVER_NAME
+
+
 class BotServer:
     """The aiohttp server in front of one Application."""
 
@@ -64,6 +74,7 @@ class BotServer:
     def make_app(self) -> web.Application:
         """The routes."""
         web_app = web.Application(client_max_size=1024 * 1024)
+        web_app.on_response_prepare.append(server_header)
         web_app.router.add_get("/healthz", self.healthz)
         web_app.router.add_get("/metrics", self.metrics_page)
         if self.path is not None:
