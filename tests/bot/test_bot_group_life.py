@@ -281,6 +281,8 @@ async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_com
             lambda: [m for m in h.bot_messages(group) if "duas vezes seguidas" in m["text"]]
         )
         assert len(said) == 1 and "Caio" in said[0]["text"] and "robô" in said[0]["text"]
+        # the time ran out for Caio, not for the robot that plays for him from now on
+        assert said[0]["text"].startswith("⏰ Tempo esgotado: Caio ")
         # his private hand says so, rings no more, and offers the way back
         hand = await h.wait(lambda: (m := newest(h, caio, "Um robô joga por você")) and m)
         assert labels(hand) == ["🙋 Voltei"] and "É a sua vez" not in hand["text"]

@@ -14,14 +14,7 @@ from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
 from bot.links import app_link, button_url
 from bot.telegram.callbacks import deep_link, vote_data
-from bot.telegram.render.common import (
-    Seats,
-    countdown,
-    plays_line,
-    rounds_line,
-    seat_name,
-    team_name,
-)
+from bot.telegram.render.common import plays_line, rounds_line, seat_name, team_name
 from bot.telegram.render.lobby import lobby_keyboard, lobby_text
 from bot.telegram.render.results import (
     cancelled_by_text,
@@ -30,6 +23,7 @@ from bot.telegram.render.results import (
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
+from bot.wording.table import Seats, countdown
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
@@ -190,22 +184,29 @@ def timeout_line(
 
     A person's run at a call while their robot partner still answers is no run of the
     team (R6): the line says the robot answers for it. A seat this timeout gave to a
-    robot (the second in a row) is said once, here.
+    robot (the second in a row) is said once, here. The time ran out for the person, so
+    the line names them, not the robot that plays their seat from now on: "🤖 Caio
+    jogou 4♣" would credit the robot with the person's timeout.
     """
     _ = t.gettext
+
+    def timed_out(seat: int) -> str:
+        x = seats[seat]
+        return escape(x.name) if x is not None and x.user is not None else seat_name(x, t)
+
     parts = []
     for seat, action in note.items:
         mate = seats[(seat + 2) % 4] if len(seats) == 4 else None
         if action.act is Act.RUN and mate is not None and mate.robot and mate.user is None:
             parts.append(
                 _("o tempo de {who} acabou, e {robot} responde pelo time").format(
-                    who=seat_name(seats[seat], t), robot=seat_name(mate, t)
+                    who=timed_out(seat), robot=seat_name(mate, t)
                 )
             )
             continue
         parts.append(
             _("{who} {what}").format(
-                who=seat_name(seats[seat], t),
+                who=timed_out(seat),
                 what=words_for(t).did(action, view, style, public=True),
             )
         )
