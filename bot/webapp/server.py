@@ -34,11 +34,13 @@ from bot.webapp import views
 from bot.webapp.door import (
     BOT,
     HEADERS,
+    MEMBERS,
     add_security_headers,
     launch_data,
     refusals,
     security_headers,
 )
+from bot.webapp.members import Members
 from bot.webapp.pages import Pages
 from bot.webapp.views import PAGES
 
@@ -77,6 +79,7 @@ def make_app(app: BotApp) -> web.Application:
     web_app = web.Application(middlewares=[refusals])
     web_app[BOT] = app
     web_app[PAGES] = pages
+    web_app[MEMBERS] = Members()
     web_app.add_routes(ROUTES)
     web_app.add_subapp("/api/", api)
     web_app.router.add_route("*", "/{tail:.*}", views.not_found)

@@ -175,6 +175,7 @@ async def state(request: web.Request) -> web.Response:
     loaded = await asyncio.to_thread(pages_of(request).read, game_id)
     if loaded is None:
         raise door.refusal(request, 404, "no_table")
+    await door.may_see(request, loaded.table)
     return web.json_response(await state_for(app, user, loaded, await deck_of(app, user)))
 
 
@@ -210,6 +211,7 @@ async def lobby(request: web.Request) -> web.Response:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is None:
         raise door.refusal(request, 404, "no_table")
+    await door.may_act(request, table)
     authorised = table.creator_id == user.id
 
     def call() -> Change:
@@ -230,6 +232,10 @@ async def rematch(request: web.Request) -> web.Response:
     app, user = bot_of(request), person_of(request)
     game_id, _body = await body_of(request)
     rt = services_of(app)
+    table = await asyncio.to_thread(tables.load, rt.db, game_id)
+    if table is None:
+        raise door.refusal(request, 404, "no_table")
+    await door.may_act(request, table)
 
     def call() -> Change:
         # the page opens the Revanche next: it counts as open there from the start
@@ -263,9 +269,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
-    if loaded is None:
+    try:
+        if loaded is None:
+            raise door.refusal(request, 404, "no_table")
+        await door.may_see(request, loaded.table)
+    except BaseException:
         pages.unwatch(game_id, wake)
-        raise door.refusal(request, 404, "no_table")
+        raise
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
