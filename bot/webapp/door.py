@@ -23,10 +23,10 @@ from bot.domain.values.errors import Reason, Refused
 from bot.domain.values.game import Table
 from bot.i18n import person_translations
 from bot.services import BotApp, services_of
-from bot.telegram.render.wording import reason_text
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
 from bot.webapp.members import Members
 from bot.webapp.state import page_words
+from bot.wording.refusals import reason_text
 
 log = logging.getLogger(__name__)
 BOT = web.AppKey("bot", BotApp)

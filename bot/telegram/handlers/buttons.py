@@ -28,7 +28,7 @@ from bot.numbers import NumberRefused
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import answer_after, parse_button
 from bot.telegram.publish import refresh
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 
 Parsed = TypeVar("Parsed")
 TOASTS = frozenset({Reason.DONE, Reason.LOBBY_REPEAT})

@@ -14,14 +14,7 @@ from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
 from bot.links import app_link, button_url
 from bot.telegram.callbacks import deep_link, vote_data
-from bot.telegram.render.common import (
-    Seats,
-    countdown,
-    plays_line,
-    rounds_line,
-    seat_name,
-    team_name,
-)
+from bot.telegram.render.common import plays_line, rounds_line, seat_name, team_name
 from bot.telegram.render.lobby import lobby_keyboard, lobby_text
 from bot.telegram.render.results import (
     cancelled_by_text,
@@ -30,6 +23,7 @@ from bot.telegram.render.results import (
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
+from bot.wording.table import Seats, countdown
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
