@@ -51,6 +51,8 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
     world.run(world.server.user_sends(ana, GROUP, "/truco paulista 2x2"))
     lobby = world.run(world.h.wait(lambda: world.h.table(GROUP)))
     gid = parse_lobby(buttons(lobby)[0]["callback_data"])[0]
+    # the group's lobby message opens the app's lobby too
+    assert button(lobby, "Abrir a mesa")["url"] == f"https://t.me/TrucoBot/mesa?startapp=g{gid}"
     rt = runtime_of(world.h.app)
     for _ in range(3):
         robot = AddRobot(RobotLevel.FACIL)

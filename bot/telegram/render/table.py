@@ -331,7 +331,12 @@ def public_table(
     table, missing = drawing.table, drawing.missing
     if table.status == GameStatus.LOBBY:
         text = lobby_text(t, table, missing, drawing.waiting)
-        return text, lobby_keyboard(t, table, missing, bot_username)
+        markup = lobby_keyboard(t, table, missing, bot_username)
+        if webapp is not None and (bot_username or table.private):
+            # the app's lobby shows the chairs and takes Entrar, a team or Começar
+            rows = [*markup.inline_keyboard, [open_table_button(t, table, bot_username, webapp)]]
+            markup = InlineKeyboardMarkup(rows)
+        return text, markup
     if table.status == GameStatus.CANCELLED:
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)
