@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass
 
 from engine import actions as A
-from engine.actions import Action
+from engine.actions import Act, Action
 from engine.match import Match, Phase
 from engine.robots.base import Robot, SeededRobot
 from engine.robots.heuristic import (
@@ -39,6 +39,7 @@ from engine.robots.heuristic import (
     next_value,
     run_value,
 )
+from engine.robots.pontos import points_move
 from engine.robots.search import BETS, sample_world
 from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
@@ -95,6 +96,9 @@ class Styled(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
+        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         legal = view.legal
         sense = read(view)
         st = self.style
@@ -165,6 +169,9 @@ class Probe(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
+        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         legal = view.legal
         sense = read(view)
         if view.phase == Phase.DECIDE:
@@ -192,7 +199,7 @@ class Probe(SeededRobot):
         m = Match.from_hand(
             world.ruleset,
             world.options,
-            score=view.score,
+            score=(view.score[0] - view.points[0], view.score[1] - view.points[1]),
             dealer=view.dealer,
             hands=list(world.dealt),
             vira=view.vira,
@@ -200,10 +207,15 @@ class Probe(SeededRobot):
         m.bets = view.bets
         weight = 1.0
         for seat, action in world.hand_log:
+            if action.act == Act.FLOR:
+                m.sing_flor(seat)  # as the world sang it (gaudério)
+                continue
             telling = seat & 1 != view.team and action.act in BETS
             if telling and self.target.choose(m.view(seat)) != action:
                 weight *= 0.1
             m.apply(seat, action)
+            if m.env is not None and world.env is not None and m.env.points != world.env.points:
+                m.env = m.env._replace(points=world.env.points)  # the showdown the table saw
         return weight
 
     def _outcome(self, world: Match, view: View) -> float:
