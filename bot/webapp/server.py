@@ -99,9 +99,11 @@ def make_app(app: BotApp) -> web.Application:
     return web_app
 
 
-def mount(web_app: web.Application, app: BotApp) -> None:
+def mount(web_app: web.Application, app: BotApp | None) -> None:
     """Serve the Mini App of ``app`` under its URL's path, when it has one
-    (``TELEGRAM_WEBAPP_URL``)."""
+    (``TELEGRAM_WEBAPP_URL``; nothing without a bot, as in some tests)."""
+    if app is None:
+        return
     url = services_of(app).config.webapp_url
     if url:
         web_app.add_subapp(base_path(url).rstrip("/") or "/", make_app(app))

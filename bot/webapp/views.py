@@ -20,7 +20,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain import Refused, Source, Table, miniapp, people, tables
+from bot.acting import Refusal, person_acts
+from bot.domain import Source, Table, miniapp, people, tables
 from bot.domain.presence import PRESENCE, page_closed, present
 from bot.domain.values.game import Change
 from bot.domain.values.people import Person
@@ -105,14 +106,14 @@ async def deck_of(app: BotApp, user: WebAppUser) -> DeckStyle:
 
 
 async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
-    """Run a domain call as a button's handler does (in the update threads) and publish
-    the change; a refusal is answered in the person's words (409)."""
+    """The person acts as a button's press does (``bot.acting.person_acts``: the domain
+    call in the updates' threads, the change told to the notifier); a refusal is answered
+    in the person's words (``door.refused``)."""
     services = services_of(app)
-    try:
-        done = await services.call(call)
-    except Refused as exc:
-        raise door.refused(user, exc) from None
-    services.notifier.changed(done)
+    t = person_translations(user.language_code)
+    done = await person_acts(services, t, partial(services.call, call))
+    if isinstance(done, Refusal):
+        raise door.refused(done)
     return done
 
 

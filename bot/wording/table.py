@@ -85,10 +85,12 @@ def rounds_line(
 ) -> str:
     """Who took each round of the hand so far (a team, or a tie)."""
     _ = t.gettext
+    # the ordinal is a word of each language ("1ª" is Portuguese: "1st" in English)
+    ordinals = (_("1ª"), _("2ª"), _("3ª"))
     names = []
     for i, r in enumerate(rounds):
         who = _("empate") if r is None else team_name(seats, r, t, style)
-        names.append(f"{i + 1}ª {who}")
+        names.append(f"{ordinals[i] if i < len(ordinals) else i + 1} {who}")
     return _("Vazas: {rounds}").format(rounds=" · ".join(names))
 
 
