@@ -11,6 +11,7 @@ with the views in ``views``):
 - ``POST /app/api/move``      one action, through ``tables.act`` like a button;
 - ``GET  /app/api/events``    the live stream: the state again after every change;
 - ``POST /app/api/lobby``     Entrar, Time 1/2, Sair or Começar, as the group's lobby buttons;
+- ``POST /app/api/back``      🙋 Voltei: the seat a robot plays for the person is theirs again;
 - ``POST /app/api/rematch``   Revanche, as its button in the group;
 - ``POST /app/api/presence``  the page went to the background or came back.
 
@@ -55,6 +56,7 @@ API_ROUTES = [
     web.post("/move", views.move),
     web.get("/events", views.events),
     web.post("/lobby", views.lobby),
+    web.post("/back", views.back),
     web.post("/rematch", views.rematch),
     web.post("/presence", views.presence),
 ]

@@ -199,6 +199,17 @@ async def move(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "version": done.version})
 
 
+async def back(request: web.Request) -> web.Response:
+    """``POST api/back``: 🙋 Voltei, as in the private hand message: the person takes back
+    the seat a robot plays for them (two timeouts, a vote, or a Revanche they were late
+    for)."""
+    app, user = bot_of(request), person_of(request)
+    game_id, _body = await body_of(request)
+    rt = services_of(app)
+    done = await change(app, user, partial(tables.come_back, rt.db, game_id, user.id, rt.rules))
+    return web.json_response({"ok": True, "version": done.version})
+
+
 async def lobby(request: web.Request) -> web.Response:
     """``POST api/lobby``: Entrar (which also confirms a Revanche seat), Sair or Começar,
     as the lobby's buttons in the group do them; Começar is the table's opener's."""
