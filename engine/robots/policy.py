@@ -16,11 +16,11 @@ A key holds what a seat knows that matters to a bet, coarsely:
   unseen ones dealt at random and played plainly), in tenths;
 - the ladder step called (or to call), whether the call is a raise made while answering,
   whether its partner already ran from it (2×2);
-- its partner's last signal (2×2, R12): none, weak, middling or a manilha;
+- its partner's last signal (2×2, R12): a manilha or not;
 - how far each team is from the target (three bands each).
 
-Each entry gives the probabilities of the actions, as percentages: ``[call]`` at a
-``c`` node, ``[run, accept]`` or ``[run, accept, raise]`` at an ``a`` node. Decisions
+Each entry gives the probabilities of the actions, as percentages: ``[play on, call]``
+at a ``c`` node, ``[run, accept]`` or ``[run, accept, raise]`` at an ``a`` node. Decisions
 the table does not hold (never reached in training, another variant) get ``None``:
 the robot decides them its own way.
 """
@@ -115,17 +115,25 @@ class Spot:
     need_theirs: int
 
     def key(self, players: int) -> str:
-        """The table key: one character a fact (the 2×2 facts only at four)."""
-        head = ("a" if self.answer else "c") + self.rounds + str(self.table)
-        tail = str(chance_band(self.chance)) + str(self.step)
-        tail += str(need_band(self.need_mine)) + str(need_band(self.need_theirs))
-        if self.answer:
-            tail += "1" if self.chain else "0"
+        """The table key: one character a fact.
+
+        At four seats the key is coarser, as the 2×2 game has more states to learn from
+        the same training: the chance in fifths, no table (the chance already plays the
+        table out), and only whether the partner signalled a manilha.
+        """
+        node = "a" if self.answer else "c"
+        needs = str(need_band(self.need_mine)) + str(need_band(self.need_theirs))
         if players == 4:
-            tail += str(self.signal)
+            key = node + self.rounds + str(chance_band(self.chance) // 2) + str(self.step) + needs
+            key += "1" if self.signal == 3 else "0"
             if self.answer:
-                tail += "1" if self.ran else "0"
-        return head + tail
+                key += ("1" if self.chain else "0") + ("1" if self.ran else "0")
+            return key
+        key = node + self.rounds + str(self.table) + str(chance_band(self.chance))
+        key += str(self.step) + needs
+        if self.answer:
+            key += "1" if self.chain else "0"
+        return key
 
 
 def hand_chance(
@@ -264,8 +272,7 @@ class Policy:
         if row is None:
             return None
         if not spot.answer:
-            p = row[0] / 100
-            return {A.TRUCO: p, _PASS: 1 - p}
+            return {_PASS: row[0] / 100, A.TRUCO: row[1] / 100}
         out = {A.RUN: row[0] / 100, A.ACCEPT: row[1] / 100}
         if A.RAISE in view.legal and len(row) > 2:
             out[A.RAISE] = row[2] / 100

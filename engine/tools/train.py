@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -58,10 +59,14 @@ DATA_PATH = Path(__file__).resolve().parent.parent / "robots" / "data" / POLICY_
 POOL = 6000
 """Training deals drawn before the iterations (each with its keys worked out)."""
 EVAL_DEALS = 1000
-"""Deals (each with a drawn score) a best response to the policy is fitted on, and as many
-others it is then measured on."""
-BR_PASSES = 3
+"""Deals of their own (each with a drawn score) a best response is measured on."""
+BR_PASSES = 2
 """Improvement passes of the best response."""
+BR_Z = 2.0
+"""Standard errors by which an action must beat the policy's mix for the best response to
+take it (fewer make it chase noise: it then loses to the policy on other deals)."""
+FIT_DRAWS = {2: 20000, 4: 4000}
+"""Hands (a training deal at a score drawn anew) a best response is fitted on, by seats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +185,7 @@ def _outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
 
 State = tuple[int, int, int, tuple[int, int, bool, bool] | None]
 """(turn index, accepted step or -1, team whose call was accepted last or -1, pending call:
-(step, calling team, a raise made while answering, the first answerer ran) or ``None``)."""
+(step, calling seat, a raise made while answering, the first answerer ran) or ``None``)."""
 Child = float | State
 """A child in the tree: team 0's payoff at a leaf, or a state."""
 Node = float | tuple[int, str, list[Child]]
@@ -236,6 +241,7 @@ class Hand:
         i, level, rteam, pend = state
         top = len(self.ladder)
         turns = self.deal.turns
+        n = self.players
         while pend is None:
             if i == len(turns):
                 winner = self.deal.winner
@@ -248,23 +254,24 @@ class Hand:
                 key = self.key(i, seat, False, level + 1, False, False)
                 kids: list[Child] = [
                     (i + 1, level, rteam, None),
-                    (i, level, rteam, (level + 1, team, False, False)),
+                    (i, level, rteam, (level + 1, seat, False, False)),
                 ]
                 return team, key, kids
             i += 1
         step, caller, chain, ran = pend
-        other = 1 - caller
-        seat = other + 2 if ran else other
+        # the seat after the caller answers first, its partner after a run (engine.turns)
+        seat = (caller + (3 if ran else 1)) % n
+        other = seat & 1
         key = self.key(i, seat, True, step, chain, ran)
-        last = self.players == 2 or ran
+        last = n == 2 or ran
         run: Child = (
-            self.payoff(caller, self.run_values[step])
+            self.payoff(caller & 1, self.run_values[step])
             if last
             else (i, level, rteam, (step, caller, chain, True))
         )
-        kids = [run, (i, step, caller, None)]
+        kids = [run, (i, step, caller & 1, None)]
         if step + 1 < top:
-            kids.append((i, level, rteam, (step + 1, other, True, False)))
+            kids.append((i, level, rteam, (step + 1, seat, True, False)))
         return other, key, kids
 
 
@@ -292,7 +299,11 @@ class Trainer:
         self.rng = random.Random(f"{seed}/{rs.name}/{players}/train")
         deal_rng = random.Random(f"{seed}/{rs.name}/{players}/deals")
         self.pool = [deal_hand(rs, players, deal_rng) for _ in range(pool)]
-        self.fit = self.hands("fit", fit_deals)
+        fit_rng = random.Random(f"{seed}/{rs.name}/{players}/fit")
+        self.fit = [
+            Hand(rs, players, target, fit_rng.choice(self.pool), self.score(fit_rng))
+            for _ in range(fit_deals)
+        ]
         self.eval = self.hands("eval", eval_deals)
         self.regret: dict[str, list[float]] = {}
         self.total: dict[str, list[float]] = {}
@@ -399,29 +410,40 @@ def best_response(
     """``team``'s mean payoff on ``test`` playing the policy itself, and playing a best
     response to it found on ``fit``.
 
-    The response starts from the policy and, pass after pass over ``fit``, takes in every
-    key of ``team`` the action with the most value against the policy (the other team's
-    actions drawn by the policy's own probabilities), given its own choices elsewhere.
-    It is then played on the separate ``test`` deals, with the same draws for the policy
-    and for the response: a response fitted and measured on the same deals would know the
-    cards. With the abstraction's imperfect recall and a finite ``fit`` this finds a
-    strong response, not always the best: its gain is a lower bound on the exploitability.
+    The response starts from the policy and, pass after pass over ``fit``, takes in a key
+    of ``team`` the action of most value against the policy (the other team's actions
+    drawn by the policy's own probabilities), given its own choices elsewhere, when that
+    action beats the policy's own mix there by ``BR_Z`` standard errors; elsewhere it
+    plays the policy. It is then played on the separate ``test`` deals, with the same
+    draws for the policy and for the response: a response fitted and measured on the same
+    deals would know the cards. With the abstraction's imperfect recall and a finite
+    ``fit`` this finds a strong response, not always the best: its gain is a lower bound
+    on the exploitability.
     """
     choice: dict[str, int] | None = None
     for k in range(passes):
-        q: dict[str, list[float]] = {}
+        q: dict[str, list[list[float]]] = {}
         for i, hand in enumerate(fit):
             rng = random.Random(f"{seed}/fit/{k}/{i}")
             _respond(hand, (0, -1, -1, None), strategy, team, choice, q, rng)
-        choice = {key: _best(v) for key, v in q.items()}
+        choice = {}
+        for key, (count, sums, squares) in q.items():
+            n = count[0]
+            if n < 2:
+                continue
+            best, score = -1, 0.0
+            for a, (x, xx) in enumerate(zip(sums, squares, strict=True)):
+                mean = x / n
+                err = math.sqrt(max(0.0, xx / n - mean * mean) / (n - 1))
+                if mean - BR_Z * err > score:
+                    best, score = a, mean - BR_Z * err
+            if best >= 0:
+                choice[key] = best
     base = br = 0.0
     for i, hand in enumerate(test):
-        base += _respond(
-            hand, (0, -1, -1, None), strategy, team, None, None, random.Random(f"{seed}/test/{i}")
-        )
-        br += _respond(
-            hand, (0, -1, -1, None), strategy, team, choice, None, random.Random(f"{seed}/test/{i}")
-        )
+        start = (0, -1, -1, None)
+        base += _respond(hand, start, strategy, team, None, None, random.Random(f"{seed}/test/{i}"))
+        br += _respond(hand, start, strategy, team, choice, None, random.Random(f"{seed}/test/{i}"))
     return base / len(test), br / len(test)
 
 
@@ -431,28 +453,31 @@ def _respond(
     strategy: dict[str, list[float]],
     team: int,
     choice: dict[str, int] | None,
-    q: dict[str, list[float]] | None,
+    q: dict[str, list[list[float]]] | None,
     rng: random.Random,
 ) -> float:
     """``team``'s payoff from ``state``: the other team draws by ``strategy``; ``team``
-    plays ``choice`` (the strategy's own draw where it has none); with ``q``, the value of
-    every action of ``team`` is added up there (one draw of the other team per node)."""
+    plays ``choice`` (the strategy's own draw where it has none); with ``q``, each action
+    of ``team`` is tallied there by its gain over the strategy's mix (one draw of the
+    other team per node): visits, sums and sums of squares."""
     node = state if isinstance(state, float) else hand.expand(state)
     if isinstance(node, float):
         return node if team == 0 else 1.0 - node
     actor, key, kids = node
     probs = strategy.get(key) or [1 / len(kids)] * len(kids)
+    x = rng.random()  # drawn at every node: the same draws with and without a choice
     if actor == team and q is not None:
         values = [_respond(hand, kid, strategy, team, choice, q, rng) for kid in kids]
-        row = q.setdefault(key, [0.0] * len(kids))
+        ev = sum(p * v for p, v in zip(probs, values, strict=True))
+        row = q.get(key)
+        if row is None:
+            row = q[key] = [[0.0], [0.0] * len(kids), [0.0] * len(kids)]
+        row[0][0] += 1
         for a, v in enumerate(values):
-            row[a] += v
-        x = rng.random()  # drawn either way: the same draws with and without a choice
+            row[1][a] += v - ev
+            row[2][a] += (v - ev) ** 2
         pick = choice.get(key) if choice is not None else None
-        if pick is None:
-            pick = _draw(probs, x)
-        return values[pick]
-    x = rng.random()
+        return values[pick] if pick is not None else ev
     pick = _draw(probs, x)
     if actor == team and choice is not None:
         pick = choice.get(key, pick)
@@ -532,7 +557,8 @@ def train(
     started = time.process_time()
     wall = time.perf_counter()
     deals = eval_deals if checkpoints else 0
-    trainer = Trainer(rs, players, target, seed, pool, deals, deals)
+    fit = FIT_DRAWS[players] if checkpoints else 0
+    trainer = Trainer(rs, players, target, seed, pool, fit, deals)
     pool_s = time.process_time() - started
     curve = []
     marks = (
@@ -541,7 +567,7 @@ def train(
         else []
     )
     done = 0
-    for mark in [*marks, iterations]:
+    for mark in marks if iterations in marks else [*marks, iterations]:
         trainer.run(mark - done)
         done = mark
         if mark in marks:
