@@ -41,8 +41,15 @@ def cmd_bot_bench(args: argparse.Namespace) -> int:
     """Print the bot's figures against the fake Bot API as JSON."""
     import json
 
-    from bot.bench import BenchError, run
     from bot.domain import DatabaseError
+
+    try:
+        from bot.tools.bench import BenchError, run
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("bot.tools"):
+            raise
+        print("truco bot-bench: roda de um checkout do projeto (bot/tools/)", file=sys.stderr)
+        return 2
 
     logging.basicConfig(level=logging.WARNING)
     try:

@@ -23,30 +23,21 @@ typed commands, and gets plain values back; it never sees a row or a session.
 """
 
 from bot.domain.store import Database, DatabaseError, Unavailable
-from bot.domain.values import (
+from bot.domain.values.commands import (
     AddRobot,
     CancelTable,
-    Change,
-    ChatSettings,
-    GameStatus,
     Join,
     Leave,
     LobbyCommand,
-    Occupant,
-    Person,
-    PlayerInfo,
-    Reason,
-    Refused,
     RemoveRobot,
-    RobotLevel,
-    Rules,
-    Setting,
     Source,
-    Stale,
     Start,
-    Table,
     TableRequest,
 )
+from bot.domain.values.errors import Reason, Refused, Stale
+from bot.domain.values.game import Change, GameStatus, Occupant, RobotLevel, Table
+from bot.domain.values.people import Person, PlayerInfo
+from bot.domain.values.settings import ChatSettings, Rules, Setting
 
 __all__ = [
     "AddRobot",

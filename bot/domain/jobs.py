@@ -1,9 +1,11 @@
 """Durable jobs: what must happen next to a table, stored with the change that calls for it.
 
-A job is a kind (``JobKind``), a key (whose), a due time and a little JSON. The domain
+A job is a kind (``JobKind``), a key (whose), a due time and its payload: one frozen value
+per kind (``TableJob``, ``HandsJob``, ``DeadlineJob``, ``RobotJob``, ``MarcadorJob``),
+stored as JSON and read back by ``read_payload``, the one reader of the stored form. The domain
 writes jobs inside the transaction of a change (``schedule``), so a committed move always
 has its robot turn, deadline and redraws recorded, whatever happens to the process
-afterwards. Every bot process runs a ``bot.telegram.jobs.JobRunner`` whose each turn
+afterwards. Every bot process runs a ``bot.telegram.job_runner.JobRunner`` whose each turn
 (``cycle``) finishes the jobs it ran and claims due ones for a lease; a process that
 dies leaves its claims to expire, and another process takes them over.
 
@@ -17,12 +19,13 @@ it has one writer at a time and the bot one process there.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import bindparam, case, func, tuple_, update
 from sqlalchemy import select as core_select
@@ -31,9 +34,7 @@ from sqlmodel import Session, col, select
 
 from bot.domain.models import Job
 from bot.domain.store import Database
-from bot.domain.values import Change, GameStatus
-
-Merge = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+from bot.domain.values.game import Change, GameStatus
 
 
 class JobKind(StrEnum):
@@ -51,13 +52,80 @@ class JobKind(StrEnum):
     """Redraw a ``/marcador`` message (data: the marcador id)."""
 
 
+@dataclass(frozen=True)
+class TableJob:
+    """Redraw a chat's public table messages and send their announcements, in this order."""
+
+    kind: ClassVar[JobKind] = JobKind.TABLE
+    games: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HandsJob:
+    """Redraw a game's private hand messages (also its warning before the deadline)."""
+
+    kind: ClassVar[JobKind] = JobKind.HANDS
+    game: int
+
+
+@dataclass(frozen=True)
+class DeadlineJob:
+    """Play the default action of whoever let the clock of ``version`` run out (R10), or end
+    a Revanche's wait."""
+
+    kind: ClassVar[JobKind] = JobKind.DEADLINE
+    game: int
+    version: int
+
+
+@dataclass(frozen=True)
+class RobotJob:
+    """The turn of the robot in ``seat`` at ``version``."""
+
+    kind: ClassVar[JobKind] = JobKind.ROBOT
+    game: int
+    version: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class MarcadorJob:
+    """Redraw a ``/marcador`` message (``board``: the name the stored jobs already carry)."""
+
+    kind: ClassVar[JobKind] = JobKind.MARCADOR
+    board: int
+
+
+Payload = TableJob | HandsJob | DeadlineJob | RobotJob | MarcadorJob
+"""What a job carries: one value per ``JobKind``."""
+
+PAYLOADS: dict[str, type[Payload]] = {
+    p.kind.value: p for p in (TableJob, HandsJob, DeadlineJob, RobotJob, MarcadorJob)
+}
+"""The payload's type of each kind."""
+
+
+def stored_form(payload: Payload) -> str:
+    """The payload as the ``jobs`` row keeps it (JSON, the field names as keys)."""
+    return json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)})
+
+
+def read_payload(kind: str, data: dict[str, Any]) -> Payload:
+    """The payload of a stored job of ``kind`` (``KeyError``/``TypeError``: not one of ours)."""
+    cls = PAYLOADS[kind]
+    if cls is TableJob:
+        return TableJob(tuple(int(g) for g in data["games"]))
+    numbers = {f.name: int(data[f.name]) for f in dataclasses.fields(cls)}
+    return cls(**numbers)  # type: ignore[arg-type]  # every other payload holds ids only
+
+
+def _fields(payload: Payload) -> list[tuple[str, Any]]:
+    return [(f.name, getattr(payload, f.name)) for f in dataclasses.fields(payload)]
+
+
 def table_key(chat_id: int, thread_id: int | None) -> str:
     """The key of a chat's (or forum topic's) table job."""
     return f"{chat_id}:{thread_id or 0}"
-
-
-def _games(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    return {"games": sorted(set(old.get("games", [])) | set(new.get("games", [])))}
 
 
 def after_change(
@@ -70,44 +138,38 @@ def after_change(
     hands' warning ``warning`` seconds before the deadline.
     """
     key = str(change.game_id)
-    game = {"game": change.game_id, "version": change.version}
+    game, version = change.game_id, change.version
     playing = change.status == GameStatus.PLAYING
     dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
     if playing and change.robot_seat is not None:
-        schedule(s, JobKind.ROBOT, key, now + robot_delay, {**game, "seat": change.robot_seat})
+        schedule(s, key, now + robot_delay, RobotJob(game, version, change.robot_seat))
         dropped.append((JobKind.DEADLINE, key))
     elif playing and change.deadline_at is not None:
-        schedule(s, JobKind.DEADLINE, key, change.deadline_at, game)
+        schedule(s, key, change.deadline_at, DeadlineJob(game, version))
         dropped.append((JobKind.ROBOT, key))
     else:
         dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
     if change.status != GameStatus.LOBBY:
-        schedule(s, JobKind.HANDS, key, now, {"game": change.game_id}, keep_earlier=True)
+        schedule(s, key, now, HandsJob(game), keep_earlier=True)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:
-        schedule(s, JobKind.HANDS, f"{key}:warning", warn_at, {"game": change.game_id})
+        schedule(s, f"{key}:warning", warn_at, HandsJob(game))
     else:
         dropped.append((JobKind.HANDS, f"{key}:warning"))
     s.execute(_CANCEL_ALL, {"pairs": [(str(kind), k) for kind, k in dropped]})
-    redraw = {"games": [change.game_id]}
     tkey = table_key(change.chat_id, change.thread_id)
-    schedule(s, JobKind.TABLE, tkey, now, redraw, keep_earlier=True, merge=_games)
+    schedule(s, tkey, now, TableJob((game,)), keep_earlier=True, merge=True)
 
 
 def request(
-    db: Database,
-    kind: JobKind,
-    key: str,
-    due_at: float,
-    data: dict[str, Any],
-    *,
-    keep_earlier: bool = False,
+    db: Database, key: str, due_at: float, payload: Payload, *, keep_earlier: bool = False
 ) -> None:
-    """Schedule a job outside any change (a redraw to retry later, a start-up resume)."""
+    """Schedule a job outside any change (a redraw to retry later, a start-up resume); a
+    table redraw waiting for the same chat takes this one's games too."""
     with db.session() as s:
-        merge = _games if kind == JobKind.TABLE else None
-        schedule(s, kind, key, due_at, data, keep_earlier=keep_earlier, merge=merge)
+        merge = isinstance(payload, TableJob)
+        schedule(s, key, due_at, payload, keep_earlier=keep_earlier, merge=merge)
         s.commit()
 
 
@@ -120,37 +182,45 @@ class ClaimedJob:
     key: str
     due_at: float
     data: dict[str, Any]
+    """The payload's stored form; ``payload()`` reads it."""
     generation: int
     attempts: int
     lease_until: float
 
+    def payload(self) -> Payload:
+        """What the job carries, typed (``KeyError``/``TypeError`` when it is not ours)."""
+        return read_payload(self.kind, self.data)
+
 
 def schedule(
     s: Session,
-    kind: str,
     key: str,
     due_at: float,
-    data: dict[str, Any],
+    payload: Payload,
     *,
     keep_earlier: bool = False,
-    merge: Merge | None = None,
+    merge: bool = False,
 ) -> None:
-    """Create or replace the job of ``kind`` and ``key`` in the caller's transaction.
+    """Create or replace the job of ``payload``'s kind and ``key`` in the caller's transaction.
 
     ``keep_earlier``: a job already due sooner keeps its time (redraws coalesce).
-    ``merge(old, new)``: combine the data of a job already waiting with the new data.
+    ``merge`` (a ``TableJob``): a redraw already waiting draws its games and these.
     A job being run while it is rescheduled runs again once its run ends.
     """
+    kind = payload.kind.value
     # One statement (every move schedules three jobs, each a round trip on the move's
     # path): a new job, or the waiting one replaced. With ``merge`` only when the data is
     # the same (a chat's one table redrawn again); other data is merged below.
-    params = {"kind": kind, "key": key, "due_at": due_at, "data": json.dumps(data)}
-    upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge is not None)
+    params = {"kind": kind, "key": key, "due_at": due_at, "data": stored_form(payload)}
+    upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge)
     if s.execute(upsert, params).first() is not None:
         return
     q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
     row = s.exec(q).one()  # it conflicted and is locked by the statement above
-    row.data = json.dumps(merge(json.loads(row.data), data) if merge else data)
+    if merge and isinstance(payload, TableJob):
+        waiting = json.loads(row.data).get("games", [])
+        payload = TableJob(tuple(sorted(set(waiting) | set(payload.games))))
+    row.data = stored_form(payload)
     row.due_at = min(row.due_at, due_at) if keep_earlier else due_at
     row.generation += 1
     row.attempts = 0
@@ -345,11 +415,11 @@ def postpone(
     due_at: float,
     *,
     failed: bool,
-    data: dict[str, Any] | None = None,
+    left: Payload | None = None,
 ) -> None:
     """Give the job back to run at ``due_at`` (``failed``: count the attempt, for backoff).
 
-    ``data``: what is left to do, unless the job was rescheduled meanwhile.
+    ``left``: what is left to do, unless the job was rescheduled meanwhile.
     """
     with db.session() as s:
         values: dict[str, Any] = {"claimed_by": None, "claimed_until": None}
@@ -359,8 +429,8 @@ def postpone(
         s.execute(stmt.values(**values))
         # a reschedule meanwhile chose its own time and data; otherwise as asked
         later: dict[str, Any] = {"due_at": due_at}
-        if data is not None:
-            later["data"] = json.dumps(data)
+        if left is not None:
+            later["data"] = stored_form(left)
         s.execute(
             update(Job)
             .where(col(Job.id) == job.id, col(Job.generation) == job.generation)

@@ -19,7 +19,8 @@ from sqlmodel import col
 
 from bot.domain.models import MarcadorRow, utcnow
 from bot.domain.store import Database, raise_to
-from bot.domain.values import Person, Reason, Refused
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.people import Person
 from engine.marcador import Marcador
 
 MAX_TRIES = 20

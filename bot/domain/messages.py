@@ -23,16 +23,10 @@ from bot.domain.people import chat_language_in, chat_noise_in, info_of
 from bot.domain.store import Database, raise_to
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
-from bot.domain.values import (
-    GameStatus,
-    HandMessageInfo,
-    HandsDrawing,
-    HandSummary,
-    LoggedEvent,
-    Ping,
-    PlayerInfo,
-    TableDrawing,
-)
+from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
+from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
+from bot.domain.values.people import PlayerInfo
+from bot.i18n import language_for
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
 _HAND_OVERS = (
@@ -68,8 +62,6 @@ _PERSON_LANGUAGE = select(Player.language_code).where(col(Player.id) == bindpara
 def _language(s: Session, game: GameRow) -> str:
     """The table's language: its chat's setting, or its person's in a private game (one
     column each, read at every redraw round)."""
-    from bot.i18n import language_for
-
     if game.private:
         return language_for(s.execute(_PERSON_LANGUAGE, {"id": game.creator_id}).scalar())
     return chat_language_in(s, game.chat_id)

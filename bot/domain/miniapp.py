@@ -1,4 +1,5 @@
-"""The Mini App's share of the database: who has a table open, and "a table changed".
+"""The Mini App's share of the database: what a page draws, and "a table changed" (who
+has a table open: ``bot.domain.presence``).
 
 Several replicas serve pages; a move made on one must reach pages connected to another.
 On PostgreSQL a trigger (migration ``0007_miniapp``) sends ``NOTIFY truco_table,
@@ -13,66 +14,18 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlmodel import Session, col, delete, select
+from sqlmodel import Session, col, select
 
 from bot.domain.messages import hand_overs_in
-from bot.domain.models import AppPresence, Game, Player
-from bot.domain.store import Database, insert_of
+from bot.domain.models import Game, Player
+from bot.domain.store import Database
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import rematch_waiting
-from bot.domain.values import GameStatus, HandSummary, Table
+from bot.domain.values.game import GameStatus, HandSummary, Table
 
 log = logging.getLogger(__name__)
 CHANNEL = "truco_table"
-GROUP_TABLE = 0
-"""The presence row (``user_id`` 0: no Telegram user has it) that holds when the group's
-table message of a match played in the app was last drawn, so that every replica spaces
-those drawings alike."""
 RECONNECT_SECONDS = 1.0
-
-
-def present(db: Database, game_id: int, user_id: int, now: float) -> None:
-    """The person has the table open in the app now."""
-    with db.session() as s:
-        mark_present(s, game_id, user_id, now)
-        s.commit()
-
-
-def mark_present(s: Session, game_id: int, user_id: int, now: float) -> None:
-    """``present`` inside a transaction of the caller's (committed with what it stores)."""
-    stmt = insert_of(s, AppPresence).values(game_id=game_id, user_id=user_id, seen_at=now)
-    s.execute(
-        stmt.on_conflict_do_update(index_elements=["game_id", "user_id"], set_={"seen_at": now})
-    )
-
-
-def absent(db: Database, game_id: int, user_id: int) -> None:
-    """The person closed the app (or its connection dropped)."""
-    with db.session() as s:
-        s.execute(
-            delete(AppPresence).where(
-                col(AppPresence.game_id) == game_id, col(AppPresence.user_id) == user_id
-            )
-        )
-        s.commit()
-
-
-def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
-    """The people who had the table open in the app at ``since`` or later."""
-    with db.session() as s:
-        q = select(AppPresence.user_id).where(
-            AppPresence.game_id == game_id,
-            col(AppPresence.seen_at) >= since,
-            col(AppPresence.user_id) != GROUP_TABLE,
-        )
-        return frozenset(s.exec(q))
-
-
-def presence(db: Database, game_id: int) -> dict[int, float]:
-    """Every row of a table's presence: person (or ``GROUP_TABLE``) -> when last seen."""
-    with db.session() as s:
-        q = select(AppPresence.user_id, AppPresence.seen_at).where(AppPresence.game_id == game_id)
-        return {user: seen for user, seen in s.exec(q)}
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueConstraint
 from sqlmodel import AutoString, Field, SQLModel
 
-from bot.domain.values import TABLE_DEFAULTS, GameStatus, Noise
+from bot.domain.values.game import GameStatus
+from bot.domain.values.settings import ChatSettings
 from engine.rulesets import DEFAULT_VARIANT
 
 
@@ -21,28 +22,17 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Chat(SQLModel, table=True):
-    """A group or private chat and its table settings (``/config``)."""
+class Chat(ChatSettings, table=True):
+    """A group or private chat: its table settings (the columns of ``ChatSettings``,
+    written there once; ``/truco sem-sinais`` overrides ``sinais``), its kind and title."""
 
     __tablename__ = "chats"
+    # a row is changed in place, its value never (pydantic reads the config once, at class creation)
+    model_config = {"frozen": False}  # noqa: RUF012
 
     id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     kind: str = "group"
     title: str = ""
-    language: str | None = None
-    """``pt`` or ``en``; ``None`` means Portuguese."""
-    variant: str = DEFAULT_VARIANT
-    players: int = 0
-    """2 or 4; 0 (new chats) picks by the group's size: 2×2 with four people or more."""
-    target: int = TABLE_DEFAULTS.target
-    timer: int = TABLE_DEFAULTS.timer
-    covered_cards: bool = TABLE_DEFAULTS.covered_cards
-    ladder: str | None = None
-    """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
-    sinais: bool = TABLE_DEFAULTS.sinais
-    """Whether the chat's 2×2 tables play with sinais (R12); ``/truco sem-sinais`` overrides."""
-    noise: str = Noise.ALL.value
-    """How much of a match the group hears as new messages (``values.Noise``)."""
     created_at: datetime = Field(default_factory=utcnow)
 
 

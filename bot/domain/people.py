@@ -9,16 +9,9 @@ from sqlmodel import Session, col, select
 
 from bot.domain.models import Chat, Player, Result
 from bot.domain.store import Database, insert_of
-from bot.domain.values import (
-    ChatSettings,
-    Noise,
-    Person,
-    PlayerInfo,
-    RankingRow,
-    Reason,
-    Refused,
-    Setting,
-)
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.people import Person, PlayerInfo, RankingRow
+from bot.domain.values.settings import ChatSettings, Noise, Setting
 from bot.i18n import LANGUAGES, SOURCE
 from engine import RULESETS, TableOptions, get_ruleset
 from engine.cards import DeckStyle
@@ -44,18 +37,7 @@ def info_of(
 
 
 def _settings(c: Chat) -> ChatSettings:
-    return ChatSettings(
-        id=c.id,
-        variant=c.variant,
-        players=c.players,
-        target=c.target,
-        timer=c.timer,
-        covered_cards=c.covered_cards,
-        ladder=c.ladder,
-        language=c.language,
-        sinais=c.sinais,
-        noise=c.noise,
-    )
+    return ChatSettings.model_validate(c, from_attributes=True)
 
 
 def _chat(s: Session, chat_id: int, kind: str = "group", title: str = "") -> Chat:

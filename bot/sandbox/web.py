@@ -25,6 +25,8 @@ GROUP_TITLE = "Truco da firma"
 GROUP_ID = -1_001_000_000_001
 FIRST_USER_ID = 100_000_001
 HEARTBEAT = 15.0
+LANGUAGE_CODES = ("pt-br", "en", "es")
+"""The Telegram languages a sandbox person can switch to (the page's toggle cycles them)."""
 
 JSON = dict[str, Any]
 
@@ -239,13 +241,13 @@ class SandboxWeb:
         return await self._guard(request, act)
 
     async def _language(self, request: web.Request) -> web.Response:
-        """Switch a person's Telegram language (pt-BR or English): the bot answers them
+        """Switch a person's Telegram language (pt-BR, English or Spanish): the bot answers them
         in it from their next update on, as it would a phone set to that language."""
 
         async def act(body: JSON) -> JSON:
             me = self._person(body.get("as"))
             language = str(body.get("language") or "")
-            if language not in ("pt-br", "en"):
+            if language not in LANGUAGE_CODES:
                 raise BadInput("idioma desconhecido")
             self.server.users[me]["language_code"] = language
             return {"ok": True, "language": language}

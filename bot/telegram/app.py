@@ -41,7 +41,7 @@ from bot.i18n import LANGUAGES, SOURCE, translations
 from bot.ops.lifecycle import stop_signals
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
-from bot.telegram import command_table, guards, job_table
+from bot.telegram import command_table, guards, job_table, publish
 from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.clock import WALL, Clock
@@ -56,14 +56,14 @@ from bot.telegram.context import (
 from bot.telegram.handlers import (
     commands,
     errors,
+    lobby,
     marcador,
     membership,
     moves,
     settings,
     tutorial,
 )
-from bot.telegram.handlers import tables as lobby
-from bot.telegram.jobs import JobRunner
+from bot.telegram.job_runner import JobRunner
 from bot.telegram.render.common import WARNING_SECONDS
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.throttle import CommandThrottle, notes_for
@@ -344,6 +344,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
     )
     app.bot_data[RUNTIME_KEY] = rt
     job_table.install(rt.jobs)
+    publish.subscribe(app)
     app.add_handler(TypeHandler(object, on_update), group=-1)
     guards.install(app)
     for command in command_table.COMMANDS:

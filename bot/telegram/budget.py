@@ -43,7 +43,7 @@ from telegram.error import TelegramError
 from bot.domain import flood
 from bot.domain.store import Database
 from bot.telegram.clock import WALL, Clock
-from bot.telegram.jobs import worker_name
+from bot.telegram.job_runner import worker_name
 
 ALIVE_EVERY = 1.0
 """Seconds between two notes that this process is alive (and counts of the others)."""

@@ -19,8 +19,6 @@ past the handlers ever sees ``j`` or ``r1``.
 - ``m<marcador>:<op>`` a ``/marcador`` button: ``<team>.<points>`` (``0.3``), ``u`` undo,
   ``n`` new match.
 - ``/start g<game>`` the deep link back to a table.
-- ``join``, ``leave``, ``start``: the lobby buttons of a Mini App page (``PAGE_LOBBY``),
-  named in full in its JSON.
 
 Nothing decoded here is trusted: the domain checks the game, the version and the
 presser against the database. Numbers go through ``bot.numbers.parse_number``: an
@@ -34,17 +32,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.domain.marcador import Command, NewMatch, Press, Undo
-from bot.domain.values import (
+from bot.domain.values.commands import (
     AddRobot,
     CancelTable,
     Join,
     Leave,
     LobbyCommand,
     RemoveRobot,
-    RobotLevel,
-    Setting,
     Start,
 )
+from bot.domain.values.game import RobotLevel
+from bot.domain.values.settings import Setting
+from bot.links import start_parameter
 from bot.numbers import parse_number
 from engine import actions as A
 from engine.actions import Act, Action
@@ -185,31 +184,19 @@ def parse_signals(data: str) -> tuple[int, int, bool]:
 
 # ----------------------------------------------------------------------- lobby
 
-_LOBBY_TABLE: tuple[tuple[str, LobbyCommand, str | None], ...] = (
-    # the group's button code, the command, the name a Mini App page sends (None: the
-    # page has no such button: robots and cancelling stay in the group)
-    ("j", Join(), "join"),
-    ("j0", Join(0), None),
-    ("j1", Join(1), None),
-    ("s", Leave(), "leave"),
-    ("go", Start(), "start"),
-    ("x", CancelTable(), None),
-    ("rm", RemoveRobot(), None),
+LOBBY_CODES: dict[str, LobbyCommand] = {
+    "j": Join(),
+    "j0": Join(0),
+    "j1": Join(1),
+    "s": Leave(),
+    "go": Start(),
+    "x": CancelTable(),
+    "rm": RemoveRobot(),
     # + Robô, one per level, weakest first: r1, r2, r3
-    *((f"r{i}", AddRobot(level), None) for i, level in enumerate(RobotLevel, 1)),
-)
-LOBBY_CODES: dict[str, LobbyCommand] = {code: command for code, command, _ in _LOBBY_TABLE}
-"""The lobby's buttons in the group, by their code in callback_data."""
-PAGE_LOBBY: dict[str, LobbyCommand] = {name: c for _, c, name in _LOBBY_TABLE if name is not None}
-"""The lobby's buttons a Mini App page has, by the name it sends (``api/lobby``'s ``command``)."""
-_PAGE_NAMES = {command: name for name, command in PAGE_LOBBY.items()}
-
-
-def page_lobby_name(command: LobbyCommand) -> str:
-    """The name a Mini App page sends for one of its lobby buttons (``PAGE_LOBBY``)."""
-    return _PAGE_NAMES[command]
-
-
+    **{f"r{i}": AddRobot(level) for i, level in enumerate(RobotLevel, 1)},
+}
+"""The lobby's buttons in the group, by their code in callback_data (the Mini App page's
+names for the ones it offers: ``bot.webapp.state.PAGE_LOBBY``)."""
 _LOBBY_BACK = {command: code for code, command in LOBBY_CODES.items()}
 # the version is optional: lobby messages drawn before it was carried still work
 _LOBBY = re.compile(r"l([0-9]{1,20}):(?:([0-9]{1,20}):)?(" + "|".join(LOBBY_CODES) + ")")
@@ -440,11 +427,6 @@ def parse_marcador(data: str) -> tuple[int, Command]:
 
 
 # ------------------------------------------------------------------ deep links
-
-
-def start_parameter(game_id: int) -> str:
-    """The ``/start`` parameter that leads a person back to a table."""
-    return f"g{game_id}"
 
 
 def deep_link(bot_username: str, game_id: int) -> str:

@@ -8,10 +8,7 @@ what every handler needs (``context.db``, ``context.rules``, ``context.call``,
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar, cast
 
@@ -24,25 +21,22 @@ from bot.config import Config
 from bot.domain import Database, Person, Rules, people
 from bot.i18n import Translations, language_for, translations
 from bot.ops.metrics import Metrics
-from bot.robots import Thinkers
+from bot.robot_workers import Thinkers
+from bot.services import SERVICES_KEY, BotApp, Services
 from bot.telegram.budget import SharedBudget
 from bot.telegram.clock import Clock
-from bot.telegram.jobs import JobRunner
+from bot.telegram.job_runner import JobRunner
 from bot.telegram.throttle import CommandThrottle
 
 P = ParamSpec("P")
 T = TypeVar("T")
-UPDATE_THREADS = 8
-"""Threads that run the domain calls of updates (a press, a command), apart from the jobs'."""
 
 
-@dataclass
-class Runtime:
-    """Per-process helpers (no game state: that is in the database)."""
+@dataclass(kw_only=True)
+class Runtime(Services):
+    """Per-process helpers: the ``Services`` both adapters share, and the Telegram
+    adapter's own (flood budget, job runner, robots' workers, command throttle)."""
 
-    config: Config
-    db: Database
-    rules: Rules
     budget: SharedBudget
     jobs: JobRunner
     metrics: Metrics
@@ -51,7 +45,6 @@ class Runtime:
     locks: dict[Any, asyncio.Lock] = field(default_factory=dict)
     http: BaseRequest | None = None
     """The Bot API's request (PTB's ``Bot`` holds it too)."""
-    _updates: ThreadPoolExecutor | None = None
     reposted: dict[int, float] = field(default_factory=dict)
     """When this process last posted each table again below (``clock`` time)."""
 
@@ -59,22 +52,6 @@ class Runtime:
     def clock(self) -> Clock:
         """The time everything runs by (the budgets'; ``rules.clock`` is the same one)."""
         return self.budget.clock
-
-    def update_threads(self) -> ThreadPoolExecutor:
-        """The threads of the updates' domain calls (made when first needed).
-
-        Jobs and sends use the event loop's default threads; a burst of redraws waiting
-        on the flood budget's row lock must never leave a press without a thread.
-        """
-        if self._updates is None:
-            self._updates = ThreadPoolExecutor(UPDATE_THREADS, thread_name_prefix="updates")
-        return self._updates
-
-    def close(self) -> None:
-        """Let the updates' threads go (the calls running finish on their own)."""
-        if self._updates is not None:
-            self._updates.shutdown(wait=False)
-            self._updates = None
 
     def lock(self, key: Any) -> asyncio.Lock:
         """A lock serialising the messages of one game or chat inside this process."""
@@ -84,7 +61,7 @@ class Runtime:
         return found
 
 
-RUNTIME_KEY = "runtime"
+RUNTIME_KEY = SERVICES_KEY
 
 
 class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -112,14 +89,9 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
         return context
 
     async def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a domain call off the event loop, on the updates' threads.
-
-        Every call into ``bot.domain`` from a handler goes through here: a database
-        round trip on the loop would stall every other table of the process.
-        """
-        loop = asyncio.get_running_loop()
-        run = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
-        return await loop.run_in_executor(self.runtime.update_threads(), run)
+        """Run a domain call off the event loop, on the updates' threads
+        (``Services.call``): every call into ``bot.domain`` from a handler goes through here."""
+        return await self.runtime.call(fn, *args, **kwargs)
 
     async def prepare(self) -> None:
         """Look up, off the loop, what ``t`` needs (a group's language is in the database)."""
@@ -179,7 +151,7 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
         return None
 
 
-TrucoApp = Application[Any, Any, Any, Any, Any, Any]
+TrucoApp = BotApp
 """The bot's Application (PTB's six type parameters say little here: its context is
 ``BotContext``, its ``bot_data`` holds the ``Runtime``)."""
 CONTEXT_TYPES = ContextTypes(context=BotContext)

@@ -32,12 +32,12 @@ from telegram.ext import (
     filters,
 )
 
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.telegram.callbacks import PRIVATE_KINDS, Prefix, target
 from bot.telegram.command_table import ANONYMOUS_OK
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import refuse
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 
 GUARD_GROUP = 0
 """The handlers' own group: only the first matching handler of a group runs, so the

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 
 from bot.domain import Database, people
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.i18n import language_for, translations
 from bot.telegram.callbacks import parse_lesson, parse_tutorial
 from bot.telegram.render import lesson as draw
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 from engine.cards import DeckStyle
 
 
@@ -36,7 +36,8 @@ def begin(db: Database, user_id: int) -> tuple[str, InlineKeyboardMarkup | None]
     """/tutorial: the lesson menu (the stored step stays until a lesson is picked)."""
     p = people.player(db, user_id)
     style = p.deck if p else DeckStyle.TRADITIONAL
-    return draw.menu(style, foreigner=p is not None and language_for(p.language_code) != "pt")
+    reader = translations(language_for(p.language_code)) if p is not None else None
+    return draw.menu(style, reader)
 
 
 def press(db: Database, user_id: int, data: str) -> Answer:

@@ -1,10 +1,8 @@
 """The Bot API's HTTP client: PTB's ``BaseRequest`` on aiohttp instead of its default httpx.
 
-Every send, edit and button answer is one request. Through httpx (httpcore's pool, anyio's
-streams) one ``sendMessage`` to a local server cost 2.6 ms of CPU one at a time and 4.5-4.9
-ms twenty at once (Linux x86_64, 2 cores, Python 3.11.7, 2026-12-01): a quarter of a
-replica's CPU in ``truco bot-bench``. aiohttp, which already serves the webhook, does it for
-0.5-0.6 ms either way. Errors map as in PTB's ``HTTPXRequest``: any timeout is
+Every send, edit and button answer is one request, and httpx (httpcore's pool, anyio's
+streams) spent several times aiohttp's CPU on each (the figures: ``docs-dev/bot-bench-log.md``,
+"Cliente HTTP da Bot API"); aiohttp already serves the webhook. Errors map as in PTB's ``HTTPXRequest``: any timeout is
 ``TimedOut`` (the request may have reached Telegram), any other failure to talk to the
 server ``NetworkError``; statuses are left to ``BaseRequest``. Long polling keeps PTB's own
 request (its ``getUpdates`` lines are the ``-v`` log's sign of life).

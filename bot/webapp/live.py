@@ -1,7 +1,7 @@
 """Which open pages must hear that a table changed, within this process.
 
 The pages' live connections wait here per table. A change is heard from two places:
-the process that made it (``table_changed``, from ``publish.refresh``: the only carrier on
+the process that made it (its notifier, ``bot.services``: the only carrier on
 SQLite, one process) and, on PostgreSQL, the database's ``NOTIFY`` for every version any
 replica commits (``bot.domain.miniapp.listen``). Versions only grow, so the second
 hearing of a change wakes nobody.
@@ -10,7 +10,6 @@ hearing of a change wakes nobody.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 APP_KEY = "miniapp"
 """Where the running Mini App sits in the Application's ``bot_data``."""
@@ -70,10 +69,3 @@ class Live:
         for events in self.waiting.values():
             for event in events:
                 event.set()
-
-
-def table_changed(app: Any, game_id: int, version: int) -> None:
-    """Tell this process's open pages of a change it just stored (no-op without the app)."""
-    live = getattr(app, "bot_data", {}).get(APP_KEY)
-    if live is not None:
-        live.heard(game_id, version)

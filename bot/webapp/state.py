@@ -9,40 +9,54 @@ styles, R11).
 
 from __future__ import annotations
 
-from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values import (
-    GameStatus,
-    HandSummary,
-    Join,
-    Leave,
-    LobbyCommand,
-    MatchEnd,
-    Reason,
-    Start,
-    Table,
-)
+from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.callbacks import page_lobby_name
-from bot.telegram.render.common import countdown_words, seat_name
-from bot.telegram.render.lobby import lobby_label, lobby_text
-from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
+from bot.wording.table import (
+    countdown_words,
+    hand_closed_text,
+    lobby_label,
+    lobby_text,
+    match_over_text,
+    rematch_label,
+    seat_name,
+)
+from engine.actions import Act
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
-from engine.match import Phase
-from engine.sinais import SINAIS
+from engine.match import HandKind, Phase
+from engine.sinais import SINAIS, Sinal
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
+PAGE_LOBBY: dict[str, LobbyCommand] = {
+    "join": Join(),
+    "team1": Join(0),
+    "team2": Join(1),
+    "leave": Leave(),
+    "start": Start(),
+}
+"""The lobby's buttons a page has, by the name it sends (``api/lobby``'s ``command``):
+robots and cancelling stay in the group's lobby message."""
+_PAGE_NAMES = {command: name for name, command in PAGE_LOBBY.items()}
+
+
+def page_lobby_name(command: LobbyCommand) -> str:
+    """The name a page sends for one of its lobby buttons (``PAGE_LOBBY``)."""
+    return _PAGE_NAMES[command]
 
 
 def page_words(t: Translations) -> dict[str, str]:
     """The page's own labels, in the person's language."""
     _ = t.gettext
     return {
+        "lang": words_for(t).tag,
+        "table": _("Mesa"),
         "vira": _("Vira"),
         "manilhas": _("Manilhas"),
         "rounds": _("Vazas"),
@@ -62,16 +76,12 @@ def page_words(t: Translations) -> dict[str, str]:
         "cover": _("Cobrir"),
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
+        "you": _("você"),
+        "free": _("(livre)"),
+        "team": _("Time {n}"),
         "rematch": rematch_label(t),
         "countdown": countdown_words(t),
     }
-
-
-def _plain(html: str) -> str:
-    """A message's HTML (``<b>``, ``<i>``) as plain text for the page."""
-    for tag in ("<b>", "</b>", "<i>", "</i>"):
-        html = html.replace(tag, "")
-    return unescape(html)
 
 
 def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: bool) -> list[JSON]:
@@ -91,7 +101,7 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
     """How the last hand ended (public facts: covered cards stay covered)."""
     text = hand_closed_text(t, summary, table.seats, deck)
-    return {"hand": summary.hand, "winner": summary.winner, "text": _plain(text)}
+    return {"hand": summary.hand, "winner": summary.winner, "text": (text)}
 
 
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
@@ -103,16 +113,49 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
     offered: list[LobbyCommand] = []
     if user_id is not None and (not seated or user_id in around.waiting):
         offered.append(Join())
+    mine = table.seat_of(user_id) if user_id is not None else None
+    if user_id is not None and table.options.players == 4 and user_id not in around.waiting:
+        # partners by choice, as the group's Time 1 / Time 2 (a robot yields its seat)
+        offered += [Join(team) for team in (0, 1) if mine is None or mine % 2 != team]
     if seated:
         offered.append(Leave())
     if user_id is not None and user_id == table.creator_id:
         offered.append(Start())
     actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
-        "text": _plain(lobby_text(t, table, around.missing, waiting)),
+        "text": lobby_text(t, table, around.missing, waiting),
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
+
+
+def sent_signal_text(t: Translations, sinal: Sinal) -> str:
+    """A signal the person sent, as their page shows it (it is theirs alone to see)."""
+    return t.gettext("👁️ Você fez o sinal: {sinal}").format(sinal=_sinal(t, sinal))
+
+
+def caught_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
+    """An opponent's signal the person caught, as their page says it."""
+    return t.gettext("👀 Você pegou o sinal de {name}: {sinal}").format(
+        name=name, sinal=_sinal(t, sinal)
+    )
+
+
+def partner_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
+    """The partner's signal, as the person's page says it."""
+    return t.gettext("👁️ Sinal de {name}: {sinal}").format(name=name, sinal=_sinal(t, sinal))
+
+
+def _sinal(t: Translations, sinal: Sinal) -> str:
+    return f"{SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
+
+
+def _signal_text(t: Translations, table: Table, v: View, seat: int, sinal: Sinal) -> str:
+    x = table.seats[seat]
+    name = x.name if x is not None else ""
+    if (seat - v.seat) % 2 == 1:
+        return caught_signal_text(t, name, sinal)
+    return partner_signal_text(t, name, sinal)
 
 
 def table_state(
@@ -132,7 +175,7 @@ def table_state(
     seats = [
         {
             "seat": i,
-            "name": _plain(seat_name(x, t)),
+            "name": seat_name(x, t),
             "team": i & 1,
             "robot": x is not None and x.robot is not None,
             "free": x is None,
@@ -164,8 +207,13 @@ def table_state(
     previous = ended.get(v.hand_number - 1)
     last = ended.get(v.hand_number) if table.status == GameStatus.OVER else previous
     deadline_in = None
-    if table.status == GameStatus.PLAYING and table.deadline_at is not None:
+    playing = table.status == GameStatus.PLAYING
+    if playing and table.deadline_at is not None:
         deadline_in = max(0.0, table.deadline_at - now)
+    # a mão de onze/dez being decided is worth its special value if played, as its banner
+    # says: the header says the same (the plain value is what running from it gives)
+    deciding = v.kind == HandKind.SPECIAL and v.phase == Phase.DECIDE
+    worth = v.ruleset.special_hand_value if deciding else v.stake
     state.update(
         {
             "score": list(v.score),
@@ -175,6 +223,7 @@ def table_state(
             "kind_text": kind_text(w, v),
             "phase": v.phase.name.lower(),
             "stake": v.stake,
+            "worth": worth,
             "pending_value": v.pending_value,
             "vira": card(v.vira),
             "manilhas": [card(c) for c in manilhas],
@@ -183,13 +232,13 @@ def table_state(
             "past": [_plays(w, p, manilhas, public) for p in v.past],
             "rounds": list(v.rounds),
             "turn": v.turn,
-            "to_act": list(v.to_act) if v.phase < Phase.HAND_OVER else [],
+            "to_act": list(v.to_act) if playing and v.phase < Phase.HAND_OVER else [],
             "speech": {str(s): text for s, text in speech_texts(w, v).items()},
             "deadline_in": deadline_in,
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,
             "result": (
-                _plain(
+                (
                     match_over_text(
                         t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
                     )
@@ -205,10 +254,14 @@ def table_state(
             "legal": [],
             "signals": [],
             "seen_signals": [],
+            "sent_signals": [],
         }
     )
     if public:
         return state
+    # a cancelled (or finished) match takes no more moves: an old page shows no buttons
+    legal = v.legal if playing else ()
+    legal_signals = v.legal_signals if playing else ()
     state.update(
         {
             "hand": [card(c) for c in v.hand],
@@ -218,16 +271,25 @@ def table_state(
             ),
             "legal": [
                 {"action": str(a), "act": a.act.name.lower(), "label": w.button(a, v, deck)}
-                for a in v.legal
+                for a in legal
             ],
             "signals": [
                 {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
-                for a in v.legal_signals
+                for a in legal_signals
                 if a.sinal is not None
             ],
             "seen_signals": [
-                {"seat": s, "text": f"{SINAIS[sinal].emoji} {w.sinal(sinal)}"}
-                for s, sinal in v.signals
+                {
+                    "seat": s,
+                    "caught": (s - v.seat) % 2 == 1,
+                    "text": _signal_text(t, table, v, s, x),
+                }
+                for s, x in v.signals
+            ],
+            "sent_signals": [
+                sent_signal_text(t, a.sinal)
+                for s, a in v.history
+                if s == v.seat and a.act == Act.SIGNAL and a.sinal is not None
             ],
         }
     )

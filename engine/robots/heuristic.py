@@ -10,6 +10,7 @@ from engine.cards import Card
 from engine.match import HandKind, Phase
 from engine.robots.base import SeededRobot, decision_rng
 from engine.robots.policy import PASS, load_policy, policy_action
+from engine.robots.pontos import points_move
 from engine.robots.reading import Reading
 from engine.robots.sense import Sense, card_chances, read, value_after
 from engine.robots.sinais import bluff_scale, choose_signal
@@ -61,6 +62,9 @@ class Facil(SeededRobot):
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         legal = view.legal
+        points = points_move(view, rng, "facil")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         sense = read(view)
         top = max((sense.beats_share(c) for c in view.hand), default=0.0)
         if view.phase == Phase.DECIDE:
@@ -154,6 +158,10 @@ def medio_action(view: View, rng: random.Random, samples: int, card_samples: int
     legal = view.legal
     if view.kind == HandKind.IRON:
         return rng.choice(legal)  # blind cards: no position tells anything
+    if view.envido_points is not None:  # gaudério's envido (R13.3); play-outs: the quick rule
+        points = points_move(view, rng, "medio" if samples >= MEDIO_SAMPLES else "facil")
+        if points is not None:
+            return points
     sense = read(view)
     if view.phase == Phase.DECIDE:
         return _decide_special(sense, rng, samples)

@@ -185,9 +185,9 @@ def hand_chance(
 
 def spot_of(view: View, rng: random.Random) -> Spot | None:
     """The facts of ``view``'s betting decision, or ``None`` when it is not one the policy takes
-    (card play, the mão de onze/dez, the iron hand)."""
-    if view.kind != HandKind.NORMAL:
-        return None
+    (card play, the mão de onze/dez, the iron hand, gaudério's points game)."""
+    if view.kind != HandKind.NORMAL or any(a.act not in _TRAINED for a in view.legal):
+        return None  # the points game of gaudério (R13.3) is not in the trained game
     answer = view.phase == Phase.ANSWER
     if answer:
         step = view.pending_step
@@ -240,6 +240,8 @@ def spot_of(view: View, rng: random.Random) -> Spot | None:
 
 
 _CALLS = (Act.TRUCO, Act.RAISE)
+_TRAINED = frozenset((Act.PLAY, Act.COVER, Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE))
+"""The actions of the trained game: a decision offering any other is left to the robot."""
 
 
 class Policy:

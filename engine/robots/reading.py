@@ -65,7 +65,7 @@ reads part of it)."""
 CALLS_COST = 0.45
 """How much that expectation drops per unit of call share above the prior (a steeper
 drop, read against the probe's frequent calls, lost to every style: the probe's edge is
-where it calls, not a misread strength; docs-dev/robots-log.md, 2026-12-02)."""
+where it calls, not a misread strength; docs-dev/robots-log.md says how it was measured)."""
 RUNS_GAIN = 0.6
 """How much it rises per unit of run share (from calls faced) above the prior."""
 SHOWN_WEIGHT = 4.0
@@ -73,7 +73,7 @@ SHOWN_WEIGHT = 4.0
 PRIOR_WINS_2X2 = 0.8
 """``PRIOR_WINS`` at a 2×2 table, where médio read the tight and solid styles' calls as
 weaker than they were; in 1×1 the same change lost against loose and bluffer
-(docs-dev/robots-log.md, 2026-12-01)."""
+(docs-dev/robots-log.md says how it was measured)."""
 SHOWN_WEIGHT_2X2 = 2.0
 """``SHOWN_WEIGHT`` at a 2×2 table: the team's shown calls take over sooner from the
 stronger prior, so a team that bluffs is found out in fewer hands."""

@@ -251,7 +251,7 @@
       var c;
       if (p[2] && !mine) c = '<span class="carta carta--coberta" role="img" aria-label="carta coberta"><span></span></span>';
       else c = card(p[1], p[2] ? "carta--coberta carta--minha" : "");
-      return '<div class="tut__jogada"><div class="tut__rotulo">' + esc(hand.seat_names[p[0]]) + "</div>" + c + "</div>";
+      return '<div class="tut__jogada tut__lance"><div class="tut__rotulo">' + esc(hand.seat_names[p[0]]) + "</div>" + c + "</div>";
     }).join("");
   };
 
@@ -279,9 +279,10 @@
     });
     done += f;
 
-    var html = '<div class="tut__topo"><span>' + esc(say(L.title)) + " · mão " + (h + 1) + " de " +
-      L.hands.length + "</span><span>Placar: Nós " + view.score[0] + " × " + view.score[1] +
-      " Eles · a mão vale " + view.stake + "</span></div>";
+    /* the lesson's whole title and the score; what the hand is worth goes with the vazas */
+    var html = '<div class="tut__topo"><span>' + esc(say(L.title)) + (L.hands.length > 1 ? " · mão " + (h + 1) +
+      " de " + L.hands.length : "") + '</span><span><span class="sr-only">Placar: </span>Nós ' + view.score[0] + " × " + view.score[1] +
+      " Eles</span></div>";
     html += '<div class="tut__progresso" role="progressbar" aria-label="Progresso da lição" aria-valuemin="0" ' +
       'aria-valuemax="' + total + '" aria-valuenow="' + done + '"><span style="width:' +
       Math.round(100 * done / total) + '%"></span></div>';
@@ -317,12 +318,12 @@
         this.plays(hand, view.past[view.past.length - 1]) + "</div></div>";
     }
     html += "</div>";
-    var status = [];
+    var status = ["a mão vale " + view.stake];
     view.rounds.forEach(function (r, i) {
       status.push(ORDINAL[i] + " vaza: " + (r === null ? "cangou" : TEAM[r]));
     });
     if (view.pending_value !== null) status.push("pedido na mesa: vale " + view.pending_value + " se aceito");
-    html += '<div class="tut__vazas" data-tutorial-vazas>' + (status.join(" · ") || "&nbsp;") + "</div>";
+    html += '<div class="tut__vazas" data-tutorial-vazas>' + cap(status.join(" · ")) + "</div>";
     var seen = this.signalsSeen(hand, view);
     if (seen.length) html += '<div class="tut__vazas" data-tutorial-sinais>Sinais: ' + seen.join(" · ") + "</div>";
 
@@ -419,7 +420,10 @@
     else this.el.removeAttribute("data-tutorial-fim");
   };
 
-  /* The box keeps the height of its tallest step, so nothing jumps while the learner plays. */
+  /* The box keeps the height of its tallest step, so nothing jumps while the learner plays. On a
+   * phone the box is one screen, its text scrolling (truco.css), but never shorter than that
+   * height (--tut-min), taken there with the text cut to three lines: a short screen scrolls the
+   * page instead of cutting off the table or the buttons. */
   Player.prototype.fit = function () {
     if (!this.lesson || !this.box.clientWidth) return;
     var L = this.lesson, max = 0, m = this.measure;
@@ -434,6 +438,7 @@
     }
     m.innerHTML = "";
     this.box.style.minHeight = Math.ceil(max) + "px";
+    this.box.style.setProperty("--tut-min", Math.ceil(max) + "px");
   };
 
   Player.prototype.go = function (h, f) {

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect
 
-from bot.bench import BenchError, prepare_database
 from bot.domain.models import Game
 from bot.domain.store import Database
+from bot.tools.bench import BenchError, prepare_database
 
 
 def test_the_bench_uses_database_url_and_refuses_one_with_games(tmp_path: Path) -> None:
@@ -32,7 +32,7 @@ def test_without_database_url_the_bench_makes_its_own_sqlite() -> None:
 
 
 def test_four_people_at_a_table_are_measured_from_the_fake_telegram(tmp_path: Path) -> None:
-    from bot.bench import run
+    from bot.tools.bench import run
 
     figures = run(1, 6.0, people=4, database_url=f"sqlite:///{tmp_path}/b.db")
     assert figures["people_per_table"] == 4 and figures["presses"] > 0
@@ -44,7 +44,7 @@ def test_four_people_at_a_table_are_measured_from_the_fake_telegram(tmp_path: Pa
 def test_mini_app_people_play_in_the_page_and_every_other_page_sees_each_tap(
     tmp_path: Path,
 ) -> None:
-    from bot.bench import run
+    from bot.tools.bench import run
 
     figures = run(
         1, 8.0, robots="facil", clients="miniapp", database_url=f"sqlite:///{tmp_path}/b.db"
@@ -59,7 +59,7 @@ def test_mini_app_people_play_in_the_page_and_every_other_page_sees_each_tap(
 def test_full_matches_people_answer_calls_call_now_and_then_and_play_cards() -> None:
     import random
 
-    from bot.bench import _as_people
+    from bot.tools.bench import _as_people
     from engine.actions import Act
 
     rng = random.Random(5)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from bot.domain import messages, people, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus, Occupant, Setting, Table
+from bot.domain.values.game import GameStatus, Occupant, Table
+from bot.domain.values.settings import Setting
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import rematch_data
 from bot.telegram.context import runtime_of
@@ -202,12 +203,21 @@ async def test_revanche_asks_the_others_and_gives_the_absent_seat_to_a_robot(
         assert "Caio" in lobby["text"] and "vira robô" in lobby["text"]
         new = tables.active_table(db, group, None)
         assert new is not None and new.id != gid and new.status == GameStatus.LOBBY
-        # nobody confirms: after the wait Caio's seat goes to a robot and the match starts
+        # nobody confirms: after the wait a robot plays Caio's seat and the match starts
         h.advance(REMATCH_SECONDS + 1)
         await h.wait(lambda: (x := tables.load(db, new.id)) and x.status == GameStatus.PLAYING)
         seats = tables.load(db, new.id).seats
-        assert seats[0].user == duda and seats[1].robot is not None
+        assert seats[0].user == duda and seats[1].robot is not None and seats[1].user == caio
         assert await h.wait(lambda: (m := h.hand(duda)) and "Mão 1" in m["text"])
+        # Caio is told in private, and takes his seat back with 🙋 Voltei
+        hand = await h.wait(lambda: (m := newest(h, caio, "Um robô joga por você")) and m)
+        assert labels(hand) == ["🙋 Voltei"]
+        answer = await server.user_presses(
+            caio, caio, hand["message_id"], button(hand, "Voltei")["callback_data"]
+        )
+        assert not answer["show_alert"], answer
+        seats = tables.load(db, new.id).seats
+        assert seats[1].user == caio and seats[1].robot is None
 
 
 async def test_revanche_starts_when_the_others_confirm_and_old_ones_stop_working(
@@ -271,6 +281,8 @@ async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_com
             lambda: [m for m in h.bot_messages(group) if "duas vezes seguidas" in m["text"]]
         )
         assert len(said) == 1 and "Caio" in said[0]["text"] and "robô" in said[0]["text"]
+        # the time ran out for Caio, not for the robot that plays for him from now on
+        assert said[0]["text"].startswith("⏰ Tempo esgotado: Caio ")
         # his private hand says so, rings no more, and offers the way back
         hand = await h.wait(lambda: (m := newest(h, caio, "Um robô joga por você")) and m)
         assert labels(hand) == ["🙋 Voltei"] and "É a sua vez" not in hand["text"]

@@ -13,10 +13,10 @@ from sqlmodel import Session, select
 
 from bot.domain import Database
 from bot.domain import jobs as store
-from bot.domain.jobs import JobKind
+from bot.domain.jobs import HandsJob, JobKind, RobotJob, TableJob
 from bot.domain.models import Job
 from bot.ops.metrics import Metrics
-from bot.telegram.jobs import ClaimedJob, JobRunner, Lane
+from bot.telegram.job_runner import ClaimedJob, JobBinding, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
 
 
@@ -39,21 +39,21 @@ async def test_robot_turns_run_while_redraws_hold_every_redraw_slot(tmp_path: Pa
     redrawn: list[str] = []
     moved: list[str] = []
 
-    async def redraw(app: Any, job: ClaimedJob) -> None:
+    async def redraw(app: Any, job: ClaimedJob, payload: TableJob | HandsJob) -> None:
         await budget_spent.wait()
         redrawn.append(job.key)
 
-    async def move(app: Any, job: ClaimedJob) -> None:
+    async def move(app: Any, job: ClaimedJob, payload: RobotJob) -> None:
         moved.append(job.key)
 
-    runner.register(JobKind.TABLE, redraw)
-    runner.register(JobKind.HANDS, redraw)
-    runner.register(JobKind.ROBOT, move)
+    runner.register(JobBinding(TableJob, redraw))
+    runner.register(JobBinding(HandsJob, redraw))
+    runner.register(JobBinding(RobotJob, move))
     # five redraws due first, then two robot turns: the old runner took the redraws first
     for i in range(5):
-        store.request(db, JobKind.TABLE, f"-{i}:0", clock.now - 10 + i, {"games": [i]})
-    store.request(db, JobKind.ROBOT, "7", clock.now - 1, {"game": 7})
-    store.request(db, JobKind.ROBOT, "8", clock.now, {"game": 8})
+        store.request(db, f"-{i}:0", clock.now - 10 + i, TableJob((i,)))
+    store.request(db, "7", clock.now - 1, RobotJob(7, 0, 0))
+    store.request(db, "8", clock.now, RobotJob(8, 0, 0))
     runner.start(object())  # the callbacks here need no Application
     await until(lambda: len(moved) == 2)
     assert moved == ["7", "8"]  # both ran, one at a time, while the redraws waited
@@ -75,13 +75,13 @@ def test_renewing_leases_skips_a_job_a_change_holds(tmp_path: Path) -> None:
     if db.engine.dialect.name != "postgresql":
         db.close()
         pytest.skip("row locks: PostgreSQL only (TRUCO_TEST_DATABASE_URL)")
-    store.request(db, JobKind.ROBOT, "1", 0, {"game": 1})
-    store.request(db, JobKind.HANDS, "1", 0, {"game": 1})
+    store.request(db, "1", 0, RobotJob(1, 0, 0))
+    store.request(db, "1", 0, HandsJob(1))
     held = store.claim(db, "me", now=10, lease=5, wants=[({JobKind.ROBOT, JobKind.HANDS}, 2)])
     robot, hands = sorted(held, key=lambda j: j.kind != JobKind.ROBOT)
     pool = ThreadPoolExecutor(1)
     with db.session() as change:  # a move rescheduling the robot's turn, not yet committed
-        store.schedule(change, JobKind.ROBOT, "1", 20, {"game": 1, "version": 2})
+        store.schedule(change, "1", 20, RobotJob(1, 2, 0))
         renewal = pool.submit(store.renew, db, [robot.id, hands.id], "me", 99)
         try:
             renewal.result(timeout=30)  # waiting on the change's lock would never end
@@ -101,12 +101,12 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     for, and finished the next time; one cancelled meanwhile is forgotten."""
     db = Database(database_url(tmp_path))
     for key in ("1", "2", "3", "4"):
-        store.request(db, JobKind.HANDS, key, 0, {"game": int(key)})
+        store.request(db, key, 0, HandsJob(int(key)))
     hands = ({JobKind.HANDS}, 4)
     turn = store.cycle(db, "me", now=10, lease=5, wants=[hands])
     assert len(turn.claimed) == 4 and turn.more  # the lane got all it asked for
     ran = {j.key: j for j in turn.claimed}
-    store.request(db, JobKind.HANDS, "2", 11, {"game": 2})  # redrawn again while it ran
+    store.request(db, "2", 11, HandsJob(2))  # redrawn again while it ran
     with db.session() as s:
         store.cancel(s, JobKind.HANDS, "3")
         s.commit()
@@ -114,7 +114,7 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     pool = ThreadPoolExecutor(1)
     with db.session() as change:
         if postgres:  # a move rescheduling job 4, not yet committed (row locks: PostgreSQL)
-            store.schedule(change, JobKind.HANDS, "4", 12, {"game": 4}, keep_earlier=True)
+            store.schedule(change, "4", 12, HandsJob(4), keep_earlier=True)
         done = list(ran.values())
         running = pool.submit(store.cycle, db, "me", 12, 5, [hands], done)
         try:
@@ -141,7 +141,7 @@ def test_a_job_redrawn_again_as_its_run_is_finished_runs_again(
     """A request committed between the turn's read of the jobs that ran and their delete
     (SQLite locks nothing on that read) is not deleted with them: the job runs again."""
     db = Database(database_url(tmp_path))
-    store.request(db, JobKind.TABLE, "chat", 0, {"games": [1]})
+    store.request(db, "chat", 0, TableJob((1,)))
     table = ({JobKind.TABLE}, 1)
     [ran] = store.cycle(db, "me", now=10, lease=5, wants=[table]).claimed
     postgres = db.engine.dialect.name == "postgresql"
@@ -152,9 +152,7 @@ def test_a_job_redrawn_again_as_its_run_is_finished_runs_again(
     def racing(self: Session, statement: Any, *args: Any, **kwargs: Any) -> Any:
         if statement is store._DONE and not pending:
             # someone joins the lobby: its redraw is requested while this one finishes
-            pending.append(
-                pool.submit(store.request, db, JobKind.TABLE, "chat", 11, {"games": [1]})
-            )
+            pending.append(pool.submit(store.request, db, "chat", 11, TableJob((1,))))
             if not postgres:  # on PostgreSQL the request waits for this turn's row lock
                 pending[0].result(timeout=30)
         return execute(self, statement, *args, **kwargs)
@@ -173,8 +171,8 @@ def test_a_full_lane_does_not_make_the_runner_look_again_at_once(tmp_path: Path)
     """With every redraw slot busy, a due redraw is not claimable: the next time to look is
     the next job of a lane with room (a redraw ending wakes the runner anyway)."""
     db = Database(database_url(tmp_path))
-    store.request(db, JobKind.HANDS, "1", 0, {"game": 1})  # due, but its lane is full
-    store.request(db, JobKind.ROBOT, "2", 50, {"game": 2})
+    store.request(db, "1", 0, HandsJob(1))  # due, but its lane is full
+    store.request(db, "2", 50, RobotJob(2, 0, 0))
     turns, redraws = ({JobKind.ROBOT, JobKind.DEADLINE}, 4), ({JobKind.HANDS}, 0)
     turn = store.cycle(db, "me", now=10, lease=5, wants=[turns, redraws])
     assert turn.claimed == [] and turn.next_due == 50

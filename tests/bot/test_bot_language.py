@@ -1,11 +1,34 @@
-"""Languages: English speakers get the English catalog, and every bot sentence has its translation."""
+"""Languages: English speakers get the English catalog, and every bot sentence has its
+translation in every catalog (English, Spanish)."""
 
 from __future__ import annotations
 
+import string
+
+import pytest
+
+from bot.i18n import (
+    LANGUAGES,
+    catalog_path,
+    language_for,
+    person_translations,
+    source_messages,
+    translations,
+    words_for,
+)
+from bot.webapp.state import page_words
+from engine.words import catalog, extract
 from tests.bot.harness import (
     Harness,
     button,
 )
+
+FIELDS = string.Formatter()
+
+
+def fields(text: str) -> set[str]:
+    """The ``{field}`` names of a format string."""
+    return {name for _, name, _, _ in FIELDS.parse(text) if name}
 
 
 async def test_english_speakers_get_the_english_catalog(harness: Harness) -> None:
@@ -39,20 +62,44 @@ async def test_english_speakers_get_the_english_catalog(harness: Harness) -> Non
     await harness.wait(lambda: "Only group admins" in harness.bot_messages(group)[-1]["text"], 5)
 
 
-def test_every_source_string_has_an_english_translation() -> None:
-    from bot.i18n import source_messages, translations
-
-    en = translations("en")
-    found = {m.msgid for m in source_messages()}
-    assert len(found) > 100
-    missing = [m for m in found if en.gettext(m) == m and m not in ("{who} {what}",)]
-    # a few strings are the same in both languages (names, the manilha line, the countdown)
-    allowed = {
-        "manilhas {cards}",
-        "vira {vira} → manilha {rank}",
-        "Vira: {card}",
-        "⏱ {n} s",
-        "📣 {who}: {call}",
-        "🏃 {who}: {answer}",
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_bot_sentence_has_a_translation_with_the_same_fields(lang: str) -> None:
+    """Every sentence of the bot (the Mini App's page words included: they are the bot's
+    sentences) has an entry in each catalog, translated, with the source's ``{fields}``,
+    and a catalog keeps no sentence the code no longer says."""
+    assert lang in LANGUAGES
+    wanted = source_messages()
+    assert len(wanted) > 200
+    path = catalog_path(lang)
+    entries = {
+        extract.Message(e.msgctxt, e.msgid, e.msgid_plural): e
+        for e in catalog.read_po(path.read_text(encoding="utf-8"), str(path))
+        if e.msgid
     }
-    assert set(missing) <= allowed, missing
+    assert sorted(wanted - set(entries)) == [], f"{lang}: untranslated (python -m bot.i18n)"
+    assert sorted(set(entries) - wanted) == [], f"{lang}: no longer in the code"
+    for message, entry in entries.items():
+        assert entry.translated, (lang, message.msgid)
+        for text in entry.msgstr:
+            assert fields(text) == fields(message.msgid), (lang, message.msgid, text)
+
+
+def test_the_mini_app_page_words_are_in_each_language() -> None:
+    """The page draws only the words the server sends (``page_words``), in the person's
+    language, with the document's ``lang`` tag."""
+    pt = page_words(translations("pt"))
+    for lang, tag, turn in (("en", "en", "Your turn"), ("es", "es", "Te toca")):
+        page = page_words(translations(lang))
+        assert set(page) == set(pt) and all(page.values())
+        assert page["lang"] == tag and page["your_turn"] == turn
+        same = {k for k in pt if page[k] == pt[k]}
+        # names kept as they are (vira, manilhas), or the same word (mesa, vale)
+        assert same <= {"vira", "manilhas", "worth", "table", "countdown"}, (lang, same)
+    assert pt["lang"] == "pt-BR"
+
+
+def test_a_spanish_telegram_reads_spanish() -> None:
+    assert [language_for(c) for c in ("es", "es-AR", "es-UY", "ES-419")] == ["es"] * 4
+    assert language_for("pt-br") == "pt" and language_for("de") == "en"
+    es = person_translations("es-AR")
+    assert words_for(es).lang == "es" and es.gettext("Sua vez") == "Te toca"

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.domain import messages, tables
 from bot.domain.tables import REMATCH_SECONDS
-from bot.domain.values import GameStatus
+from bot.domain.values.game import GameStatus
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from tests.bot.harness import (

@@ -6,7 +6,7 @@ import re
 
 from bot.domain import jobs, messages
 from bot.domain.jobs import JobKind
-from bot.domain.values import HandMessageInfo, Ping
+from bot.domain.values.drawings import HandMessageInfo, Ping
 from bot.telegram.context import runtime_of
 from bot.telegram.publish.hands import update_hands
 from tests.bot.harness import FakeClock, Harness, paulista_hand, press, running, seat_match

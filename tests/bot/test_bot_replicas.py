@@ -28,7 +28,7 @@ import pytest
 
 from bot.domain import messages, outbox
 from bot.domain.store import Database
-from bot.domain.values import GameStatus
+from bot.domain.values.game import GameStatus
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
 from bot.sandbox.runner import free_port
 from tests.bot.harness import (

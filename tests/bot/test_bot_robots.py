@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from bot.robots import MIN_BUDGET_MS, Thinkers, budget_under_load, decide
+from bot.robot_workers import MIN_BUDGET_MS, Thinkers, budget_under_load, decide
 from engine import Match, TableOptions, get_ruleset
 
 

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import json
 
-from bot.domain.values import (
-    GameStatus,
-    HandMessageInfo,
-    HandsDrawing,
-    Occupant,
-    Ping,
-    PlayerInfo,
-    Table,
-)
+from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
+from bot.domain.values.game import GameStatus, Occupant, Table
+from bot.domain.values.people import PlayerInfo
 from bot.telegram.publish.hands import Step, plan_hands, plan_message
 from engine import Match, TableOptions
 from engine.cards import DeckStyle

@@ -365,6 +365,8 @@ async def test_a_person_switches_to_english_and_bot_commands_are_links(sandbox):
     assert sent["from"]["language_code"] == "en"  # what the bot reads to pick its language
     status, _bad = await post(http, "/api/language", language="xx", **{"as": "Duda"})
     assert status == 400
+    status, _ = await post(http, "/api/language", language="es", **{"as": "Duda"})
+    assert status == 200 and server.users[duda]["language_code"] == "es"
     # a bot's text gets its /commands marked, as Telegram does: the page makes them links
     text = "Abra uma mesa com /truco ou veja <b>/ajuda</b>"
     body = {"chat_id": GROUP_ID, "text": text, "parse_mode": "HTML"}

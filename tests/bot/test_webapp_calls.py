@@ -12,13 +12,14 @@ from typing import Any
 import aiohttp
 
 from bot.domain import Occupant, Person, TableRequest, tables
+from bot.domain.presence import APP_TABLE_GAP
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.context import runtime_of
 from bot.telegram.publish import refresh
-from bot.webapp.client import Page
-from bot.webapp.server import APP_TABLE_GAP, people_in_app
+from bot.telegram.publish.hands import people_in_app
+from bot.tools.pages import Page
 from engine.rulesets import TableOptions
 from tests.bot.harness import buttons, paulista_hand, running, seat_match
 from tests.bot.test_webapp import init_data

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.telegram.callbacks import parse_lobby
-from bot.webapp.server import people_in_app
+from bot.telegram.publish.hands import people_in_app
 from tests.bot.harness import buttons, moves, paulista_hand, seat_match
 from tests.bot.test_webapp_browser import GROUP, World, open_app
 

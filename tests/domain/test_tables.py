@@ -26,8 +26,8 @@ from bot.domain import (
     Stale,
     Start,
     messages,
-    miniapp,
     people,
+    presence,
     tables,
 )
 from bot.domain import jobs as store
@@ -209,12 +209,13 @@ def test_the_lobby_seats_each_person_once_and_refuses_what_does_not_fit(
     tables.lobby(db, table.id, ANA, AddRobot(RobotLevel.MEDIO), authorised=False, rules=rules)
     # the same button pressed again on the same drawing: one robot, not two
     assert refused(ANA, AddRobot(RobotLevel.MEDIO), expected=drawn.version) == Reason.LOBBY_REPEAT
-    assert refused(BETO, Join()) == Reason.TABLE_FULL
-    tables.lobby(db, table.id, ANA, RemoveRobot(), authorised=False, rules=rules)
+    # a full table of people and robots: a person's Entrar takes the robot's seat
     tables.lobby(db, table.id, BETO, Join(), authorised=False, rules=rules)
     seated = tables.load(db, table.id)
     assert seated is not None
     assert [x.name if x else None for x in seated.seats] == ["Ana", "Beto"]
+    assert not any(x and x.robot for x in seated.seats)
+    assert refused(CIDA, Join()) == Reason.TABLE_FULL  # people only: nobody yields
     # when the last person leaves, the lobby is gone
     tables.lobby(db, table.id, BETO, Leave(), authorised=False, rules=rules)
     change = tables.lobby(db, table.id, ANA, Leave(), authorised=False, rules=rules)
@@ -263,10 +264,53 @@ def test_a_revanche_waits_for_its_people_then_gives_the_late_seat_to_a_robot(
     assert table is not None
     ana, beto = table.seats
     assert ana is not None and ana.user == ANA.id and not ana.robot
-    assert beto is not None and beto.robot  # Beto did not confirm: a robot plays his seat
+    # Beto did not confirm: a robot plays his seat for him, until his 🙋 Voltei
+    assert beto is not None and beto.robot and beto.user == BETO.id and beto.name == "Beto"
+    assert [e.seat for e in messages.events_of(db, lobby.game_id, "away")] == [1]
     with pytest.raises(Refused) as refused:
         tables.rematch(db, gid, BETO.id, rules)
     assert refused.value.reason == Reason.REMATCH_PLAYING
+    tables.come_back(db, lobby.game_id, BETO.id, rules)
+    back = tables.load(db, lobby.game_id)
+    assert back is not None and back.seats[1] is not None and back.seats[1].robot is None
+    # the Revanche of a match a robot ended for Beto seats Beto again, to confirm
+    play_defaults(db, lobby.game_id, rules, [ANA, BETO])
+    again = tables.rematch(db, lobby.game_id, ANA.id, rules)
+    table = tables.load(db, again.game_id)
+    assert table is not None and table.status == GameStatus.LOBBY
+    assert [(x.user, x.robot) for x in table.seats if x] == [(ANA.id, None), (BETO.id, None)]
+
+
+def test_a_person_takes_a_robots_seat_with_entrar_or_a_team(
+    db: Database, clock: Clock, group: int
+) -> None:
+    rules = rules_on(clock)
+    chat = people.chat_settings(db, group)
+    table = tables.open_table(db, group, None, ANA, truco_request(["2x2"], chat))
+    for _ in range(3):
+        tables.lobby(db, table.id, ANA, AddRobot(RobotLevel.FACIL), authorised=True, rules=rules)
+
+    def seats() -> list[tuple[str, bool]]:
+        loaded = tables.load(db, table.id)
+        assert loaded is not None
+        return [(x.name, bool(x.robot)) if x else ("", False) for x in loaded.seats]
+
+    assert seats() == [("Ana", False), ("Tonho", True), ("Cida", True), ("Dita", True)]
+    # Beto chooses Ana's team, whose other seat a robot holds: the robot leaves
+    tables.lobby(db, table.id, BETO, Join(0), authorised=False, rules=rules)
+    assert seats() == [("Ana", False), ("Tonho", True), ("Beto", False), ("Dita", True)]
+    # Cida's Entrar takes the last robot's seat
+    tables.lobby(db, table.id, CIDA, Join(), authorised=False, rules=rules)
+    assert seats() == [("Ana", False), ("Tonho", True), ("Beto", False), ("Cida", False)]
+    # Beto moves to team 2: the robot there takes the seat he leaves
+    tables.lobby(db, table.id, BETO, Join(1), authorised=False, rules=rules)
+    assert seats() == [("Ana", False), ("Beto", False), ("Tonho", True), ("Cida", False)]
+    # a team of people keeps its seats
+    with pytest.raises(Refused) as refused:
+        tables.lobby(db, table.id, DITA, Join(1), authorised=False, rules=rules)
+    assert refused.value.reason == Reason.TEAM_FULL
+    tables.lobby(db, table.id, DITA, Join(), authorised=False, rules=rules)
+    assert [name for name, robot in seats() if robot] == []
 
 
 def test_a_revanche_starts_at_once_when_everyone_confirms(
@@ -293,14 +337,14 @@ def test_a_revanche_pressed_in_the_app_counts_its_presser_there_before_its_deal(
     gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
     play_defaults(db, gid, rules, [ANA, BETO])
     lobby = tables.rematch(db, gid, BETO.id, rules, in_app=True)
-    assert miniapp.in_app(db, lobby.game_id, clock.now) == {BETO.id}
+    assert presence.in_app(db, lobby.game_id, clock.now) == {BETO.id}
     started = tables.rematch(db, gid, ANA.id, rules, in_app=True)
     assert started.status == GameStatus.PLAYING
-    assert miniapp.in_app(db, started.game_id, clock.now) == {ANA.id, BETO.id}
+    assert presence.in_app(db, started.game_id, clock.now) == {ANA.id, BETO.id}
     # pressed in the group, the Revanche counts nobody as in the app
     play_defaults(db, started.game_id, rules, [ANA, BETO])
     again = tables.rematch(db, started.game_id, ANA.id, rules)
-    assert miniapp.in_app(db, again.game_id, clock.now) == frozenset()
+    assert presence.in_app(db, again.game_id, clock.now) == frozenset()
 
 
 def test_two_timeouts_in_a_row_give_the_seat_to_a_robot_until_the_person_comes_back(

@@ -17,7 +17,7 @@ from engine.words.catalog import PoError, read_po, translations
 from tests import ROOT
 from tests.engine.helpers import act, deal
 
-PT, EN = words.get("pt"), words.get("en")
+PT, EN, ES = words.get("pt"), words.get("en"), words.get("es")
 FIELDS = string.Formatter()
 
 
@@ -30,7 +30,12 @@ class TestCatalogs:
     def test_languages_are_the_locale_folders_source_first(self) -> None:
         folders = {p.parts[-3] for p in extract.LOCALE.glob("*/LC_MESSAGES/engine.po")}
         assert words.languages()[0] == "pt" and set(words.languages()) == folders | {"pt"}
-        assert [words.get(lang).name for lang in ("pt", "en")] == ["Português (Brasil)", "English"]
+        assert [words.get(lang).name for lang in ("pt", "en", "es")] == [
+            "Português (Brasil)",
+            "English",
+            "Español",
+        ]
+        assert [words.get(lang).tag for lang in ("pt", "en", "es")] == ["pt-BR", "en", "es"]
 
     @pytest.mark.parametrize(
         ("tag", "default", "lang"),
@@ -39,6 +44,8 @@ class TestCatalogs:
             ("en_US.UTF-8", "pt", "en"),
             ("en-GB", "pt", "en"),
             ("en:pt", "pt", "en"),
+            ("es-AR", "pt", "es"),
+            ("es_UY.UTF-8", "en", "es"),
             ("de", "en", "en"),
             ("C.UTF-8", "pt", "pt"),
             (None, "pt", "pt"),
@@ -203,11 +210,46 @@ class TestActions:
                         continue
                     seat = rnd.choice(m.to_act())
                     v = m.view(seat)
-                    for w in (PT, EN):
+                    for w in (PT, EN, ES):
                         for a in (*v.legal, *m.legal_signals(seat)):
                             for text in (w.button(a, v), w.did(a, v), w.narrate("X", a, v)):
                                 assert text and not re.search(r"[{}]", text), (a, text)
                     m.apply(seat, rnd.choice(v.legal))
+
+
+class TestSpanish:
+    """Spanish words the Portuguese grammar would break: "¡...!", the rank's own gender."""
+
+    def test_shouts_open_with_the_inverted_mark(self) -> None:
+        assert [ES.shout(s) for s in range(4)] == ["¡Truco!", "¡Seis!", "¡Nueve!", "¡Doce!"]
+        assert ES.did(A.TRUCO, deal("paulista", "3C QC KC|KH 3H QH", vira="4D").view(0)) == (
+            "cantó ¡Truco!"
+        )
+
+    def test_each_rank_carries_its_own_article(self) -> None:
+        qs, js, ks, ad = parse_cards("QS JS KS AD")
+        assert ES.card_name(qs, article=True, label=True) == "la reina de picas (Q♠)"
+        assert ES.card_name(js, article=True) == "la jota de picas"  # feminine in Spanish
+        assert ES.card_name(ks, article=True) == "el rey de picas"
+        assert PT.card_name(js, article=True) == "o valete de espadas"
+        assert ES.card_name(ad, DeckStyle.SPANISH, article=True) == "el 1 de oros"
+        assert ES.card_name(js, DeckStyle.SPANISH, article=True) == "el 11 de espadas (caballo)"
+
+    def test_the_answers_to_a_truco_are_the_river_plate_ones(self) -> None:
+        m = deal("paulista", "3C QC KC|KH 3H QH", vira="4D", dealer=1)
+        act(m, "0 truco")
+        v = m.view(1)
+        assert [ES.button(a, v) for a in v.legal] == ["¡Quiero!", "No quiero", "¡Seis!"]
+        assert [ES.did(a, v) for a in v.legal] == ["quiso", "se fue al mazo", "cantó ¡Seis!"]
+        assert ES.narrate("Vos", A.ACCEPT, v) == "Vos: ¡Quiero! (truco querido)"
+        assert [ES.seat(s, 0, 4) for s in range(4)] == [
+            "Vos",
+            "Rival de la derecha",
+            "Compañero",
+            "Rival de la izquierda",
+        ]
+        assert (ES.tie(), ES.iron_hand()) == ("parda", "mano de hierro")
+        assert ES.refusal(IllegalAction(ErrorCode.NOT_YOUR_TURN)) == "No es tu turno."
 
 
 class TestRefusals:
@@ -222,7 +264,7 @@ class TestRefusals:
                 act(m.copy(), step)
             exc = info.value
             seen.append((exc.code, exc.reason))
-            for w in (PT, EN):
+            for w in (PT, EN, ES):
                 text = w.refusal(exc)
                 assert text and not re.search(r"[{}]", text)
         assert (ErrorCode.NO_CALL_PENDING, "own_call") in seen
@@ -273,7 +315,7 @@ def test_unknown_values_read_pt_br_and_are_translated() -> None:
         assert str(exc) == PT.refusal(exc)  # the exception reads as its pt-BR text
         assert EN.refusal(exc) != str(exc) and not re.search(r"[{}]", EN.refusal(exc))
         texts.append(EN.refusal(exc))
-    assert texts[0] == "unknown variant: 'buraco' (known: paulista, mineiro, trem-bao)"
+    assert texts[0] == "unknown variant: 'buraco' (known: paulista, mineiro, trem-bao, gauderio)"
     assert texts[-1] == "invalid truco ladder for Mineiro truco: use 4-8-10-12, 4-6-10-12"
 
 

@@ -19,6 +19,7 @@ from bot.domain.tables.lobby import cancel, lobby, open_table, rematch, reshape
 from bot.domain.tables.play import act, time_out
 from bot.domain.tables.reads import (
     active_table,
+    existing,
     last_variant,
     load,
     playing_tables_of,
@@ -37,6 +38,7 @@ __all__ = [
     "come_back",
     "deadline_for",
     "decision_seconds",
+    "existing",
     "last_variant",
     "load",
     "lobby",

@@ -13,24 +13,24 @@ from bot.domain.models import Event, Game
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit, deadline_for
 from bot.domain.tables.rows import (
+    game_for_change,
     read_seats,
     record_event,
     save,
     store_seats,
     stored_match,
 )
-from bot.domain.values import (
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import (
     DEFAULT_LEVEL,
     Change,
     GameStatus,
     Occupant,
-    Reason,
-    Refused,
     RobotLevel,
-    Rules,
     TimeoutNote,
     seat_of,
 )
+from bot.domain.values.settings import Rules
 
 
 def robot_level(seats: Sequence[Occupant | None]) -> RobotLevel:
@@ -58,9 +58,9 @@ def person_acted(
 
 def _playing(s: Session, game_id: int) -> Game:
     """The game, being played (else refused: gone, or over)."""
-    game = s.get(Game, game_id)
-    if game is None or game.status != GameStatus.PLAYING:
-        raise Refused(Reason.GAME_OVER if game is not None else Reason.NO_GAME)
+    game = game_for_change(s, game_id)
+    if game.status != GameStatus.PLAYING:
+        raise Refused(Reason.GAME_OVER)
     return game
 
 

@@ -9,14 +9,8 @@ from sqlmodel import Session
 
 from bot.domain import jobs
 from bot.domain.models import Game
-from bot.domain.values import (
-    Change,
-    GameStatus,
-    Occupant,
-    Rules,
-    Table,
-    TimeoutNote,
-)
+from bot.domain.values.game import Change, GameStatus, Occupant, Table, TimeoutNote
+from bot.domain.values.settings import Rules
 from engine import Match, get_ruleset
 from engine.turns import RobotTurn
 from engine.turns import robot_turn as engine_robot_turn

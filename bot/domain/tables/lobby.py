@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlmodel import Session, col, select
 
-from bot.domain import jobs
+from bot.domain import jobs, presence
 from bot.domain.models import Event, Game
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit
 from bot.domain.tables.rows import (
     active_game,
     dump_options,
+    game_for_change,
     load_options,
     read_seats,
     record_event,
@@ -30,27 +32,20 @@ from bot.domain.tables.starting import (
     start,
     start_rematch,
 )
-from bot.domain.values import (
-    ACTIVE,
+from bot.domain.values.commands import (
     AddRobot,
     CancelTable,
-    Change,
-    GameStatus,
     Join,
     Leave,
     LobbyCommand,
-    Occupant,
-    Person,
-    Reason,
-    Refused,
     RemoveRobot,
-    RobotLevel,
-    Rules,
     Start,
-    Table,
     TableRequest,
-    seat_of,
 )
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import Change, GameStatus, Occupant, RobotLevel, Table, seat_of
+from bot.domain.values.people import Person
+from bot.domain.values.settings import Rules
 
 
 def open_table(
@@ -86,7 +81,7 @@ def open_table(
         store_seats(s, game.id or 0, seats)
         record_event(s, game, 0, "open", 0, creator.id, variant=request.variant)
         key = jobs.table_key(chat_id, thread_id)
-        jobs.schedule(s, jobs.JobKind.TABLE, key, clock(), {"games": [game.id]})
+        jobs.schedule(s, key, clock(), jobs.TableJob((game.id or 0,)))
         s.commit()
         return row_to_table(s, game)
 
@@ -132,24 +127,33 @@ def lobby(
     authorised: bool,
     rules: Rules,
     expected: int | None = None,
+    in_app: bool = False,
 ) -> Change:
     """Join, leave, add or remove a robot, start or cancel a lobby.
 
-    Who may: anyone joins, the seated leave, the seated or ``authorised`` (the
+    Who may: anyone joins (taking a robot's seat when no seat is free), the seated leave, the seated or ``authorised`` (the
     opener or an admin, as the adapter proved) add and remove robots, only
     ``authorised`` start or cancel. ``expected`` is the lobby's version the button was
     drawn for: a robot button pressed again on the same drawing, after the same person's
     press already added (removed) that robot, is a double tap: ``Refused(LOBBY_REPEAT)``,
     one robot added.
+
+    ``in_app``: pressed in the Mini App, open at this table: a person seated once the
+    command is done counts as having it open from this transaction (the first deal sends
+    them no hand message), one who leaves no longer does; nobody else is recorded.
     """
     if isinstance(command, Start):
         if not authorised:
             raise Refused(Reason.ONLY_CREATOR)
+        if in_app:
+            with db.session() as s:
+                game = game_for_change(s, game_id)
+                if seat_of(read_seats(s, game), user.id) is not None:
+                    presence.mark_present(s, game_id, user.id, rules.clock())
+                    s.commit()
         return start(db, game_id, rules)
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
-            raise Refused(Reason.NO_GAME)
+        game = game_for_change(s, game_id)
         if game.status != GameStatus.LOBBY:
             raise Refused(Reason.NOT_LOBBY)
         seats = read_seats(s, game)
@@ -170,11 +174,14 @@ def lobby(
             case Join():
                 if mine is not None:
                     raise Refused(Reason.ALREADY_SEATED)
-                if free is None:
+                taken = free if free is not None else _robot_seat(seats)
+                if taken is None:
                     raise Refused(Reason.TABLE_FULL)
-                seats[free] = Occupant(name=user.name, user=user.id)
+                displaced = seats[taken]
+                seats[taken] = Occupant(name=user.name, user=user.id)
                 save(s, game, expected)
-                record_event(s, game, expected + 1, "join", free, user.id)
+                extra = {"robot": displaced.name} if displaced is not None else {}
+                record_event(s, game, expected + 1, "join", taken, user.id, **extra)
             case Leave():
                 if mine is None:
                     raise Refused(Reason.NOT_SEATED)
@@ -207,6 +214,10 @@ def lobby(
                 save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
                 record_event(s, game, expected + 1, "cancel", None, user.id)
         store_seats(s, game_id, seats)
+        if in_app and seat_of(seats, user.id) is not None:
+            presence.mark_present(s, game_id, user.id, rules.clock())
+        elif in_app:
+            presence.unmark_present(s, game_id, user.id)
         waiting = rematch_waiting(s, game, seats) if game.status == GameStatus.LOBBY else []
         ready = game.rematch_of is not None and game.status == GameStatus.LOBBY and not waiting
         change = commit(s, game, None, seats, rules)
@@ -238,6 +249,13 @@ def _repeated(s: Session, game_id: int, drawn: int, user_id: int, command: Lobby
     return any(level is None or json.loads(e.data).get("level") == level.value for e in s.exec(q))
 
 
+def _robot_seat(seats: Sequence[Occupant | None]) -> int | None:
+    """The seat a standing person takes from a robot when no seat is free (the last robot
+    added, as − Robô takes away), or ``None``: people only."""
+    robots = [i for i, x in enumerate(seats) if x is not None and x.robot and x.user is None]
+    return robots[-1] if robots else None
+
+
 def _team_seat(
     seats: list[Occupant | None], mine: int | None, team: int, newcomer: Occupant
 ) -> int:
@@ -245,7 +263,8 @@ def _team_seat(
     place; returns the seat.
 
     A free seat of the team is taken first; else a robot of the team moves to the seat
-    the person leaves (or to a free one): people choose, robots fill what is left.
+    the person leaves (or to a free one of the other team), and with no seat left for it
+    the robot leaves the table: people choose, robots fill what is left.
     """
     if team not in (0, 1):
         raise Refused(Reason.BAD_BUTTON)
@@ -256,13 +275,17 @@ def _team_seat(
     if mine is not None:
         seats[mine] = None
     if not ours:
-        bot_seat = next((i for i in (team, team + 2) if (x := seats[i]) and x.robot), None)
-        elsewhere = next((i for i, x in enumerate(seats) if x is None and i % 2 != team), None)
-        if bot_seat is None or elsewhere is None:
+        bot_seat = next(
+            (i for i in (team, team + 2) if (x := seats[i]) and x.robot and x.user is None), None
+        )
+        if bot_seat is None:
             if mine is not None:
                 seats[mine] = person
             raise Refused(Reason.TEAM_FULL, team=team + 1)
-        seats[elsewhere], seats[bot_seat] = seats[bot_seat], None
+        elsewhere = next((i for i, x in enumerate(seats) if x is None and i % 2 != team), None)
+        if elsewhere is not None:
+            seats[elsewhere] = seats[bot_seat]
+        seats[bot_seat] = None
         ours = [bot_seat]
     seats[ours[0]] = person
     return ours[0]
@@ -274,9 +297,7 @@ def cancel(
     """Cancel a lobby or a match (creator or admin)."""
     rules = rules or Rules()
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None or game.status not in ACTIVE:
-            raise Refused(Reason.NO_GAME)
+        game = game_for_change(s, game_id, gone=(GameStatus.OVER, GameStatus.CANCELLED))
         if not authorised:
             raise Refused(Reason.ONLY_CREATOR)
         expected = game.version
@@ -292,8 +313,8 @@ def rematch(
     """Revanche: a lobby with the old match's seats, which starts once its people confirm.
 
     The presser is confirmed, robots are at once; the others confirm with Entrar (or the
-    old result's Revanche). After ``REMATCH_SECONDS`` the seats still waiting go to robots
-    (:func:`time_out`). A result whose chat opened a newer table since has no Revanche
+    old result's Revanche). After ``REMATCH_SECONDS`` a robot plays each seat still
+    waiting for its person, who takes it back with 🙋 Voltei (:func:`time_out`). A result whose chat opened a newer table since has no Revanche
     any more; a match still in play has none yet.
 
     ``in_app``: pressed in the Mini App, which opens the Revanche next. The presser counts
@@ -301,16 +322,16 @@ def rematch(
     (robots, or the last confirmation) sends them no hand message: the job that draws the
     hands may run before the page's own call comes back.
     """
-    from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
-
     with db.session() as s:
-        old = s.get(Game, game_id)
-        if old is None or old.status == GameStatus.CANCELLED:
-            raise Refused(Reason.NO_GAME)
+        old = game_for_change(s, game_id, gone=(GameStatus.CANCELLED,))
         if old.status != GameStatus.OVER:
             raise Refused(Reason.NOT_OVER)
         options = load_options(old.options)
-        seats = read_seats(s, old, options.players)
+        # a person a robot stood in for at the end sits in the Revanche as themselves
+        seats = [
+            replace(x, robot=None) if x is not None and x.user is not None else x
+            for x in read_seats(s, old, options.players)
+        ]
         if seat_of(seats, user_id) is None:
             raise Refused(Reason.NOT_SEATED)
         active = active_game(s, old.chat_id, old.thread_id)
@@ -320,7 +341,7 @@ def rematch(
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
                 s.commit()
         elif _newer_game(s, old):
             raise Refused(Reason.REMATCH_GONE)
@@ -346,7 +367,7 @@ def rematch(
             record_event(s, game, 0, "open", None, user_id, rematch_of=old.id, waiting=waiting)
             new_id = game.id or 0
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
             due = game.deadline_at or 0
             change = None if not waiting else commit(s, game, None, seats, rules)
             if change is None:

@@ -16,6 +16,7 @@ from bot.domain.store import Database
 from bot.domain.tables.absent import person_acted, robot_level
 from bot.domain.tables.changes import commit, deadline_for, game_change
 from bot.domain.tables.rows import (
+    game_for_change,
     read_seats,
     record_event,
     save,
@@ -23,22 +24,20 @@ from bot.domain.tables.rows import (
     stored_match,
 )
 from bot.domain.tables.starting import rematch_time_out
-from bot.domain.values import (
+from bot.domain.values.commands import Source
+from bot.domain.values.errors import Reason, Refused, Stale
+from bot.domain.values.game import (
     Change,
     GameStatus,
     HandSummary,
     Occupant,
-    Reason,
-    Refused,
-    Rules,
     Said,
     Saying,
     SignalNews,
-    Source,
-    Stale,
     TimeoutNote,
     seat_of,
 )
+from bot.domain.values.settings import Rules
 from engine import HandKind, Match, Phase
 from engine.actions import Act, Action
 
@@ -60,77 +59,58 @@ def act(
     An answer that lost a race to a partner's answer is refused with who answered first
     (``Reason.ANSWERED``).
     """
+    asked = expected  # a signal made off its turn takes the current version below
     try:
-        return _act(db, game_id, expected, seat, action, rules, user_id=user_id, source=source)
+        with db.session() as s:
+            game = game_for_change(s, game_id)
+            if game.status != GameStatus.PLAYING:
+                over = game.status in (GameStatus.OVER, GameStatus.CANCELLED)
+                raise Refused(Reason.GAME_OVER if over else Reason.NOT_STARTED)
+            if action.act == Act.SIGNAL and expected == 0:
+                # a signal drawn off the seat's turn (R12) holds for whatever version is
+                # current: it costs no turn, and its legality is checked against now
+                expected = game.version
+            if game.version != expected:
+                if user_id is not None and _made(s, game_id, expected, user_id, action):
+                    raise Stale(Reason.DONE)
+                first = _answered_first(s, game_id, expected, user_id, action)
+                if first is not None:
+                    raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
+                raise Stale()
+            seats = read_seats(s, game)
+            if user_id is not None:
+                seat = seat_of(seats, user_id)
+            if seat is None:
+                raise Refused(Reason.NOT_SEATED)
+            if source != Source.ROBOT and _overdue(game, rules):
+                raise Stale()  # its deadline passed first: the default action is the one played
+            m = stored_match(game)
+            if action.act == Act.SIGNAL:
+                return _signal(s, game, expected, m, seats, seat, action, source, user_id, rules)
+            if seat not in m.to_act():
+                raise Refused(Reason.NOT_YOUR_TURN)
+            if action not in m.legal_actions(seat):
+                raise Refused(Reason.ILLEGAL)
+            present = person_acted(s, game, seats, seat, user_id) if user_id is not None else None
+            said = _said(m, seat, action)
+            m.apply(seat, action)
+            version = expected + 1
+            record_event(
+                s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number
+            )
+            ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
+            if said is not None and not game.private and not ran_out:
+                key = f"{game.id}:said:{version}"
+                outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
+            return _store_move(s, game, expected, m, seats, rules, note=present)
     except Stale as stale:
         if stale.reason != Reason.STALE:
             raise
         with db.session() as s:  # both read the same version; the other one was stored
-            first = _answered_first(s, game_id, expected, user_id, action)
+            first = _answered_first(s, game_id, asked, user_id, action)
         if first is None:
             raise
         raise Stale(Reason.ANSWERED, seat=first[0], action=first[1]) from stale
-
-
-def _act(
-    db: Database,
-    game_id: int,
-    expected: int,
-    seat: int | None,
-    action: Action,
-    rules: Rules,
-    *,
-    user_id: int | None = None,
-    source: Source = Source.BUTTON,
-) -> Change:
-    """Apply one seat's action, made for version ``expected``, and store it.
-
-    ``seat`` is the robot's seat for robots; for people it is found from ``user_id``.
-    """
-    with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
-            raise Refused(Reason.NO_GAME)
-        if game.status != GameStatus.PLAYING:
-            over = game.status in (GameStatus.OVER, GameStatus.CANCELLED)
-            raise Refused(Reason.GAME_OVER if over else Reason.NOT_STARTED)
-        if action.act == Act.SIGNAL and expected == 0:
-            # a signal drawn off the seat's turn (R12) holds for whatever version is
-            # current: it costs no turn, and its legality is checked against now
-            expected = game.version
-        if game.version != expected:
-            if user_id is not None and _made(s, game_id, expected, user_id, action):
-                raise Stale(Reason.DONE)
-            first = _answered_first(s, game_id, expected, user_id, action)
-            if first is not None:
-                raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
-            raise Stale()
-        seats = read_seats(s, game)
-        if user_id is not None:
-            seat = seat_of(seats, user_id)
-        if seat is None:
-            raise Refused(Reason.NOT_SEATED)
-        if source != Source.ROBOT and _overdue(game, rules):
-            raise Stale()  # its deadline passed first: the default action is the one played
-        m = stored_match(game)
-        if action.act == Act.SIGNAL:
-            return _signal(s, game, expected, m, seats, seat, action, source, user_id, rules)
-        if seat not in m.to_act():
-            raise Refused(Reason.NOT_YOUR_TURN)
-        if action not in m.legal_actions(seat):
-            raise Refused(Reason.ILLEGAL)
-        present = person_acted(s, game, seats, seat, user_id) if user_id is not None else None
-        said = _said(m, seat, action)
-        m.apply(seat, action)
-        version = expected + 1
-        record_event(
-            s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number
-        )
-        ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
-        if said is not None and not game.private and not ran_out:
-            key = f"{game.id}:said:{version}"
-            outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
-        return _store_move(s, game, expected, m, seats, rules, note=present)
 
 
 def _store_move(

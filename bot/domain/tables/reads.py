@@ -16,12 +16,9 @@ from bot.domain.tables.rows import (
     row_to_table,
     stored_match,
 )
-from bot.domain.values import (
-    ACTIVE,
-    GameStatus,
-    Rules,
-    Table,
-)
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import ACTIVE, GameStatus, Table
+from bot.domain.values.settings import Rules
 
 
 def load(db: Database, game_id: int) -> Table | None:
@@ -29,6 +26,15 @@ def load(db: Database, game_id: int) -> Table | None:
     with db.session() as s:
         game = game_row(s, game_id)
         return row_to_table(s, game) if game is not None else None
+
+
+def existing(db: Database, game_id: int, *, started: bool = False) -> Table:
+    """A table by id; ``Refused(NO_GAME)`` when there is none (or, ``started``, when it was
+    never dealt): what a button or a page asks about."""
+    table = load(db, game_id)
+    if table is None or (started and not table.started):
+        raise Refused(Reason.NO_GAME)
+    return table
 
 
 def active_table(db: Database, chat_id: int, thread_id: int | None) -> Table | None:
@@ -96,7 +102,7 @@ def resume_jobs(db: Database, rules: Rules) -> int:
             jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
             if game.status == GameStatus.LOBBY and game.rematch_of and game.deadline_at:
                 # a Revanche's wait outlives a restart too (a lobby's change drops deadlines)
-                data = {"game": change.game_id, "version": change.version}
-                jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), game.deadline_at, data)
+                wait = jobs.DeadlineJob(change.game_id, change.version)
+                jobs.schedule(s, str(change.game_id), game.deadline_at, wait)
         s.commit()
         return len(games)

@@ -4,7 +4,7 @@ and events. Every module of the package (and ``messages``) reads and writes thro
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, delete
@@ -13,17 +13,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Event, Game, SeatRow, utcnow
-from bot.domain.values import (
-    ACTIVE,
-    GameStatus,
-    Occupant,
-    Reason,
-    Refused,
-    RobotLevel,
-    Stale,
-    Table,
-    TimeoutNote,
-)
+from bot.domain.values.errors import Reason, Refused, Stale
+from bot.domain.values.game import ACTIVE, GameStatus, Occupant, RobotLevel, Table, TimeoutNote
 from engine import Match, TableOptions
 from engine.sinais import DEFAULT_CATCH_PERCENT
 
@@ -136,6 +127,15 @@ def game_row(s: Session, game_id: int) -> GameRow | None:
     """
     row: GameRow | None = s.execute(_GAME_ROW, {"id": game_id}).first()
     return row
+
+
+def game_for_change(s: Session, game_id: int, gone: Collection[GameStatus] = ()) -> Game:
+    """The game a change is made to; ``Refused(NO_GAME)`` when there is none, or when it is
+    in one of the ``gone`` statuses (the one place a missing table is refused)."""
+    game = s.get(Game, game_id)
+    if game is None or game.status in gone:
+        raise Refused(Reason.NO_GAME)
+    return game
 
 
 def row_to_table(s: Session, game: GameRow) -> Table:

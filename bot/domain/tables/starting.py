@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlmodel import Session, col, select
 
@@ -14,6 +15,7 @@ from bot.domain.store import Database
 from bot.domain.tables.changes import commit, deadline_for
 from bot.domain.tables.rows import (
     GameRow,
+    game_for_change,
     load_options,
     read_seats,
     record_event,
@@ -21,16 +23,9 @@ from bot.domain.tables.rows import (
     store_seats,
     stored_match,
 )
-from bot.domain.values import (
-    DEFAULT_LEVEL,
-    Change,
-    GameStatus,
-    Occupant,
-    Reason,
-    Refused,
-    RobotLevel,
-    Rules,
-)
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import DEFAULT_LEVEL, Change, GameStatus, Occupant, RobotLevel
+from bot.domain.values.settings import Rules
 from engine import Match
 
 ROBOT_NAMES = ("Zé", "Tonho", "Cida", "Dita")
@@ -55,19 +50,19 @@ def pending_starts(s: Session, seats: Sequence[Occupant | None]) -> list[str]:
 def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) -> Change:
     """Fill empty seats with robots and deal the first hand (``match``: a given deal)."""
     with db.session() as s:
-        game = s.get(Game, game_id)
-        if game is None:
-            raise Refused(Reason.NO_GAME)
+        game = game_for_change(s, game_id)
         if game.status != GameStatus.LOBBY:
             raise Refused(Reason.NOT_LOBBY)
         options = load_options(game.options)
         seats = read_seats(s, game, options.players)
-        # a Revanche's people who did not confirm: their seats go to robots (at the level
-        # of the table's robots, if it has some), as its lobby said
+        # a Revanche's people who did not confirm: a robot (at the level of the table's
+        # robots, if it has some) plays each seat for its person, as its lobby said, until
+        # they take it back with 🙋 Voltei, which their private hand message offers
         waiting = rematch_waiting(s, game, seats)
         level = next((x.robot for x in seats if x is not None and x.robot), DEFAULT_LEVEL)
-        seats = [robot(level, i) if x and x.user in waiting else x for i, x in enumerate(seats)]
-        missing = pending_starts(s, seats)
+        seats = [replace(x, robot=level) if x and x.user in waiting else x for x in seats]
+        # a robot plays a latecomer's seat: their private chat is not needed to deal
+        missing = pending_starts(s, [x for x in seats if x is None or not x.robot])
         if missing:
             raise Refused(Reason.MUST_START, names=", ".join(missing))
         full = [x or robot(DEFAULT_LEVEL, i) for i, x in enumerate(seats)]
@@ -87,12 +82,15 @@ def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) 
         store_seats(s, game_id, full)
         record_event(s, game, expected + 1, "start", seed=match.seed, seats=[x.name for x in full])
         record_event(s, game, expected + 1, "deal", hand=match.hand_number)
+        for i, x in enumerate(full):
+            if x is not None and x.user in waiting:
+                record_event(s, game, expected + 1, "away", i, x.user, level=level.value)
         return commit(s, game, match, full, rules)
 
 
 REMATCH_SECONDS = 60.0
-"""How long a Revanche lobby waits for the old match's people to confirm; then the seats
-of those who did not go to robots (the lobby says so)."""
+"""How long a Revanche lobby waits for the old match's people to confirm; then a robot
+plays the seat of each who did not (the lobby says so) until they come back."""
 
 
 def rematch_waiting(
@@ -128,14 +126,14 @@ def start_rematch(db: Database, game_id: int, rules: Rules) -> Change:
 def rematch_deadline(db: Database, change: Change, due: float) -> None:
     """(Re)schedule the Revanche lobby's wait (a lobby's changes drop deadline jobs)."""
     with db.session() as s:
-        data = {"game": change.game_id, "version": change.version}
-        jobs.schedule(s, jobs.JobKind.DEADLINE, str(change.game_id), due, data)
+        wait = jobs.DeadlineJob(change.game_id, change.version)
+        jobs.schedule(s, str(change.game_id), due, wait)
         s.commit()
 
 
 def rematch_time_out(db: Database, s: Session, game: Game, rules: Rules) -> Change | None:
-    """A Revanche lobby's wait is over: the seats still waiting go to robots (at the
-    level of the table's robots, if it has some) and the match starts."""
+    """A Revanche lobby's wait is over: a robot (at the level of the table's robots, if
+    it has some) plays each seat still waiting for its person, and the match starts."""
     if game.rematch_of is None or game.deadline_at is None:
         return None
     if game.deadline_at > rules.clock() + 0.05:

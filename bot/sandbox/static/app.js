@@ -37,6 +37,9 @@ async function load() {
   renderPeople(); renderChatList(); renderChat();
 }
 
+// the Telegram languages a person can switch to (the server accepts the same codes)
+const LANGUAGES = [["pt-br", "🇧🇷 Português"], ["en", "🇬🇧 English"], ["es", "🇦🇷 Español"]];
+
 // ---------------------------------------------------------------- rendering helpers
 
 function esc(s) {
@@ -116,15 +119,16 @@ function renderPeople() {
     b.onclick = () => switchTo(p.name);
     nav.appendChild(b);
   });
-  // the bot speaks each person's Telegram language: one tap switches the current one
+  // the bot speaks each person's Telegram language: one tap moves to the next one
   const me = state.people.find((p) => p.id === state.me.id);
-  const english = me && me.language === "en";
+  const at = Math.max(0, LANGUAGES.findIndex(([code]) => me && me.language === code));
+  const next = LANGUAGES[(at + 1) % LANGUAGES.length];
   const lang = document.createElement("button");
   lang.type = "button"; lang.className = "person language";
-  lang.textContent = english ? "🇬🇧 English" : "🇧🇷 Português";
-  lang.title = english ? "Trocar para português" : "Switch to English";
+  lang.textContent = LANGUAGES[at][1];
+  lang.title = "→ " + next[1];
   lang.onclick = async () => {
-    await api("/api/language", { as: identity, language: english ? "pt-br" : "en" });
+    await api("/api/language", { as: identity, language: next[0] });
     load();
   };
   nav.appendChild(lang);

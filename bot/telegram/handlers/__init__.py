@@ -6,7 +6,7 @@ domain against the database.
 
 - ``commands``: /start, /ajuda, /regras, /placar, /ranking, a group's chatter, an unknown
   private message.
-- ``tables``: /truco, the lobby buttons, Revanche, /cancelar, 🙋 Voltei, the robot vote.
+- ``lobby``: /truco, the lobby buttons, Revanche, /cancelar, 🙋 Voltei, the robot vote.
 - ``moves``: hand buttons, the signals' list and inline mode.
 - ``settings``: /config and /baralho.
 - ``tutorial``: /tutorial and its buttons.

@@ -13,14 +13,16 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import PlayerInfo, people
-from bot.domain.values import Reason, Refused, Table
+from bot.domain.values.errors import Reason, Refused
+from bot.domain.values.game import Table
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
-from bot.telegram.render.wording import reason_text, routed_note, seated_greeting
+from bot.telegram.render.wording import routed_note, seated_greeting
 from bot.telegram.throttle import Route
+from bot.wording.refusals import reason_text
 
 log = logging.getLogger(__name__)
 Parsed = TypeVar("Parsed")

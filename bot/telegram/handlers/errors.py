@@ -7,10 +7,10 @@ import logging
 from telegram import Update
 from telegram.error import TelegramError
 
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.i18n import person_translations
 from bot.telegram.context import BotContext
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 
 log = logging.getLogger(__name__)
 

@@ -9,14 +9,15 @@ from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
 from bot.domain import Refused, Source, people, tables
-from bot.domain.values import Change, Reason, Table
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import Change, Table
 from bot.i18n import person_translations, words_for
+from bot.links import start_parameter
 from bot.telegram.callbacks import (
     Move,
     parse_move,
     parse_posted_link,
     parse_signals,
-    start_parameter,
 )
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Press, button
@@ -30,7 +31,7 @@ from bot.telegram.render.hand import (
 )
 from bot.telegram.render.results import answered_first
 from bot.telegram.render.sinais import signals_keyboard
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 from engine.actions import Act
 
 
@@ -84,9 +85,7 @@ async def on_signals(press: Press[tuple[int, int, bool]], context: BotContext) -
     """👁️ Sinal on a private hand: show the list of signals (or go back to the cards)."""
     q, t = press.query, press.t
     game_id, version, show = press.data
-    table = await context.call(tables.load, context.db, game_id)
-    if table is None or not table.started:
-        raise Refused(Reason.NO_GAME)
+    table = await context.call(tables.existing, context.db, game_id, started=True)
     seat = table.seat_of(press.person.id)
     if seat is None:
         raise Refused(Reason.NOT_SEATED)
@@ -159,11 +158,9 @@ async def on_posted(update: Update, context: BotContext) -> None:
     move = posted_move(msg, context.bot.username)
     if move is None:
         return
-    table = await context.call(tables.load, context.db, move.game_id)
     thread = msg.message_thread_id if msg.is_topic_message else None
     try:
-        if table is None:
-            raise Refused(Reason.NO_GAME)
+        table = await context.call(tables.existing, context.db, move.game_id)
         if msg.chat.id != table.chat_id or (thread is not None and thread != table.thread_id):
             raise Refused(Reason.WRONG_CHAT)
         change = await _act(context, move, person.id, Source.INLINE)

@@ -10,7 +10,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from bot.domain import Refused, people, tables
-from bot.domain.values import Reason
+from bot.domain.values.errors import Reason
 from bot.i18n import LANGUAGES, SOURCE, person_translations, translations, words_for
 from bot.telegram.callbacks import ConfigPress, parse_config, parse_deck
 from bot.telegram.context import BotContext

@@ -8,9 +8,10 @@ import logging
 import time
 
 from bot.domain import Refused, Source, Stale, tables
-from bot.domain.values import GameStatus
+from bot.domain.jobs import DeadlineJob, RobotJob
+from bot.domain.values.game import GameStatus
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish import refresh
 from engine.actions import Act
 from engine.robots import get_robot
@@ -18,10 +19,10 @@ from engine.robots import get_robot
 log = logging.getLogger(__name__)
 
 
-async def on_deadline(app: TrucoApp, job: ClaimedJob) -> None:
+async def on_deadline(app: TrucoApp, job: ClaimedJob, due: DeadlineJob) -> None:
     """Time is up: apply the default action of whoever had to decide (R10)."""
     rt = runtime_of(app)
-    game_id, version = int(job.data["game"]), int(job.data["version"])
+    game_id, version = due.game, due.version
     change = await asyncio.to_thread(tables.time_out, rt.db, game_id, version, rt.rules)
     if change is not None:
         rt.metrics.actions.labels("timeout").inc()
@@ -38,10 +39,10 @@ async def on_deadline(app: TrucoApp, job: ClaimedJob) -> None:
         raise Postpone(table.deadline_at - rt.rules.clock())  # claimed a little early
 
 
-async def on_robot(app: TrucoApp, job: ClaimedJob) -> None:
+async def on_robot(app: TrucoApp, job: ClaimedJob, turn_job: RobotJob) -> None:
     """A robot's turn: it decides from its seat's view and acts like a person would."""
     rt = runtime_of(app)
-    game_id, version, seat = (int(job.data[k]) for k in ("game", "version", "seat"))
+    game_id, version, seat = turn_job.game, turn_job.version, turn_job.seat
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is None or table.status != GameStatus.PLAYING or table.version != version:
         return

@@ -3,7 +3,7 @@
 Nothing here decides a rule or keeps game state: every job asks the domain what
 the messages must show now and draws it. The jobs themselves are durable
 (``bot.domain.jobs``): the domain records them with the change that calls for them,
-and any process runs them (``bot.telegram.jobs``).
+and any process runs them (``bot.telegram.job_runner``).
 
 - ``table``: the public table of each chat and its announcements (the outbox),
   within the chat's shared flood budget.
@@ -15,24 +15,35 @@ and any process runs them (``bot.telegram.jobs``).
 
 from __future__ import annotations
 
-from bot.domain.values import Change
+from bot.domain.values.game import Change
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.publish.hands import schedule_hands
 from bot.telegram.publish.sinais import ping_signal
 from bot.telegram.publish.table import schedule_table
-from bot.webapp.live import table_changed
 
-__all__ = ["refresh", "schedule_hands", "schedule_table"]
+__all__ = ["refresh", "schedule_hands", "schedule_table", "subscribe"]
 
 
 def refresh(app: TrucoApp, change: Change) -> None:
-    """After a stored change: start the jobs it recorded (robot, deadline, redraws) now.
+    """After a stored change: tell the process's notifier (``bot.services``), whose
+    listeners start the jobs it recorded (robot, deadline, redraws), tell the open Mini App
+    pages and ping a signal's partner.
 
-    The change's transaction already holds them, so nothing that follows a committed
+    The change's transaction already holds the jobs, so nothing that follows a committed
     action depends on this process, or on a Telegram call, succeeding afterwards;
     waking the runner only saves the poll interval.
     """
-    runtime_of(app).jobs.wake()
-    table_changed(app, change.game_id, change.version)  # this process's open Mini App pages
-    if change.signal is not None:
-        ping_signal(app, change.signal)
+    runtime_of(app).notifier.changed(change)
+
+
+def subscribe(app: TrucoApp) -> None:
+    """The Telegram adapter's listeners: the job runner wakes for every change or job
+    recorded in this process, and a signal is pinged to the partner privately."""
+    rt = runtime_of(app)
+    rt.notifier.on_jobs(rt.jobs.wake)
+
+    def signal_made(change: Change) -> None:
+        if change.signal is not None:
+            ping_signal(app, change.signal)
+
+    rt.notifier.on_change(signal_made)

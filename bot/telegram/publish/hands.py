@@ -17,20 +17,29 @@ from enum import StrEnum
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
-from bot.domain import jobs, messages, people, tables
-from bot.domain.jobs import JobKind
-from bot.domain.values import GameStatus, HandMessageInfo, HandsDrawing, Ping
+from bot.domain import jobs, messages, people, presence, tables
+from bot.domain.jobs import HandsJob
+from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
+from bot.domain.values.game import GameStatus
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render.common import warning_due
 from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text
 from bot.telegram.render.results import cancelled_by_text, hand_closed_text
 from bot.telegram.render.table import with_open_table
-from bot.webapp.server import people_in_app
 
 log = logging.getLogger(__name__)
+
+
+def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
+    """In a thread: who has this table open in the Mini App now (on any replica); nobody
+    when the bot has no Mini App (and then no query is made)."""
+    rt = runtime_of(app)
+    if rt.config.webapp is None:
+        return frozenset()
+    return presence.people_in_app(rt.db, game_id, rt.rules.clock())
 
 
 def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -> None:
@@ -39,18 +48,17 @@ def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -
     due = rt.rules.clock() + wait
 
     async def record() -> None:
-        data = {"game": game_id}
         await asyncio.to_thread(
-            jobs.request, rt.db, JobKind.HANDS, str(game_id), due, data, keep_earlier=True
+            jobs.request, rt.db, str(game_id), due, HandsJob(game_id), keep_earlier=True
         )
         rt.jobs.wake()
 
     app.create_task(record())
 
 
-async def flush_hands(app: TrucoApp, job: ClaimedJob) -> None:
+async def flush_hands(app: TrucoApp, job: ClaimedJob, redraw: HandsJob) -> None:
     """Job: draw the newest state of a game's private hand messages (also the warning)."""
-    if not await update_hands(app, int(job.data["game"])):
+    if not await update_hands(app, redraw.game):
         raise Postpone(RETRY_SECONDS)
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.domain import jobs, marcador
-from bot.domain.jobs import JobKind
+from bot.domain import jobs, marcador, people
+from bot.domain.jobs import MarcadorJob
 from bot.i18n import translations
 from bot.telegram.budget import patience
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, Later, edit, send_to_group
 from bot.telegram.publish.table import SHORT_WAIT
 from bot.telegram.render.marcador import marcador_keyboard, marcador_text
@@ -26,20 +26,19 @@ def schedule_marcador(app: TrucoApp, chat_id: int, marcador_id: int, wait: float
     due = rt.rules.clock() + wait
 
     async def record() -> None:
-        # "board": the key the jobs already stored carry, so they still run after an upgrade
-        key, data = f"{chat_id}:{marcador_id}", {"board": marcador_id}
+        key = f"{chat_id}:{marcador_id}"
         await asyncio.to_thread(
-            jobs.request, rt.db, JobKind.MARCADOR, key, due, data, keep_earlier=True
+            jobs.request, rt.db, key, due, MarcadorJob(marcador_id), keep_earlier=True
         )
         rt.jobs.wake()
 
     app.create_task(record())
 
 
-async def flush_marcador(app: TrucoApp, job: ClaimedJob) -> None:
+async def flush_marcador(app: TrucoApp, job: ClaimedJob, redraw: MarcadorJob) -> None:
     """Job: draw the newest score of one marcador (later when the group's budget is spent)."""
     with patience(SHORT_WAIT):  # no room soon in the group: the job comes back, not waits
-        wait = await publish_marcador(app, int(job.data["board"]))
+        wait = await publish_marcador(app, redraw.board)
     if wait > 0:
         raise Postpone(wait)
 
@@ -60,8 +59,6 @@ async def publish_marcador(app: TrucoApp, marcador_id: int) -> float:
             return wait
         if wait > 0.01:
             await rt.clock.sleep(wait)
-        from bot.domain import people  # the chat's language
-
         lang = await asyncio.to_thread(people.chat_language, rt.db, posted.chat_id)
         t = translations(lang)
         text, markup = marcador_text(t, lang, posted), marcador_keyboard(t, posted)

@@ -13,7 +13,7 @@ import logging
 from telegram.error import Forbidden, TelegramError
 
 from bot.domain import people
-from bot.domain.values import SignalNews
+from bot.domain.values.game import SignalNews
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.render.sinais import signal_ping

@@ -19,24 +19,24 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot.domain import jobs, messages, outbox, tables
-from bot.domain.jobs import JobKind
+from bot.domain import jobs, messages, outbox, presence, tables
+from bot.domain.jobs import TableJob
 from bot.domain.outbox import Announcement, Outgoing
-from bot.domain.values import (
+from bot.domain.values.drawings import TableDrawing
+from bot.domain.values.game import (
     GameStatus,
     HandSummary,
     MatchEnd,
-    Noise,
     Said,
     Saying,
     Table,
-    TableDrawing,
     TimeoutNote,
 )
+from bot.domain.values.settings import Noise
 from bot.i18n import Translations, translations
 from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
-from bot.telegram.jobs import ClaimedJob, Postpone
+from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import (
     RETRY_SECONDS,
     Edited,
@@ -52,7 +52,6 @@ from bot.telegram.render.results import (
     retired_text,
 )
 from bot.telegram.render.table import in_app_note, public_table, said_line, timeout_line
-from bot.webapp.server import table_drawn, table_gate
 from engine import View
 
 log = logging.getLogger(__name__)
@@ -77,30 +76,37 @@ def schedule_table(
     due = rt.rules.clock() + wait
 
     async def record() -> None:
-        data = {"games": [game_id]}
         await asyncio.to_thread(
-            jobs.request, rt.db, JobKind.TABLE, key, due, data, keep_earlier=True
+            jobs.request, rt.db, key, due, TableJob((game_id,)), keep_earlier=True
         )
         rt.jobs.wake()
 
     app.create_task(record())
 
 
-async def flush_table(app: TrucoApp, job: ClaimedJob) -> None:
+def _table_gate(app: TrucoApp, table: Table) -> tuple[float, bool]:
+    """In a thread: ``presence.table_gate`` when the bot has a Mini App (else: draw now)."""
+    rt = runtime_of(app)
+    if rt.config.webapp is None:
+        return 0.0, False
+    return presence.table_gate(rt.db, table, rt.rules.clock())
+
+
+async def flush_table(app: TrucoApp, job: ClaimedJob, redraw: TableJob) -> None:
     """Job: draw the newest state of the tables waiting in this chat, then their announcements."""
     left: list[int] = []
     later = 0.0
-    for game_id in job.data.get("games", []):
+    for game_id in redraw.games:
         if left:  # keep the chat's order: a newer table never overtakes an older announcement
-            left.append(int(game_id))
+            left.append(game_id)
             continue
         with table_traffic():  # the group's reserve is the table's to spend
-            wait = await publish_game(app, int(game_id))
+            wait = await publish_game(app, game_id)
         if wait > 0:
             later = wait
-            left.append(int(game_id))
+            left.append(game_id)
     if left:
-        raise Postpone(later, {"games": left})
+        raise Postpone(later, TableJob(tuple(left)))
 
 
 async def publish_game(app: TrucoApp, game_id: int) -> float:
@@ -142,12 +148,12 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     # in a private chat the hand message is the table: a second copy of it,
                     # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
                     return 0.0
-                wait, in_app = await asyncio.to_thread(table_gate, app, table)
+                wait, in_app = await asyncio.to_thread(_table_gate, app, table)
                 if wait > 0:
                     return wait  # everyone plays in the Mini App: the table can wait
                 later = await _draw_table(app, drawing, t, in_app)
                 if in_app:
-                    await asyncio.to_thread(table_drawn, app, table.id)
+                    await asyncio.to_thread(presence.table_drawn, rt.db, table.id, rt.rules.clock())
                 return later
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon

@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import ChatSettings, Noise, Setting
+from bot.domain.values.settings import ChatSettings, Noise, Setting
 from bot.i18n import SOURCE, Translations, language_name, words_for
 from bot.telegram.callbacks import config_data, deck_data
 from engine import get_ruleset
@@ -68,6 +68,8 @@ def config_view(
         Setting.LANGUAGE: _("Idioma"),
         Setting.NOISE: _("Avisos"),
     }
+    if chat.id > 0:  # a private chat speaks its person's Telegram language: nothing to pick
+        del names[Setting.LANGUAGE]
     if setting is None:
         buttons = [
             InlineKeyboardButton(n, callback_data=config_data(k, chat=bound))
@@ -111,7 +113,10 @@ def config_summary(t: Translations, chat: ChatSettings) -> str:
         covered=setting_label(t, Setting.COVERED, chat.covered_cards),
         ladder=setting_label(t, Setting.LADDER, chat.ladder),
         sinais=setting_label(t, Setting.SINAIS, chat.sinais),
-        lang=setting_label(t, Setting.LANGUAGE, chat.language),
+        # a private chat speaks its person's Telegram language (``t``'s), a group its setting
+        lang=words_for(t).name
+        if chat.id > 0
+        else setting_label(t, Setting.LANGUAGE, chat.language),
     )
     return (
         text

@@ -14,7 +14,7 @@ from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import translations
+from bot.i18n import Translations, translations, words_for
 from bot.telegram.callbacks import lesson_data, tutorial_data
 from engine import words
 from engine.actions import Act
@@ -113,14 +113,14 @@ def _view_lines(view: View, style: DeckStyle) -> list[str]:
     return lines
 
 
-def menu(style: DeckStyle, foreigner: bool = False) -> tuple[str, InlineKeyboardMarkup]:
+def menu(style: DeckStyle, reader: Translations | None = None) -> tuple[str, InlineKeyboardMarkup]:
     """The lesson menu: one button per lesson, as on the rulebook site.
 
-    ``foreigner``: the person reads another language, so the menu first says, in English,
-    that the lessons are in Portuguese."""
+    ``reader``: the person's language; one who reads another than Portuguese is first
+    told, in their own language, that the lessons are in Portuguese."""
     lines = []
-    if foreigner:
-        lines.append("(" + translations("en").gettext("O tutorial é em português.") + ")")
+    if reader is not None and words_for(reader).lang != PT.lang:
+        lines.append("(" + reader.gettext("O tutorial é em português.") + ")")
     lines.append(f"🎓 <b>{html.escape(course().title.in_style(style))}</b>")
     lines.append(_("Escolha uma lição; cada uma é uma mão curta, jogada com botões."))
     for n, lesson in enumerate(course().lessons, start=1):

@@ -6,7 +6,7 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values import Table
+from bot.domain.values.game import Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import Move, signals_data
 from engine import View

@@ -64,17 +64,19 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
 
-from bot.domain.values import AddRobot, Join, RobotLevel, Start
+from bot.domain.values.commands import AddRobot, Join, Start
+from bot.domain.values.game import RobotLevel
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.runner import free_port
-from bot.telegram.callbacks import Prefix, page_lobby_name, parse_lobby, parse_move
+from bot.telegram.callbacks import Prefix, parse_lobby, parse_move
+from bot.webapp.state import page_lobby_name
 from engine.actions import Act
 from engine.stats import percentile
 
 if TYPE_CHECKING:
     import aiohttp
 
-    from bot.webapp.client import Page
+    from bot.tools.pages import Page
 
 TOKEN = "123456:BENCH"
 LEVELS = tuple(RobotLevel)
@@ -89,7 +91,7 @@ TRUCO_SHARE = 0.05
 ACCEPT_SHARE = 0.2
 """``matches="full"``: how often a person accepts a call (else they run)."""
 NOISES = ("all", "calls", "end")
-"""What a group hears of a match as new messages (``bot.domain.values.Noise``)."""
+"""What a group hears of a match as new messages (``bot.domain.values.settings.Noise``)."""
 WEBAPP_PATH = "/app/"
 PAGE_WAIT = 10.0
 """Seconds a tap waits for the other open pages to show it before counting them as missed."""
@@ -264,7 +266,7 @@ class _Person:
     async def _set_noise(self) -> None:
         """/config in the group: what it hears of a match (``Noise``), as an admin sets it."""
         from bot.domain.people import setting_choices
-        from bot.domain.values import Setting
+        from bot.domain.values.settings import Setting
         from bot.i18n import LANGUAGES
         from bot.telegram.callbacks import config_data
 
@@ -319,7 +321,7 @@ class _Pages:
     def open(self, user: int, group: int, game: int, on_state: Any = None) -> tuple[Page, str]:
         """A page of ``user`` at ``game``, streaming from the next replica; the replica its
         taps go to (another one, so a tap crosses replicas as behind a balancer)."""
-        from bot.webapp.client import Page
+        from bot.tools.pages import Page
 
         k = self.opened
         self.opened += 1

@@ -18,8 +18,9 @@ jobs within ``poll`` seconds.
 - Each lane of kinds has its own slots, claimed in order (why: ``bot.telegram.job_table``).
 
 Which callback runs each kind, and in which lane, is one table
-(``bot.telegram.job_table``); a callback gets the application and the claimed job,
-and may raise :class:`Postpone` to run again later.
+(``bot.telegram.job_table``, beside this module): a callback gets the application, the
+claimed job and its typed payload (``bot.domain.jobs.Payload``), and may raise
+:class:`Postpone` to run again later.
 """
 
 from __future__ import annotations
@@ -33,19 +34,40 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bot.domain import Database, Unavailable
 from bot.domain import jobs as store
-from bot.domain.jobs import ClaimedJob, JobKind
+from bot.domain.jobs import ClaimedJob, JobKind, Payload
 from bot.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
-JobCallback = Callable[[Any, ClaimedJob], Awaitable[None]]
-"""``async def callback(app, job)``."""
+P = TypeVar("P", bound=Payload)
 MAX_BACKOFF = 60.0
 
-__all__ = ["ClaimedJob", "JobRunner", "Lane", "Postpone"]
+__all__ = ["ClaimedJob", "JobBinding", "JobRunner", "Lane", "Postpone"]
+
+
+@dataclass(frozen=True)
+class JobBinding(Generic[P]):
+    """A kind of job: its payload's type, the callback that runs it, and its lane's name."""
+
+    payload: type[P]
+    run: Callable[[Any, ClaimedJob, P], Awaitable[None]]
+    """``async def run(app, job, payload)``."""
+    lane: str = ""
+
+    @property
+    def kind(self) -> JobKind:
+        """The kind this binding runs."""
+        return self.payload.kind
+
+    async def __call__(self, app: Any, job: ClaimedJob) -> None:
+        """Read the job's payload and run the callback with it."""
+        payload = job.payload()
+        if not isinstance(payload, self.payload):  # PAYLOADS maps each kind to one type
+            raise TypeError(f"job {job.kind} carries a {type(payload).__name__}")
+        await self.run(app, job, payload)
 
 
 @dataclass(frozen=True)
@@ -60,13 +82,13 @@ class Lane:
 class Postpone(Exception):
     """Raised by a job callback: run this job again in ``seconds`` (not a failure).
 
-    ``data``: what is left to do, when only part of the job was done.
+    ``left``: what is left to do, when only part of the job was done.
     """
 
-    def __init__(self, seconds: float, data: dict[str, Any] | None = None) -> None:
+    def __init__(self, seconds: float, left: Payload | None = None) -> None:
         super().__init__(seconds)
         self.seconds = seconds
-        self.data = data
+        self.left = left
 
 
 def worker_name() -> str:
@@ -98,7 +120,7 @@ class JobRunner:
         self.poll = poll
         self.lanes = lanes
         self.worker = worker_name()
-        self._callbacks: dict[str, JobCallback] = {}
+        self._callbacks: dict[str, JobBinding[Any]] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._done: list[ClaimedJob] = []
         """Jobs that ran, finished (deleted) by the next claim's transaction."""
@@ -107,9 +129,9 @@ class JobRunner:
         self._stopping = False
         self._loop_task: asyncio.Task[None] | None = None
 
-    def register(self, kind: JobKind, callback: JobCallback) -> None:
+    def register(self, binding: JobBinding[Any]) -> None:
         """Bind a kind of job to the callback that runs it."""
-        self._callbacks[kind.value] = callback
+        self._callbacks[binding.kind.value] = binding
 
     def wake(self) -> None:
         """Look for due jobs now (after this process committed a change)."""
@@ -217,7 +239,7 @@ class JobRunner:
                 await callback(app, job)
             except Postpone as later:
                 due = self.clock() + later.seconds
-                await self._give_back(job, due, failed=False, data=later.data)
+                await self._give_back(job, due, failed=False, left=later.left)
                 return
             except Unavailable as exc:
                 wait = min(MAX_BACKOFF, 0.5 * 2**job.attempts)
@@ -235,11 +257,11 @@ class JobRunner:
                 self._wake.set()
 
     async def _give_back(
-        self, job: ClaimedJob, due_at: float, *, failed: bool, data: dict[str, Any] | None = None
+        self, job: ClaimedJob, due_at: float, *, failed: bool, left: Payload | None = None
     ) -> None:
         try:
             await asyncio.to_thread(
-                store.postpone, self.db, job, self.worker, due_at, failed=failed, data=data
+                store.postpone, self.db, job, self.worker, due_at, failed=failed, left=left
             )
         except Unavailable:
             log.warning("job %s %s: could not postpone; its lease will run out", job.kind, job.key)

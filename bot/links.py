@@ -1,8 +1,13 @@
-"""Where a table opens in the Mini App."""
+"""Links to a table, below both adapters: the reference ``g<id>`` that ``/start`` links and
+the Mini App share, and where a table opens in the Mini App."""
 
 from __future__ import annotations
 
-from bot.telegram.callbacks import start_parameter
+
+def start_parameter(game_id: int) -> str:
+    """The reference of a table in links: the ``/start`` parameter that leads a person back
+    to it, and the Mini App's ``startapp`` and ``table``."""
+    return f"g{game_id}"
 
 
 def app_link(bot_username: str, name: str, game_id: int) -> str:

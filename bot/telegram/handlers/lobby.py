@@ -1,5 +1,5 @@
-"""Opening and closing tables: /truco, the lobby buttons, Revanche, /cancelar (and its Sim /
-Não mid-match)."""
+"""A table before and between matches: /truco, the lobby buttons, Revanche, /cancelar
+(and its Sim / Não mid-match), 🙋 Voltei, the robot vote."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from bot.domain import CancelTable, Join, Refused, Start, people, tables
-from bot.domain.values import AddRobot, Change, GameStatus, LobbyCommand, Reason, RemoveRobot, Table
+from bot.domain.values.commands import AddRobot, LobbyCommand, RemoveRobot
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import Change, GameStatus, Table
 from bot.telegram.arguments import truco_request
 from bot.telegram.callbacks import (
     deep_link,
@@ -169,9 +171,7 @@ async def on_lobby(
     """A lobby button: Entrar, Sair, + Robô, − Robô, Começar, Cancelar."""
     q, person = press.query, press.person  # the table's chat: its language
     game_id, command, version = press.data
-    table = await context.call(tables.load, context.db, game_id)
-    if table is None:
-        raise Refused(Reason.NO_GAME)
+    table = await context.call(tables.existing, context.db, game_id)
     if not _on_table_message(q.message, table):
         raise Refused(Reason.NOT_HERE)  # a button acts only from the lobby message it was drawn on
     player = await context.call(people.meet, context.db, person)

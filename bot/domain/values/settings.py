@@ -1,0 +1,83 @@
+"""Settings: the bot-wide knobs and clock a table runs by (``Rules``) and a chat's
+``/config`` (``Setting``, ``Noise``, ``ChatSettings``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlmodel import SQLModel
+
+from engine import DEFAULT_VARIANT, TableOptions
+
+Now = Callable[[], float]
+"""Unix time now (the domain only reads the time; the adapter's ``bot.telegram.clock.Clock``
+also waits on it); injected so tests move deadlines without waiting."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Bot-wide knobs that change how a table runs (from ``Config``), and the clock."""
+
+    decision_seconds: float | None = None
+    seed: int | None = None
+    clock: Now = time.time
+    robot_delay: float = 1.0
+    """Seconds a robot "thinks" before its turn is played."""
+    warning_seconds: float | None = None
+    """A person still to act this long before their deadline is warned (a hands redraw)."""
+
+
+class Setting(StrEnum):
+    """A chat setting ``/config`` cycles through its values."""
+
+    VARIANT = "variant"
+    PLAYERS = "players"
+    TARGET = "target"
+    TIMER = "timer"
+    COVERED = "covered"
+    LADDER = "ladder"
+    SINAIS = "sinais"
+    LANGUAGE = "language"
+    NOISE = "noise"
+
+
+class Noise(StrEnum):
+    """How much of a match a group hears as new messages (``/config``); the table
+    message always follows the game."""
+
+    ALL = "all"
+    """Every call, answer, timeout and hand closing."""
+    CALLS = "calls"
+    """Truco calls (and raises) and the match's end."""
+    END = "end"
+    """Only the match's end."""
+
+
+TABLE_DEFAULTS = TableOptions()
+"""The table options a new chat starts with: the engine's own defaults (R2)."""
+
+
+class ChatSettings(SQLModel):
+    """A chat's table defaults (``/config``): a frozen value, and the one place its fields
+    are written: the ``chats`` table (``models.Chat``) is this plus its own columns."""
+
+    model_config = {"frozen": True}
+
+    id: int
+    variant: str = DEFAULT_VARIANT
+    players: int = 0
+    """2 or 4; 0: by the group's size (2×2 with four people or more)."""
+    target: int = TABLE_DEFAULTS.target
+    timer: int = TABLE_DEFAULTS.timer
+    covered_cards: bool = TABLE_DEFAULTS.covered_cards
+    ladder: str | None = None
+    """Mineiro house ladder such as ``4-6-10-12``; ``None`` is the variant's."""
+    language: str | None = None
+    """A language of ``bot.i18n.LANGUAGES``; ``None`` means Portuguese."""
+    sinais: bool = TABLE_DEFAULTS.sinais
+    """Whether 2×2 tables play with sinais (R12)."""
+    noise: str = Noise.ALL.value
+    """How much of a match the group hears as new messages (a ``Noise``)."""

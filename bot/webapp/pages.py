@@ -1,0 +1,121 @@
+"""The open pages of one process: the tables they watch, read once per change for all.
+
+A page's live stream waits on :class:`~bot.webapp.live.Live`; :class:`Pages` keeps the
+table each watched one was last read as (one read per change for every page of this
+process), hears the database's "a table changed" on PostgreSQL, and tells pages of an
+ended match when its Revanche appears (that news comes from another table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from bot.domain import Table, miniapp
+from bot.domain.values.game import GameStatus, HandSummary
+from bot.services import BotApp, services_of
+from bot.webapp.live import APP_KEY, Live
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A table as read once for every page of this process watching it."""
+
+    table: Table
+    ended: dict[int, HandSummary]
+    around: miniapp.Around = field(default_factory=miniapp.Around)
+
+
+class Pages:
+    """The live connections of one process, and the tables they watch."""
+
+    def __init__(self, app: BotApp) -> None:
+        """Pages of the bot ``app``; they hear every change this process stores (its
+        notifier) and, on PostgreSQL, every replica's (``listening``)."""
+        self.app = app
+        self.live = Live()
+        self._cache: dict[int, Loaded] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._over: set[int] = set()
+        """Ended matches watched here with no Revanche yet."""
+        self._checked: set[int] = set()
+        """Tables already checked for being the Revanche of one of those."""
+        app.bot_data[APP_KEY] = self
+        services_of(app).notifier.on_change(
+            lambda change: self.heard(change.game_id, change.version)
+        )
+
+    async def listening(self) -> AsyncIterator[None]:
+        """The database's changes heard while the server runs (a cleanup context's body)."""
+        db = services_of(self.app).db
+        listener = asyncio.create_task(
+            miniapp.listen(db, self.heard, self._gap), name="miniapp-listen"
+        )
+        try:
+            yield
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+
+    def _gap(self) -> None:
+        self._cache.clear()
+        self.live.gap()
+
+    def heard(self, game_id: int, version: int) -> None:
+        """A table has (at least) ``version`` now: wake its pages. A table nobody here
+        watches may be the Revanche of an ended match whose pages wait for it (its version
+        never moves again): those are told, once per new table."""
+        self.live.changed(game_id, version)
+        if game_id in self.live.waiting or not self._over or game_id in self._checked:
+            return
+        if game_id < min(self._over):
+            return  # a Revanche is newer than its match
+        self._checked.add(game_id)
+        task = asyncio.get_running_loop().create_task(self._revanche(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _revanche(self, game_id: int) -> None:
+        old = await asyncio.to_thread(miniapp.rematch_source, services_of(self.app).db, game_id)
+        if old is not None and old in self._over:
+            self._over.discard(old)
+            self._cache.pop(old, None)
+            self.live.poke(old)
+
+    def read(self, game_id: int) -> Loaded | None:
+        """In a thread: the table, how its hands ended, its lobby's waits or Revanche."""
+        found = miniapp.page_table(services_of(self.app).db, game_id)
+        return Loaded(found.table, found.ended, found.around) if found is not None else None
+
+    async def current(self, game_id: int) -> Loaded | None:
+        """The table, read once per change for every page of this process watching it."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            cached = self._cache.get(game_id)
+            known = self.live.versions.get(game_id, -1)
+            if cached is not None and cached.table.version >= known:
+                return cached
+            loaded = await asyncio.to_thread(self.read, game_id)
+            if loaded is None:
+                return None
+            self._cache[game_id] = loaded
+            self.live.changed(game_id, loaded.table.version)
+            if loaded.table.status == GameStatus.OVER and loaded.around.rematch is None:
+                self._over.add(game_id)  # its Revanche is news that comes from another table
+            else:
+                self._over.discard(game_id)
+            return loaded
+
+    def unwatch(self, game_id: int, wake: asyncio.Event) -> None:
+        """A page of ``game_id`` closed: keep nothing for tables nobody watches here."""
+        self.live.unwatch(game_id, wake)
+        if game_id not in self.live.waiting:
+            self._cache.pop(game_id, None)
+            self._locks.pop(game_id, None)
+            self._over.discard(game_id)
+            if not self._over:
+                self._checked.clear()

@@ -1,0 +1,126 @@
+"""Spanish: a person whose Telegram speaks Spanish (``es-AR``) gets the bot in Spanish,
+with the game's own words (quiero, no quiero, me voy al mazo), on the held clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.sandbox.fakeapi import FakeTelegram
+from tests.bot.harness import (
+    JSON,
+    FakeClock,
+    Harness,
+    button,
+    labels,
+    newest,
+    press,
+    running,
+    strip_tags,
+)
+
+
+async def _said(h: Harness, chat: int, words: str) -> JSON:
+    """The bot's newest message in ``chat`` containing ``words``, once it is there."""
+    found: JSON = await h.wait(lambda: newest(h, chat, words))
+    return found
+
+
+async def test_an_es_ar_person_reads_the_bot_in_spanish(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    async with running(server, tmp_path, clock=FakeClock()) as h:
+        s = h.server
+        sofi = s.add_user("Sofía", language_code="es-AR")
+        beto = s.add_user("Beto", language_code="pt-br")
+
+        # the command menus are published per language: hers is in Spanish
+        menu = await h.wait(lambda: s.commands_for(sofi, sofi) or None)
+        lines = {c["command"]: c["description"] for c in menu}
+        assert lines["truco"] == "Abre una mesa: /truco [variante] [1x1|2x2] [puntos]"
+        assert lines["ajuda"] == "Cómo usar el bot"
+        assert {c["command"]: c["description"] for c in s.commands_for(beto, beto)}[
+            "ajuda"
+        ] == "Como usar o bot"
+
+        await s.user_sends(sofi, sofi, "/start")
+        hello = await _said(h, sofi, "Hola")
+        assert hello["text"].startswith("¡Hola, Sofía! Acá te llegan tus cartas")
+
+        await s.user_sends(sofi, sofi, "/ajuda")
+        help_text = strip_tags((await _said(h, sofi, "Truco en Telegram"))["text"])
+        assert "/truco [" in help_text and "abre una mesa" in help_text
+        assert "Quién puede" in help_text and "Quem pode" not in help_text
+
+        # a bad argument: one clear line in her language
+        await s.user_sends(sofi, sofi, "/truco bisca")
+        refused = await _said(h, sofi, "No entendí")
+        assert refused["text"].startswith("No entendí “bisca”. Ejemplo: /truco")
+
+        # her /config in private is in Spanish, and says the chat speaks it
+        await s.user_sends(sofi, sofi, "/config")
+        cfg = await _said(h, sofi, "Configuración del grupo")
+        assert "Tiempo por jogada" not in cfg["text"] and "Tiempo por jugada" in cfg["text"]
+        assert "Idioma: Español" in cfg["text"]  # hers: a private chat has none to pick
+        assert {"Variante", "Jugadores"} <= set(labels(cfg)) and "Idioma" not in labels(cfg)
+
+        # in a group: the group speaks Portuguese until an admin picks Español
+        group = s.add_group("Truco del barrio", admins=[sofi], members=[beto])
+        await s.user_sends(sofi, group, "/config")
+        cfg = await _said(h, group, "Configuração do grupo")
+        mid = cfg["message_id"]
+        await s.user_presses(sofi, group, mid, button(cfg, "Idioma")["callback_data"])
+        langs = await h.wait(
+            lambda: "Español" in str(s.message(group, mid)) and s.message(group, mid)
+        )
+        assert {"Português (Brasil)", "English", "Español"} <= {
+            x.removeprefix("✅ ") for x in labels(langs)
+        }
+        saved = await s.user_presses(sofi, group, mid, button(langs, "Español")["callback_data"])
+        assert saved["text"] == "Configuración guardada."
+        await h.wait(lambda: "Idioma: Español" in s.message(group, mid)["text"])
+        assert "Configuración del grupo" in s.message(group, mid)["text"]
+
+        # a refusal in the group, in its language now
+        await s.user_sends(beto, group, "/config")
+        await _said(h, group, "Solo los admins del grupo cambian la configuración.")
+
+        # /truco: the lobby, its buttons
+        await s.user_sends(sofi, group, "/truco")
+        lobby = await h.wait(lambda: h.table(group))
+        assert "Mesa de Truco paulista" in lobby["text"] and "puntos" in lobby["text"]
+        assert {"Entrar", "Salir", "Empezar"} <= set(labels(lobby))
+        assert any(x.startswith("+ Robot") for x in labels(lobby))
+        await s.user_sends(beto, beto, "/start")
+        await h.wait(lambda: h.bot_messages(beto))
+        await s.user_presses(
+            beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
+        )
+        await h.wait(lambda: "Beto" in s.message(group, lobby["message_id"])["text"])
+        start = s.message(group, lobby["message_id"])
+        await s.user_presses(
+            sofi, group, start["message_id"], button(start, "Empezar")["callback_data"]
+        )
+
+        # the private hand: Spanish for her, Portuguese for him (Beto is mano)
+        waiting = await _said(h, sofi, "Tu mano:")
+        assert "Tu mano vuelve acá, con los botones, cuando te toque." in waiting["text"]
+        await _said(h, beto, "Sua mão")
+        await press(h, beto, "Truco!")
+        answer = await h.wait(lambda: (m := h.hand(sofi)) and "¡Quiero!" in labels(m) and m)
+        assert labels(answer)[-3:] == ["¡Quiero!", "No quiero", "¡Seis!"]
+        said = await _said(h, group, "📣 Beto")
+        assert strip_tags(said["text"]) == "📣 Beto: ¡TRUCO!"
+        table = await h.wait(lambda: (m := h.table_message(group)) and "❗" in m["text"] and m)
+        assert "❗ ¡TRUCO! de Beto: vale 3 si lo quieren" in strip_tags(table["text"])
+        assert "👉 Le toca a Sofía" in table["text"]
+        await press(h, sofi, "No quiero")
+        closing = await _said(h, group, "se fue al mazo")
+        assert closing["text"] == "Mano 1: Sofía se fue al mazo; 1 punto para Beto. Tanteador 0 × 1"
+        # a lobby button pressed after the start: a one-line refusal in her language
+        late = await s.user_presses(
+            sofi, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
+        )
+        assert late == {"text": "Ese botón no es de este mensaje.", "show_alert": True, "url": None}
+        texts = " ".join(m["text"] for m in h.bot_messages(sofi))
+        for portuguese in ("Sua mão", "Você", "Desce", "Corro", "vaza"):
+            assert portuguese not in texts, portuguese
