@@ -196,7 +196,7 @@
     if (!("score" in st)) {
       ["score", "worth", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
       $("kind").hidden = $("closing").hidden = $("partner").hidden = $("seen").hidden = $("signals").hidden = true;
-      $("status").textContent = st.status === "cancelled" ? words.cancelled : words.lobby;
+      $("status").textContent = st.status === "cancelled" ? "" : words.lobby;
       var main = null;
       if (st.lobby) {
         drawLobby(st);
@@ -221,12 +221,12 @@
     $("kind").hidden = !st.kind_text;
     $("kind").textContent = st.kind_text;
 
+    /* an ended match says so once, in its banner (#ended): no turn is anyone's any more */
     var turn = "";
-    if (st.status === "over") turn = words.over;
-    else if (st.status === "cancelled") turn = words.cancelled;
+    if (st.status === "over" || st.status === "cancelled") turn = "";
     else if (st.seat !== null && st.to_act.indexOf(st.seat) >= 0) turn = words.your_turn;
     else if (st.to_act.length) turn = words.turn_of.replace("{name}", st.to_act.map(function (s) { return st.seats[s].name; }).join(", "));
-    if (st.seat === null) turn = words.watching + " " + turn;
+    if (st.seat === null) turn = (words.watching + " " + turn).trim();
     $("status").innerHTML = esc(turn) + '<span class="clock" id="clock"></span>';
     deadline = st.deadline_in === null || st.status !== "playing" ? null : performance.now() + st.deadline_in * 1000;
     tick();
