@@ -1,8 +1,8 @@
 """The Mini App's views: one small function per route (the table is in ``server.ROUTES``).
 
 The API's views find the person already checked (``door.person_of``) and refuse by
-raising ``door.Refusal``; a change goes through the domain as a button's does, in the
-update threads, and is published the same way.
+raising ``door.Refusal``; a change goes through ``bot.acting.person_acts`` as a button's
+does: in the update threads, a refusal worded, the change told to the notifier.
 """
 
 from __future__ import annotations
