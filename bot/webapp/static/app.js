@@ -192,11 +192,12 @@
     document.body.dataset.status = st.status;
     $("lobby").hidden = !st.lobby;
     $("result").hidden = true;
+    $("standin").hidden = true;
     drawEnded(st);
     if (!("score" in st)) {
       ["score", "worth", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
       $("kind").hidden = $("closing").hidden = $("partner").hidden = $("seen").hidden = $("signals").hidden = true;
-      $("status").textContent = st.status === "cancelled" ? words.cancelled : words.lobby;
+      $("status").textContent = st.status === "cancelled" ? "" : words.lobby;
       var main = null;
       if (st.lobby) {
         drawLobby(st);
@@ -221,12 +222,12 @@
     $("kind").hidden = !st.kind_text;
     $("kind").textContent = st.kind_text;
 
+    /* an ended match says so once, in its banner (#ended): no turn is anyone's any more */
     var turn = "";
-    if (st.status === "over") turn = words.over;
-    else if (st.status === "cancelled") turn = words.cancelled;
+    if (st.status === "over" || st.status === "cancelled") turn = "";
     else if (st.seat !== null && st.to_act.indexOf(st.seat) >= 0) turn = words.your_turn;
     else if (st.to_act.length) turn = words.turn_of.replace("{name}", st.to_act.map(function (s) { return st.seats[s].name; }).join(", "));
-    if (st.seat === null) turn = words.watching + " " + turn;
+    if (st.seat === null) turn = (words.watching + " " + turn).trim();
     $("status").innerHTML = esc(turn) + '<span class="clock" id="clock"></span>';
     deadline = st.deadline_in === null || st.status !== "playing" ? null : performance.now() + st.deadline_in * 1000;
     tick();
@@ -305,7 +306,12 @@
     $("result-text").textContent = st.result || "";
     var offer = st.status === "over" && st.can_rematch;
     $("result-actions").innerHTML = offer ? '<button type="button" class="rematch">' + esc(words.rematch) + "</button>" : "";
-    setMain(offer ? words.rematch : null, rematch);
+    /* a robot plays this seat for the person: 🙋 Voltei, here and on Telegram's MainButton */
+    $("standin").hidden = !st.robot_plays;
+    $("standin-text").textContent = st.robot_plays ? words.stand_in : "";
+    $("back").textContent = words.back;
+    if (st.robot_plays) setMain(words.back, comeBack);
+    else setMain(offer ? words.rematch : null, rematch);
     setBack(!!previous || covering);
     if (st.status === "over" && st.rematch && !left[table]) { previous = table; open(st.rematch); }
   }
@@ -368,6 +374,10 @@
     post("api/lobby", { table: table, command: command });
   }
 
+  function comeBack() {
+    post("api/back", { table: table });
+  }
+
   function rematch() {
     var from = table;
     post("api/rematch", { table: table }).then(function (b) {
@@ -391,6 +401,7 @@
     if (!el || el.disabled) return;
     if (el.classList.contains("cover")) { covering = !covering; render(); return; }
     if (el.classList.contains("rematch")) { rematch(); return; }
+    if (el.classList.contains("back")) { comeBack(); return; }
     if (el.dataset.command) { lobbyAct(el.dataset.command); return; }
     if (el.dataset.action) { covering = false; send(el.dataset.action); }
   });
