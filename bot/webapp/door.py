@@ -209,7 +209,7 @@ HEADERS = web.AppKey("headers", dict[str, str])
 
 def security_headers(local: bool) -> dict[str, str]:
     """The headers of every answer under the app's path: everything the page loads is its
-    own (the card drawings' images are ``data:`` URLs in the site's CSS), only Telegram's
+    own (the cards are SVG its own script draws), only Telegram's
     web clients may frame it (and, for an app on a local address, the sandbox's), no type
     sniffing, and no address (with its table) leaves in a Referer."""
     ancestors = TELEGRAM_CLIENTS + (" " + LOCAL_CLIENTS if local else "")
