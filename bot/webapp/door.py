@@ -19,7 +19,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain.values.errors import Reason, Refused
+from bot import acting
+from bot.domain.values.errors import Reason
 from bot.domain.values.game import Table
 from bot.i18n import person_translations
 from bot.services import BotApp, services_of
@@ -139,7 +140,8 @@ async def may_act(request: web.Request, table: Table) -> None:
     if table.private:
         raise refusal(request, 404, "no_table")
     if not await _member(request, table):
-        raise refused(user, Refused(Reason.NOT_MEMBER))
+        t = person_translations(user.language_code)
+        raise refused(acting.Refusal(Reason.NOT_MEMBER, reason_text(t, Reason.NOT_MEMBER)))
 
 
 async def _member(request: web.Request, table: Table) -> bool:
@@ -147,12 +149,13 @@ async def _member(request: web.Request, table: Table) -> bool:
     return await members.is_member(bot_of(request).bot, table.chat_id, person_of(request).id)
 
 
-def refused(user: WebAppUser, exc: Refused) -> Refusal:
-    """The domain's refusal, in the person's words, as a button's alert says it: 404 for a
+def refused(refusal: acting.Refusal) -> Refusal:
+    """The domain's refusal, in the person's words as a button's alert says it: 404 for a
     table that is not there, 409 for the rest."""
-    text = reason_text(person_translations(user.language_code), exc.reason, exc.params)
-    status = _STATUS.get(exc.reason, 409)
-    return Refusal(status, {"error": text, "reason": exc.reason.value}, exc.reason.value)
+    status = _STATUS.get(refusal.reason, 409)
+    return Refusal(
+        status, {"error": refusal.text, "reason": refusal.reason.value}, refusal.reason.value
+    )
 
 
 def too_deep(text: str, limit: int) -> bool:
@@ -223,7 +226,7 @@ HEADERS = web.AppKey("headers", dict[str, str])
 
 def security_headers(local: bool) -> dict[str, str]:
     """The headers of every answer under the app's path: everything the page loads is its
-    own (the card drawings' images are ``data:`` URLs in the site's CSS), only Telegram's
+    own (the cards are SVG its own script draws), only Telegram's
     web clients may frame it (and, for an app on a local address, the sandbox's), no type
     sniffing, and no address (with its table) leaves in a Referer."""
     ancestors = TELEGRAM_CLIENTS + (" " + LOCAL_CLIENTS if local else "")

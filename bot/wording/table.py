@@ -85,10 +85,12 @@ def rounds_line(
 ) -> str:
     """Who took each round of the hand so far (a team, or a tie)."""
     _ = t.gettext
+    # the ordinal is a word of each language ("1ª" is Portuguese: "1st" in English)
+    ordinals = (_("1ª"), _("2ª"), _("3ª"))
     names = []
     for i, r in enumerate(rounds):
         who = _("empate") if r is None else team_name(seats, r, t, style)
-        names.append(f"{i + 1}ª {who}")
+        names.append(f"{ordinals[i] if i < len(ordinals) else i + 1} {who}")
     return _("Vazas: {rounds}").format(rounds=" · ".join(names))
 
 
@@ -219,8 +221,9 @@ def lobby_text(
     if waiting:
         lines.append(
             _(
-                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s, quem não "
-                "confirmar vira robô e a partida começa."
+                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s a partida "
+                "começa, e um robô joga por quem não confirmou até a pessoa tocar em 🙋 "
+                "Voltei no privado."
             ).format(names=", ".join(style.name(n) for n in waiting), n=int(REMATCH_SECONDS))
         )
     lines.append(
