@@ -82,5 +82,5 @@ def rounds_line(t: Translations, rounds: Sequence[int | None], seats: Seats) -> 
     names = []
     for i, r in enumerate(rounds):
         who = _("empate") if r is None else team_name(seats, r, t)
-        names.append(f"{i + 1}ª {who}")
+        names.append(_("{n}ª {who}").format(n=i + 1, who=who))  # the ordinal is the language's
     return _("Vazas: {rounds}").format(rounds=" · ".join(names))
