@@ -26,6 +26,7 @@ from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
 from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
 from bot.domain.values.people import PlayerInfo
+from bot.i18n import language_for
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
 _HAND_OVERS = (
@@ -61,8 +62,6 @@ _PERSON_LANGUAGE = select(Player.language_code).where(col(Player.id) == bindpara
 def _language(s: Session, game: GameRow) -> str:
     """The table's language: its chat's setting, or its person's in a private game (one
     column each, read at every redraw round)."""
-    from bot.i18n import language_for
-
     if game.private:
         return language_for(s.execute(_PERSON_LANGUAGE, {"id": game.creator_id}).scalar())
     return chat_language_in(s, game.chat_id)

@@ -21,6 +21,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, InvalidatePoolError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, col, create_engine
 
+from bot.domain import models  # noqa: F401  (registers the tables in SQLModel.metadata)
+
 HERE = Path(__file__).resolve().parent
 # PostgreSQL advisory lock keys (any 64-bit numbers unique to this application)
 MIGRATION_LOCK = 0x7472_7563_6F_01  # "truco" 1
@@ -228,10 +230,6 @@ class Database:
 
     def drop_tables(self) -> None:
         """Drop every table of the bot, and Alembic's record (benchmarks and tests)."""
-        from sqlmodel import SQLModel
-
-        from bot.domain import models  # noqa: F401  (registers the tables)
-
         SQLModel.metadata.drop_all(self.engine)
         with self.engine.begin() as conn:
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))

@@ -26,6 +26,7 @@ from telegram.ext import Application
 
 from bot.domain import Database
 from bot.ops.metrics import Metrics, received_at
+from bot.webapp.server import mount
 
 log = logging.getLogger(__name__)
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
@@ -36,6 +37,16 @@ HEALTH_TIMEOUT = 3.0
 def webhook_path(url: str) -> str:
     """The path the bot serves: the path of the public webhook URL (``/`` when it has none)."""
     return urlsplit(url).path or "/"
+
+
+SERVER_NAME = "truco"
+"""The ``Server:`` header of every answer (aiohttp's names its version, which helps nobody
+but a prober)."""
+
+
+async def server_header(request: web.Request, response: web.StreamResponse) -> None:
+    """``on_response_prepare``: name the server without a version."""
+    response.headers["Server"] = SERVER_NAME
 
 
 class BotServer:
@@ -63,12 +74,11 @@ class BotServer:
     def make_app(self) -> web.Application:
         """The routes."""
         web_app = web.Application(client_max_size=1024 * 1024)
+        web_app.on_response_prepare.append(server_header)
         web_app.router.add_get("/healthz", self.healthz)
         web_app.router.add_get("/metrics", self.metrics_page)
         if self.path is not None:
             web_app.router.add_post(self.path, self.webhook)
-        from bot.webapp.server import mount
-
         mount(web_app, self.app)  # the Mini App's page and API, when TELEGRAM_WEBAPP_URL is set
         return web_app
 

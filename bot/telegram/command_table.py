@@ -12,15 +12,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from telegram import Update
+from telegram.constants import ChatType
 
 from bot.i18n import N_, Translations
 from bot.telegram.context import BotContext
 from bot.telegram.handlers import commands, lobby, marcador, settings, tutorial
+from bot.telegram.handlers.common import reply
+from bot.telegram.render.help import help_text
 from engine.rulesets import RULESETS
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]
 VARIANTS = "|".join(RULESETS)
 """The variants' names as /ajuda lists them (any spelling of ``get_ruleset`` is read)."""
+
+
+async def help_command(update: Update, context: BotContext) -> None:
+    """/ajuda: what the bot does and its commands (the table's own handler: it lists them)."""
+    await reply(update, context, help_text(context.t, help_lines(context.t)))
+
+
+async def start_command(update: Update, context: BotContext) -> None:
+    """/start: in private the welcome (``commands.start``), in a group /ajuda."""
+    chat = update.effective_chat
+    if context.person is None or chat is None:
+        return
+    if chat.type == ChatType.PRIVATE:
+        await commands.start(update, context)
+    else:
+        await help_command(update, context)
 
 
 @dataclass(frozen=True)
@@ -49,7 +68,7 @@ class Command:
 
 
 COMMANDS = (
-    Command("start", commands.start),
+    Command("start", start_command),
     Command(
         "truco",
         lobby.new_table,
@@ -113,7 +132,7 @@ COMMANDS = (
     ),
     Command(
         "ajuda",
-        commands.help_command,
+        help_command,
         N_("Como usar o bot"),
         aliases=("help",),
         anonymous=True,

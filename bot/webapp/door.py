@@ -10,8 +10,10 @@ it got from a helper.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -31,16 +33,24 @@ PERSON = web.RequestKey("person", WebAppUser)
 """Where :func:`launch_data` leaves the request's person."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 JSON = dict[str, Any]
+MAX_BODY = 4096
+"""Bytes a page's POST may carry (its bodies are a few dozen): longer ones are refused unread."""
+MAX_DEPTH = 2
+"""How deep a POST's JSON may nest (a page sends one flat object)."""
+BODY_SECONDS = 10.0
+"""A POST's body must arrive within this (a half-sent body holds nothing longer)."""
+_LANGUAGE = re.compile(r'"language_code"\s*:\s*"([A-Za-z_-]{2,16})"')
 
 
 class Refusal(Exception):
     """An answer that refuses the request: its status and JSON body."""
 
-    def __init__(self, status: int, body: JSON) -> None:
-        """Answer ``body`` with ``status``."""
+    def __init__(self, status: int, body: JSON, why: str) -> None:
+        """Answer ``body`` with ``status``; ``why`` goes in the log line."""
         super().__init__(status)
         self.status = status
         self.body = body
+        self.why = why
 
 
 def bot_of(request: web.Request) -> BotApp:
@@ -68,23 +78,114 @@ def refusal(request: web.Request, status: int, key: str) -> Refusal:
     (read unchecked: it only picks the words of the answer)."""
     _scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     try:
-        lang = json.loads(parse_fields(raw.strip()).get("user", "{}")).get("language_code")
-    except (BadInitData, ValueError, AttributeError):
-        lang = None
-    words = page_words(person_translations(lang if isinstance(lang, str) else None))
-    return Refusal(status, {"error": words[key]})
+        # a pattern, not a JSON parser: unchecked input gets no work done on it
+        found = _LANGUAGE.search(parse_fields(raw.strip()).get("user", ""))
+    except BadInitData:
+        found = None
+    words = page_words(person_translations(found[1] if found else None))
+    return Refusal(status, {"error": words[key]}, key)
 
 
 def bad_button(user: WebAppUser) -> Refusal:
     """A request no button of the page makes (400), refused as a forged button is."""
     t = person_translations(user.language_code)
-    return Refusal(400, {"error": reason_text(t, Reason.BAD_BUTTON)})
+    return Refusal(400, {"error": reason_text(t, Reason.BAD_BUTTON)}, Reason.BAD_BUTTON.value)
 
 
 def refused(user: WebAppUser, exc: Refused) -> Refusal:
-    """The domain's refusal, in the person's words (409), as a button's alert says it."""
+    """The domain's refusal, in the person's words, as a button's alert says it: 404 for a
+    table that is not there, 409 for the rest."""
     text = reason_text(person_translations(user.language_code), exc.reason, exc.params)
-    return Refusal(409, {"error": text, "reason": exc.reason.value})
+    status = 404 if exc.reason == Reason.NO_GAME else 409
+    return Refusal(status, {"error": text, "reason": exc.reason.value}, exc.reason.value)
+
+
+def too_deep(text: str, limit: int) -> bool:
+    """Whether JSON ``text`` nests arrays or objects deeper than ``limit`` (counted in one
+    pass over the characters, strings skipped: before any parser recurses into it)."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a page sends")
+
+
+async def json_body(request: web.Request) -> JSON:
+    """A POST's JSON object, read within ``BODY_SECONDS``; 400 (a forged button) for a
+    body too long, too deep, with ``NaN`` or ``Infinity``, not JSON or not an object."""
+    user = request[PERSON]
+    if (request.content_length or 0) > MAX_BODY:
+        raise bad_button(user)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            raw = bytearray()
+            while len(raw) <= MAX_BODY:
+                chunk = await request.content.read(MAX_BODY + 1 - len(raw))
+                if not chunk:
+                    break
+                raw += chunk
+    except TimeoutError:
+        raise Refusal(408, bad_button(user).body, "body too slow") from None
+    if len(raw) > MAX_BODY:
+        raise bad_button(user)
+    try:
+        text = bytes(raw).decode()
+        if too_deep(text, MAX_DEPTH):
+            raise ValueError("too deep")
+        body = json.loads(text, parse_constant=_no_constant)
+    except ValueError:
+        raise bad_button(user) from None
+    if not isinstance(body, dict):
+        raise bad_button(user)
+    return body
+
+
+TELEGRAM_CLIENTS = "https://web.telegram.org https://*.telegram.org"
+"""The web clients of Telegram that frame the page (the phone and desktop apps open it in
+a web view of their own, framed by nobody)."""
+LOCAL_CLIENTS = "http://127.0.0.1:* http://localhost:*"
+"""A fake Telegram's web client on this machine (the sandbox), which frames the page too
+when the app itself is served on a local ``http://`` address."""
+HEADERS = web.AppKey("headers", dict[str, str])
+
+
+def security_headers(local: bool) -> dict[str, str]:
+    """The headers of every answer under the app's path: everything the page loads is its
+    own (the card drawings' images are ``data:`` URLs in the site's CSS), only Telegram's
+    web clients may frame it (and, for an app on a local address, the sandbox's), no type
+    sniffing, and no address (with its table) leaves in a Referer."""
+    ancestors = TELEGRAM_CLIENTS + (" " + LOCAL_CLIENTS if local else "")
+    return {
+        "Content-Security-Policy": (
+            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            f"form-action 'none'; frame-ancestors {ancestors}"
+        ),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """``on_response_prepare``: add the app's :func:`security_headers` (a live stream's too,
+    which a middleware would see only after its headers were sent)."""
+    response.headers.update(request.config_dict[HEADERS])
 
 
 @web.middleware
@@ -93,6 +194,8 @@ async def refusals(request: web.Request, handler: Handler) -> web.StreamResponse
     try:
         return await handler(request)
     except Refusal as exc:
+        # one line per refused request; never the launch data or the body
+        log.info("app %s %s refused %d: %s", request.method, request.path, exc.status, exc.why)
         return web.json_response(exc.body, status=exc.status)
 
 

@@ -10,7 +10,7 @@ with the views in ``views``):
 - ``GET  /app/api/state``     the table as the person may see it (``?table=g<id>``);
 - ``POST /app/api/move``      one action, through ``tables.act`` like a button;
 - ``GET  /app/api/events``    the live stream: the state again after every change;
-- ``POST /app/api/lobby``     Entrar, Sair or Começar, as the group's lobby buttons;
+- ``POST /app/api/lobby``     Entrar, Time 1/2, Sair or Começar, as the group's lobby buttons;
 - ``POST /app/api/rematch``   Revanche, as its button in the group;
 - ``POST /app/api/presence``  the page went to the background or came back.
 
@@ -31,7 +31,14 @@ from aiohttp import web
 
 from bot.services import BotApp, services_of
 from bot.webapp import views
-from bot.webapp.door import BOT, launch_data, refusals
+from bot.webapp.door import (
+    BOT,
+    HEADERS,
+    add_security_headers,
+    launch_data,
+    refusals,
+    security_headers,
+)
 from bot.webapp.pages import Pages
 from bot.webapp.views import PAGES
 
@@ -81,6 +88,9 @@ def make_app(app: BotApp) -> web.Application:
     async def close_streams(_web_app: web.Application) -> None:
         pages.live.close()
 
+    url = urlsplit(services_of(app).config.webapp_url or "")
+    web_app[HEADERS] = security_headers(local=url.scheme == "http")  # config: local hosts only
+    web_app.on_response_prepare.append(add_security_headers)
     web_app.cleanup_ctx.append(listening)
     web_app.on_shutdown.append(close_streams)
     return web_app

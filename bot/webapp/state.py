@@ -21,16 +21,23 @@ from bot.telegram.render.common import countdown_words, seat_name
 from bot.telegram.render.lobby import lobby_label, lobby_text
 from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
 from bot.telegram.render.wording import reason_text
+from engine.actions import Act
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
-from engine.match import Phase
-from engine.sinais import SINAIS
+from engine.match import HandKind, Phase
+from engine.sinais import SINAIS, Sinal
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
-PAGE_LOBBY: dict[str, LobbyCommand] = {"join": Join(), "leave": Leave(), "start": Start()}
+PAGE_LOBBY: dict[str, LobbyCommand] = {
+    "join": Join(),
+    "team1": Join(0),
+    "team2": Join(1),
+    "leave": Leave(),
+    "start": Start(),
+}
 """The lobby's buttons a page has, by the name it sends (``api/lobby``'s ``command``):
-robots, teams and cancelling stay in the group's lobby message."""
+robots and cancelling stay in the group's lobby message."""
 _PAGE_NAMES = {command: name for name, command in PAGE_LOBBY.items()}
 
 
@@ -64,6 +71,9 @@ def page_words(t: Translations) -> dict[str, str]:
         "cover": _("Cobrir"),
         "blind": _("{n}ª carta, às cegas"),
         "covered": _("carta coberta"),
+        "you": _("você"),
+        "free": _("(livre)"),
+        "team": _("Time {n}"),
         "rematch": rematch_label(t),
         "countdown": countdown_words(t),
     }
@@ -105,6 +115,10 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
     offered: list[LobbyCommand] = []
     if user_id is not None and (not seated or user_id in around.waiting):
         offered.append(Join())
+    mine = table.seat_of(user_id) if user_id is not None else None
+    if user_id is not None and table.options.players == 4 and user_id not in around.waiting:
+        # partners by choice, as the group's Time 1 / Time 2 (a robot yields its seat)
+        offered += [Join(team) for team in (0, 1) if mine is None or mine % 2 != team]
     if seated:
         offered.append(Leave())
     if user_id is not None and user_id == table.creator_id:
@@ -115,6 +129,35 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
+
+
+def sent_signal_text(t: Translations, sinal: Sinal) -> str:
+    """A signal the person sent, as their page shows it (it is theirs alone to see)."""
+    return t.gettext("👁️ Você fez o sinal: {sinal}").format(sinal=_sinal(t, sinal))
+
+
+def caught_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
+    """An opponent's signal the person caught, as their page says it."""
+    return t.gettext("👀 Você pegou o sinal de {name}: {sinal}").format(
+        name=name, sinal=_sinal(t, sinal)
+    )
+
+
+def partner_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
+    """The partner's signal, as the person's page says it."""
+    return t.gettext("👁️ Sinal de {name}: {sinal}").format(name=name, sinal=_sinal(t, sinal))
+
+
+def _sinal(t: Translations, sinal: Sinal) -> str:
+    return f"{SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
+
+
+def _signal_text(t: Translations, table: Table, v: View, seat: int, sinal: Sinal) -> str:
+    x = table.seats[seat]
+    name = x.name if x is not None else ""
+    if (seat - v.seat) % 2 == 1:
+        return caught_signal_text(t, name, sinal)
+    return partner_signal_text(t, name, sinal)
 
 
 def table_state(
@@ -166,8 +209,13 @@ def table_state(
     previous = ended.get(v.hand_number - 1)
     last = ended.get(v.hand_number) if table.status == GameStatus.OVER else previous
     deadline_in = None
-    if table.status == GameStatus.PLAYING and table.deadline_at is not None:
+    playing = table.status == GameStatus.PLAYING
+    if playing and table.deadline_at is not None:
         deadline_in = max(0.0, table.deadline_at - now)
+    # a mão de onze/dez being decided is worth its special value if played, as its banner
+    # says: the header says the same (the plain value is what running from it gives)
+    deciding = v.kind == HandKind.SPECIAL and v.phase == Phase.DECIDE
+    worth = v.ruleset.special_hand_value if deciding else v.stake
     state.update(
         {
             "score": list(v.score),
@@ -177,6 +225,7 @@ def table_state(
             "kind_text": kind_text(w, v),
             "phase": v.phase.name.lower(),
             "stake": v.stake,
+            "worth": worth,
             "pending_value": v.pending_value,
             "vira": card(v.vira),
             "manilhas": [card(c) for c in manilhas],
@@ -185,7 +234,7 @@ def table_state(
             "past": [_plays(w, p, manilhas, public) for p in v.past],
             "rounds": list(v.rounds),
             "turn": v.turn,
-            "to_act": list(v.to_act) if v.phase < Phase.HAND_OVER else [],
+            "to_act": list(v.to_act) if playing and v.phase < Phase.HAND_OVER else [],
             "speech": {str(s): text for s, text in speech_texts(w, v).items()},
             "deadline_in": deadline_in,
             "match_winner": v.match_winner,
@@ -207,10 +256,14 @@ def table_state(
             "legal": [],
             "signals": [],
             "seen_signals": [],
+            "sent_signals": [],
         }
     )
     if public:
         return state
+    # a cancelled (or finished) match takes no more moves: an old page shows no buttons
+    legal = v.legal if playing else ()
+    legal_signals = v.legal_signals if playing else ()
     state.update(
         {
             "hand": [card(c) for c in v.hand],
@@ -220,16 +273,25 @@ def table_state(
             ),
             "legal": [
                 {"action": str(a), "act": a.act.name.lower(), "label": w.button(a, v, deck)}
-                for a in v.legal
+                for a in legal
             ],
             "signals": [
                 {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
-                for a in v.legal_signals
+                for a in legal_signals
                 if a.sinal is not None
             ],
             "seen_signals": [
-                {"seat": s, "text": f"{SINAIS[sinal].emoji} {w.sinal(sinal)}"}
-                for s, sinal in v.signals
+                {
+                    "seat": s,
+                    "caught": (s - v.seat) % 2 == 1,
+                    "text": _signal_text(t, table, v, s, x),
+                }
+                for s, x in v.signals
+            ],
+            "sent_signals": [
+                sent_signal_text(t, a.sinal)
+                for s, a in v.history
+                if s == v.seat and a.act == Act.SIGNAL and a.sinal is not None
             ],
         }
     )

@@ -21,9 +21,11 @@ from typing import Any
 from aiohttp import web
 
 from bot.domain import Refused, Source, Table, miniapp, people, tables
+from bot.domain.presence import PRESENCE, page_closed, present
 from bot.domain.values.game import Change
 from bot.domain.values.people import Person
 from bot.i18n import person_translations
+from bot.numbers import NumberRefused, parse_number
 from bot.services import BotApp, services_of
 from bot.webapp import door
 from bot.webapp.door import bot_of, person_of
@@ -43,12 +45,12 @@ CARDS_CSS = (
 """The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
 beside the package in a checkout, or in the working directory (``pip install .`` from a
 clone run there, as ``deploy/truco-bot@.service`` does)."""
-HEARTBEAT = miniapp.PRESENCE / 3
+HEARTBEAT = PRESENCE / 3
 """Seconds between a live connection's keep-alives (and presence refreshes): a person
-counts as in the app for three of them (``miniapp.PRESENCE``)."""
+counts as in the app for three of them (``PRESENCE``)."""
 PAGES = web.AppKey("pages", Pages)
 """The process's open pages, in the Mini App's ``web.Application``."""
-TABLE_REF = re.compile(r"g([0-9]{1,18})")
+TABLE_REF = re.compile(r"g([0-9]{1,20})")
 JSON = dict[str, Any]
 
 
@@ -58,9 +60,32 @@ def pages_of(request: web.Request) -> Pages:
 
 
 def game_of(ref: Any) -> int | None:
-    """The table a page names (``g<id>``), ``None`` for anything else."""
-    found = TABLE_REF.fullmatch(str(ref or ""))
-    return int(found.group(1)) if found else None
+    """The table a page names (``g<id>``), ``None`` for anything else; ``NumberRefused``
+    for an id past the database's range (no such table), as a button's id is read."""
+    found = TABLE_REF.fullmatch(ref) if isinstance(ref, str) else None
+    return parse_number(found.group(1), low=1) if found else None
+
+
+def table_asked(request: web.Request) -> int:
+    """The table of a GET (``?table=g<id>``); 404 for anything else."""
+    try:
+        game_id = game_of(request.query.get("table"))
+    except NumberRefused:
+        game_id = None
+    if game_id is None:
+        raise door.refusal(request, 404, "no_table")
+    return game_id
+
+
+def version_of(user: WebAppUser, value: Any) -> int:
+    """The version a tap was made for: a whole number in the database's range, as a
+    button's version is read (400 for anything else: a float, a string, ``true``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise door.bad_button(user)
+    try:
+        return parse_number(str(value))
+    except NumberRefused:
+        raise door.bad_button(user) from None
 
 
 async def state_for(app: BotApp, user: WebAppUser, loaded: Loaded, deck: DeckStyle) -> JSON:
@@ -92,14 +117,17 @@ async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> C
 
 
 async def body_of(request: web.Request) -> tuple[int, JSON]:
-    """The table a POST names and its JSON body (400 when they do not check out)."""
+    """The table a POST names and its JSON body: 400 when they do not check out (the
+    body is refused unread past ``door.MAX_BODY`` bytes or nested deeper than a page
+    sends), 404 for an id past the database's range."""
+    user = person_of(request)
+    body = await door.json_body(request)
     try:
-        body = await request.json()
-        game_id = game_of(body["table"]) if isinstance(body, dict) else None
-    except (ValueError, KeyError):
-        game_id = None
+        game_id = game_of(body.get("table"))
+    except NumberRefused:
+        raise door.refusal(request, 404, "no_table") from None
     if game_id is None:
-        raise door.bad_button(person_of(request))
+        raise door.bad_button(user)
     return game_id, body
 
 
@@ -110,7 +138,7 @@ async def left(app: BotApp, table: Table, user_id: int) -> None:
     redrawn when its pages close, would be the same edit again)."""
     rt = services_of(app)
     with contextlib.suppress(Exception):  # the process may be stopping
-        await asyncio.to_thread(miniapp.left, rt.db, table, user_id, rt.rules.clock())
+        await asyncio.to_thread(page_closed, rt.db, table, user_id, rt.rules.clock())
         rt.notifier.jobs_recorded()
 
 
@@ -143,9 +171,8 @@ async def state(request: web.Request) -> web.Response:
     """``GET api/state``: the table from the person's seat (the public table when they
     are not seated)."""
     app, user = bot_of(request), person_of(request)
-    game_id = game_of(request.query.get("table"))
-    read = pages_of(request).read
-    loaded = await asyncio.to_thread(read, game_id) if game_id is not None else None
+    game_id = table_asked(request)
+    loaded = await asyncio.to_thread(pages_of(request).read, game_id)
     if loaded is None:
         raise door.refusal(request, 404, "no_table")
     return web.json_response(await state_for(app, user, loaded, await deck_of(app, user)))
@@ -156,8 +183,8 @@ async def move(request: web.Request) -> web.Response:
     button makes it."""
     app, user = bot_of(request), person_of(request)
     game_id, body = await body_of(request)
+    version = version_of(user, body.get("version"))
     try:
-        version = int(body["version"])
         action = Action.parse(str(body["action"]))
     except (ValueError, KeyError, TypeError, InvalidValue):
         raise door.bad_button(user) from None
@@ -181,13 +208,17 @@ async def lobby(request: web.Request) -> web.Response:
     rt = services_of(app)
     person = Person(user.id, user.name, language_code=user.language_code)
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
-    authorised = table is not None and table.creator_id == user.id
+    if table is None:
+        raise door.refusal(request, 404, "no_table")
+    authorised = table.creator_id == user.id
 
     def call() -> Change:
         people.meet(rt.db, person)
-        # the app is open at this table: its first deal needs no hand message
-        miniapp.present(rt.db, game_id, user.id, rt.rules.clock())
-        return tables.lobby(rt.db, game_id, person, command, authorised=authorised, rules=rt.rules)
+        # the app is open at this table: the person, once seated, counts as present from
+        # the change's own transaction (its first deal needs no hand message)
+        return tables.lobby(
+            rt.db, game_id, person, command, authorised=authorised, rules=rt.rules, in_app=True
+        )
 
     done = await change(app, user, call)
     return web.json_response({"ok": True, "version": done.version})
@@ -221,7 +252,7 @@ async def presence(request: web.Request) -> web.Response:
         if body.get("hidden"):
             await left(app, table, user.id)
         else:
-            await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+            await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
 
 
@@ -229,9 +260,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     """``GET api/events``: the live stream: the state now, then again after every change
     of the table."""
     app, user, pages = bot_of(request), person_of(request), pages_of(request)
-    game_id = game_of(request.query.get("table"))
-    if game_id is None:
-        raise door.refusal(request, 404, "no_table")
+    game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
     if loaded is None:
@@ -298,7 +327,7 @@ async def _stream(
             seen.seated = seen.seated or seated
             if seated and loop.time() - present_at >= HEARTBEAT / 2:
                 present_at = loop.time()
-                await asyncio.to_thread(miniapp.present, rt.db, game_id, user.id, rt.rules.clock())
+                await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
             if (loaded.table.version, loaded.around) != sent:
                 data = json.dumps(await state_for(app, user, loaded, deck))
                 await response.write(f"event: state\ndata: {data}\n\n".encode())

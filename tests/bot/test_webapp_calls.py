@@ -12,7 +12,7 @@ from typing import Any
 import aiohttp
 
 from bot.domain import Occupant, Person, TableRequest, tables
-from bot.domain.miniapp import APP_TABLE_GAP
+from bot.domain.presence import APP_TABLE_GAP
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.sandbox.fakeapi import FakeTelegram

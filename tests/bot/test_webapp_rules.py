@@ -163,8 +163,8 @@ async def test_a_timeout_reaches_the_open_page(server, tmp_path) -> None:
 async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, tmp_path) -> None:
     """The hand messages that point to the app stay from hand to hand (no call), the
     group's table waits a minute between drawings, and the group still hears the hand's end."""
-    from bot.domain import jobs, messages, miniapp
-    from bot.domain.miniapp import APP_TABLE_GAP
+    from bot.domain import jobs, messages, presence
+    from bot.domain.presence import APP_TABLE_GAP
 
     clock = FakeClock()
     async with table(server, tmp_path, 2, (0, 0), clock=clock) as (h, (ana, beto)):
@@ -173,7 +173,7 @@ async def test_while_everyone_plays_in_the_app_the_chats_are_left_alone(server, 
         # their hands came as messages first (whoever opens the app at the deal gets none)
         await h.wait(lambda: len(messages.hands_drawing(rt.db, ana.game).messages) == 2)
         for u in people:  # both have the table open in the app (as their live streams say)
-            miniapp.present(rt.db, ana.game, u, clock())
+            presence.present(rt.db, ana.game, u, clock())
         for app, card in ((ana, "3C"), (beto, "2S"), (ana, "KH")):
             assert (await app.move(f"play {card}"))[0] == 200
         note = "A partida está no app da mesa"

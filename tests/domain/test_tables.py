@@ -26,8 +26,8 @@ from bot.domain import (
     Stale,
     Start,
     messages,
-    miniapp,
     people,
+    presence,
     tables,
 )
 from bot.domain import jobs as store
@@ -337,14 +337,14 @@ def test_a_revanche_pressed_in_the_app_counts_its_presser_there_before_its_deal(
     gid = open_and_start(db, group, rules, ["1x1"], [ANA, BETO])
     play_defaults(db, gid, rules, [ANA, BETO])
     lobby = tables.rematch(db, gid, BETO.id, rules, in_app=True)
-    assert miniapp.in_app(db, lobby.game_id, clock.now) == {BETO.id}
+    assert presence.in_app(db, lobby.game_id, clock.now) == {BETO.id}
     started = tables.rematch(db, gid, ANA.id, rules, in_app=True)
     assert started.status == GameStatus.PLAYING
-    assert miniapp.in_app(db, started.game_id, clock.now) == {ANA.id, BETO.id}
+    assert presence.in_app(db, started.game_id, clock.now) == {ANA.id, BETO.id}
     # pressed in the group, the Revanche counts nobody as in the app
     play_defaults(db, started.game_id, rules, [ANA, BETO])
     again = tables.rematch(db, started.game_id, ANA.id, rules)
-    assert miniapp.in_app(db, again.game_id, clock.now) == frozenset()
+    assert presence.in_app(db, again.game_id, clock.now) == frozenset()
 
 
 def test_two_timeouts_in_a_row_give_the_seat_to_a_robot_until_the_person_comes_back(

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sqlmodel import Session, col, select
 
-from bot.domain import jobs
+from bot.domain import jobs, presence
 from bot.domain.models import Event, Game
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit
@@ -127,6 +127,7 @@ def lobby(
     authorised: bool,
     rules: Rules,
     expected: int | None = None,
+    in_app: bool = False,
 ) -> Change:
     """Join, leave, add or remove a robot, start or cancel a lobby.
 
@@ -136,10 +137,20 @@ def lobby(
     drawn for: a robot button pressed again on the same drawing, after the same person's
     press already added (removed) that robot, is a double tap: ``Refused(LOBBY_REPEAT)``,
     one robot added.
+
+    ``in_app``: pressed in the Mini App, open at this table: a person seated once the
+    command is done counts as having it open from this transaction (the first deal sends
+    them no hand message), one who leaves no longer does; nobody else is recorded.
     """
     if isinstance(command, Start):
         if not authorised:
             raise Refused(Reason.ONLY_CREATOR)
+        if in_app:
+            with db.session() as s:
+                game = game_for_change(s, game_id)
+                if seat_of(read_seats(s, game), user.id) is not None:
+                    presence.mark_present(s, game_id, user.id, rules.clock())
+                    s.commit()
         return start(db, game_id, rules)
     with db.session() as s:
         game = game_for_change(s, game_id)
@@ -203,6 +214,10 @@ def lobby(
                 save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
                 record_event(s, game, expected + 1, "cancel", None, user.id)
         store_seats(s, game_id, seats)
+        if in_app and seat_of(seats, user.id) is not None:
+            presence.mark_present(s, game_id, user.id, rules.clock())
+        elif in_app:
+            presence.unmark_present(s, game_id, user.id)
         waiting = rematch_waiting(s, game, seats) if game.status == GameStatus.LOBBY else []
         ready = game.rematch_of is not None and game.status == GameStatus.LOBBY and not waiting
         change = commit(s, game, None, seats, rules)
@@ -307,8 +322,6 @@ def rematch(
     (robots, or the last confirmation) sends them no hand message: the job that draws the
     hands may run before the page's own call comes back.
     """
-    from bot.domain import miniapp  # it reads the tables' rows: imported here, not above
-
     with db.session() as s:
         old = game_for_change(s, game_id, gone=(GameStatus.CANCELLED,))
         if old.status != GameStatus.OVER:
@@ -328,7 +341,7 @@ def rematch(
             confirm = True  # its Revanche lobby is open: pressing Revanche again confirms
             new_id = active.id
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
                 s.commit()
         elif _newer_game(s, old):
             raise Refused(Reason.REMATCH_GONE)
@@ -354,7 +367,7 @@ def rematch(
             record_event(s, game, 0, "open", None, user_id, rematch_of=old.id, waiting=waiting)
             new_id = game.id or 0
             if in_app:
-                miniapp.mark_present(s, new_id, user_id, rules.clock())
+                presence.mark_present(s, new_id, user_id, rules.clock())
             due = game.deadline_at or 0
             change = None if not waiting else commit(s, game, None, seats, rules)
             if change is None:

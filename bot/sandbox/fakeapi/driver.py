@@ -16,6 +16,7 @@ from typing import Any
 from bot.sandbox.fakeapi.content import command_entities, public, render_text
 from bot.sandbox.fakeapi.methods import BotApi, Call, _InlineQuery
 from bot.sandbox.fakeapi.updates import Delivery
+from bot.webapp.initdata import sign, user_json
 
 JSON = dict[str, Any]
 
@@ -285,8 +286,6 @@ class PeopleDriver(BotApi):
         ``startapp`` becomes ``tgWebAppStartParam`` in the query and ``start_param`` in the
         signed data."""
         from urllib.parse import quote, urlencode
-
-        from bot.webapp.initdata import sign, user_json
 
         user = {k: v for k, v in self.users[user_id].items() if k != "is_bot"}
         user["allows_write_to_pm"] = True

@@ -18,7 +18,7 @@ from bot.telegram.handlers.common import refuse, reply
 from bot.telegram.publish import schedule_hands, schedule_table
 from bot.telegram.publish.table import REPOST_AFTER
 from bot.telegram.render.hand import seated_text
-from bot.telegram.render.help import help_text, rules_text
+from bot.telegram.render.help import rules_text
 from bot.telegram.render.results import ranking_text
 from bot.telegram.render.table import table_text
 from bot.telegram.render.wording import no_match_here, not_understood, welcome_text
@@ -26,12 +26,10 @@ from bot.telegram.throttle import Route
 
 
 async def start(update: Update, context: BotContext) -> None:
-    """Greet in private, remember the person can be written to, resume a deep-linked table."""
+    """/start in private: greet, remember the person can be written to, resume a
+    deep-linked table (in a group /start is /ajuda: ``command_table.start_command``)."""
     person, chat = context.person, update.effective_chat
-    if person is None or chat is None:
-        return
-    if chat.type != ChatType.PRIVATE:
-        await help_command(update, context)
+    if person is None or chat is None or chat.type != ChatType.PRIVATE:
         return
     player = await context.call(people.meet, context.db, person, started=True)
     t = person_translations(player.language_code)
@@ -73,13 +71,6 @@ async def start(update: Update, context: BotContext) -> None:
         schedule_table(context.application, table.chat_id, table.thread_id, table.id)
     elif table.status == GameStatus.PLAYING:
         schedule_hands(context.application, table.chat_id, table.id)
-
-
-async def help_command(update: Update, context: BotContext) -> None:
-    """/ajuda: what the bot does and its commands."""
-    from bot.telegram import command_table  # the table binds this module's handlers
-
-    await reply(update, context, help_text(context.t, command_table.help_lines(context.t)))
 
 
 async def rules(update: Update, context: BotContext) -> None:

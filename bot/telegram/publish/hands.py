@@ -17,7 +17,7 @@ from enum import StrEnum
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden, TelegramError
 
-from bot.domain import jobs, messages, miniapp, people, tables
+from bot.domain import jobs, messages, people, presence, tables
 from bot.domain.jobs import HandsJob
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
 from bot.domain.values.game import GameStatus
@@ -39,7 +39,7 @@ def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
     rt = runtime_of(app)
     if rt.config.webapp is None:
         return frozenset()
-    return miniapp.people_in_app(rt.db, game_id, rt.rules.clock())
+    return presence.people_in_app(rt.db, game_id, rt.rules.clock())
 
 
 def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.domain import jobs, marcador
+from bot.domain import jobs, marcador, people
 from bot.domain.jobs import MarcadorJob
 from bot.i18n import translations
 from bot.telegram.budget import patience
@@ -59,8 +59,6 @@ async def publish_marcador(app: TrucoApp, marcador_id: int) -> float:
             return wait
         if wait > 0.01:
             await rt.clock.sleep(wait)
-        from bot.domain import people  # the chat's language
-
         lang = await asyncio.to_thread(people.chat_language, rt.db, posted.chat_id)
         t = translations(lang)
         text, markup = marcador_text(t, lang, posted), marcador_keyboard(t, posted)

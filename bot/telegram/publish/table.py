@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot.domain import jobs, messages, miniapp, outbox, tables
+from bot.domain import jobs, messages, outbox, presence, tables
 from bot.domain.jobs import TableJob
 from bot.domain.outbox import Announcement, Outgoing
 from bot.domain.values.drawings import TableDrawing
@@ -85,11 +85,11 @@ def schedule_table(
 
 
 def _table_gate(app: TrucoApp, table: Table) -> tuple[float, bool]:
-    """In a thread: ``miniapp.table_gate`` when the bot has a Mini App (else: draw now)."""
+    """In a thread: ``presence.table_gate`` when the bot has a Mini App (else: draw now)."""
     rt = runtime_of(app)
     if rt.config.webapp is None:
         return 0.0, False
-    return miniapp.table_gate(rt.db, table, rt.rules.clock())
+    return presence.table_gate(rt.db, table, rt.rules.clock())
 
 
 async def flush_table(app: TrucoApp, job: ClaimedJob, redraw: TableJob) -> None:
@@ -153,7 +153,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     return wait  # everyone plays in the Mini App: the table can wait
                 later = await _draw_table(app, drawing, t, in_app)
                 if in_app:
-                    await asyncio.to_thread(miniapp.table_drawn, rt.db, table.id, rt.rules.clock())
+                    await asyncio.to_thread(presence.table_drawn, rt.db, table.id, rt.rules.clock())
                 return later
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon

@@ -111,24 +111,23 @@
     });
   }
 
-  function faces(c) {
-    return '<span class="carta__trad">' + esc(c.trad) + '<span class="carta__naipe">' + esc(c.naipe) + "</span></span>" +
-      '<span class="carta__esp">' + esc(c.esp) + '<span class="naipe-esp naipe-esp--' + esc(c.naipe_esp) + '"></span></span>';
-  }
+  var deck = window.TrucoDeck;
 
   function cardName(c) {
     return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", manilha" : "");
   }
 
-  function card(c, extra) {
-    if (!c) return '<span class="carta carta--verso" role="img" aria-label="' + esc(words.covered || "") + '"><span></span></span>';
+  function card(c, extra, style) {
+    var css = style ? ' style="' + style + '"' : "";
+    if (!c) return '<span class="carta carta--verso' + (extra ? " " + extra : "") + '" role="img" aria-label="' + esc(words.covered || "") + '"' + css + "></span>";
     var cls = "carta carta--" + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") + (extra ? " " + extra : "");
-    return '<span class="' + cls + '" data-card="' + esc(c.code) + '" role="img" aria-label="' + esc(cardName(c)) + '">' + faces(c) + "</span>";
+    return '<span class="' + cls + '" data-card="' + esc(c.code) + '" role="img" aria-label="' + esc(cardName(c)) + '"' +
+      css + ">" + deck.face(c, state.deck) + "</span>";
   }
 
   function backs(n) {
     var out = "";
-    for (var i = 0; i < n; i++) out += '<span class="carta carta--verso" aria-hidden="true"><span></span></span>';
+    for (var i = 0; i < n; i++) out += '<span class="carta carta--verso" aria-hidden="true"></span>';
     return '<span class="backs">' + out + "</span>";
   }
 
@@ -140,8 +139,47 @@
     return ["s", "e", "n", "w"][d];
   }
 
+  /* a card played comes in from its seat's side of the felt */
+  var FROM = { s: "--dx:0;--dy:3.5em", n: "--dx:0;--dy:-3.5em", e: "--dx:3.5em;--dy:0", w: "--dx:-3.5em;--dy:0" };
+  var seenPlays = null; /* plays already drawn on this page: only new ones move */
+
   function teamName(team) {
     return state.seats.filter(function (s) { return s.team === team; }).map(function (s) { return s.name; }).join(" & ");
+  }
+
+  function seatsOnFelt(played) {
+    var st = state;
+    var felt = "";
+    st.seats.forEach(function (s) {
+      var cls = "seat seat--" + place(s.seat) + " seat--team" + s.team + (st.to_act && st.to_act.indexOf(s.seat) >= 0 ? " seat--turn" : "") +
+        (s.free ? " seat--free" : "") + (s.robot ? " seat--robot" : "") + (s.you ? " seat--you" : "");
+      var name = s.free ? words.free : s.name;
+      felt += '<div class="' + cls + '" data-seat="' + s.seat + '"><span class="name">' + esc(name) +
+        (s.you ? ' <span class="you">(' + esc(words.you) + ")</span>" : "") + "</span>" +
+        (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") :
+          (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
+          (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
+          '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span>") +
+        "</div>";
+    });
+    return felt;
+  }
+
+  function drawLobby(st) {
+    $("felt").classList.add("felt--lobby");
+    $("felt").innerHTML = seatsOnFelt(null);
+    $("lobby-text").textContent = st.lobby.text;
+    $("lobby-actions").innerHTML = st.lobby.actions.map(function (a) {
+      return '<button type="button" class="lobby lobby--' + esc(a.command) + '" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
+    }).join("");
+  }
+
+  function drawEnded(st) {
+    var el = $("ended");
+    var text = st.status === "cancelled" ? words.cancelled : st.status === "over" ? words.over : "";
+    el.hidden = !text;
+    el.textContent = text;
+    el.className = text ? "ended ended--" + st.status : "";
   }
 
   function render() {
@@ -154,31 +192,38 @@
     document.body.dataset.status = st.status;
     $("lobby").hidden = !st.lobby;
     $("result").hidden = true;
+    drawEnded(st);
     if (!("score" in st)) {
-      ["score", "worth", "felt", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
+      ["score", "worth", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
       $("kind").hidden = $("closing").hidden = $("partner").hidden = $("seen").hidden = $("signals").hidden = true;
       $("status").textContent = st.status === "cancelled" ? words.cancelled : words.lobby;
       var main = null;
       if (st.lobby) {
-        $("lobby-text").textContent = st.lobby.text;
-        $("lobby-actions").innerHTML = st.lobby.actions.map(function (a) {
-          return '<button type="button" class="lobby" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
-        }).join("");
+        drawLobby(st);
         main = st.lobby.actions.filter(function (a) { return a.command === "start"; })[0] ||
           st.lobby.actions.filter(function (a) { return a.command === "join"; })[0] || null;
+      } else {
+        $("felt").classList.add("felt--lobby");
+        $("felt").innerHTML = seatsOnFelt(null);
       }
       setMain(main && main.label, main && function () { lobbyAct(main.command); });
       setBack(!!previous || covering);
       return;
     }
-    var myTeam = st.seat === null ? 0 : st.seat & 1;
-    $("score").textContent = teamName(myTeam) + " " + st.score[myTeam] + " × " + st.score[1 - myTeam] + " " + teamName(1 - myTeam);
-    $("worth").textContent = words.worth + " " + (st.pending_value ? st.stake + "→" + st.pending_value : st.stake);
+    $("felt").classList.remove("felt--lobby");
+    var myTeam = st.seat === null ? -1 : st.seat & 1;
+    /* the score in the teams' order, as every message of the match says it */
+    $("score").innerHTML = [0, 1].map(function (team) {
+      return '<span class="team' + (team === myTeam ? " team--mine" : "") + '" data-team="' + team + '">' + esc(teamName(team)) + "</span>";
+    }).join('<span class="points">' + st.score[0] + " × " + st.score[1] + "</span>");
+    var worth = "worth" in st ? st.worth : st.stake;
+    $("worth").textContent = words.worth + " " + (st.pending_value ? worth + "→" + st.pending_value : worth);
     $("kind").hidden = !st.kind_text;
     $("kind").textContent = st.kind_text;
 
     var turn = "";
     if (st.status === "over") turn = words.over;
+    else if (st.status === "cancelled") turn = words.cancelled;
     else if (st.seat !== null && st.to_act.indexOf(st.seat) >= 0) turn = words.your_turn;
     else if (st.to_act.length) turn = words.turn_of.replace("{name}", st.to_act.map(function (s) { return st.seats[s].name; }).join(", "));
     if (st.seat === null) turn = words.watching + " " + turn;
@@ -189,32 +234,36 @@
     /* the felt: each seat's name, cards left, what they said, what they played */
     /* an empty table shows the round just closed, so the last cards played stay visible */
     var played = {};
+    var round = st.table.length || !st.past.length ? st.past.length : st.past.length - 1;
     var onFelt = st.table.length || !st.past.length ? st.table : st.past[st.past.length - 1];
+    var shown = {};
     onFelt.forEach(function (p) {
-      played[p.seat] = p.covered && !p.card ? card(null) : card(p.card, p.covered ? "carta--coberta carta--minha" : "");
+      var key = st.game + ":" + st.hand_number + ":" + round + ":" + p.seat;
+      shown[key] = true;
+      var moving = seenPlays !== null && !seenPlays[key];
+      var cls = (p.covered ? "carta--coberta carta--minha" : "") + (moving ? " carta--chega" : "");
+      played[p.seat] = p.covered && !p.card ? card(null, moving ? "carta--chega" : "", moving ? FROM[place(p.seat)] : "") :
+        card(p.card, cls, moving ? FROM[place(p.seat)] : "");
     });
-    var felt = "";
-    st.seats.forEach(function (s) {
-      var cls = "seat seat--" + place(s.seat) + (st.to_act.indexOf(s.seat) >= 0 ? " seat--turn" : "");
-      felt += '<div class="' + cls + '" data-seat="' + s.seat + '"><span class="name">' + esc(s.name) + "</span>" +
-        (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
-        (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
-        '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span></div>";
-    });
-    $("felt").innerHTML = felt;
+    seenPlays = shown;
+    $("felt").innerHTML = seatsOnFelt(played);
 
     var rounds = st.rounds.map(function (r) {
       var who = r === null ? "tie" : r === myTeam ? "us" : "them";
       return '<span class="round round--' + who + '" data-round="' + who + '"></span>';
     }).join("");
-    $("info").innerHTML = (st.vira ? "<span>" + esc(words.vira) + " " + card(st.vira) + "</span>" : "") +
-      "<span>" + esc(words.manilhas) + " " + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>" +
+    $("info").innerHTML = (st.vira ? '<span class="info-vira">' + esc(words.vira) + " " + card(st.vira) + "</span>" : "") +
+      '<span class="info-manilhas">' + esc(words.manilhas) + " " + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>" +
       '<span id="rounds" data-rounds="' + st.rounds.map(function (r) { return r === null ? "x" : r; }).join("") + '">' + esc(words.rounds) + " " + rounds + "</span>";
 
     $("partner").hidden = !st.partner_hand;
     $("partner").innerHTML = st.partner_hand ? esc(words.partner_cards) + " " + st.partner_hand.map(function (c) { return card(c); }).join("") : "";
-    $("seen").hidden = !st.seen_signals.length;
-    $("seen").innerHTML = st.seen_signals.map(function (s) { return esc(st.seats[s.seat].name + ": " + s.text); }).join(" · ");
+    var notes = (st.sent_signals || []).map(function (text) { return '<li class="sig-sent">' + esc(text) + "</li>"; })
+      .concat(st.seen_signals.map(function (s) {
+        return '<li class="' + (s.caught ? "sig-caught" : "sig-partner") + '" data-seat="' + s.seat + '">' + esc(s.text) + "</li>";
+      }));
+    $("seen").hidden = !notes.length;
+    $("seen").innerHTML = notes.length ? "<ul>" + notes.join("") + "</ul>" : "";
 
     /* the person's hand: cards to tap (their legal plays), blind slots in the iron hand */
     var legal = {};
@@ -227,12 +276,12 @@
       var ok = !!legal[action];
       hand += '<button type="button" class="carta carta--' + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") +
         '" data-card="' + esc(c.code) + '" data-action="' + esc(action) + '" aria-label="' + esc(cardName(c)) + '"' +
-        (ok ? "" : " disabled") + ">" + faces(c) + "</button>";
+        (ok ? "" : " disabled") + ">" + deck.face(c, st.deck) + "</button>";
     });
     st.blind_slots.forEach(function (slot) {
       var action = "blind " + slot;
       hand += '<button type="button" class="carta carta--verso" data-slot="' + slot + '" data-action="' + action + '" aria-label="' +
-        esc(words.blind.replace("{n}", slot + 1)) + '"' + (legal[action] ? "" : " disabled") + "><span>" + (slot + 1) + "ª</span></button>";
+        esc(words.blind.replace("{n}", slot + 1)) + '"' + (legal[action] ? "" : " disabled") + '><span class="slot">' + (slot + 1) + "</span></button>";
     });
     $("hand").innerHTML = hand;
     $("hand").setAttribute("aria-label", words.your_cards);
@@ -241,11 +290,11 @@
     if (canCover) acts += '<button type="button" class="cover" aria-pressed="' + covering + '">' + esc(words.cover) + "</button>";
     st.legal.forEach(function (a) {
       if (a.act === "play" || a.act === "cover" || a.act === "blind") return;
-      acts += '<button type="button" class="act" data-act="' + a.act + '" data-action="' + esc(a.action) + '">' + esc(a.label) + "</button>";
+      acts += '<button type="button" class="act act--' + esc(a.act) + '" data-act="' + a.act + '" data-action="' + esc(a.action) + '">' + esc(a.label) + "</button>";
     });
     $("actions").innerHTML = acts;
     $("signals").hidden = !st.signals.length;
-    $("signals").innerHTML = st.signals.length ? esc(words.signals) + " " + st.signals.map(function (s) {
+    $("signals").innerHTML = st.signals.length ? '<span class="sig-title">' + esc(words.signals) + "</span> " + st.signals.map(function (s) {
       return '<button type="button" class="sig" data-action="' + esc(s.action) + '">' + esc(s.label) + "</button>";
     }).join("") : "";
     $("closing").hidden = !st.closing;
@@ -332,6 +381,7 @@
     stop();
     table = ref;
     state = null;
+    seenPlays = null;
     covering = false;
     connect();
   }

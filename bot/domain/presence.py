@@ -1,0 +1,125 @@
+"""Who has a table open in the Mini App: a rule of the table both adapters read.
+
+A person counts as having the app open ``PRESENCE`` seconds after their page's last sign
+of life (``people_in_app``); while everyone seated at a group's match plays it there, the
+group's table message waits (``table_gate``, ``table_drawn``); a page that closes gives
+the person their hand message back (``page_closed``). The rows are ``app_presence``'s, one per
+table and person, written by the pages of every replica.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, delete, select
+
+from bot.domain import jobs
+from bot.domain.models import AppPresence
+from bot.domain.store import Database, insert_of
+from bot.domain.values.game import GameStatus, Table
+
+GROUP_TABLE = 0
+"""The presence row (``user_id`` 0: no Telegram user has it) that holds when the group's
+table message of a match played in the app was last drawn, so that every replica spaces
+those drawings alike."""
+PRESENCE = 30.0
+"""A person counts as having the app open this long after their page's last sign of life
+(three of the page's heartbeats)."""
+APP_TABLE_GAP = 60.0
+"""While everyone seated at a group's match plays it in the Mini App, the group's table
+message is redrawn at most this often (seconds): the players see every move in the app,
+the group can watch it live there (🃏 Abrir a mesa), and each edit counts against the
+bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
+
+
+def present(db: Database, game_id: int, user_id: int, now: float) -> None:
+    """The person has the table open in the app now."""
+    with db.session() as s:
+        mark_present(s, game_id, user_id, now)
+        s.commit()
+
+
+def mark_present(s: Session, game_id: int, user_id: int, now: float) -> None:
+    """``present`` inside a transaction of the caller's (committed with what it stores)."""
+    stmt = insert_of(s, AppPresence).values(game_id=game_id, user_id=user_id, seen_at=now)
+    s.execute(
+        stmt.on_conflict_do_update(index_elements=["game_id", "user_id"], set_={"seen_at": now})
+    )
+
+
+def absent(db: Database, game_id: int, user_id: int) -> None:
+    """The person closed the app (or its connection dropped)."""
+    with db.session() as s:
+        unmark_present(s, game_id, user_id)
+        s.commit()
+
+
+def unmark_present(s: Session, game_id: int, user_id: int) -> None:
+    """``absent`` inside a transaction of the caller's (committed with what it stores)."""
+    s.execute(
+        delete(AppPresence).where(
+            col(AppPresence.game_id) == game_id, col(AppPresence.user_id) == user_id
+        )
+    )
+
+
+def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
+    """The people who had the table open in the app at ``since`` or later."""
+    with db.session() as s:
+        q = select(AppPresence.user_id).where(
+            AppPresence.game_id == game_id,
+            col(AppPresence.seen_at) >= since,
+            col(AppPresence.user_id) != GROUP_TABLE,
+        )
+        return frozenset(s.exec(q))
+
+
+def seen_at(db: Database, game_id: int) -> dict[int, float]:
+    """Every row of a table's presence: person (or ``GROUP_TABLE``) -> when last seen."""
+    with db.session() as s:
+        q = select(AppPresence.user_id, AppPresence.seen_at).where(AppPresence.game_id == game_id)
+        return {user: seen for user, seen in s.exec(q)}
+
+
+def seated_people(table: Table) -> frozenset[int]:
+    """The people (not robots, nor robots standing in for someone) seated at a table."""
+    return frozenset(
+        x.user for x in table.seats if x is not None and x.user is not None and x.robot is None
+    )
+
+
+def people_in_app(db: Database, game_id: int, now: float) -> frozenset[int]:
+    """Who has this table open in the Mini App now (on any replica)."""
+    return in_app(db, game_id, now - PRESENCE)
+
+
+def table_gate(db: Database, table: Table, now: float) -> tuple[float, bool]:
+    """Seconds before the group's table message of this match should be redrawn (0: now),
+    and whether everyone seated plays it in the Mini App. It waits only then, and only
+    while the last such drawing (by any replica) is under ``APP_TABLE_GAP`` seconds old.
+    Nothing is read for private tables or tables not in play."""
+    if table.private or table.status != GameStatus.PLAYING:
+        return 0.0, False
+    seated = seated_people(table)
+    seen = seen_at(db, table.id)
+    everyone = bool(seated) and all(seen.get(u, -PRESENCE) >= now - PRESENCE for u in seated)
+    last = seen.get(GROUP_TABLE)
+    if not everyone or last is None:
+        return 0.0, everyone
+    return max(0.0, last + APP_TABLE_GAP - now), everyone
+
+
+def table_drawn(db: Database, game_id: int, now: float) -> None:
+    """The group's table of ``game_id`` was just drawn for a match played in the Mini App
+    (every replica's ``table_gate`` counts from now)."""
+    present(db, game_id, GROUP_TABLE, now)
+
+
+def page_closed(db: Database, table: Table, user_id: int, now: float) -> None:
+    """The person's page closed (or went to the background): their hand message shows their
+    hand again, and the group's table follows every move again (only a match in play is
+    drawn otherwise while its people are in the app: an ended match's table, redrawn when
+    its pages close, would be the same edit again). The redraws are jobs, recorded here."""
+    absent(db, table.id, user_id)
+    jobs.request(db, str(table.id), now, jobs.HandsJob(table.id), keep_earlier=True)
+    if not table.private and table.status == GameStatus.PLAYING:
+        key = jobs.table_key(table.chat_id, table.thread_id)
+        jobs.request(db, key, now, jobs.TableJob((table.id,)), keep_earlier=True)

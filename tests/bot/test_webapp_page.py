@@ -1,0 +1,187 @@
+"""The Mini App page as the one place to play, in a real browser: a lobby worth opening
+(who sits where, robots that yield their seats, big buttons), card faces drawn in both
+decks, a card that slides in when played (and not for those who asked for less motion),
+a cancelled match that says so, and a header that agrees with the mão de onze's banner."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.domain import AddRobot, Person, RobotLevel, people, tables
+from bot.telegram.callbacks import parse_lobby
+from bot.telegram.context import runtime_of
+from engine.cards import DeckStyle
+from tests.bot.harness import button, buttons, newest, paulista_hand, seat_match
+from tests.bot.test_webapp_browser import GROUP, World, open_app
+from tests.browsers import shot
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 800}
+TOUCH = 44
+"""The smallest height of a button a thumb presses (px)."""
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    w = World(tmp_path)
+    try:
+        yield w
+    finally:
+        w.stop()
+
+
+def heights(page: Any, selector: str) -> list[float]:
+    return list(
+        page.locator(selector).evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    )
+
+
+def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
+    world: World, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, caio = world.people()
+    for u in (ana, beto, caio):
+        world.run(world.server.user_sends(u, u, "/start"))
+    world.run(world.server.user_sends(ana, GROUP, "/truco paulista 2x2"))
+    lobby = world.run(world.h.wait(lambda: world.h.table(GROUP)))
+    gid = parse_lobby(buttons(lobby)[0]["callback_data"])[0]
+    rt = runtime_of(world.h.app)
+    for _ in range(3):
+        robot = AddRobot(RobotLevel.FACIL)
+        tables.lobby(rt.db, gid, Person(ana, "Ana"), robot, authorised=True, rules=rt.rules)
+    context = browser.new_context(viewport=PHONE)
+    pa = open_app(context, world.launch(ana, gid))
+    pb = open_app(context, world.launch(beto, gid))
+    # the felt shows the four chairs: Ana and three robots, team by team
+    expect(pb.locator("#felt .seat")).to_have_count(4)
+    expect(pb.locator("#felt .seat--robot")).to_have_count(3)
+    expect(pa.locator("#felt .seat--you")).to_contain_text("Ana")
+    # Beto may sit down (Entrar) or choose a team; each button is big enough for a thumb
+    for command in ("join", "team1", "team2"):
+        expect(pb.locator(f'button.lobby[data-command="{command}"]')).to_be_visible()
+    assert min(heights(pb, "button.lobby")) >= TOUCH
+    expect(pb.locator('button.lobby[data-command="team1"]')).to_have_text("Time 1")
+    shot(pb, "webapp-lobby.png")
+    # the table is full of robots: Beto's team choice takes a robot's seat beside Ana
+    pb.locator('button.lobby[data-command="team1"]').click()
+    expect(pb.locator("#felt .seat--you")).to_contain_text("Beto")
+    expect(pb.locator("#felt .seat--robot")).to_have_count(2)
+    assert pb.locator("#felt .seat--you").get_attribute("class").count("seat--team0") == 1
+    expect(pa.locator("#felt .seat--robot")).to_have_count(2)  # live on Ana's page
+    # Caio (in English) sits with Entrar: the last robot yields its seat
+    pc = open_app(context, world.launch(caio, gid))
+    expect(pc.locator('button.lobby[data-command="join"]')).to_have_text("Join")
+    pc.locator('button.lobby[data-command="join"]').click()
+    expect(pa.locator("#felt .seat--robot")).to_have_count(1)
+    table = tables.load(rt.db, gid)
+    assert table is not None
+    assert sorted(x.name for x in table.seats if x and not x.robot) == ["Ana", "Beto", "Caio"]
+    # the opener starts: the hands come, the big buttons with them
+    pa.locator('button.lobby[data-command="start"]').click()
+    for page in (pa, pb, pc):
+        expect(page.locator("#hand button[data-card]")).to_have_count(3)
+    # whoever's turn it is (robots play theirs at once) gets Truco! big enough for a thumb
+    pages = {ana: pa, beto: pb, caio: pc}
+
+    def person_to_act() -> Any:
+        x = tables.load(rt.db, gid)
+        who = x.seats[x.shown.to_act()[0]] if x is not None and x.shown.to_act() else None
+        return who is not None and not who.robot and pages[who.user]
+
+    page = world.run(world.h.wait(person_to_act))
+    expect(page.locator('button.act[data-act="truco"]')).to_be_visible()
+    assert min(heights(page, "button.act")) >= TOUCH
+    assert min(heights(page, "button.sig")) >= TOUCH
+    shot(page, "webapp-2x2.png")
+    for page in (pa, pb, pc):
+        assert page.errors == []
+    context.close()
+
+
+def test_cards_are_drawn_in_each_deck_slide_in_and_a_cancelled_match_says_so(
+    world: World, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, caio = world.people()
+    rt = runtime_of(world.h.app)
+    gid = world.table([ana, beto])
+    people.set_deck(rt.db, beto, DeckStyle.SPANISH)
+    moving = browser.new_context(viewport=PHONE)
+    still = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    pa = open_app(moving, world.launch(ana, gid))
+    pb = open_app(moving, world.launch(beto, gid))
+    pc = open_app(still, world.launch(caio, gid))
+    expect(pa.locator("#hand button[data-card]")).to_have_count(3)
+    expect(pb.locator("#hand button[data-card]")).to_have_count(3)
+    # the traditional deck: Q with its letter; the Spanish: the same card is the sota, 10
+    # de oros, drawn with its own suit
+    assert pa.locator('#hand [data-card="KH"] svg text').first.text_content() == "K"
+    assert pb.locator('#hand [data-card="QD"] svg text').first.text_content() == "10"
+    expect(pb.locator('#hand [data-card="QD"]')).to_have_accessible_name("10 de oros (sota)")
+    assert pb.locator('#hand [data-card="2S"] svg').count() == 1
+    shot(pb, "webapp-espanhol.png")
+    # Ana plays: her card slides in on Beto's page, and simply appears on Caio's, who asked
+    # for less motion
+    pa.locator('#hand button[data-card="3C"]').click()
+    for page in (pb, pc):
+        expect(page.locator('.played [data-card="3C"]')).to_be_visible()
+    assert "carta--chega" in pb.locator('.played [data-card="3C"]').get_attribute("class")
+    animation = "el => getComputedStyle(el).animationName"
+    assert pb.locator('.played [data-card="3C"]').evaluate(animation) == "chega"
+    assert pc.locator('.played [data-card="3C"]').evaluate(animation) == "none"
+    # drawn again for another change, the card already there does not move again
+    expect(pa.locator("#status")).to_contain_text("Vez de Beto")
+    version = pb.locator("body").get_attribute("data-version")
+    pb.locator('#hand button[data-card="2S"]').click()
+    expect(pb.locator("body")).not_to_have_attribute("data-version", version)
+    assert "carta--chega" not in (pb.locator('.played [data-card="3C"]').get_attribute("class"))
+
+    # the match is cancelled: every open page says so and offers no move any more
+    s = world.server
+    world.run(s.user_sends(ana, GROUP, "/cancelar"))
+    question = world.run(world.h.wait(lambda: newest(world.h, GROUP, "Cancelar a partida?")))
+    yes = button(question, "Sim")["callback_data"]
+    world.run(s.user_presses(ana, GROUP, question["message_id"], yes))
+    for page in (pa, pb, pc):
+        expect(page.locator("#ended")).to_have_text(
+            "A mesa foi cancelada." if page is not pc else "The table was cancelled."
+        )
+        expect(page.locator("body")).to_have_attribute("data-status", "cancelled")
+        assert page.locator("#hand button[data-card]:enabled").count() == 0
+        assert page.locator("button.act, button.sig").count() == 0
+        assert "Vez de" not in page.locator("#status").inner_text()
+    expect(pa.locator("#status")).to_have_text("A mesa foi cancelada.")
+    shot(pa, "webapp-cancelled.png")
+    for page in (pa, pb, pc):
+        assert page.errors == []
+    moving.close()
+    still.close()
+
+
+def test_the_header_and_the_banner_agree_on_the_mao_de_onze(world: World, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, _ = world.people()
+    gid = world.run(seat_match(world.h, GROUP, [ana, beto], paulista_hand((11, 5))))
+    context = browser.new_context(viewport=PHONE)
+    pa = open_app(context, world.launch(ana, gid))
+    expect(pa.locator("#kind")).to_contain_text("vale 3")
+    expect(pa.locator("#worth")).to_have_text("Vale 3")
+    expect(pa.locator('button.act[data-act="play11"]')).to_be_visible()
+    assert min(heights(pa, "button.act")) >= TOUCH
+    # the header names the teams in order, never running into the worth beside it
+    score = pa.locator("#score").bounding_box()
+    worth = pa.locator("#worth").bounding_box()
+    assert score is not None and worth is not None
+    assert score["x"] + score["width"] <= worth["x"]
+    expect(pa.locator("#score")).to_have_text("Ana11 × 5Beto")
+    shot(pa, "webapp-mao-de-onze.png")
+    assert pa.errors == []
+    context.close()

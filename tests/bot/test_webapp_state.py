@@ -1,0 +1,90 @@
+"""What a Mini App page is sent, without a browser: the signals as the person lives them
+(what they sent, their partner's, the one they caught, said so), the worth of a mão de
+onze as its banner says it, and a match that ended offering no move."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.domain import Database, Join, Person, Rules, people, tables
+from bot.i18n import person_translations
+from bot.telegram.arguments import truco_request
+from bot.webapp.state import table_state
+from engine import Match, TableOptions
+from engine.cards import DeckStyle
+from tests.bot.harness import paulista_hand
+
+ANA, BETO, CIDA, DITA = (Person(i, n) for i, n in enumerate(("Ana", "Beto", "Cida", "Dita"), 1))
+NOW = 1_800_000_000.0
+GROUP = -100_555
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = Database(f"sqlite:///{tmp_path / 'state.db'}")
+    for p in (ANA, BETO, CIDA, DITA):
+        people.meet(database, p, started=True)
+    yield database
+    database.close()
+
+
+RULES = Rules(decision_seconds=30, seed=7, clock=lambda: NOW, robot_delay=0)
+
+
+def seated(db: Database, seats: list[Person], match: Match) -> int:
+    chat = people.chat_settings(db, GROUP)
+    size = "2x2" if len(seats) == 4 else "1x1"
+    table = tables.open_table(db, GROUP, None, seats[0], truco_request([size], chat))
+    for p in seats[1:]:
+        tables.lobby(db, table.id, p, Join(), authorised=False, rules=RULES)
+    tables.start(db, table.id, RULES, match)
+    return table.id
+
+
+def state_of(db: Database, gid: int, seat: int, lang: str = "pt") -> dict:
+    table = tables.load(db, gid)
+    assert table is not None
+    t = person_translations(lang)
+    return table_state(t, table, seat, {}, DeckStyle.TRADITIONAL, NOW)
+
+
+def test_signals_say_what_was_sent_and_who_was_caught(db: Database) -> None:
+    match = Match("paulista", TableOptions(players=4, catch_percent=100), 0, dealer=3)
+    gid = seated(db, [ANA, BETO, CIDA, DITA], match)
+    table = tables.load(db, gid)
+    assert table is not None
+    three = next(a for a in table.shown.view(1).legal_signals if a.sinal and a.sinal.name == "TRES")
+    tables.act(db, gid, 0, None, three, RULES, user_id=BETO.id)  # Beto signals "três"
+    sent = state_of(db, gid, 1)
+    assert sent["sent_signals"] == ["👁️ Você fez o sinal: 🤷 três"]
+    assert sent["seen_signals"] == []
+    partner = state_of(db, gid, 3)  # Dita, his partner
+    assert partner["seen_signals"] == [
+        {"seat": 1, "caught": False, "text": "👁️ Sinal de Beto: 🤷 três"}
+    ]
+    caught = state_of(db, gid, 0)  # Ana caught it
+    assert caught["seen_signals"] == [
+        {"seat": 1, "caught": True, "text": "👀 Você pegou o sinal de Beto: 🤷 três"}
+    ]
+    english = state_of(db, gid, 0, "en")
+    assert english["seen_signals"][0]["text"] == "👀 You caught Beto's signal: 🤷 three"
+    assert state_of(db, gid, 1, "en")["sent_signals"] == ["👁️ You signalled: 🤷 three"]
+
+
+def test_the_mao_de_onze_is_worth_what_its_banner_says_and_a_cancelled_match_takes_no_move(
+    db: Database,
+) -> None:
+    gid = seated(db, [ANA, BETO], paulista_hand((11, 5)))
+    state = state_of(db, gid, 0)
+    assert state["phase"] == "decide" and "vale 3" in state["kind_text"]
+    assert state["worth"] == 3 and state["stake"] == 1
+    assert {a["act"] for a in state["legal"]} == {"play11", "run11"}
+    tables.cancel(db, gid, ANA.id, authorised=True)
+    state = state_of(db, gid, 0)
+    assert state["status"] == "cancelled"
+    assert state["legal"] == [] and state["signals"] == [] and state["to_act"] == []
+    assert state["deadline_in"] is None
+    assert state["words"]["cancelled"] == "A mesa foi cancelada."
