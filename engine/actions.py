@@ -23,11 +23,33 @@ class Act(IntEnum):
     RUN11 = 8
     SIGNAL = 9
     """A sign to the partner (R12); it changes no turn."""
+    ENVIDO = 10
+    """Gaudério: call envido, or raise an envido while answering it (R13.3)."""
+    REAL_ENVIDO = 11
+    FALTA_ENVIDO = 12
+    QUERO = 13
+    """Gaudério: accept the pending envido."""
+    NAO_QUERO = 14
+    """Gaudério: decline the pending envido."""
+    FLOR = 15
+    """Gaudério: a flor sung by the engine for its holder (R13.4); never a seat's choice,
+    so never in ``legal_actions``: it shows in the log and the history."""
 
     @property
     def code(self) -> str:
-        """The scenario-format name (``play``, ``truco``, ``run11``...)."""
-        return self.name.lower()
+        """The scenario-format name (``play``, ``truco``, ``run11``, ``real-envido``...)."""
+        return _CODES[self]
+
+    @staticmethod
+    def from_code(code: str) -> Act:
+        """The act named ``code`` (case-insensitive); ``KeyError`` if there is none."""
+        return _BY_CODE[code.lower()]
+
+
+_CODES = {a: a.name.lower().replace("_", "-") for a in Act}
+_BY_CODE = {code: a for a, code in _CODES.items()}
+ENVIDO_CALLS = (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+"""The three envido calls, in the order a raise may climb them."""
 
 
 class Action(NamedTuple):
@@ -56,7 +78,7 @@ class Action(NamedTuple):
         if not parts:
             raise ValueError("ação vazia")
         try:
-            act = Act[parts[0].upper()]
+            act = Act.from_code(parts[0])
         except KeyError:
             raise ValueError(f"ação desconhecida: {parts[0]!r}") from None
         if act in (Act.PLAY, Act.COVER):
@@ -90,4 +112,26 @@ RUN11 = Action(Act.RUN11)
 SIGNAL: tuple[Action, ...] = tuple(Action(Act.SIGNAL, sinal=s) for s in Sinal)
 HIDDEN_SIGNAL = Action(Act.SIGNAL)
 """A signal as seen by a seat that was not told which one."""
-SIMPLE = {a.act: a for a in (TRUCO, ACCEPT, RUN, RAISE, PLAY11, RUN11)}
+ENVIDO = Action(Act.ENVIDO)
+REAL_ENVIDO = Action(Act.REAL_ENVIDO)
+FALTA_ENVIDO = Action(Act.FALTA_ENVIDO)
+QUERO = Action(Act.QUERO)
+NAO_QUERO = Action(Act.NAO_QUERO)
+FLOR = Action(Act.FLOR)
+SIMPLE = {
+    a.act: a
+    for a in (
+        TRUCO,
+        ACCEPT,
+        RUN,
+        RAISE,
+        PLAY11,
+        RUN11,
+        ENVIDO,
+        REAL_ENVIDO,
+        FALTA_ENVIDO,
+        QUERO,
+        NAO_QUERO,
+        FLOR,
+    )
+}

@@ -24,7 +24,7 @@ from typing import Any
 from engine import words
 from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, Card, DeckStyle
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, InvalidValue
 from engine.match import HandKind, Match, Phase
 from engine.robots import LEVELS, get_robot, normalize_level
 from engine.rulesets import (
@@ -63,6 +63,12 @@ class Setup:
     def validated(self) -> Setup:
         """This setup with canonical names; ``ValueError`` with a pt-BR reason if it is wrong."""
         rs = get_ruleset(self.variant)
+        if rs.name not in RULESETS:  # gaudério's table is not on the page yet
+            raise InvalidValue(
+                "variante desconhecida: {name!r} (conhecidas: {known})",
+                name=self.variant,
+                known=", ".join(RULESETS),
+            )
         level = normalize_level(self.level)
         ladder = tuple(self.ladder) if self.ladder else None
         options = TableOptions(

@@ -19,6 +19,8 @@ class ErrorCode(StrEnum):
     NO_DECISION_PENDING = "no_decision_pending"
     HAND_OVER = "hand_over"
     INVALID_SCENARIO = "invalid_scenario"
+    ENVIDO_NOT_ALLOWED = "envido_not_allowed"
+    NO_ENVIDO_PENDING = "no_envido_pending"
     SIGNAL_NOT_ALLOWED = "signal_not_allowed"
     """Not part of the scenario format: scenarios carry no signals (R12)."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import actions as A
+from engine import envido as E
 from engine import snapshot
 from engine.actions import Act, Action
 from engine.cards import Card
@@ -22,7 +23,16 @@ from engine.dealing import shuffle as _shuffle
 from engine.errors import ErrorCode, IllegalAction
 from engine.rulesets import Ruleset, TableOptions, get_ruleset
 from engine.snapshot import SNAPSHOT_VERSION
-from engine.state import NO_BETS, HandKind, HandResult, Phase, Play, TeamBets
+from engine.state import (
+    NO_BETS,
+    NO_ENVIDO,
+    EnvidoState,
+    HandKind,
+    HandResult,
+    Phase,
+    Play,
+    TeamBets,
+)
 from engine.view import View, make_view
 
 __all__ = [
@@ -43,7 +53,7 @@ __all__ = [
 
 # The members as module names: an enum member looked up on its class costs several times
 # a global's lookup (EnumType's ``__getattr__`` hook), and these are read on every action.
-_DECIDE, _PLAYING, _ANSWERING, _HAND_OVER, _MATCH_OVER = Phase
+_DECIDE, _PLAYING, _ANSWERING, _ENVIDO, _HAND_OVER, _MATCH_OVER = Phase
 _NORMAL, _SPECIAL, _IRON = HandKind
 _PLAY = Act.PLAY
 _COVER = Act.COVER
@@ -55,6 +65,10 @@ _RAISE = Act.RAISE
 _PLAY11 = Act.PLAY11
 _RUN11 = Act.RUN11
 _SIGNAL = Act.SIGNAL
+_FLOR = Act.FLOR
+_QUERO = Act.QUERO
+_ENVIDO_CALL = frozenset((Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO))
+_ENVIDO_ANSWER = frozenset((Act.QUERO, Act.NAO_QUERO))
 
 
 def fold_bets(
@@ -203,6 +217,8 @@ _TRUCO_ACTION = A.TRUCO
 _ACCEPT_ACTION = A.ACCEPT
 _RUN_ACTION = A.RUN
 _RAISE_ACTION = A.RAISE
+_ENVIDO_ACTIONS = {E.ENVIDO: A.ENVIDO, E.REAL_ENVIDO: A.REAL_ENVIDO, E.FALTA_ENVIDO: A.FALTA_ENVIDO}
+_FIRST_CALLS = [A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO]
 
 
 class Match:
@@ -214,6 +230,9 @@ class Match:
         "call_team",
         "dealer",
         "dealt",
+        "env",
+        "flor",
+        "flor_left",
         "hand_log",
         "hand_number",
         "hand_winner",
@@ -277,6 +296,13 @@ class Match:
     log: list[tuple[int, Action]]
     hand_log: list[tuple[int, Action]]
     bets: tuple[TeamBets, TeamBets]
+    env: EnvidoState | None
+    """The hand's envido (R13.3): ``None`` while one may still be called in a gaudério hand,
+    ``NO_ENVIDO`` in the other variants, else the sequence called."""
+    flor: tuple[int, ...]
+    """The seats whose flor the engine sang in this hand, in order (R13.4)."""
+    flor_left: int
+    """Bit mask of the seats holding a flor not sung yet (gaudério with flor on)."""
     signalled: int
     """Bit mask of the seats that signalled in this round (R12: one each per round)."""
     threshold: int
@@ -383,6 +409,9 @@ class Match:
         self.points = (0, 0)
         self.hand_log = []
         self.signalled = 0
+        self.env = NO_ENVIDO
+        self.flor = ()
+        self.flor_left = 0
 
     def _deal_from_seed(self) -> None:
         n = self.players
@@ -425,6 +454,9 @@ class Match:
         self.points = (0, 0)
         self.hand_log = []
         self.signalled = 0
+        self.flor = ()
+        self.env = NO_ENVIDO
+        self.flor_left = 0
         threshold = self.threshold
         s0, s1 = self.score
         at0 = s0 >= threshold
@@ -439,6 +471,20 @@ class Match:
         else:
             self.kind = _NORMAL
             self.phase = _PLAYING
+        if rs.envido:
+            self._start_points(dealt)
+
+    def _start_points(self, dealt: tuple[tuple[Card, ...], ...]) -> None:
+        """A gaudério hand's points game: envido open, the flors to sing (the mão's now)."""
+        self.env = None  # envido may be called
+        left = 0
+        if self.options.flor:
+            for seat, cards in enumerate(dealt):
+                if E.has_flor(cards):
+                    left |= 1 << seat
+        self.flor_left = left
+        if left:
+            self._sing_flors()
 
     def deal(self) -> None:
         """Chance step: rotate the dealer and deal the next hand from the seed."""
@@ -462,6 +508,9 @@ class Match:
         new.call_team = self.call_team
         new.dealer = self.dealer
         new.dealt = self.dealt
+        new.env = self.env
+        new.flor = self.flor
+        new.flor_left = self.flor_left
         new.hand_log = self.hand_log.copy()
         new.hand_number = self.hand_number
         new.hand_winner = self.hand_winner
@@ -552,6 +601,12 @@ class Match:
             if self.players == 2 or ran >> team + 2 & 1:
                 return _ONE_SEAT[team]
             return (team, team + 2)
+        if phase is _ENVIDO:
+            env = self.env
+            assert env is not None
+            team = 1 - env.team
+            declined = env.declined
+            return tuple(s for s in self.team_seats[team] if not declined >> s & 1)
         return ()
 
     def can_truco(self, seat: int) -> bool:
@@ -575,7 +630,7 @@ class Match:
             return False
         if not 0 <= seat < self.players or self.signalled >> seat & 1:
             return False
-        if self.phase not in (_PLAYING, _ANSWERING, _DECIDE):
+        if self.phase not in (_PLAYING, _ANSWERING, _DECIDE, _ENVIDO):
             return False
         return bool(self.hands[seat])
 
@@ -617,24 +672,43 @@ class Match:
                 and self.raise_team != seat & 1
             ):
                 acts.append(_TRUCO_ACTION)
+            if self.env is None and self._may_call_envido(seat):
+                acts += _FIRST_CALLS
             return acts
         if phase is _ANSWERING:
             if seat & 1 == self.call_team or self.ran >> seat & 1:
                 return []
             if self.call + 1 < len(self.ladder):
-                return [_ACCEPT_ACTION, _RUN_ACTION, _RAISE_ACTION]
-            return [_ACCEPT_ACTION, _RUN_ACTION]
+                acts = [_ACCEPT_ACTION, _RUN_ACTION, _RAISE_ACTION]
+            else:
+                acts = [_ACCEPT_ACTION, _RUN_ACTION]
+            if self.env is None and self._may_call_envido(seat):
+                acts += _FIRST_CALLS
+            return acts
         if phase == _DECIDE:
             if seat & 1 != self.call_team or self.ran >> seat & 1:
                 return []
             return [A.PLAY11, A.RUN11]
+        if phase is _ENVIDO:
+            env = self.env
+            assert env is not None
+            if seat & 1 == env.team or env.declined >> seat & 1:
+                return []
+            return [A.QUERO, A.NAO_QUERO, *(_ENVIDO_ACTIONS[c] for c in E.next_calls(env.calls))]
         return []
+
+    def _may_call_envido(self, seat: int) -> bool:
+        """Whether ``seat``, on its turn or answering the first truco, may open an envido:
+        round 1, its card not played, no truco accepted, no flor sung (R13.3, R13.4)."""
+        if self.rounds or self.level >= 0 or self.flor:
+            return False
+        return all(s != seat for s, _, _ in self.table)
 
     def default_action(self, seat: int) -> Action | None:
         """What a seat does when its time runs out (R10), or ``None`` if it may not act.
 
         Play: the strongest card, open (in the iron hand, the first card left, since
-        nobody may see it). Answering a call: run. Mão de onze/dez: run.
+        nobody may see it). Answering a call: run. Mão de onze/dez: run. Answering an envido: decline (R13.3).
         """
         if seat not in self.to_act():
             return None
@@ -642,6 +716,8 @@ class Match:
             return A.RUN
         if self.phase == _DECIDE:
             return A.RUN11
+        if self.phase == _ENVIDO:
+            return A.NAO_QUERO
         if self.kind == _IRON:
             return self.legal_actions(seat)[0]
         strength = self.strength
@@ -665,6 +741,8 @@ class Match:
                 hand = self.hands[seat]
                 if card in hand:
                     self._lay(seat, action, hand, card, False)
+                    if self.flor_left:
+                        self._sing_flors()
                     return
             elif act is _TRUCO and 0 <= seat < self.players:
                 if self.kind is not _NORMAL:
@@ -682,6 +760,8 @@ class Match:
                 self.call_team = seat & 1
                 self.ran = 0
                 self.phase = _ANSWERING
+                if self.flor_left:
+                    self._sing_flors()
                 return
         elif (
             phase is _ANSWERING
@@ -689,6 +769,8 @@ class Match:
             and 0 <= seat < self.players
         ):
             self._answer(seat, action, act)
+            if self.flor_left:
+                self._sing_flors()
             return
         if phase >= _HAND_OVER:
             raise IllegalAction(ErrorCode.HAND_OVER)
@@ -697,6 +779,18 @@ class Match:
         if act is _SIGNAL:
             self._signal(seat, action)
             return
+        if act in _ENVIDO_CALL:
+            self._call_envido(seat, action, act)
+            if self.flor_left:
+                self._sing_flors()
+            return
+        if act in _ENVIDO_ANSWER:
+            self._answer_envido(seat, action, act)
+            if self.flor_left:
+                self._sing_flors()
+            return
+        if act is _FLOR:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "unknown_action", act=act.code)
         if phase is _DECIDE:
             if act is not _PLAY11 and act is not _RUN11:
                 raise IllegalAction(ErrorCode.DECISION_PENDING)
@@ -713,6 +807,10 @@ class Match:
             return
         if act is _PLAY11 or act is _RUN11:
             raise IllegalAction(ErrorCode.NO_DECISION_PENDING)
+        if phase is _ENVIDO:
+            if (act is _ACCEPT or act is _RUN or act is _RAISE) and self.call < 0:
+                raise IllegalAction(ErrorCode.NO_CALL_PENDING)
+            raise IllegalAction(ErrorCode.CALL_PENDING, "envido_pending")
         if phase is _ANSWERING:
             # accept, run and raise were answered above
             raise IllegalAction(ErrorCode.CALL_PENDING)
@@ -743,6 +841,8 @@ class Match:
             if card is None or card not in hand:
                 raise IllegalAction(ErrorCode.CARD_NOT_IN_HAND)
         self._lay(seat, action, hand, card, covered)
+        if self.flor_left:
+            self._sing_flors()
 
     def _lay(
         self, seat: int, action: Action, hand: tuple[Card, ...], card: Card, covered: bool
@@ -805,6 +905,167 @@ class Match:
             self.call = -1
             self.call_team = -1
             self.phase = _PLAYING
+
+    # ------------------------------------------------------------ points game
+
+    def _call_envido(self, seat: int, action: Action, act: Act) -> None:
+        """Open an envido (on the seat's turn, or answering the first truco), or raise the
+        pending one while answering it (R13.3)."""
+        env = self.env
+        call = act.code
+        if self.phase is _ENVIDO:
+            assert env is not None
+            if seat & 1 == env.team:
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "called_last")
+            if env.declined >> seat & 1:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_declined")
+            if call not in E.next_calls(env.calls):
+                raise IllegalAction(ErrorCode.RAISE_NOT_ALLOWED, "envido_spent")
+            self._record(seat, action)
+            self.env = env._replace(calls=(*env.calls, call), team=seat & 1, seat=seat, declined=0)
+            return
+        code = ErrorCode.ENVIDO_NOT_ALLOWED
+        if env is NO_ENVIDO:
+            raise IllegalAction(code, "variant")
+        if self.rounds:
+            raise IllegalAction(code, "round_1_only")
+        if any(s == seat for s, _, _ in self.table):
+            raise IllegalAction(code, "card_played")
+        if env is not None:
+            raise IllegalAction(code, "one_sequence")
+        if self.flor:
+            raise IllegalAction(code, "flor")
+        if self.level >= 0:
+            raise IllegalAction(code, "truco_accepted")
+        phase = self.phase
+        if phase is _ANSWERING:
+            if seat & 1 == self.call_team:
+                raise IllegalAction(ErrorCode.CALL_PENDING)
+            if self.ran >> seat & 1:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_ran")
+        elif phase is not _PLAYING or seat != self.turn:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
+        self._record(seat, action)
+        self.env = EnvidoState((call,), seat & 1, seat, phase, points=self._envido_points())
+        self.phase = _ENVIDO
+
+    def _answer_envido(self, seat: int, action: Action, act: Act) -> None:
+        """Accept or decline the pending envido; 2×2 declines once both partners did (R6)."""
+        env = self.env
+        if self.phase is not _ENVIDO or env is None:
+            raise IllegalAction(ErrorCode.NO_ENVIDO_PENDING)
+        if seat & 1 == env.team:
+            raise IllegalAction(ErrorCode.NO_ENVIDO_PENDING, "own_call")
+        if env.declined >> seat & 1:
+            raise IllegalAction(ErrorCode.NOT_YOUR_TURN, "already_declined")
+        self._record(seat, action)
+        falta = E.falta_value(self.score, self.options.target)
+        if act is _QUERO:
+            p0, p1 = env.points
+            mao = (self.dealer + 1) % self.players
+            winner = (0 if p0 > p1 else 1) if p0 != p1 else mao & 1
+            self.env = env._replace(
+                state="accepted",
+                winner=winner,
+                worth=E.accepted_worth(env.calls, falta),
+                winner_seat=self._best_seat(winner),
+            )
+        else:
+            declined = env.declined | 1 << seat
+            team = seat & 1
+            if any(not declined >> s & 1 for s in self.team_seats[team]):
+                self.env = env._replace(declined=declined)
+                return
+            self.env = env._replace(
+                declined=declined,
+                state="declined",
+                winner=env.team,
+                worth=E.declined_worth(env.calls, falta),
+            )
+        self.phase = env.resume
+        settled = self.env
+        assert settled is not None and settled.winner is not None
+        self._score_now(settled.winner, settled.worth)
+
+    def _envido_points(self) -> tuple[int, int]:
+        """Both teams' envido points: each the best of its seats (R13.3)."""
+        by_seat = [E.envido_points(cards) for cards in self.dealt]
+        return (
+            max(by_seat[s] for s in self.team_seats[0]),
+            max(by_seat[s] for s in self.team_seats[1]),
+        )
+
+    def _best_seat(self, team: int) -> int:
+        """The seat holding ``team``'s envido points; partners tied: the first from the mão."""
+        mao = (self.dealer + 1) % self.players
+        seats = sorted(self.team_seats[team], key=lambda s: (s - mao) % self.players)
+        return max(seats, key=lambda s: E.envido_points(self.dealt[s]))
+
+    def _sing_flors(self) -> None:
+        """Sing the flor of every seat now called on to act in round 1 (R13.4).
+
+        A flor is announced the first time its holder acts in round 1: when it becomes one
+        of the seats to act. Envido is then off for the hand; a pending one is withdrawn.
+        """
+        while self.flor_left:
+            if self.rounds or self.phase >= _HAND_OVER:
+                self.flor_left = 0  # round 1 is over: every holder that acted has sung
+                return
+            for seat in self.to_act():
+                if self.flor_left >> seat & 1:
+                    break
+            else:
+                return
+            self.sing_flor(seat)
+
+    def sing_flor(self, seat: int) -> None:
+        """Sing ``seat``'s flor now, whatever its cards (a robot's world rebuilt from a view
+        whose history has the flor, with the drawn hands' own flors off)."""
+        self.flor_left &= ~(1 << seat)
+        before = self._flor_payout()
+        self._record(seat, A.FLOR)
+        self.flor = (*self.flor, seat)
+        env = self.env
+        if env is not None and env.pending:
+            self.env = env._replace(state="withdrawn")
+            self.phase = env.resume
+        after = self._flor_payout()
+        self._score_now(0, after[0] - before[0])
+        self._score_now(1, after[1] - before[1])
+
+    def _flor_payout(self) -> tuple[int, int]:
+        """What the flors sung so far pay each team: 3 each; when both teams sang one, the
+        best flor (tie: the mão's team) takes 3 for every flor (R13.4)."""
+        flor = self.flor
+        if not flor:
+            return (0, 0)
+        total = E.FLOR_WORTH * len(flor)
+        teams = {s & 1 for s in flor}
+        if len(teams) == 1:
+            team = flor[0] & 1
+        else:
+            mao_team = (self.dealer + 1) % self.players & 1
+            best = max(flor, key=lambda s: (E.flor_points(self.dealt[s]), s & 1 == mao_team))
+            team = best & 1
+        return (total, 0) if team == 0 else (0, total)
+
+    def _score_now(self, team: int, points: int) -> None:
+        """Score envido or flor points at once (R13.3); the match ends if ``team`` reaches
+        the target there. ``points`` may be negative: a flor outdone gives its 3 back."""
+        if not points:
+            return
+        p = list(self.points)
+        p[team] += points
+        self.points = (p[0], p[1])
+        s = list(self.score)
+        s[team] = min(self.options.target, s[team] + points)
+        self.score = (s[0], s[1])
+        if s[team] >= self.options.target:
+            self.match_winner = team
+            self.hand_winner = None
+            self.call = -1
+            self.call_team = -1
+            self.phase = _MATCH_OVER
 
     def _signal(self, seat: int, action: Action) -> None:
         """Record a signal: it changes no turn, only who signalled this round (R12)."""
@@ -869,8 +1130,12 @@ class Match:
                 self._end_hand(r0)
         elif n == 3:
             r2 = rounds[2]
-            # one round each then a tie, or three ties: the first round decides (or nobody)
-            self._end_hand(rounds[0] if r2 is None else r2)
+            # one round each then a tie, or three ties: the first round decides (or nobody;
+            # in gaudério, the mão's team: R13.1)
+            winner = rounds[0] if r2 is None else r2
+            if winner is None and self.ruleset.all_tied_to_mao:
+                winner = (self.dealer + 1) % self.players & 1
+            self._end_hand(winner)
 
     def _end_hand(self, winner: int | None) -> None:
         self.hand_winner = winner
@@ -885,17 +1150,17 @@ class Match:
         self.call = -1
         self.call_team = -1
         if winner is None:
-            self.points = (0, 0)
             self.phase = _HAND_OVER
             return
         stake = self.stake
         target = self.options.target
         s0, s1 = self.score
+        p0, p1 = self.points  # envido and flor points scored during the hand (R13)
         if winner == 0:
-            self.points = (stake, 0)
+            self.points = (p0 + stake, p1)
             s0 = won = min(target, s0 + stake)
         else:
-            self.points = (0, stake)
+            self.points = (p0, p1 + stake)
             s1 = won = min(target, s1 + stake)
         self.score = (s0, s1)
         if won >= target:
@@ -930,7 +1195,8 @@ class Match:
         for seat, action in log:
             if m.phase == _HAND_OVER:
                 m.deal()
-            m.apply(seat, action)
+            if action.act is not _FLOR:  # the engine sings flors itself as the hand goes
+                m.apply(seat, action)
         return m
 
     def view(self, seat: int) -> View:

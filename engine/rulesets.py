@@ -47,7 +47,21 @@ class Ruleset:
     partner_cards_when_answering: bool
     """The called team sees its partner's cards while answering a call (Trem Bão)."""
     default_target: int = 12
+    """The target of a 2×2 table when nobody chooses one (``default_target_for``)."""
     call_names: tuple[str, ...] = ("truco", "seis", "nove", "doze")
+    default_target_1x1: int | None = None
+    """The target of a 1×1 table when nobody chooses one; ``None``: ``default_target``."""
+    min_target: int = MIN_TARGET
+    """The lowest target a table may choose (gaudério: 12)."""
+    special_hands: bool = True
+    """Whether the mão de onze/dez and the iron hand exist (R7, R8; not in gaudério)."""
+    covered_cards: bool = True
+    """Whether the carta coberta option exists (R5; not in gaudério)."""
+    envido: bool = False
+    """Whether the points game is played: envido and flor (gaudério, R13.3, R13.4)."""
+    all_tied_to_mao: bool = False
+    """Whether a hand of three tied rounds goes to the mão's team (gaudério) rather than
+    to nobody (R4)."""
 
     @property
     def uses_vira(self) -> bool:
@@ -86,8 +100,17 @@ class Ruleset:
         return self.hand_value if step == 0 else ladder[step - 1]
 
     def threshold(self, target: int) -> int:
-        """Score from which a team plays the mão de onze/dez: one plain hand short (R7)."""
-        return target - self.hand_value
+        """Score from which a team plays the mão de onze/dez: one plain hand short (R7).
+
+        Above the target in a variant without those hands, so no score reaches it.
+        """
+        return target - self.hand_value if self.special_hands else target + 1
+
+    def default_target_for(self, players: int) -> int:
+        """The target a table of ``players`` plays when nobody chooses one (R2, R13.1)."""
+        if players == 2 and self.default_target_1x1 is not None:
+            return self.default_target_1x1
+        return self.default_target
 
 
 _STRENGTH_CACHE: dict[tuple[Card, ...], tuple[int, ...]] = {}
@@ -179,7 +202,48 @@ TREM_BAO = Ruleset(
     partner_cards_when_answering=True,
 )
 
+GAUDERIO = Ruleset(
+    name="gauderio",
+    title="Truco gaudério",
+    aliases=(
+        "gauderio",
+        "gaudério",
+        "truco gaudério",
+        "gaucho",
+        "gaúcho",
+        "truco gaúcho",
+        "cego",
+        "truco cego",
+        "rs",
+        "sul",
+    ),
+    deck=_deck40(),
+    # espadão, bastião, sete de espadas, sete de ouros: above the common cards, whose
+    # natural order (3 2 A K J Q 7 6 5 4) already puts the false aces and sevens in place
+    manilhas=parse_cards("AS AC 7S 7D"),
+    hand_value=1,
+    ladder=(2, 3, 4),
+    ladder_options=((2, 3, 4),),
+    special_hand="",
+    special_hand_value=1,
+    fixed_timer=None,
+    partner_cards_when_answering=False,
+    default_target=24,
+    call_names=("truco", "retruco", "vale-quatro"),
+    default_target_1x1=18,
+    min_target=12,
+    special_hands=False,
+    covered_cards=False,
+    envido=True,
+    all_tied_to_mao=True,
+)
+
+ALL_RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO, GAUDERIO)}
+"""Every variant the engine plays (``get_ruleset`` finds each by name or alias)."""
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO)}
+"""The variants offered everywhere (the bot's menus, the rulebook's tables, the marcador,
+"Jogar agora"). Gaudério is in ``ALL_RULESETS``: the engine, replay, terminal game and
+arena play it; it joins this registry once the bot and the site offer it."""
 DEFAULT_VARIANT = PAULISTA.name
 """The variant a table plays when nobody asks for another."""
 
@@ -212,15 +276,15 @@ def _normalize(name: str) -> str:
     return "".join(ch for ch in plain.lower() if ch.isalnum())
 
 
-_ALIASES = {_normalize(a): r for r in RULESETS.values() for a in (r.name, r.title, *r.aliases)}
+_ALIASES = {_normalize(a): r for r in ALL_RULESETS.values() for a in (r.name, r.title, *r.aliases)}
 
 
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset called ``name`` or one of its aliases (``Trem Bão``, ``trembao``...)."""
     try:
-        return RULESETS[name] if name in RULESETS else _ALIASES[_normalize(name)]
+        return ALL_RULESETS[name] if name in ALL_RULESETS else _ALIASES[_normalize(name)]
     except KeyError:
-        known = ", ".join(RULESETS)
+        known = ", ".join(ALL_RULESETS)
         raise InvalidValue(
             "variante desconhecida: {name!r} (conhecidas: {known})", name=name, known=known
         ) from None
@@ -241,14 +305,16 @@ class TableOptions:
     """Partners may signal their cards (R12); only 2×2 tables ever use it."""
     catch_percent: int = DEFAULT_CATCH_PERCENT
     """The chance, in percent, that each opponent catches a signal (R12)."""
+    flor: bool = True
+    """Gaudério: flor is played (R13.4); the other variants ignore it."""
 
     def validated(self, ruleset: Ruleset) -> TableOptions:
         """These options if they suit ``ruleset``; ``InvalidValue`` (a ``ValueError``) if not."""
         if self.players not in (2, 4):
             raise InvalidValue("a mesa tem 2 ou 4 jogadores")
-        if not MIN_TARGET <= self.target <= MAX_TARGET:
+        if not ruleset.min_target <= self.target <= MAX_TARGET:
             raise InvalidValue(
-                "a partida vai de {low} a {high} pontos", low=MIN_TARGET, high=MAX_TARGET
+                "a partida vai de {low} a {high} pontos", low=ruleset.min_target, high=MAX_TARGET
             )
         if self.ladder is not None and tuple(self.ladder) not in ruleset.ladder_options:
             allowed = ", ".join("-".join(map(str, lad)) for lad in ruleset.ladder_options)
@@ -263,9 +329,17 @@ class TableOptions:
             )
         if not 0 <= self.catch_percent <= 100:
             raise InvalidValue("a chance de ver um sinal vai de 0 a 100%")
+        fixed = self
         if self.ladder is not None:
-            return replace(self, ladder=tuple(self.ladder))
-        return self
+            fixed = replace(fixed, ladder=tuple(self.ladder))
+        if self.covered_cards and not ruleset.covered_cards:
+            fixed = replace(fixed, covered_cards=False)  # the option does not exist there
+        return fixed
+
+    @property
+    def flor_on(self) -> bool:
+        """Whether flor is played, in a variant with envido (R13.4)."""
+        return self.flor
 
     def ladder_for(self, ruleset: Ruleset) -> tuple[int, ...]:
         """The truco ladder this table plays."""

@@ -31,14 +31,15 @@ def load_match(data: Any, seed: int = 0) -> Match:
         raw = data.get("options") or {}
         if not isinstance(raw, dict):
             raise _invalid("options_not_object")
-        unknown = set(raw) - {"target", "covered_cards", "ladder"}
+        unknown = set(raw) - {"target", "covered_cards", "ladder", "flor"}
         if unknown:
             raise _invalid("unknown_option", option=sorted(unknown)[0])
         options = TableOptions(
             players=players,
-            target=raw.get("target", ruleset.default_target),
+            target=raw.get("target", ruleset.default_target_for(players)),
             covered_cards=bool(raw.get("covered_cards", True)),
             ladder=tuple(raw["ladder"]) if raw.get("ladder") is not None else None,
+            flor=bool(raw.get("flor", True)),
         ).validated(ruleset)
         hands = [tuple(Card.parse(c) for c in hand) for hand in data["hands"]]
         vira = Card.parse(data["vira"]) if data.get("vira") is not None else None
@@ -68,11 +69,12 @@ def parse_action(raw: Any) -> tuple[int, Action]:
     if not isinstance(raw, dict) or not isinstance(raw.get("seat"), int):
         raise _invalid("action_fields")
     try:
-        act = Act[str(raw.get("act", "")).upper()]
+        act = Act.from_code(str(raw.get("act", "")))
     except KeyError:
         act = None
-    # sinais are not part of the scenario format: a scenario has no seed for the catch
-    if act is None or act == Act.SIGNAL:
+    # sinais are not part of the scenario format (a scenario has no seed for the catch),
+    # and a flor is sung by the engine, never played (R13.4)
+    if act is None or act == Act.SIGNAL or act == Act.FLOR:
         raise _invalid("unknown_action", act=str(raw.get("act")))
     if act in (Act.PLAY, Act.COVER):
         try:
@@ -96,6 +98,8 @@ def outcome(m: Match | None, error: dict[str, Any] | None) -> dict[str, Any]:
             "score": None,
             "match_winner": None,
             "stake": None,
+            "envido": None,
+            "flor": [],
             "error": error,
         }
     finished = m.phase >= Phase.HAND_OVER
@@ -107,7 +111,22 @@ def outcome(m: Match | None, error: dict[str, Any] | None) -> dict[str, Any]:
         "score": list(m.score),
         "match_winner": m.match_winner,
         "stake": m.stake,
+        "envido": envido_outcome(m),
+        "flor": [seat % 2 for seat in m.flor],
         "error": error,
+    }
+
+
+def envido_outcome(m: Match) -> dict[str, Any] | None:
+    """The ``envido`` field of the output: ``None`` when no envido was called (R13.6)."""
+    env = m.env
+    if env is None or not env.calls:
+        return None
+    return {
+        "called": list(env.calls),
+        "winner": env.winner,
+        "points": list(env.points),
+        "worth": env.worth,
     }
 
 

@@ -13,7 +13,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.rulesets import TableOptions
 from engine.sinais import DEFAULT_CATCH_PERCENT
-from engine.state import HandKind, Phase, Play, TeamBets
+from engine.state import EnvidoState, HandKind, Phase, Play, TeamBets
 
 if TYPE_CHECKING:  # the match module calls these; it is imported when a snapshot is read
     from engine.match import Match
@@ -53,6 +53,7 @@ def to_dict(m: Match) -> dict[str, Any]:
             "timer": o.timer,
             "sinais": o.sinais,
             "catch_percent": o.catch_percent,
+            "flor": o.flor,
         },
         "seed": m.seed,
         "hand_number": m.hand_number,
@@ -81,7 +82,44 @@ def to_dict(m: Match) -> dict[str, Any]:
         "hand_log": [[s, str(a)] for s, a in m.hand_log],
         "bets": [b.to_json() for b in m.bets],
         "signalled": m.signalled,
+        "envido": _envido(m.env),
+        "flor": list(m.flor),
+        "flor_left": m.flor_left,
     }
+
+
+def _envido(env: EnvidoState | None) -> dict[str, Any] | None:
+    if env is None:
+        return None
+    return {
+        "calls": list(env.calls),
+        "team": env.team,
+        "seat": env.seat,
+        "resume": env.resume.name.lower(),
+        "declined": env.declined,
+        "state": env.state,
+        "winner": env.winner,
+        "worth": env.worth,
+        "winner_seat": env.winner_seat,
+        "points": list(env.points),
+    }
+
+
+def _read_envido(data: dict[str, Any] | None) -> EnvidoState | None:
+    if data is None:
+        return None
+    return EnvidoState(
+        calls=tuple(str(c) for c in data["calls"]),
+        team=int(data["team"]),
+        seat=int(data["seat"]),
+        resume=Phase[data["resume"].upper()],
+        declined=int(data["declined"]),
+        state=str(data["state"]),
+        winner=data["winner"],
+        worth=int(data["worth"]),
+        winner_seat=data["winner_seat"],
+        points=(int(data["points"][0]), int(data["points"][1])),
+    )
 
 
 def from_dict(data: dict[str, Any]) -> Match:
@@ -101,6 +139,7 @@ def from_dict(data: dict[str, Any]) -> Match:
             # snapshots from before sinais existed play with the defaults
             sinais=bool(o.get("sinais", True)),
             catch_percent=int(o.get("catch_percent", DEFAULT_CATCH_PERCENT)),
+            flor=bool(o.get("flor", True)),
         )
         m = Match(data["variant"], options, data["seed"], deal=False)
         m.hand_number = data["hand_number"]
@@ -128,6 +167,10 @@ def from_dict(data: dict[str, Any]) -> Match:
         if bets is not None:
             m.bets = (TeamBets.from_json(bets[0]), TeamBets.from_json(bets[1]))
         m.signalled = int(data.get("signalled", 0))
+        if m.ruleset.envido:  # snapshots from before gaudério are of the other variants
+            m.env = _read_envido(data.get("envido"))
+            m.flor = tuple(int(s) for s in data.get("flor", ()))
+            m.flor_left = int(data.get("flor_left", 0))
         return m
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ValueError(f"snapshot inválido: {exc}") from None

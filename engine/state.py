@@ -34,10 +34,13 @@ class Phase(IntEnum):
     """A seat's turn to play a card (or call truco first)."""
     ANSWER = 2
     """A truco call waits for the called team's answer."""
-    HAND_OVER = 3
+    ENVIDO = 3
+    """An envido call waits for the called team's answer (gaudério, R13.3); a truco called
+    before it waits underneath, and is answered once the envido is settled."""
+    HAND_OVER = 4
     """The hand ended; ``deal()`` starts the next one."""
-    MATCH_OVER = 4
-    """A team reached the target."""
+    MATCH_OVER = 5
+    """A team reached the target (at the end of a hand, or by envido or flor)."""
 
 
 class HandKind(IntEnum):
@@ -48,6 +51,45 @@ class HandKind(IntEnum):
     """Mão de onze (paulista, Trem Bão) or mão de dez (mineiro), R7."""
     IRON = 2
     """Mão de ferro: both teams at the threshold, cards played blind (R8)."""
+
+
+class EnvidoState(NamedTuple):
+    """The hand's envido sequence (R13.3): the calls so far and how it ended.
+
+    Immutable, replaced at each envido act (a hand has one sequence at most), so a copy of
+    the match shares it.
+    """
+
+    calls: tuple[str, ...]
+    """The calls in order, by act code: ``envido``, ``real-envido``, ``falta-envido``."""
+    team: int
+    """The team of the last call (the other team answers it)."""
+    seat: int
+    """The seat of the last call."""
+    resume: Phase
+    """What the hand waited for before the first call (a seat's turn, or a truco's answer)."""
+    declined: int = 0
+    """Bit mask of the answering seats that declined the last call (2×2: R6's rule)."""
+    state: str = "pending"
+    """``pending``, ``accepted``, ``declined`` or ``withdrawn`` (a flor was sung, R13.4)."""
+    winner: int | None = None
+    """The team that scored it (accepted: the showdown's; declined: the last caller's)."""
+    worth: int = 0
+    """What it paid (0 while pending or withdrawn)."""
+    winner_seat: int | None = None
+    """Accepted: the seat holding the winning team's points (told to everybody at once)."""
+    points: tuple[int, int] = (0, 0)
+    """Both teams' envido points, fixed at the deal (a team's: the best of its seats)."""
+
+    @property
+    def pending(self) -> bool:
+        """Whether the last call waits for an answer."""
+        return self.state == "pending"
+
+
+NO_ENVIDO = EnvidoState((), -1, -1, Phase.PLAY, state="off")
+"""The envido of a hand in a variant without envido (the match keeps it, never ``None``,
+so that the commonest check, "may envido be called?", is one identity test)."""
 
 
 Play = tuple[int, Card, bool]

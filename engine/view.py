@@ -6,16 +6,70 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from engine import actions as A
+from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.rulesets import Ruleset, TableOptions
 from engine.sinais import Sinal
-from engine.state import HandKind, Phase, TeamBets, draft_of
+from engine.state import NO_ENVIDO, EnvidoState, HandKind, Phase, TeamBets, draft_of
 
 if TYPE_CHECKING:  # a view is made from a match; the match module builds views
     from engine.match import Match
 
 SeenPlay = tuple[int, Card | None, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class EnvidoSeen:
+    """The hand's envido as every seat sees it (R13.3): the calls and answers are public;
+    of the points, only the winning team's, and only once accepted."""
+
+    calls: tuple[str, ...]
+    """The calls in order: ``envido``, ``real-envido``, ``falta-envido``."""
+    seat: int
+    """The seat of the last call."""
+    team: int
+    """The team of the last call (the other team answers it)."""
+    state: str
+    """``pending``, ``accepted``, ``declined`` or ``withdrawn`` (a flor was sung)."""
+    declined: tuple[int, ...]
+    """Seats that declined the pending call (2×2: their partner still answers)."""
+    accept_value: int
+    """What the sequence is worth if accepted now (a falta counts the score now)."""
+    decline_value: int
+    """What the last caller's team scores if it is declined now."""
+    raises: tuple[str, ...]
+    """The calls that may raise the pending one (empty once settled)."""
+    winner: int | None
+    """The team that scored it; ``None`` while pending or withdrawn."""
+    worth: int
+    """What it paid (0 while pending or withdrawn)."""
+    winner_seat: int | None
+    """Accepted: the seat holding the winning team's points, told to everybody at once."""
+    winner_points: int | None
+    """Accepted: the winning team's points (the losing team's are never shown)."""
+    proof: tuple[Card, ...] | None
+    """Accepted, once the hand is over: the winning seat's cards that make its points."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (card codes)."""
+        return {
+            "calls": list(self.calls),
+            "seat": self.seat,
+            "team": self.team,
+            "state": self.state,
+            "declined": list(self.declined),
+            "accept_value": self.accept_value,
+            "decline_value": self.decline_value,
+            "raises": list(self.raises),
+            "winner": self.winner,
+            "worth": self.worth,
+            "winner_seat": self.winner_seat,
+            "winner_points": self.winner_points,
+            "proof": [c.code for c in self.proof] if self.proof is not None else None,
+        }
+
+
 """A card on the table as a seat sees it: (seat, card or None when covered, covered)."""
 
 
@@ -99,6 +153,16 @@ class View:
     hand_winner: int | None
     points: tuple[int, int]
     match_winner: int | None
+    envido: EnvidoSeen | None
+    """The hand's envido once one was called (gaudério, R13.3); ``None`` before, and
+    always in the other variants."""
+    envido_points: int | None
+    """This seat's own envido points (from its three dealt cards); ``None`` outside
+    gaudério."""
+    flor: tuple[int, ...]
+    """Seats whose flor the engine sang in this hand, in order (R13.4): public at once."""
+    flor_cards: tuple[tuple[int, tuple[Card, ...]], ...]
+    """The sung flors' cards as (seat, cards), shown once the hand is over (R13.4)."""
 
     @property
     def team(self) -> int:
@@ -176,13 +240,17 @@ class View:
             "hand_winner": self.hand_winner,
             "points": list(self.points),
             "match_winner": self.match_winner,
+            "envido": self.envido.to_json() if self.envido is not None else None,
+            "envido_points": self.envido_points,
+            "flor": list(self.flor),
+            "flor_cards": [[s, [c.code for c in cards]] for s, cards in self.flor_cards],
         }
 
 
 # The members as module names: an enum member looked up on its class costs several times
 # a global's lookup (EnumType's ``__getattr__`` hook), and the robots' play-outs build
 # hundreds of views a decision.
-_DECIDE, _PLAYING, _ANSWERING, _HAND_OVER, _MATCH_OVER = Phase
+_DECIDE, _PLAYING, _ANSWERING, _ENVIDO, _HAND_OVER, _MATCH_OVER = Phase
 _NORMAL, _SPECIAL, _IRON = HandKind
 _COVER = Act.COVER
 _SIGNAL = Act.SIGNAL
@@ -256,6 +324,38 @@ def _next_step(m: Match) -> int | None:
 _DRAFT = draft_of(View)
 """``make_view`` fills one, then makes it a ``View`` (see ``draft_of``)."""
 _new = object.__new__
+
+
+def _points_game(v: Any, m: Match, env: EnvidoState | None, seat: int) -> None:
+    """The gaudério fields of a view: what each seat may know of envido and flor (R13.3,
+    R13.4): the calls at once, the winning team's points and seat at once, the proving
+    cards when the hand ends, never the losing team's points."""
+    over = m.phase >= _HAND_OVER
+    dealt = m.dealt
+    v.envido_points = E.envido_points(dealt[seat]) if dealt else None
+    v.flor = m.flor
+    v.flor_cards = tuple((s, dealt[s]) for s in m.flor) if over else ()
+    if env is None or not env.calls:
+        v.envido = None
+        return
+    falta = E.falta_value(m.score, m.options.target)
+    accepted = env.state == "accepted"
+    best = env.winner_seat
+    v.envido = EnvidoSeen(
+        calls=env.calls,
+        seat=env.seat,
+        team=env.team,
+        state=env.state,
+        declined=tuple(s for s in range(m.players) if env.declined >> s & 1),
+        accept_value=E.accepted_worth(env.calls, falta),
+        decline_value=E.declined_worth(env.calls, falta),
+        raises=E.next_calls(env.calls) if env.state == "pending" else (),
+        winner=env.winner,
+        worth=env.worth,
+        winner_seat=best if accepted else None,
+        winner_points=env.points[env.winner] if accepted and env.winner is not None else None,
+        proof=E.envido_cards(dealt[best]) if accepted and over and best is not None else None,
+    )
 
 
 def make_view(m: Match, seat: int) -> View:
@@ -335,5 +435,11 @@ def make_view(m: Match, seat: int) -> View:
     v.hand_winner = m.hand_winner
     v.points = m.points
     v.match_winner = m.match_winner
+    env = m.env
+    if env is NO_ENVIDO:  # the other variants: no points game
+        v.envido = v.envido_points = None
+        v.flor = v.flor_cards = ()
+    else:
+        _points_game(v, m, env, seat)
     v.__class__ = View
     return cast(View, v)

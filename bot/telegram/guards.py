@@ -37,7 +37,7 @@ from bot.telegram.callbacks import PRIVATE_KINDS, Prefix, target
 from bot.telegram.command_table import ANONYMOUS_OK
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import refuse
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 
 GUARD_GROUP = 0
 """The handlers' own group: only the first matching handler of a group runs, so the

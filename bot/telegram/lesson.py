@@ -19,7 +19,7 @@ from bot.domain.values.errors import Reason
 from bot.i18n import language_for, translations
 from bot.telegram.callbacks import parse_lesson, parse_tutorial
 from bot.telegram.render import lesson as draw
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 from engine.cards import DeckStyle
 
 

@@ -19,20 +19,27 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain.values.errors import Reason, Refused
+from bot import acting
+from bot.domain.values.errors import Reason
+from bot.domain.values.game import Table
 from bot.i18n import person_translations
 from bot.services import BotApp, services_of
-from bot.telegram.render.wording import reason_text
 from bot.webapp.initdata import BadInitData, WebAppUser, parse_fields, verify
+from bot.webapp.members import Members
 from bot.webapp.state import page_words
+from bot.wording.refusals import reason_text
 
 log = logging.getLogger(__name__)
 BOT = web.AppKey("bot", BotApp)
 """The running bot whose tables the app serves."""
+MEMBERS = web.AppKey("members", Members)
+"""Telegram's recent answers about who is in which group."""
 PERSON = web.RequestKey("person", WebAppUser)
 """Where :func:`launch_data` leaves the request's person."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 JSON = dict[str, Any]
+_STATUS = {Reason.NO_GAME: 404, Reason.NOT_MEMBER: 403}
+"""The domain's refusals that have an HTTP status of their own (the rest are 409)."""
 MAX_BODY = 4096
 """Bytes a page's POST may carry (its bodies are a few dozen): longer ones are refused unread."""
 MAX_DEPTH = 2
@@ -92,12 +99,46 @@ def bad_button(user: WebAppUser) -> Refusal:
     return Refusal(400, {"error": reason_text(t, Reason.BAD_BUTTON)}, Reason.BAD_BUTTON.value)
 
 
-def refused(user: WebAppUser, exc: Refused) -> Refusal:
-    """The domain's refusal, in the person's words, as a button's alert says it: 404 for a
+async def may_see(request: web.Request, table: Table) -> None:
+    """Refuse (404, as a table that is not there: its id tells a stranger nothing) unless
+    the person may see the table: those seated at it, and for a group's table the group's
+    members (Telegram is asked: ``members``). A private table (a person against robots)
+    is its seats' alone."""
+    user = person_of(request)
+    if table.seat_of(user.id) is not None:
+        return
+    if not table.private and await _member(request, table):
+        return
+    raise refusal(request, 404, "no_table")
+
+
+async def may_act(request: web.Request, table: Table) -> None:
+    """Refuse unless the person may act on the table's lobby or Revanche from the app: the
+    seated may (Sair, confirming a seat), and for a group's table its members, as only
+    they see its buttons in the group (403, worded as a button's refusal); a private
+    table answers strangers as one that is not there (404)."""
+    user = person_of(request)
+    if table.seat_of(user.id) is not None:
+        return
+    if table.private:
+        raise refusal(request, 404, "no_table")
+    if not await _member(request, table):
+        t = person_translations(user.language_code)
+        raise refused(acting.Refusal(Reason.NOT_MEMBER, reason_text(t, Reason.NOT_MEMBER)))
+
+
+async def _member(request: web.Request, table: Table) -> bool:
+    members = request.config_dict[MEMBERS]
+    return await members.is_member(bot_of(request).bot, table.chat_id, person_of(request).id)
+
+
+def refused(refusal: acting.Refusal) -> Refusal:
+    """The domain's refusal, in the person's words as a button's alert says it: 404 for a
     table that is not there, 409 for the rest."""
-    text = reason_text(person_translations(user.language_code), exc.reason, exc.params)
-    status = 404 if exc.reason == Reason.NO_GAME else 409
-    return Refusal(status, {"error": text, "reason": exc.reason.value}, exc.reason.value)
+    status = _STATUS.get(refusal.reason, 409)
+    return Refusal(
+        status, {"error": refusal.text, "reason": refusal.reason.value}, refusal.reason.value
+    )
 
 
 def too_deep(text: str, limit: int) -> bool:
@@ -168,7 +209,7 @@ HEADERS = web.AppKey("headers", dict[str, str])
 
 def security_headers(local: bool) -> dict[str, str]:
     """The headers of every answer under the app's path: everything the page loads is its
-    own (the card drawings' images are ``data:`` URLs in the site's CSS), only Telegram's
+    own (the cards are SVG its own script draws), only Telegram's
     web clients may frame it (and, for an app on a local address, the sandbox's), no type
     sniffing, and no address (with its table) leaves in a Referer."""
     ancestors = TELEGRAM_CLIENTS + (" " + LOCAL_CLIENTS if local else "")

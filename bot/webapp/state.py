@@ -2,14 +2,12 @@
 
 Everything comes from the engine's per-seat ``View`` (``Table.view``): a seated person
 gets their own seat's view and nothing else; anyone else gets the public table, built
-from a view with every private field left out and every covered card hidden. Cards are
-drawn by the page the way the site's "Jogar agora" draws them (``card_json``: both deck
-styles, R11).
+from a view with every private field left out and every covered card hidden. Cards go as
+``card_json`` (both deck styles, R11), which the page draws as SVG (``static/deck.js``).
 """
 
 from __future__ import annotations
 
-from html import unescape
 from typing import Any
 
 from bot.domain.miniapp import Around
@@ -17,10 +15,16 @@ from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
 from bot.domain.values.errors import Reason
 from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
-from bot.telegram.render.common import countdown_words, seat_name
-from bot.telegram.render.lobby import lobby_label, lobby_text
-from bot.telegram.render.results import hand_closed_text, match_over_text, rematch_label
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
+from bot.wording.table import (
+    countdown_words,
+    hand_closed_text,
+    lobby_label,
+    lobby_text,
+    match_over_text,
+    rematch_label,
+    seat_name,
+)
 from engine.actions import Act
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
@@ -62,6 +66,11 @@ def page_words(t: Translations) -> dict[str, str]:
         "lobby": reason_text(t, Reason.NOT_STARTED),
         "over": _("A partida terminou."),
         "cancelled": _("A mesa foi cancelada."),
+        "stand_in": _(
+            "🤖 Um robô joga por você enquanto você está fora da mesa. "
+            "Toque em 🙋 Voltei para jogar de novo."
+        ),
+        "back": _("🙋 Voltei"),
         "offline": _("Sem conexão: tentando de novo…"),
         "reopen": _("Abra a mesa de novo pelo Telegram."),
         "no_table": _("Essa mesa não existe."),
@@ -77,13 +86,6 @@ def page_words(t: Translations) -> dict[str, str]:
         "rematch": rematch_label(t),
         "countdown": countdown_words(t),
     }
-
-
-def _plain(html: str) -> str:
-    """A message's HTML (``<b>``, ``<i>``) as plain text for the page."""
-    for tag in ("<b>", "</b>", "<i>", "</i>"):
-        html = html.replace(tag, "")
-    return unescape(html)
 
 
 def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: bool) -> list[JSON]:
@@ -103,7 +105,7 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
     """How the last hand ended (public facts: covered cards stay covered)."""
     text = hand_closed_text(t, summary, table.seats, deck)
-    return {"hand": summary.hand, "winner": summary.winner, "text": _plain(text)}
+    return {"hand": summary.hand, "winner": summary.winner, "text": (text)}
 
 
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
@@ -125,7 +127,7 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         offered.append(Start())
     actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
-        "text": _plain(lobby_text(t, table, around.missing, waiting)),
+        "text": lobby_text(t, table, around.missing, waiting),
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
@@ -177,7 +179,7 @@ def table_state(
     seats = [
         {
             "seat": i,
-            "name": _plain(seat_name(x, t)),
+            "name": seat_name(x, t),
             "team": i & 1,
             "robot": x is not None and x.robot is not None,
             "free": x is None,
@@ -240,7 +242,7 @@ def table_state(
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,
             "result": (
-                _plain(
+                (
                     match_over_text(
                         t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
                     )
@@ -250,6 +252,7 @@ def table_state(
             ),
             "rematch": f"g{around.rematch}" if around.rematch is not None else None,
             "can_rematch": table.status == GameStatus.OVER and seat is not None,
+            "robot_plays": False,
             "hand": [],
             "blind_slots": [],
             "partner_hand": None,
@@ -261,6 +264,10 @@ def table_state(
     )
     if public:
         return state
+    mine = table.seats[seat] if seat is not None else None
+    # a robot plays this person's seat (two timeouts, the table's vote, a Revanche they
+    # were late for): the page offers 🙋 Voltei, as the private hand message does
+    state["robot_plays"] = playing and mine is not None and mine.robot is not None
     # a cancelled (or finished) match takes no more moves: an old page shows no buttons
     legal = v.legal if playing else ()
     legal_signals = v.legal_signals if playing else ()

@@ -1,8 +1,8 @@
 """The Mini App's views: one small function per route (the table is in ``server.ROUTES``).
 
 The API's views find the person already checked (``door.person_of``) and refuse by
-raising ``door.Refusal``; a change goes through the domain as a button's does, in the
-update threads, and is published the same way.
+raising ``door.Refusal``; a change goes through ``bot.acting.person_acts`` as a button's
+does: in the update threads, a refusal worded, the change told to the notifier.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain import Refused, Source, Table, miniapp, people, tables
+from bot.acting import Refusal, person_acts
+from bot.domain import Source, Table, miniapp, people, tables
 from bot.domain.presence import PRESENCE, page_closed, present
 from bot.domain.values.game import Change
 from bot.domain.values.people import Person
@@ -38,13 +39,6 @@ from engine.errors import InvalidValue
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-CARDS_CSS = (
-    Path(__file__).resolve().parents[2] / "site" / "assets" / "truco.css",
-    Path("site") / "assets" / "truco.css",
-)
-"""The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
-beside the package in a checkout, or in the working directory (``pip install .`` from a
-clone run there, as ``deploy/truco-bot@.service`` does)."""
 HEARTBEAT = PRESENCE / 3
 """Seconds between a live connection's keep-alives (and presence refreshes): a person
 counts as in the app for three of them (``PRESENCE``)."""
@@ -105,14 +99,14 @@ async def deck_of(app: BotApp, user: WebAppUser) -> DeckStyle:
 
 
 async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
-    """Run a domain call as a button's handler does (in the update threads) and publish
-    the change; a refusal is answered in the person's words (409)."""
+    """The person acts as a button's press does (``bot.acting.person_acts``: the domain
+    call in the updates' threads, the change told to the notifier); a refusal is answered
+    in the person's words (``door.refused``)."""
     services = services_of(app)
-    try:
-        done = await services.call(call)
-    except Refused as exc:
-        raise door.refused(user, exc) from None
-    services.notifier.changed(done)
+    t = person_translations(user.language_code)
+    done = await person_acts(services, t, partial(services.call, call))
+    if isinstance(done, Refusal):
+        raise door.refused(done)
     return done
 
 
@@ -150,15 +144,6 @@ async def page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-async def cards_css(request: web.Request) -> web.StreamResponse:
-    """The site's card drawings."""
-    for path in CARDS_CSS:
-        if path.is_file():
-            return web.FileResponse(path)
-    log.warning("site/assets/truco.css not found: the Mini App draws bare cards")
-    return web.Response(text="", content_type="text/css")
-
-
 async def not_found(request: web.Request) -> web.Response:
     """Any other address under the app's path."""
     raise web.HTTPNotFound()
@@ -175,6 +160,7 @@ async def state(request: web.Request) -> web.Response:
     loaded = await asyncio.to_thread(pages_of(request).read, game_id)
     if loaded is None:
         raise door.refusal(request, 404, "no_table")
+    await door.may_see(request, loaded.table)
     return web.json_response(await state_for(app, user, loaded, await deck_of(app, user)))
 
 
@@ -197,6 +183,17 @@ async def move(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "version": done.version})
 
 
+async def back(request: web.Request) -> web.Response:
+    """``POST api/back``: 🙋 Voltei, as in the private hand message: the person takes back
+    the seat a robot plays for them (two timeouts, a vote, or a Revanche they were late
+    for)."""
+    app, user = bot_of(request), person_of(request)
+    game_id, _body = await body_of(request)
+    rt = services_of(app)
+    done = await change(app, user, partial(tables.come_back, rt.db, game_id, user.id, rt.rules))
+    return web.json_response({"ok": True, "version": done.version})
+
+
 async def lobby(request: web.Request) -> web.Response:
     """``POST api/lobby``: Entrar (which also confirms a Revanche seat), Sair or Começar,
     as the lobby's buttons in the group do them; Começar is the table's opener's."""
@@ -210,6 +207,7 @@ async def lobby(request: web.Request) -> web.Response:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is None:
         raise door.refusal(request, 404, "no_table")
+    await door.may_act(request, table)
     authorised = table.creator_id == user.id
 
     def call() -> Change:
@@ -230,6 +228,10 @@ async def rematch(request: web.Request) -> web.Response:
     app, user = bot_of(request), person_of(request)
     game_id, _body = await body_of(request)
     rt = services_of(app)
+    table = await asyncio.to_thread(tables.load, rt.db, game_id)
+    if table is None:
+        raise door.refusal(request, 404, "no_table")
+    await door.may_act(request, table)
 
     def call() -> Change:
         # the page opens the Revanche next: it counts as open there from the start
@@ -263,9 +265,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
-    if loaded is None:
+    try:
+        if loaded is None:
+            raise door.refusal(request, 404, "no_table")
+        await door.may_see(request, loaded.table)
+    except BaseException:
         pages.unwatch(game_id, wake)
-        raise door.refusal(request, 404, "no_table")
+        raise
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from engine.cards import Card
 from engine.robots.sense import simulate
-from engine.rulesets import RULESETS, Ruleset, get_ruleset
+from engine.rulesets import ALL_RULESETS, Ruleset, get_ruleset
 
 DATA_FILE = "equity.json"
 SIMULATIONS = 600
@@ -171,7 +171,7 @@ def _equity(rs: Ruleset, players: int, key: Key, sims: int, rng: random.Random) 
 def build(sims: int = SIMULATIONS, seed: int = TRAIN_SEED) -> dict[str, object]:
     """Every table, as the JSON object the data file holds."""
     tables: dict[str, dict[str, list[float]]] = {}
-    for rs in RULESETS.values():
+    for rs in ALL_RULESETS.values():
         weights = _key_weights(rs)
         for players in (2, 4):
             rng = random.Random(f"{seed}/{rs.name}/{players}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 from enum import IntEnum
 
 from engine import actions as A
@@ -27,7 +28,7 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import Match, Phase
 from engine.robots.base import SeededRobot
-from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
+from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
@@ -78,6 +79,7 @@ class Dificil(SeededRobot):
         *,
         budget_ms: float | None = None,
         playouts: int | None = None,
+        policy: bool = False,
     ) -> None:
         """A difícil robot.
 
@@ -87,6 +89,8 @@ class Dificil(SeededRobot):
         ``budget_ms`` only caps the thinking time (``None`` or infinity: no cap); when
         the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
         decision depends on the machine's speed, which the bot accepts under load.
+        ``policy``: the bet searched against is the learned policy's (``robots.policy``)
+        instead of médio's.
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -95,12 +99,16 @@ class Dificil(SeededRobot):
         super().__init__(seed)
         self.budget_ms = budget_ms
         self.playouts = playouts
+        self.policy = policy
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        baseline = medio_action(view, rng, MEDIO_SAMPLES)
+        if self.policy:
+            baseline = learned_action(view, rng, MEDIO_SAMPLES)
+        else:
+            baseline = medio_action(view, rng, MEDIO_SAMPLES)
         options = candidates(view, baseline)
         if len(options) == 1:
             return options[0]
@@ -307,9 +315,13 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
         # the signals seen make some deals likelier (rejection sampling, R12)
         if not clues or clues.accept(clues.weight_dealt(hands, strength), rng):
             break
-    m = Match.from_hand(
-        rs, view.options, score=view.score, dealer=view.dealer, hands=hands, vira=view.vira
-    )
+    # gaudério: flors are sung as the history says, not as the drawn hands would
+    options = view.options
+    if rs.envido and options.flor:
+        options = replace(options, flor=False)
+    # the score before the hand: gaudério's envido and flor points are replayed below
+    score = (view.score[0] - view.points[0], view.score[1] - view.points[1])
+    m = Match.from_hand(rs, options, score=score, dealer=view.dealer, hands=hands, vira=view.vira)
     m.bets = view.bets  # the match's earlier hands, as everybody saw them
     cursor = [0] * n
     weight = 1.0
@@ -317,6 +329,9 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     for s, a in view.history:
         if a.act == Act.SIGNAL:
             continue  # a sign changes no state; the world's seed would decide other catches
+        if a.act == Act.FLOR:
+            m.sing_flor(s)
+            continue
         if a.act == Act.COVER and a.card is None:
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
@@ -329,7 +344,28 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
         if a.act == Act.TRUCO or a.act == Act.RAISE:
             called = True
         m.apply(s, a)
+        if m.env is not None and m.env.calls and len(m.env.calls) == 1 and a.act in _ENVIDO:
+            _settle_like_the_table(m, view)
     return m, weight
+
+
+_ENVIDO = (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+
+
+def _settle_like_the_table(m: Match, view: View) -> None:
+    """Gaudério: make the drawn world's envido points agree with the showdown everybody saw
+    (the winning team and its points); the losing team's stay as drawn, below them."""
+    seen = view.envido
+    env = m.env
+    if seen is None or env is None or seen.winner is None or seen.winner_points is None:
+        return
+    win = seen.winner
+    mao_team = (view.dealer + 1) % view.players & 1
+    cap = seen.winner_points if win == mao_team else seen.winner_points - 1
+    points = [0, 0]
+    points[win] = seen.winner_points
+    points[1 - win] = min(env.points[1 - win], cap)
+    m.env = env._replace(points=(points[0], points[1]))
 
 
 _TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)

@@ -354,7 +354,11 @@ def match_values(ruleset_name: str, target: int) -> tuple[tuple[float, ...], ...
     rs = get_ruleset(ruleset_name)
     h = rs.hand_value
     lad = rs.ladder
-    mix = ((h, 0.55), (lad[0], 0.27), (lad[1], 0.11), (lad[2], 0.05), (lad[3], 0.02))
+    # a plain hand, then each ladder step less often (a three-step ladder, gaudério's,
+    # shares out the missing step's weight)
+    shares = ((h, 0.55), *zip(lad, (0.27, 0.11, 0.05, 0.02), strict=False))
+    total = sum(p for _, p in shares)
+    mix = tuple((x, p / total) for x, p in shares)
     t = target
     w = [[0.0] * (t + 1) for _ in range(t + 1)]
     for total in range(2 * t, -1, -1):

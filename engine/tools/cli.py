@@ -82,6 +82,10 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
     add_arena_command(sub)
 
+    from engine.tools.train import add_train_command
+
+    add_train_command(sub)
+
 
 def build_parser() -> tuple[
     argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]

@@ -31,7 +31,7 @@ from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank, Suit
 from engine.errors import ErrorCode, IllegalAction, InvalidValue
 from engine.levels import ROBOT_LEVELS, normalize_level
-from engine.rulesets import PAULISTA, RULESETS, Ruleset
+from engine.rulesets import ALL_RULESETS, PAULISTA, Ruleset
 from engine.sinais import SINAIS, Sinal
 from engine.view import View
 from engine.words.catalog import translations
@@ -119,8 +119,18 @@ SPECIAL_HANDS: Mapping[str, str] = {
 """``Ruleset.special_hand`` in words (R7)."""
 LEVELS: Mapping[str, str] = {name: lv.title for name, lv in ROBOT_LEVELS.items()}
 """Robot levels in words (context ``level``), by their ASCII names (``engine.levels``)."""
-VARIANTS: Mapping[str, str] = {name: rs.title for name, rs in RULESETS.items()}
+VARIANTS: Mapping[str, str] = {name: rs.title for name, rs in ALL_RULESETS.items()}
 """Variant titles (context ``variant``): the rulesets' pt-BR ``title``."""
+
+ENVIDO_ACTS: Mapping[Act, str] = {
+    Act.ENVIDO: "Envido!",
+    Act.REAL_ENVIDO: "Real envido!",
+    Act.FALTA_ENVIDO: "Falta envido!",
+    Act.QUERO: "Quero!",
+    Act.NAO_QUERO: "Não quero",
+    Act.FLOR: "Flor!",
+}
+"""The points game's calls, answers and flor as said at the table (context ``envido``)."""
 
 REFUSALS: Mapping[tuple[ErrorCode, str | None], str] = {
     (ErrorCode.NOT_YOUR_TURN, None): "Não é a sua vez.",
@@ -148,6 +158,18 @@ REFUSALS: Mapping[tuple[ErrorCode, str | None], str] = {
     (ErrorCode.SIGNAL_NOT_ALLOWED, "iron_hand"): "Na mão de ferro ninguém sabe as cartas.",
     (ErrorCode.SIGNAL_NOT_ALLOWED, "one_per_round"): "Um sinal por vaza.",
     (ErrorCode.SIGNAL_NOT_ALLOWED, "not_now"): "Sinal só na sua vez ou quando seu time responde.",
+    (ErrorCode.NOT_YOUR_TURN, "already_declined"): "Você já disse não quero; falta o parceiro.",
+    (ErrorCode.CALL_PENDING, "envido_pending"): "Tem um envido esperando resposta.",
+    (ErrorCode.RAISE_NOT_ALLOWED, "envido_spent"): "Esse envido não aceita esse aumento.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, None): "Não dá para pedir envido agora.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, "variant"): "Esta variante não tem envido.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, "round_1_only"): "Envido só se pede na primeira vaza.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, "card_played"): "Quem já jogou sua carta não pede envido.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, "one_sequence"): "O envido já foi jogado nesta mão.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, "flor"): "Com flor na mesa não tem envido.",
+    (ErrorCode.ENVIDO_NOT_ALLOWED, "truco_accepted"): "Depois de truco aceito não tem envido.",
+    (ErrorCode.NO_ENVIDO_PENDING, None): "Não há envido para você responder.",
+    (ErrorCode.NO_ENVIDO_PENDING, "own_call"): "O envido é do seu time.",
     (ErrorCode.INVALID_SCENARIO, None): "Cenário inválido.",
     (ErrorCode.INVALID_SCENARIO, "hands_count"): "São {players} mãos, uma por jogador.",
     (ErrorCode.INVALID_SCENARIO, "three_cards"): "O jogador {seat} precisa de 3 cartas.",
@@ -187,10 +209,11 @@ def messages() -> set[tuple[str | None, str]]:
         ("spanish suit", SPANISH_SUIT_NAMES.values()),
         ("spanish face", SPANISH_FACES.values()),
         ("manilha", MANILHA_NAMES.values()),
-        ("call", (c for rs in RULESETS.values() for c in rs.call_names)),
+        ("call", (c for rs in ALL_RULESETS.values() for c in rs.call_names)),
         ("level", LEVELS.values()),
         ("variant", VARIANTS.values()),
         ("sinal", (s.name for s in SINAIS)),
+        ("envido", ENVIDO_ACTS.values()),
         ("sinal face", (s.face for s in SINAIS)),
         ("sinal seen", (s.seen for s in SINAIS)),
         (None, SPECIAL_HANDS.values()),
@@ -451,6 +474,8 @@ class Words:
             return self.gettext("Correr")
         if act is Act.SIGNAL and action.sinal is not None:
             return f"{SINAIS[action.sinal].emoji} {self.sinal(action.sinal)}"
+        if act in ENVIDO_ACTS:
+            return self.envido_shout(act)
         return str(action)
 
     def did(
@@ -487,6 +512,10 @@ class Words:
             if action.sinal is None:
                 return self.gettext("fez um sinal")
             return self.sinal_seen(action.sinal)
+        if act is Act.ENVIDO or act is Act.REAL_ENVIDO or act is Act.FALTA_ENVIDO:
+            return self.gettext("pediu {call}").format(call=self.envido_shout(act))
+        if act is Act.QUERO or act is Act.NAO_QUERO or act is Act.FLOR:
+            return self.gettext("disse {answer}").format(answer=self.envido_shout(act))
         return self.gettext("pediu {call}").format(call=self.shout(view.next_step, view.ruleset))
 
     def narrate(
@@ -543,7 +572,38 @@ class Words:
                 seen=self.sinal_seen(action.sinal),
                 sinal=self.sinal(action.sinal),
             )
+        if act in ENVIDO_ACTS:
+            return f"{who}: {self.envido_shout(act)}"
         return f"{who}: {self.did(action, view, style, public=not own)}."
+
+    # ---------------------------------------------------------- points game
+
+    def envido_shout(self, act: Act) -> str:
+        """An envido call, answer or flor as said at the table: ``Envido!``, ``Quero!``,
+        ``Não quero``, ``Flor!`` (R13.3, R13.4)."""
+        return self.pgettext("envido", ENVIDO_ACTS[act])
+
+    def envido_result(self, view: View) -> str | None:
+        """How the envido ended, from ``view``'s seat: ``Envido (5): nós, 31 pontos do
+        Parceiro.``; ``None`` while none was settled. The losing points are never said."""
+        e = view.envido
+        if e is None or e.winner is None:
+            return None
+        team = self.team(e.winner, view.seat)
+        if e.winner_points is None or e.winner_seat is None:  # declined
+            return self.gettext("Envido ({worth}): {team}, sem mostrar os pontos.").format(
+                worth=e.worth, team=team
+            )
+        return self.gettext("Envido ({worth}): {team}, {points} pontos de {who}.").format(
+            worth=e.worth,
+            team=team,
+            points=e.winner_points,
+            who=self.seat(e.winner_seat, view.seat, view.players),
+        )
+
+    def flor_result(self, view: View, seat: int) -> str:
+        """A flor sung for ``seat``, from ``view``'s seat: ``Adversário: Flor!`` (R13.4)."""
+        return f"{self.seat(seat, view.seat, view.players)}: {self.envido_shout(Act.FLOR)}"
 
     # ------------------------------------------------------------ refusals
 
@@ -552,7 +612,7 @@ class Words:
         unknown value (its pt-BR text and parameters)."""
         params = dict(exc.params)
         variant = params.get("variant")
-        for rs in RULESETS.values():
+        for rs in ALL_RULESETS.values():
             if variant in (rs.name, rs.title):
                 params["variant"] = self.variant(rs)
         if isinstance(exc, InvalidValue):

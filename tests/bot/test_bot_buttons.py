@@ -6,7 +6,7 @@ import asyncio
 
 from bot.domain import Reason, messages
 from bot.i18n import translations
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 from tests.bot.harness import Harness, button, moves, paulista_hand, press, seat_match

@@ -200,7 +200,7 @@ async def test_revanche_asks_the_others_and_gives_the_absent_seat_to_a_robot(
         lobby = await h.wait(
             lambda: (m := h.table_message(group)) and "Revanche" in m["text"] and m
         )
-        assert "Caio" in lobby["text"] and "vira robô" in lobby["text"]
+        assert "Caio" in lobby["text"] and "um robô joga por quem não" in lobby["text"]
         new = tables.active_table(db, group, None)
         assert new is not None and new.id != gid and new.status == GameStatus.LOBBY
         # nobody confirms: after the wait a robot plays Caio's seat and the match starts
@@ -281,6 +281,8 @@ async def test_an_absent_person_gets_a_shorter_clock_then_a_robot_until_they_com
             lambda: [m for m in h.bot_messages(group) if "duas vezes seguidas" in m["text"]]
         )
         assert len(said) == 1 and "Caio" in said[0]["text"] and "robô" in said[0]["text"]
+        # the time ran out for Caio, not for the robot that plays for him from now on
+        assert said[0]["text"].startswith("⏰ Tempo esgotado: Caio ")
         # his private hand says so, rings no more, and offers the way back
         hand = await h.wait(lambda: (m := newest(h, caio, "Um robô joga por você")) and m)
         assert labels(hand) == ["🙋 Voltei"] and "É a sua vez" not in hand["text"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from bot.domain.values.game import Occupant
+from bot.i18n import person_translations
+from bot.telegram.render.common import rounds_line
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 from tests.bot.harness import (
@@ -141,3 +144,12 @@ def test_one_word_for_a_round_vaza_as_the_glossary_says() -> None:
     # the glossary names rodada only to send the reader to vaza
     glossary = (ROOT / "site" / "glossario.md").read_text(encoding="utf-8")
     assert "Rodada\n:   O mesmo que vaza." in glossary
+
+
+def test_the_rounds_are_counted_in_each_language() -> None:
+    # "1ª" is Portuguese: an English table says "1st"
+    seats = (Occupant("Ana", user=1), Occupant("Beto", user=2))
+    line = "Vazas: 1ª Ana · 2ª empate · 3ª Beto"
+    assert rounds_line(person_translations("pt"), [0, None, 1], seats) == line
+    line = "Rounds: 1st Ana · 2nd tie · 3rd Beto"
+    assert rounds_line(person_translations("en"), [0, None, 1], seats) == line

@@ -111,6 +111,9 @@ async def test_every_bad_request_is_a_4xx_with_one_log_line(
             # tables that are not there
             ("POST", "api/lobby", '{"table": "g99999", "command": "join"}', good, 404),
             ("POST", "api/rematch", '{"table": "g99999"}', good, 404),
+            ("POST", "api/back", f'{{"table": "{big}"}}', good, 404),
+            ("POST", "api/back", '{"table": "g99999"}', good, 404),
+            ("POST", "api/back", '{"table": ["g1"]}', good, 400),
             ("POST", "api/move", '{"table": "g99999", "version": 1, "action": "play 3C"}', good, 404),
         ]  # fmt: skip
         caplog.set_level(logging.INFO, logger="bot.webapp")
@@ -167,7 +170,7 @@ async def test_every_app_answer_carries_the_security_headers(server: Any, tmp_pa
         answers: list[aiohttp.ClientResponse] = []
         for path, headers in (
             ("", {}),
-            ("cards.css", {}),
+            ("static/deck.js", {}),
             ("static/app.js", {}),
             ("nowhere", {}),
             (f"api/state?table=g{gid}", {}),  # 401
@@ -199,3 +202,47 @@ def test_only_an_app_on_a_local_address_may_be_framed_by_a_local_page() -> None:
     public = security_headers(local=False)["Content-Security-Policy"]
     assert public.endswith("frame-ancestors https://web.telegram.org https://*.telegram.org")
     assert "127.0.0.1" in security_headers(local=True)["Content-Security-Policy"]
+
+
+async def test_a_stranger_can_neither_join_nor_watch_a_groups_table(
+    server: Any, tmp_path: Any
+) -> None:
+    ana, beto, caio = setup_people(server)
+    eva = server.add_user("Eva")  # in none of the bot's groups
+    async with door(server, tmp_path) as d:
+        gid = await open_lobby(d, ana)
+        join = json.dumps({"table": f"g{gid}", "command": "join"})
+        # two joins, as the review made them: refused in the buttons' words, not seated
+        for _ in range(2):
+            status, text = await d.post("api/lobby", join, d.auth(eva, gid))
+            assert status == 403
+            assert json.loads(text)["error"] == "Essa mesa é de um grupo em que você não está."
+        table = tables.load(runtime_of(d.h.app).db, gid)
+        assert table is not None and table.seat_of(eva) is None
+        assert not any("Eva" in m["text"] for m in d.h.bot_messages(GROUP))
+        # nor does she see it: the same answer as a table that is not there
+        assert (await d.get(f"api/state?table=g{gid}", d.auth(eva, gid)))[0] == 404
+        assert (await d.get(f"api/events?table=g{gid}", d.auth(eva, gid)))[0] == 404
+        assert (await d.get("api/state?table=g99999", d.auth(eva, gid)))[0] == 404
+        # Telegram was asked once for her: the answer is kept a while
+        asked = [
+            c
+            for c in server.calls
+            if c.method == "getChatMember" and c.params.get("user_id") == eva
+        ]
+        assert len(asked) == 1
+        # a member watches and joins
+        assert (await d.get(f"api/state?table=g{gid}", d.auth(caio, gid)))[0] == 200
+        assert (await d.post("api/lobby", join, d.auth(beto, gid)))[0] == 200
+
+
+async def test_a_private_match_is_seen_by_its_seats_only(server: Any, tmp_path: Any) -> None:
+    ana, beto, _caio = setup_people(server)
+    async with door(server, tmp_path) as d:
+        gid = await seat_match(d.h, ana, [ana], paulista_hand())  # Ana against a robot
+        assert (await d.get(f"api/state?table=g{gid}", d.auth(ana, gid)))[0] == 200
+        for path in (f"api/state?table=g{gid}", f"api/events?table=g{gid}"):
+            status, text = await d.get(path, d.auth(beto, gid))
+            assert status == 404 and json.loads(text)["error"] == "Essa mesa não existe."
+        join = json.dumps({"table": f"g{gid}", "command": "join"})
+        assert (await d.post("api/lobby", join, d.auth(beto, gid)))[0] == 404

@@ -32,6 +32,7 @@ CORE = (
     "actions",
     "cards",
     "dealing",
+    "envido",
     "errors",
     "levels",
     "match",

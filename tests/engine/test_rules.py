@@ -65,8 +65,10 @@ class TestR2Variants:
         for alias in ("trem-bao", "trembao", "Trem Bão", "TREM BAO"):
             assert get_ruleset(alias).name == "trem-bao"
         assert get_ruleset("Paulista").name == "paulista"
+        for alias in ("gauderio", "gaúcho", "cego", "Truco Gaudério"):
+            assert get_ruleset(alias).name == "gauderio"  # R13
         with pytest.raises(ValueError, match="variante desconhecida"):
-            get_ruleset("gaudério")
+            get_ruleset("buraco")
 
     def test_paulista_manilha_follows_vira_and_wraps(self) -> None:
         rs = get_ruleset("paulista")

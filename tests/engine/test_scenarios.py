@@ -36,7 +36,8 @@ def test_replay_prints_one_line_per_file_in_order() -> None:
         expect = json.loads(path.read_text(encoding="utf-8"))["expect"]
         assert matches_expect(json.loads(line), expect)
     assert set(json.loads(lines[0])) == {
-        "finished", "rounds", "hand_winner", "points", "score", "match_winner", "stake", "error"
+        "finished", "rounds", "hand_winner", "points", "score", "match_winner", "stake",
+        "envido", "flor", "error"
     }  # fmt: skip
 
 

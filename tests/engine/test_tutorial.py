@@ -27,6 +27,11 @@ def script() -> dict:
     return read_script()
 
 
+def two_hands(script: dict) -> dict:
+    """The lesson on truco, seis and nove (two hands), in ``script``."""
+    return next(lesson for lesson in script["lessons"] if lesson["id"] == "truco")
+
+
 def scenario_hands(script: dict):
     """Every hand as a scenario: signals pass no turn, so without them it is the same hand."""
     for lesson in script["lessons"]:
@@ -73,7 +78,7 @@ def test_each_lesson_replays_as_one_match_with_the_deal_passing_on(script: dict)
 
 def test_a_lesson_whose_dealer_does_not_rotate_is_refused(script: dict) -> None:
     broken = copy.deepcopy(script)
-    basics = broken["lessons"][0]
+    basics = two_hands(broken)
     basics["hands"][1]["dealer"] = basics["hands"][0]["dealer"]  # the same seat deals twice
     with pytest.raises(TutorialError, match="quem dá as cartas"):
         from_data(broken)
@@ -81,7 +86,7 @@ def test_a_lesson_whose_dealer_does_not_rotate_is_refused(script: dict) -> None:
 
 def test_a_lesson_whose_score_does_not_carry_over_is_refused(script: dict) -> None:
     broken = copy.deepcopy(script)
-    broken["lessons"][0]["hands"][1]["score"] = [3, 0]
+    two_hands(broken)["hands"][1]["score"] = [3, 0]
     with pytest.raises(TutorialError, match="placar"):
         from_data(broken)
 
@@ -98,21 +103,43 @@ def test_load_lessons_replays_each_step_and_gives_the_learner_view() -> None:
             assert step.explanation
             assert step.yours == (step.seat == lesson.seat)
             assert step.expects(step.action)
-            assert not step.expects(Action(Act.RUN11))
+            assert step.expects(Action(Act.RUN11)) == (step.action.act is Act.RUN11)
     first = course.lessons[0].hands[0]
     assert set(first.start.hand) - set(first.steps[0].view.hand) == {first.steps[0].action.card}
 
 
-def test_the_basics_cover_what_a_first_lesson_must() -> None:
+def test_the_first_lesson_is_a_plain_hand_and_truco_comes_after_the_gentle_ones() -> None:
+    lessons = load_lessons().lessons
     basics = load_script()
-    acts_by_learner = {s.action.act for _, s in basics.steps() if s.yours}
-    assert {Act.PLAY, Act.ACCEPT, Act.TRUCO} <= acts_by_learner
-    views = [s.view for _, s in basics.steps()]
-    assert any(None in v.rounds for v in views), "a cangou"
+    # the first lesson: cards only, no tie, no call, a normal hand the learner wins
+    assert {s.action.act for _, s in basics.steps()} == {Act.PLAY}
+    assert all(None not in s.view.rounds for _, s in basics.steps())
     assert all(h.start.vira is not None and len(h.start.manilhas) == 4 for h in basics.hands)
-    # a plain first lesson: no special hand yet, and the learner both deals and leads
     assert all(h.start.kind == HandKind.NORMAL for h in basics.hands)
-    assert {h.start.dealer for h in basics.hands} == {0, 1}
+    assert basics.hands[-1].result["hand_winner"] == 0
+    # losing a round and playing last come before the first call of truco
+    ids = [lesson.id for lesson in lessons]
+    first_call = min(
+        i
+        for i, lesson in enumerate(lessons)
+        if any(s.action.act is Act.TRUCO for _, s in lesson.steps())
+    )
+    assert ids.index("perder") < first_call and ids.index("pe") < first_call
+    truco = lessons[ids.index("truco")]
+    acts_by_learner = {s.action.act for _, s in truco.steps() if s.yours}
+    assert {Act.PLAY, Act.ACCEPT, Act.TRUCO} <= acts_by_learner
+    assert any(None in s.view.rounds for _, s in truco.steps()), "a cangou"
+    assert {h.start.dealer for h in truco.hands} == {0, 1}
+
+
+def test_mao_de_dez_mineiro_and_trem_bao_lessons() -> None:
+    lessons = {lesson.id: lesson for lesson in load_lessons().lessons}
+    assert len(lessons["mineiro"].hands) >= 2 and len(lessons["trembao"].hands) >= 2
+    dez = lessons["dez"]
+    assert all(h.start.variant == "mineiro" and h.start.kind == HandKind.SPECIAL for h in dez.hands)
+    acts_by_learner = {s.action.act for _, s in dez.steps() if s.yours}
+    assert {Act.RUN11, Act.PLAY11} <= acts_by_learner
+    assert dez.hands[-1].steps[-1].view.phase == Phase.MATCH_OVER
 
 
 def test_the_course_goes_from_the_plain_hand_to_the_exceptions() -> None:
@@ -123,7 +150,9 @@ def test_the_course_goes_from_the_plain_hand_to_the_exceptions() -> None:
         for i, lesson in enumerate(lessons)
         if any(h.start.kind != HandKind.NORMAL for h in lesson.hands)
     ]
-    plain = [ids.index(x) for x in ("basico", "perder", "pe", "correr", "blefe", "empates")]
+    plain = [
+        ids.index(x) for x in ("basico", "perder", "pe", "truco", "correr", "blefe", "empates")
+    ]
     assert max(plain) < min(special)
     # the second part of the old first lesson: coberta, a run, the mão de onze to the end
     rest = lessons[ids.index("onze")]
@@ -233,7 +262,7 @@ def test_words_name_cards_in_both_styles() -> None:
 
 
 def test_narration_names_the_call_of_each_step() -> None:
-    first_match = [x for x in load_lessons().lessons if x.id in ("basico", "onze")]
+    first_match = [x for x in load_lessons().lessons if x.id in ("basico", "truco", "onze")]
     lines = [s.narration for lesson in first_match for _, s in lesson.steps()]
     assert "Adversário: Truco!" in lines
     assert "Você: Seis!" in lines
@@ -259,7 +288,7 @@ def test_a_step_that_stops_being_legal_raises(script: dict) -> None:
 
 def test_a_card_not_in_hand_raises(script: dict) -> None:
     broken = copy.deepcopy(script)
-    broken["lessons"][0]["hands"][1]["actions"][3]["card"] = "QH"
+    two_hands(broken)["hands"][1]["actions"][3]["card"] = "QH"
     with pytest.raises(TutorialError, match="card_not_in_hand"):
         from_data(broken)
 

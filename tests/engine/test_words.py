@@ -315,7 +315,7 @@ def test_unknown_values_read_pt_br_and_are_translated() -> None:
         assert str(exc) == PT.refusal(exc)  # the exception reads as its pt-BR text
         assert EN.refusal(exc) != str(exc) and not re.search(r"[{}]", EN.refusal(exc))
         texts.append(EN.refusal(exc))
-    assert texts[0] == "unknown variant: 'buraco' (known: paulista, mineiro, trem-bao)"
+    assert texts[0] == "unknown variant: 'buraco' (known: paulista, mineiro, trem-bao, gauderio)"
     assert texts[-1] == "invalid truco ladder for Mineiro truco: use 4-8-10-12, 4-6-10-12"
 
 

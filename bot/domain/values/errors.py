@@ -32,6 +32,9 @@ class Reason(StrEnum):
     BAD_NUMBER = "bad_number"
     BAD_LINK = "bad_link"
     NOT_HERE = "not_here"
+    NOT_MEMBER = "not_member"
+    """A group's table acted on from the Mini App by someone Telegram says is not in the
+    group (in the group itself only its members see the buttons)."""
     ROBOTS_NOT_ALLOWED = "robots_not_allowed"
     ANONYMOUS = "anonymous"
     WRONG_CHAT = "wrong_chat"

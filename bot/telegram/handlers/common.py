@@ -20,8 +20,9 @@ from bot.numbers import NumberRefused
 from bot.telegram.budget import Looked
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
-from bot.telegram.render.wording import reason_text, routed_note, seated_greeting
+from bot.telegram.render.wording import routed_note, seated_greeting
 from bot.telegram.throttle import Route
+from bot.wording.refusals import reason_text
 
 log = logging.getLogger(__name__)
 Parsed = TypeVar("Parsed")

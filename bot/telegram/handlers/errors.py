@@ -10,7 +10,7 @@ from telegram.error import TelegramError
 from bot.domain.values.errors import Reason
 from bot.i18n import person_translations
 from bot.telegram.context import BotContext
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ from bot.telegram.render.hand import (
 )
 from bot.telegram.render.results import answered_first
 from bot.telegram.render.sinais import signals_keyboard
-from bot.telegram.render.wording import reason_text
+from bot.wording.refusals import reason_text
 from engine.actions import Act
 
 

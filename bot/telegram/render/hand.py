@@ -20,10 +20,11 @@ from bot.domain.values.game import HandSummary, Table
 from bot.i18n import Translations, words_for
 from bot.links import button_url
 from bot.telegram.callbacks import Move, back_data, posted_link, signals_data
-from bot.telegram.render.common import COVERED, countdown, seat_name
+from bot.telegram.render.common import seat_name
 from bot.telegram.render.results import hand_over_line, last_round_line
 from bot.telegram.render.sinais import signal_ping
 from bot.telegram.render.table import open_table_label, own_plays, table_head, table_text
+from bot.wording.table import COVERED, countdown
 from engine import HandKind, View, get_ruleset
 from engine.actions import Act
 from engine.cards import Card, DeckStyle

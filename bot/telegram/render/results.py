@@ -4,98 +4,25 @@ and /ranking."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.domain.values.game import HandSummary, MatchEnd, Table
+from bot.domain.values.game import Table
 from bot.i18n import Translations, words_for
 from bot.telegram.callbacks import cancel_data, rematch_data
-from bot.telegram.render.common import Seats, plays_line, rounds_line, team_name
+from bot.telegram.render.common import HTML, team_name
+from bot.wording import table as table_words
+from bot.wording.table import rematch_label
 from engine.actions import Action
-from engine.cards import DeckStyle
 
-
-def hand_over_line(t: Translations, data: HandSummary, seats: Seats) -> str:
-    """One line closing a hand: who won it, how many points, the score."""
-    _ = t.gettext
-    n = data.hand + 1
-    score = f"{data.score[0]} × {data.score[1]}"
-    if data.winner is None:
-        return _("Mão {n}: empate, ninguém pontua. Placar {score}").format(n=n, score=score)
-    winner = data.winner
-    points = data.points[winner]
-    if data.ran:
-        loser = 1 - winner
-        members = sum(1 for i in range(len(seats)) if i % 2 == loser)
-        ran = t.ngettext("{loser} correu", "{loser} correram", members).format(
-            loser=team_name(seats, loser, t)
-        )
-        scored = t.ngettext(
-            "{points} ponto para {team}", "{points} pontos para {team}", points
-        ).format(points=points, team=team_name(seats, winner, t))
-        return _("Mão {n}: {ran}; {scored}. Placar {score}").format(
-            n=n, ran=ran, scored=scored, score=score
-        )
-    text = t.ngettext(
-        "Mão {n}: {points} ponto para {team}. Placar {score}",
-        "Mão {n}: {points} pontos para {team}. Placar {score}",
-        points,
-    )
-    return text.format(n=n, team=team_name(seats, winner, t), points=points, score=score)
-
-
-def hand_closed_text(
-    t: Translations,
-    data: HandSummary,
-    seats: Seats,
-    style: DeckStyle,
-    match_winner: int | None = None,
-) -> str:
-    """A private hand message once its hand is over: how it ended; no turn, no buttons.
-
-    ``data`` is the hand's ``hand_over`` event (public facts only: covered cards
-    stay covered); ``match_winner`` adds the match's end when that hand closed it.
-    """
-    _ = t.gettext
-    lines = [_("<b>Mão {n} encerrada</b>").format(n=data.hand + 1)]
-    if data.rounds:
-        lines.append(rounds_line(t, data.rounds, seats))
-    last = last_round_line(t, data, seats, style)
-    if last:
-        lines.append(last)
-    lines.append("🏁 " + hand_over_line(t, data, seats))
-    if match_winner is not None:
-        lines.append(match_won_line(t, seats, match_winner))
-    return "\n".join(lines)
-
-
-def last_round_line(t: Translations, data: HandSummary, seats: Seats, style: DeckStyle) -> str:
-    """The cards of an ended hand's last vaza (covered ones stay covered); empty when the
-    hand ended before any card of it was played."""
-    last = [(seat, card, card is None) for seat, card in data.last]
-    if not last:
-        return ""
-    return t.gettext("Última vaza: {plays}").format(plays=plays_line(last, seats, t, style, None))
-
-
-def match_won_line(t: Translations, seats: Seats, team: int) -> str:
-    """The match's end: who won it."""
-    return t.gettext("🏆 Vitória de {team}!").format(team=team_name(seats, team, t))
-
-
-def match_over_text(t: Translations, data: MatchEnd, seats: Seats) -> str:
-    """The closing message of a match: winners and the final score (``12 × 7``)."""
-    _ = t.gettext
-    return _("🏆 Fim de jogo: vitória de <b>{team}</b>! <b>{x} × {y}</b>").format(
-        team=team_name(seats, data.winner, t), x=data.score[0], y=data.score[1]
-    )
-
-
-def rematch_label(t: Translations) -> str:
-    """The Revanche button's words, in the group and on a Mini App page."""
-    return t.gettext("🔁 Revanche")
+hand_over_line = partial(table_words.hand_over_line, style=HTML)
+hand_closed_text = partial(table_words.hand_closed_text, style=HTML)
+last_round_line = partial(table_words.last_round_line, style=HTML)
+match_won_line = partial(table_words.match_won_line, style=HTML)
+match_over_text = partial(table_words.match_over_text, style=HTML)
 
 
 def rematch_keyboard(t: Translations, table: Table) -> InlineKeyboardMarkup:

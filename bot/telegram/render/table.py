@@ -14,14 +14,7 @@ from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
 from bot.links import app_link, button_url
 from bot.telegram.callbacks import deep_link, vote_data
-from bot.telegram.render.common import (
-    Seats,
-    countdown,
-    plays_line,
-    rounds_line,
-    seat_name,
-    team_name,
-)
+from bot.telegram.render.common import plays_line, rounds_line, seat_name, team_name
 from bot.telegram.render.lobby import lobby_keyboard, lobby_text
 from bot.telegram.render.results import (
     cancelled_by_text,
@@ -30,6 +23,7 @@ from bot.telegram.render.results import (
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
+from bot.wording.table import Seats, countdown
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, RUN, Act
 from engine.cards import Card, DeckStyle
@@ -190,22 +184,29 @@ def timeout_line(
 
     A person's run at a call while their robot partner still answers is no run of the
     team (R6): the line says the robot answers for it. A seat this timeout gave to a
-    robot (the second in a row) is said once, here.
+    robot (the second in a row) is said once, here. The time ran out for the person, so
+    the line names them, not the robot that plays their seat from now on: "🤖 Caio
+    jogou 4♣" would credit the robot with the person's timeout.
     """
     _ = t.gettext
+
+    def timed_out(seat: int) -> str:
+        x = seats[seat]
+        return escape(x.name) if x is not None and x.user is not None else seat_name(x, t)
+
     parts = []
     for seat, action in note.items:
         mate = seats[(seat + 2) % 4] if len(seats) == 4 else None
         if action.act is Act.RUN and mate is not None and mate.robot and mate.user is None:
             parts.append(
                 _("o tempo de {who} acabou, e {robot} responde pelo time").format(
-                    who=seat_name(seats[seat], t), robot=seat_name(mate, t)
+                    who=timed_out(seat), robot=seat_name(mate, t)
                 )
             )
             continue
         parts.append(
             _("{who} {what}").format(
-                who=seat_name(seats[seat], t),
+                who=timed_out(seat),
                 what=words_for(t).did(action, view, style, public=True),
             )
         )
@@ -330,7 +331,12 @@ def public_table(
     table, missing = drawing.table, drawing.missing
     if table.status == GameStatus.LOBBY:
         text = lobby_text(t, table, missing, drawing.waiting)
-        return text, lobby_keyboard(t, table, missing, bot_username)
+        markup = lobby_keyboard(t, table, missing, bot_username)
+        if webapp is not None and (bot_username or table.private):
+            # the app's lobby shows the chairs and takes Entrar, a team or Começar
+            rows = [*markup.inline_keyboard, [open_table_button(t, table, bot_username, webapp)]]
+            markup = InlineKeyboardMarkup(rows)
+        return text, markup
     if table.status == GameStatus.CANCELLED:
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     text = table_text(t, table, table.view(0), time_left)

@@ -1,0 +1,254 @@
+"""What a table's screens say in both adapters: seat and team names, cards on the table,
+rounds taken, the countdown, the lobby, how a hand and a match ended, Revanche.
+
+Every function returns plain text unless its ``style`` marks names and stressed words
+(``bot.wording.Style``); the Telegram adapter passes HTML, a Mini App page takes them plain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bot.domain.tables import REMATCH_SECONDS
+from bot.domain.values.commands import (
+    AddRobot,
+    CancelTable,
+    Join,
+    Leave,
+    LobbyCommand,
+    RemoveRobot,
+    Start,
+)
+from bot.domain.values.game import DEFAULT_LEVEL, HandSummary, MatchEnd, Occupant, Table
+from bot.i18n import Translations, words_for
+from bot.wording import PLAIN, Style
+from engine import get_ruleset
+from engine.cards import Card, DeckStyle
+
+COVERED = "🂠"
+"""A covered card (R7), wherever a card is shown face down."""
+
+Seats = Sequence[Occupant | None]
+
+
+def countdown_words(t: Translations) -> str:
+    """The countdown with ``{n}`` for the seconds left: a Mini App page fills it in as it
+    ticks."""
+    return t.gettext("⏱ {n} s")
+
+
+def countdown(t: Translations, seconds: float) -> str:
+    """How long there is to decide, ``⏱ 30 s``: a duration, since the chat shows when a
+    message was sent, and a clock time would be in someone else's time zone."""
+    return countdown_words(t).format(n=max(0, math.ceil(seconds - 0.05)))
+
+
+def seat_name(seat: Occupant | None, t: Translations, style: Style = PLAIN) -> str:
+    """A seat as shown: the person's name, a robot with 🤖, or an empty seat."""
+    if seat is None:
+        return t.gettext("(livre)")
+    if seat.robot:
+        return f"🤖 {style.name(seat.name)}"
+    return style.name(seat.name)
+
+
+def team_name(seats: Seats, team: int, t: Translations, style: Style = PLAIN) -> str:
+    """Both partners (or the one player) of a team."""
+    return " & ".join(seat_name(s, t, style) for i, s in enumerate(seats) if i % 2 == team)
+
+
+def plays_line(
+    plays: Sequence[tuple[int, Card | None, bool]],
+    seats: Seats,
+    t: Translations,
+    style: DeckStyle,
+    own: int | None,
+    manilhas: Sequence[Card] = (),
+    marks: Style = PLAIN,
+) -> str:
+    """Cards on the table; a covered card shows only to its owner (``own``); a manilha is
+    starred, as on the hand's buttons."""
+    parts = []
+    for seat, card, covered in plays:
+        if card is None or (covered and seat != own):
+            shown = COVERED
+        else:
+            star = " ★" if card in manilhas else ""
+            shown = words_for(t).card(card, style) + star + (f" ({COVERED})" if covered else "")
+        parts.append(f"{seat_name(seats[seat], t, marks)} {shown}")
+    return " · ".join(parts)
+
+
+def rounds_line(
+    t: Translations, rounds: Sequence[int | None], seats: Seats, style: Style = PLAIN
+) -> str:
+    """Who took each round of the hand so far (a team, or a tie)."""
+    _ = t.gettext
+    # the ordinal is a word of each language ("1ª" is Portuguese: "1st" in English)
+    ordinals = (_("1ª"), _("2ª"), _("3ª"))
+    names = []
+    for i, r in enumerate(rounds):
+        who = _("empate") if r is None else team_name(seats, r, t, style)
+        names.append(f"{ordinals[i] if i < len(ordinals) else i + 1} {who}")
+    return _("Vazas: {rounds}").format(rounds=" · ".join(names))
+
+
+def hand_over_line(t: Translations, data: HandSummary, seats: Seats, style: Style = PLAIN) -> str:
+    """One line closing a hand: who won it, how many points, the score."""
+    _ = t.gettext
+    n = data.hand + 1
+    score = f"{data.score[0]} × {data.score[1]}"
+    if data.winner is None:
+        return _("Mão {n}: empate, ninguém pontua. Placar {score}").format(n=n, score=score)
+    winner = data.winner
+    points = data.points[winner]
+    if data.ran:
+        loser = 1 - winner
+        members = sum(1 for i in range(len(seats)) if i % 2 == loser)
+        ran = t.ngettext("{loser} correu", "{loser} correram", members).format(
+            loser=team_name(seats, loser, t, style)
+        )
+        scored = t.ngettext(
+            "{points} ponto para {team}", "{points} pontos para {team}", points
+        ).format(points=points, team=team_name(seats, winner, t, style))
+        return _("Mão {n}: {ran}; {scored}. Placar {score}").format(
+            n=n, ran=ran, scored=scored, score=score
+        )
+    text = t.ngettext(
+        "Mão {n}: {points} ponto para {team}. Placar {score}",
+        "Mão {n}: {points} pontos para {team}. Placar {score}",
+        points,
+    )
+    return text.format(n=n, team=team_name(seats, winner, t, style), points=points, score=score)
+
+
+def last_round_line(
+    t: Translations, data: HandSummary, seats: Seats, deck: DeckStyle, style: Style = PLAIN
+) -> str:
+    """The cards of an ended hand's last vaza (covered ones stay covered); empty when the
+    hand ended before any card of it was played."""
+    last = [(seat, card, card is None) for seat, card in data.last]
+    if not last:
+        return ""
+    plays = plays_line(last, seats, t, deck, None, marks=style)
+    return t.gettext("Última vaza: {plays}").format(plays=plays)
+
+
+def match_won_line(t: Translations, seats: Seats, team: int, style: Style = PLAIN) -> str:
+    """The match's end: who won it."""
+    return t.gettext("🏆 Vitória de {team}!").format(team=team_name(seats, team, t, style))
+
+
+def hand_closed_text(
+    t: Translations,
+    data: HandSummary,
+    seats: Seats,
+    deck: DeckStyle,
+    match_winner: int | None = None,
+    style: Style = PLAIN,
+) -> str:
+    """A private hand message once its hand is over: how it ended; no turn, no buttons.
+
+    ``data`` is the hand's ``hand_over`` event (public facts only: covered cards
+    stay covered); ``match_winner`` adds the match's end when that hand closed it.
+    """
+    _ = t.gettext
+    lines = [style.strong(_("Mão {n} encerrada").format(n=data.hand + 1))]
+    if data.rounds:
+        lines.append(rounds_line(t, data.rounds, seats, style))
+    last = last_round_line(t, data, seats, deck, style)
+    if last:
+        lines.append(last)
+    lines.append("🏁 " + hand_over_line(t, data, seats, style))
+    if match_winner is not None:
+        lines.append(match_won_line(t, seats, match_winner, style))
+    return "\n".join(lines)
+
+
+def match_over_text(t: Translations, data: MatchEnd, seats: Seats, style: Style = PLAIN) -> str:
+    """The closing message of a match: winners and the final score (``12 × 7``)."""
+    return t.gettext("🏆 Fim de jogo: vitória de {team}! {score}").format(
+        team=style.strong(team_name(seats, data.winner, t, style)),
+        score=style.strong(f"{data.score[0]} × {data.score[1]}"),
+    )
+
+
+def rematch_label(t: Translations) -> str:
+    """The Revanche button's words, in the group and on a Mini App page."""
+    return t.gettext("🔁 Revanche")
+
+
+def lobby_text(
+    t: Translations,
+    table: Table,
+    missing: Sequence[str],
+    waiting: Sequence[str] = (),
+    style: Style = PLAIN,
+) -> str:
+    """The lobby message: table options, seats by team, who still must open the bot, and a
+    Revanche's people who have not confirmed yet."""
+    _ = t.gettext
+    w = words_for(t)
+    o = table.options
+    seats = table.seats
+    rs = get_ruleset(table.variant)
+    size = "2×2" if o.players == 4 else "1×1"
+    timer = rs.fixed_timer or o.timer
+    title = style.strong(_("Mesa de {variant}").format(variant=w.variant(rs)))
+    head = _("🃏 {title} · {size} · {target} pontos · ⏱ {timer} s").format(
+        title=title, size=size, target=o.target, timer=timer
+    )
+    if o.players == 4:
+        head += " · " + (_("👁️ com sinais") if o.sinais else _("sem sinais"))
+    lines = [head]
+    if o.players == 4:
+        for team in (0, 1):
+            members = ", ".join(seat_name(seats[i], t, style) for i in (team, team + 2))
+            lines.append(_("Time {n}: {members}").format(n=team + 1, members=members))
+    else:
+        lines.append(" × ".join(seat_name(s, t, style) for s in seats))
+    robots = [s for s in seats if s and s.robot]
+    if robots:
+        levels = ", ".join(f"{style.name(s.name)} ({w.level(s.robot)})" for s in robots if s.robot)
+        lines.append(_("Robôs: {levels}").format(levels=levels))
+    if missing:
+        lines.append(
+            _("⚠️ Falta abrir o bot no privado (botão abaixo): {names}").format(
+                names=", ".join(style.name(n) for n in missing)
+            )
+        )
+    if waiting:
+        lines.append(
+            _(
+                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s a partida "
+                "começa, e um robô joga por quem não confirmou até a pessoa tocar em 🙋 "
+                "Voltei no privado."
+            ).format(names=", ".join(style.name(n) for n in waiting), n=int(REMATCH_SECONDS))
+        )
+    lines.append(
+        _("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs ({level}).").format(
+            level=w.level(DEFAULT_LEVEL)
+        )
+    )
+    return "\n".join(lines)
+
+
+def lobby_label(t: Translations, command: LobbyCommand) -> str:
+    """A lobby button's words, the same in the group's keyboard and on a Mini App page."""
+    _ = t.gettext
+    match command:
+        case Join():
+            if command.team is None:
+                return _("Entrar")
+            return _("Time {n}").format(n=command.team + 1)
+        case Leave():
+            return _("Sair")
+        case AddRobot(level=level):
+            return _("+ Robô {level}").format(level=words_for(t).level(level))
+        case RemoveRobot():
+            return _("− Robô")
+        case Start():
+            return _("Começar")
+        case CancelTable():
+            return _("Cancelar")
