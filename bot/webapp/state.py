@@ -2,9 +2,8 @@
 
 Everything comes from the engine's per-seat ``View`` (``Table.view``): a seated person
 gets their own seat's view and nothing else; anyone else gets the public table, built
-from a view with every private field left out and every covered card hidden. Cards are
-drawn by the page the way the site's "Jogar agora" draws them (``card_json``: both deck
-styles, R11).
+from a view with every private field left out and every covered card hidden. Cards go as
+``card_json`` (both deck styles, R11), which the page draws as SVG (``static/deck.js``).
 """
 
 from __future__ import annotations

@@ -39,13 +39,6 @@ from engine.errors import InvalidValue
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-CARDS_CSS = (
-    Path(__file__).resolve().parents[2] / "site" / "assets" / "truco.css",
-    Path("site") / "assets" / "truco.css",
-)
-"""The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
-beside the package in a checkout, or in the working directory (``pip install .`` from a
-clone run there, as ``deploy/truco-bot@.service`` does)."""
 HEARTBEAT = PRESENCE / 3
 """Seconds between a live connection's keep-alives (and presence refreshes): a person
 counts as in the app for three of them (``PRESENCE``)."""
@@ -149,15 +142,6 @@ async def left(app: BotApp, table: Table, user_id: int) -> None:
 async def page(request: web.Request) -> web.FileResponse:
     """The page itself (it reads its launch data from the URL fragment)."""
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-
-async def cards_css(request: web.Request) -> web.StreamResponse:
-    """The site's card drawings."""
-    for path in CARDS_CSS:
-        if path.is_file():
-            return web.FileResponse(path)
-    log.warning("site/assets/truco.css not found: the Mini App draws bare cards")
-    return web.Response(text="", content_type="text/css")
 
 
 async def not_found(request: web.Request) -> web.Response:
@@ -277,17 +261,31 @@ async def presence(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """``GET api/events``: the live stream: the state now, then again after every change
     of the table."""
-    app, user, pages = bot_of(request), person_of(request), pages_of(request)
+    user, pages = person_of(request), pages_of(request)
     game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
+    address = door.address_of(request)
     try:
         if loaded is None:
             raise door.refusal(request, 404, "no_table")
         await door.may_see(request, loaded.table)
+        if not pages.streams.open(user.id, address):
+            raise door.too_many_streams(user)
     except BaseException:
         pages.unwatch(game_id, wake)
         raise
+    try:
+        return await _serve(request, user, game_id, wake, loaded)
+    finally:
+        pages.streams.close(user.id, address)
+
+
+async def _serve(
+    request: web.Request, user: WebAppUser, game_id: int, wake: asyncio.Event, loaded: Loaded
+) -> web.StreamResponse:
+    """The stream itself, once the person may hold it."""
+    app, pages = bot_of(request), pages_of(request)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",

@@ -70,7 +70,9 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--robot", default="medio", help="nível dos robôs: facil, medio, dificil")
     p.add_argument("--sem-sinais", action="store_true", help="2x2 sem sinais entre parceiros")
-    p.add_argument("--lang", default=None, help="idioma: pt, en (padrão: o do sistema, senão pt)")
+    p.add_argument(
+        "--lang", default=None, help="idioma: pt, en, es (padrão: o do sistema, senão pt)"
+    )
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("bench", help="mede a velocidade do motor (JSON)")

@@ -26,7 +26,9 @@ QUIT = ("s", "sair", "q", "quit")
 def describe(w: words.Words, before: View, seat: int, action: Action) -> str:
     """One line telling the table what a seat did (``before``: a view it was legal in)."""
     who = w.seat(seat, HUMAN, before.players)
-    return f"{who} {w.did(action, before, public=seat != HUMAN)}"
+    # a text, not "who did": Spanish would conjugate the reader's own "Vos" as a third person
+    what = w.did(action, before, public=seat != HUMAN)
+    return w.gettext("{who} {what}").format(who=who, what=what)
 
 
 def sinal_label(w: words.Words, sinal: Sinal) -> str:

@@ -170,7 +170,7 @@ async def test_every_app_answer_carries_the_security_headers(server: Any, tmp_pa
         answers: list[aiohttp.ClientResponse] = []
         for path, headers in (
             ("", {}),
-            ("cards.css", {}),
+            ("static/deck.js", {}),
             ("static/app.js", {}),
             ("nowhere", {}),
             (f"api/state?table=g{gid}", {}),  # 401

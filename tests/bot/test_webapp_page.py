@@ -145,6 +145,9 @@ def test_cards_are_drawn_in_each_deck_slide_in_and_a_cancelled_match_says_so(
     assert "carta--chega" in pb.locator('.played [data-card="3C"]').get_attribute("class")
     animation = "el => getComputedStyle(el).animationName"
     assert pb.locator('.played [data-card="3C"]').evaluate(animation) == "chega"
+    # from Ana's side of Beto's felt, the top (a class: the page's CSP allows no style)
+    rise = "el => getComputedStyle(el).getPropertyValue('--dy').trim()"
+    assert pb.locator('.played [data-card="3C"]').evaluate(rise) == "-3.5em"
     assert pc.locator('.played [data-card="3C"]').evaluate(animation) == "none"
     # drawn again for another change, the card already there does not move again
     expect(pa.locator("#status")).to_contain_text("Vez de Beto")
