@@ -79,7 +79,7 @@ class Dificil(SeededRobot):
         *,
         budget_ms: float | None = None,
         playouts: int | None = None,
-        policy: bool = False,
+        policy: bool = True,
     ) -> None:
         """A difícil robot.
 
