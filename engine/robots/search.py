@@ -79,7 +79,7 @@ class Dificil(SeededRobot):
         *,
         budget_ms: float | None = None,
         playouts: int | None = None,
-        policy: bool = True,
+        policy: bool = False,
     ) -> None:
         """A difícil robot.
 
