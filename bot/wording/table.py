@@ -260,8 +260,9 @@ def lobby_text(
     if waiting:
         lines.append(
             _(
-                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s, quem não "
-                "confirmar vira robô e a partida começa."
+                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s a partida "
+                "começa, e um robô joga por quem não confirmou até a pessoa tocar em 🙋 "
+                "Voltei no privado."
             ).format(names=", ".join(style.name(n) for n in waiting), n=int(REMATCH_SECONDS))
         )
     lines.append(
