@@ -39,13 +39,6 @@ from engine.errors import InvalidValue
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-CARDS_CSS = (
-    Path(__file__).resolve().parents[2] / "site" / "assets" / "truco.css",
-    Path("site") / "assets" / "truco.css",
-)
-"""The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
-beside the package in a checkout, or in the working directory (``pip install .`` from a
-clone run there, as ``deploy/truco-bot@.service`` does)."""
 HEARTBEAT = PRESENCE / 3
 """Seconds between a live connection's keep-alives (and presence refreshes): a person
 counts as in the app for three of them (``PRESENCE``)."""
@@ -151,15 +144,6 @@ async def page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-async def cards_css(request: web.Request) -> web.StreamResponse:
-    """The site's card drawings."""
-    for path in CARDS_CSS:
-        if path.is_file():
-            return web.FileResponse(path)
-    log.warning("site/assets/truco.css not found: the Mini App draws bare cards")
-    return web.Response(text="", content_type="text/css")
-
-
 async def not_found(request: web.Request) -> web.Response:
     """Any other address under the app's path."""
     raise web.HTTPNotFound()
@@ -196,6 +180,17 @@ async def move(request: web.Request) -> web.Response:
         user_id=user.id, source=Source.APP,
     )  # fmt: skip
     done = await change(app, user, call)
+    return web.json_response({"ok": True, "version": done.version})
+
+
+async def back(request: web.Request) -> web.Response:
+    """``POST api/back``: 🙋 Voltei, as in the private hand message: the person takes back
+    the seat a robot plays for them (two timeouts, a vote, or a Revanche they were late
+    for)."""
+    app, user = bot_of(request), person_of(request)
+    game_id, _body = await body_of(request)
+    rt = services_of(app)
+    done = await change(app, user, partial(tables.come_back, rt.db, game_id, user.id, rt.rules))
     return web.json_response({"ok": True, "version": done.version})
 
 
@@ -266,17 +261,31 @@ async def presence(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """``GET api/events``: the live stream: the state now, then again after every change
     of the table."""
-    app, user, pages = bot_of(request), person_of(request), pages_of(request)
+    user, pages = person_of(request), pages_of(request)
     game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
+    address = door.address_of(request)
     try:
         if loaded is None:
             raise door.refusal(request, 404, "no_table")
         await door.may_see(request, loaded.table)
+        if not pages.streams.open(user.id, address):
+            raise door.too_many_streams(user)
     except BaseException:
         pages.unwatch(game_id, wake)
         raise
+    try:
+        return await _serve(request, user, game_id, wake, loaded)
+    finally:
+        pages.streams.close(user.id, address)
+
+
+async def _serve(
+    request: web.Request, user: WebAppUser, game_id: int, wake: asyncio.Event, loaded: Loaded
+) -> web.StreamResponse:
+    """The stream itself, once the person may hold it."""
+    app, pages = bot_of(request), pages_of(request)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",

@@ -111,6 +111,9 @@ async def test_every_bad_request_is_a_4xx_with_one_log_line(
             # tables that are not there
             ("POST", "api/lobby", '{"table": "g99999", "command": "join"}', good, 404),
             ("POST", "api/rematch", '{"table": "g99999"}', good, 404),
+            ("POST", "api/back", f'{{"table": "{big}"}}', good, 404),
+            ("POST", "api/back", '{"table": "g99999"}', good, 404),
+            ("POST", "api/back", '{"table": ["g1"]}', good, 400),
             ("POST", "api/move", '{"table": "g99999", "version": 1, "action": "play 3C"}', good, 404),
         ]  # fmt: skip
         caplog.set_level(logging.INFO, logger="bot.webapp")
@@ -167,7 +170,7 @@ async def test_every_app_answer_carries_the_security_headers(server: Any, tmp_pa
         answers: list[aiohttp.ClientResponse] = []
         for path, headers in (
             ("", {}),
-            ("cards.css", {}),
+            ("static/deck.js", {}),
             ("static/app.js", {}),
             ("nowhere", {}),
             (f"api/state?table=g{gid}", {}),  # 401

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.domain import AddRobot, Person, RobotLevel, people, tables
+from bot.domain import AddRobot, GameStatus, Person, RobotLevel, Start, people, tables
 from bot.telegram.callbacks import parse_lobby
 from bot.telegram.context import runtime_of
 from engine.cards import DeckStyle
@@ -101,6 +101,14 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
     assert min(heights(page, "button.act")) >= TOUCH
     assert min(heights(page, "button.sig")) >= TOUCH
     shot(page, "webapp-2x2.png")
+    # Beto signals: his page says what he sent, Ana's, as his partner, whose sign it was
+    sign = pb.locator("button.sig").first
+    expect(sign).to_be_visible()
+    sent = sign.inner_text()
+    sign.click()
+    expect(pb.locator("#seen .sig-sent")).to_have_text(f"👁️ Você fez o sinal: {sent}")
+    expect(pa.locator("#seen .sig-partner")).to_have_text(f"👁️ Sinal de Beto: {sent}")
+    expect(pb.locator("button.sig")).to_have_count(0)  # one sign a round
     for page in (pa, pb, pc):
         assert page.errors == []
     context.close()
@@ -137,6 +145,9 @@ def test_cards_are_drawn_in_each_deck_slide_in_and_a_cancelled_match_says_so(
     assert "carta--chega" in pb.locator('.played [data-card="3C"]').get_attribute("class")
     animation = "el => getComputedStyle(el).animationName"
     assert pb.locator('.played [data-card="3C"]').evaluate(animation) == "chega"
+    # from Ana's side of Beto's felt, the top (a class: the page's CSP allows no style)
+    rise = "el => getComputedStyle(el).getPropertyValue('--dy').trim()"
+    assert pb.locator('.played [data-card="3C"]').evaluate(rise) == "-3.5em"
     assert pc.locator('.played [data-card="3C"]').evaluate(animation) == "none"
     # drawn again for another change, the card already there does not move again
     expect(pa.locator("#status")).to_contain_text("Vez de Beto")
@@ -186,4 +197,38 @@ def test_the_header_and_the_banner_agree_on_the_mao_de_onze(world: World, browse
     expect(pa.locator("#score")).to_have_text("Ana11 × 5Beto")
     shot(pa, "webapp-mao-de-onze.png")
     assert pa.errors == []
+    context.close()
+
+
+def test_a_revanche_latecomer_takes_the_seat_back_from_the_app(world: World, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, _ = world.people()
+    rt = runtime_of(world.h.app)
+    gid = world.table([ana, beto])
+    people_of = {0: ana, 1: beto}
+    while (x := tables.load(rt.db, gid)) is not None and x.status == GameStatus.PLAYING:
+        seat = x.shown.to_act()[0]
+        action = x.shown.default_action(seat)
+        assert action is not None
+        tables.act(rt.db, gid, x.version, None, action, rt.rules, user_id=people_of[seat])
+    # Ana asks for the Revanche and starts it before Beto confirms: a robot plays for him
+    lobby = tables.rematch(rt.db, gid, ana, rt.rules)
+    tables.lobby(rt.db, lobby.game_id, Person(ana, "Ana"), Start(), authorised=True, rules=rt.rules)
+    table = tables.load(rt.db, lobby.game_id)
+    assert table is not None and table.seats[1] is not None
+    assert table.seats[1].user == beto and table.seats[1].robot is not None
+    # Ana's turn (the robot's, if it led, is played at once): nothing moves under the tap
+    world.run(world.h.wait(lambda: tables.load(rt.db, lobby.game_id).shown.to_act() == (0,)))
+    context = browser.new_context(viewport=PHONE)
+    pb = open_app(context, world.launch(beto, lobby.game_id))
+    expect(pb.locator("#standin")).to_be_visible()
+    expect(pb.locator("#standin-text")).to_contain_text("Um robô joga por você")
+    assert min(heights(pb, "button.back")) >= TOUCH
+    shot(pb, "webapp-voltei.png")
+    pb.locator("button.back").click()
+    expect(pb.locator("#standin")).to_be_hidden()
+    table = tables.load(rt.db, lobby.game_id)
+    assert table is not None and table.seats[1] is not None and table.seats[1].robot is None
+    assert pb.errors == []
     context.close()
