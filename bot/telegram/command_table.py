@@ -124,6 +124,14 @@ COMMANDS = (
         anonymous=True,
     ),
     Command(
+        "idioma",
+        settings.language_command,
+        N_("Idioma do grupo (admins)"),
+        N_("o idioma do grupo (admins)"),
+        aliases=("language",),
+        anonymous=True,
+    ),
+    Command(
         "cancelar",
         lobby.cancel_command,
         N_("Encerra a mesa"),

@@ -156,6 +156,14 @@ def panel_sent_privately(t: Translations, title: str) -> str:
     ).format(title=escape(title))
 
 
+def private_language_text(t: Translations, language: str) -> str:
+    """/idioma in a private chat: the bot speaks the person's Telegram language there."""
+    return t.gettext(
+        "Aqui eu falo {language}, o idioma do seu Telegram. Num grupo, os admins escolhem "
+        "o idioma com /idioma."
+    ).format(language=language)
+
+
 def saved_toast(t: Translations) -> str:
     """The toast of a /config value picked."""
     return t.gettext("Configuração salva.")
