@@ -39,6 +39,7 @@ from bot.domain import Database, Rules, tables
 from bot.domain.store import polling_lock
 from bot.i18n import LANGUAGES, SOURCE, translations
 from bot.ops.lifecycle import stop_signals
+from bot.ops.limits import raise_descriptor_limit
 from bot.ops.metrics import Metrics, received_at
 from bot.ops.webserver import BotServer, webhook_path
 from bot.telegram import command_table, guards, job_table, publish
@@ -433,6 +434,7 @@ class Runner:
         await app.initialize()
         if config.listen is not None:
             path = webhook_path(config.webhook_url) if config.webhook_url else None
+            raise_descriptor_limit()  # each connection holds one (bot/ops/limits.py)
             self.server = BotServer(app, rt.db, rt.metrics, path=path, secret=config.webhook_secret)
             await self.server.start(*config.listen)
             log.info("listening on %s", self.server.address)

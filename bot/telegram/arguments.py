@@ -15,6 +15,7 @@ from bot.numbers import NumberRefused, is_digits, parse_number
 from engine import TableOptions, get_ruleset
 from engine.marcador import DEFAULT_NAMES, Marcador
 from engine.rulesets import MAX_TARGET, MIN_TARGET, house_ladder
+from engine.words import Words
 
 SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
 """Words of ``/truco`` for a 2×2 table without sinais (R12 house rule)."""
@@ -65,14 +66,16 @@ def truco_request(
     return TableRequest(rs.name, opts)
 
 
-def marcador_request(args: list[str], chat: ChatSettings) -> Marcador:
+def marcador_request(args: list[str], chat: ChatSettings, w: Words | None = None) -> Marcador:
     """``/marcador [variante] [pontos] [Time A x Time B]`` on top of the chat's defaults.
+
+    ``w``: the chat's words, which name the teams nobody named (``Nós`` / ``Eles``).
 
     ``Refused(Reason.MARCADOR_ARG, arg=word)`` for a word that is none of these,
     ``Reason.BAD_TARGET`` for a target outside 6–30.
     """
     variant, target = chat.variant, chat.target
-    names = list(DEFAULT_NAMES)
+    names = [w.gettext(n) for n in DEFAULT_NAMES] if w is not None else list(DEFAULT_NAMES)
     words_left = list(args)
     if any(w.lower() in ("x", "×", "vs") for w in words_left):
         i = next(i for i, w in enumerate(words_left) if w.lower() in ("x", "×", "vs"))

@@ -38,6 +38,7 @@ PERSON = web.RequestKey("person", WebAppUser)
 """Where :func:`launch_data` leaves the request's person."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 JSON = dict[str, Any]
+_LOCAL_PEERS = frozenset({"127.0.0.1", "::1"})
 _STATUS = {Reason.NO_GAME: 404, Reason.NOT_MEMBER: 403}
 """The domain's refusals that have an HTTP status of their own (the rest are 409)."""
 MAX_BODY = 4096
@@ -97,6 +98,22 @@ def bad_button(user: WebAppUser) -> Refusal:
     """A request no button of the page makes (400), refused as a forged button is."""
     t = person_translations(user.language_code)
     return Refusal(400, {"error": reason_text(t, Reason.BAD_BUTTON)}, Reason.BAD_BUTTON.value)
+
+
+def address_of(request: web.Request) -> str:
+    """Where the request comes from: the peer, or, behind the proxy on this machine
+    (``deploy/nginx-truco.conf``), the address it says in ``X-Real-IP``."""
+    peer = request.remote or ""
+    forwarded = request.headers.get("X-Real-IP", "").strip()
+    if forwarded and peer in _LOCAL_PEERS:
+        return forwarded[:64]
+    return peer
+
+
+def too_many_streams(user: WebAppUser) -> Refusal:
+    """A live stream over the person's or the address's limit (429)."""
+    t = person_translations(user.language_code)
+    return Refusal(429, {"error": reason_text(t, Reason.BUSY)}, "too many streams")
 
 
 async def may_see(request: web.Request, table: Table) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.domain import Table, miniapp
 from bot.domain.values.game import GameStatus, HandSummary
@@ -28,6 +29,44 @@ class Loaded:
     around: miniapp.Around = field(default_factory=miniapp.Around)
 
 
+STREAMS_PER_PERSON = 8
+"""Live streams one person may hold on one process (a page holds one; a few more cover
+reloads whose old stream has not been seen closing yet)."""
+STREAMS_PER_ADDRESS = 256
+"""Live streams one address may hold on one process (a household, an office behind one
+address; every page of the sandbox and the bench come from one too)."""
+
+
+class Streams:
+    """How many live streams each person and each address holds."""
+
+    def __init__(self) -> None:
+        """None yet."""
+        self.people: dict[int, int] = {}
+        self.addresses: dict[str, int] = {}
+
+    def open(self, user_id: int, address: str) -> bool:
+        """Count a new stream; ``False`` (nothing counted) when either would be over."""
+        if self.people.get(user_id, 0) >= STREAMS_PER_PERSON:
+            return False
+        if self.addresses.get(address, 0) >= STREAMS_PER_ADDRESS:
+            return False
+        self.people[user_id] = self.people.get(user_id, 0) + 1
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        return True
+
+    def close(self, user_id: int, address: str) -> None:
+        """A stream counted by :meth:`open` ended."""
+        _less(self.people, user_id)
+        _less(self.addresses, address)
+
+
+def _less(counts: dict[Any, int], key: Any) -> None:
+    left = counts.pop(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+
+
 class Pages:
     """The live connections of one process, and the tables they watch."""
 
@@ -36,6 +75,7 @@ class Pages:
         notifier) and, on PostgreSQL, every replica's (``listening``)."""
         self.app = app
         self.live = Live()
+        self.streams = Streams()
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()

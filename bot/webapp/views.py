@@ -261,17 +261,31 @@ async def presence(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """``GET api/events``: the live stream: the state now, then again after every change
     of the table."""
-    app, user, pages = bot_of(request), person_of(request), pages_of(request)
+    user, pages = person_of(request), pages_of(request)
     game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
+    address = door.address_of(request)
     try:
         if loaded is None:
             raise door.refusal(request, 404, "no_table")
         await door.may_see(request, loaded.table)
+        if not pages.streams.open(user.id, address):
+            raise door.too_many_streams(user)
     except BaseException:
         pages.unwatch(game_id, wake)
         raise
+    try:
+        return await _serve(request, user, game_id, wake, loaded)
+    finally:
+        pages.streams.close(user.id, address)
+
+
+async def _serve(
+    request: web.Request, user: WebAppUser, game_id: int, wake: asyncio.Event, loaded: Loaded
+) -> web.StreamResponse:
+    """The stream itself, once the person may hold it."""
+    app, pages = bot_of(request), pages_of(request)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",

@@ -66,11 +66,13 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p = sub.add_parser("play", help="joga no terminal contra robôs")
     p.add_argument("variant", nargs="?", default=DEFAULT_VARIANT)
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
-    p.add_argument("--target", type=int, default=12)
+    p.add_argument("--target", type=int, default=None, help="padrão: o da variante")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--robot", default="medio", help="nível dos robôs: facil, medio, dificil")
     p.add_argument("--sem-sinais", action="store_true", help="2x2 sem sinais entre parceiros")
-    p.add_argument("--lang", default=None, help="idioma: pt, en (padrão: o do sistema, senão pt)")
+    p.add_argument(
+        "--lang", default=None, help="idioma: pt, en, es (padrão: o do sistema, senão pt)"
+    )
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("bench", help="mede a velocidade do motor (JSON)")

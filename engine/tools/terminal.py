@@ -26,7 +26,9 @@ QUIT = ("s", "sair", "q", "quit")
 def describe(w: words.Words, before: View, seat: int, action: Action) -> str:
     """One line telling the table what a seat did (``before``: a view it was legal in)."""
     who = w.seat(seat, HUMAN, before.players)
-    return f"{who} {w.did(action, before, public=seat != HUMAN)}"
+    # a text, not "who did": Spanish would conjugate the reader's own "Vos" as a third person
+    what = w.did(action, before, public=seat != HUMAN)
+    return w.gettext("{who} {what}").format(who=who, what=what)
 
 
 def sinal_label(w: words.Words, sinal: Sinal) -> str:
@@ -196,7 +198,7 @@ def hand_over(w: words.Words, v: View) -> str:
 def play(
     variant: str,
     players: int,
-    target: int,
+    target: int | None,
     seed: int | None,
     level: str,
     read: Callable[[str], str] = input,
@@ -207,6 +209,8 @@ def play(
     """Play one match in the terminal in ``lang``; return the exit status."""
     w = words.get(lang)
     ruleset = get_ruleset(variant)
+    if target is None:
+        target = ruleset.default_target_for(players)
     options = TableOptions(players=players, target=target, sinais=sinais).validated(ruleset)
     seed = random.randrange(2**31) if seed is None else seed
     robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}

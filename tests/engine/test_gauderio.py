@@ -172,3 +172,41 @@ def test_other_variants_views_have_no_points_game() -> None:
     v = m.view(0)
     assert (v.envido, v.envido_points, v.flor, v.flor_cards) == (None, None, (), ())
     assert v.to_json()["envido"] is None and v.to_json()["flor"] == []
+
+
+@pytest.mark.parametrize(
+    ("players", "levels"),
+    [
+        (2, ("facil", "medio")),
+        (4, ("medio", "facil")),
+        (2, ("dificil", "tight")),
+        (4, ("dificil", "probe")),
+    ],
+)
+def test_robots_play_gauderio_legally(players: int, levels: tuple[str, str]) -> None:
+    from engine.robots import get_robot
+    from engine.robots.sparring import get_sparring
+    from engine.turns import robot_turn
+
+    def robot(level: str, seed: int) -> object:
+        if level in ("facil", "medio", "dificil"):
+            return get_robot(level, seed=seed, playouts=24)
+        return get_sparring(level, seed=seed)
+
+    rs = get_ruleset("gauderio")
+    m = Match(rs, TableOptions(players=players, target=12), 11)
+    names = [levels[s % 2] for s in range(players)]
+    robots = [robot(names[s], s) for s in range(players)]
+    envidos = 0
+    while not m.is_terminal() and m.hand_number < 6:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        turn = robot_turn(m, names)
+        assert turn is not None
+        move = turn.ready(robots[turn.seat])
+        if move is None:
+            move = robots[turn.seat].choose(turn.view)  # type: ignore[attr-defined]
+        assert move in m.legal_actions(turn.seat) or move in m.legal_signals(turn.seat)
+        envidos += move.act in (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+        m.apply(turn.seat, move)
