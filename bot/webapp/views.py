@@ -36,6 +36,7 @@ from bot.webapp.state import PAGE_LOBBY, table_state
 from engine.actions import Action
 from engine.cards import DeckStyle
 from engine.errors import InvalidValue
+from engine.rulesets import get_ruleset
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -94,10 +95,11 @@ async def state_for(app: BotApp, user: WebAppUser, loaded: Loaded, deck: DeckSty
     )
 
 
-async def deck_of(app: BotApp, user: WebAppUser) -> DeckStyle:
-    """The deck the person draws cards with (``/baralho``)."""
+async def deck_of(app: BotApp, user: WebAppUser, variant: str) -> DeckStyle:
+    """The deck the person draws cards with at a table of ``variant`` (``/baralho``, else
+    the variant's look: Spanish at gaudério)."""
     info = await asyncio.to_thread(people.player, services_of(app).db, user.id)
-    return info.deck if info is not None else DeckStyle.TRADITIONAL
+    return info.deck_at(variant) if info is not None else get_ruleset(variant).deck_style
 
 
 async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
@@ -178,7 +180,9 @@ async def state(request: web.Request) -> web.Response:
     if loaded is None:
         raise door.refusal(request, 404, "no_table")
     await door.may_see(request, loaded.table)
-    return web.json_response(await state_for(app, user, loaded, await deck_of(app, user)))
+    return web.json_response(
+        await state_for(app, user, loaded, await deck_of(app, user, loaded.table.variant))
+    )
 
 
 async def move(request: web.Request) -> web.Response:
@@ -311,7 +315,7 @@ async def _serve(
         }
     )
     try:
-        deck = await deck_of(app, user)
+        deck = await deck_of(app, user, loaded.table.variant)
         await response.prepare(request)
     except BaseException:
         pages.unwatch(game_id, wake)

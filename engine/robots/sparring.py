@@ -41,6 +41,7 @@ from engine.robots.heuristic import (
     run_value,
 )
 from engine.robots.policy import PASS
+from engine.robots.pontos import points_move
 from engine.robots.search import BETS, sample_world
 from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
@@ -97,6 +98,9 @@ class Styled(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
+        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         legal = view.legal
         sense = read(view)
         st = self.style
@@ -167,6 +171,9 @@ class Probe(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
+        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         legal = view.legal
         sense = read(view)
         if view.phase == Phase.DECIDE:
@@ -199,7 +206,7 @@ class Probe(SeededRobot):
         m = Match.from_hand(
             world.ruleset,
             world.options,
-            score=view.score,
+            score=(view.score[0] - view.points[0], view.score[1] - view.points[1]),
             dealer=view.dealer,
             hands=list(world.dealt),
             vira=view.vira,
@@ -207,9 +214,14 @@ class Probe(SeededRobot):
         m.bets = view.bets
         weight = 1.0
         for seat, action in world.hand_log:
+            if action.act == Act.FLOR:
+                m.sing_flor(seat)  # as the world sang it (gaudério)
+                continue
             if seat & 1 != view.team and action.act != Act.SIGNAL:
                 weight *= self._chance_of(m, seat, action)
             m.apply(seat, action)
+            if m.env is not None and world.env is not None and m.env.points != world.env.points:
+                m.env = m.env._replace(points=world.env.points)  # the showdown the table saw
         return weight
 
     def _mix(self, view: View) -> dict[Action, float] | None:

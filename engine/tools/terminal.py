@@ -198,7 +198,7 @@ def hand_over(w: words.Words, v: View) -> str:
 def play(
     variant: str,
     players: int,
-    target: int,
+    target: int | None,
     seed: int | None,
     level: str,
     read: Callable[[str], str] = input,
@@ -209,6 +209,8 @@ def play(
     """Play one match in the terminal in ``lang``; return the exit status."""
     w = words.get(lang)
     ruleset = get_ruleset(variant)
+    if target is None:
+        target = ruleset.default_target_for(players)
     options = TableOptions(players=players, target=target, sinais=sinais).validated(ruleset)
     seed = random.randrange(2**31) if seed is None else seed
     robots = {s: get_robot(level, seed=seed + s) for s in range(1, players)}
