@@ -19,10 +19,10 @@ from bot.telegram.context import BotContext
 from bot.telegram.handlers import commands, lobby, marcador, settings, tutorial
 from bot.telegram.handlers.common import reply
 from bot.telegram.render.help import help_text
-from engine.rulesets import RULESETS
+from engine.rulesets import ALL_RULESETS
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]
-VARIANTS = "|".join(RULESETS)
+VARIANTS = "|".join(ALL_RULESETS)
 """The variants' names as /ajuda lists them (any spelling of ``get_ruleset`` is read)."""
 
 
@@ -121,6 +121,14 @@ COMMANDS = (
         settings.config_command,
         N_("Opções do grupo (admins)"),
         N_("opções do grupo (admins)"),
+        anonymous=True,
+    ),
+    Command(
+        "idioma",
+        settings.language_command,
+        N_("Idioma do grupo (admins)"),
+        N_("o idioma do grupo (admins)"),
+        aliases=("language",),
         anonymous=True,
     ),
     Command(

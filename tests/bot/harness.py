@@ -435,6 +435,7 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
             o.timer,
             sinais=o.sinais,
             catch_percent=o.catch_percent,
+            flor=o.flor,
         ),
     )
     seats: list[Any] = []
