@@ -2,7 +2,7 @@
 has a table open: ``bot.domain.presence``).
 
 Several replicas serve pages; a move made on one must reach pages connected to another.
-On PostgreSQL a trigger (migration ``0007_miniapp``) sends ``NOTIFY truco_table,
+On PostgreSQL a trigger (migration ``0008_miniapp_presence``) sends ``NOTIFY truco_table,
 '<game>:<version>'`` with every new game version, and :func:`listen` hears them on a
 connection of its own. On SQLite there is one process: the adapter tells its own pages.
 """

@@ -25,6 +25,13 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.domain import Database
+from bot.ops.limits import (
+    BACKLOG,
+    IDLE_SECONDS,
+    ConnectionLimit,
+    connection_budget,
+    quiet_accept_errors,
+)
 from bot.ops.metrics import Metrics, received_at
 from bot.webapp.server import mount
 
@@ -60,20 +67,30 @@ class BotServer:
         *,
         path: str | None = None,
         secret: str | None = None,
+        idle_seconds: float = IDLE_SECONDS,
+        max_connections: int | None = None,
     ) -> None:
         """Serve ``path`` as the webhook (checked against ``secret``) when given, always
-        ``/healthz`` and ``/metrics``."""
+        ``/healthz`` and ``/metrics``. A connection that has not sent a whole request
+        ``idle_seconds`` after opening (or after its last answer) is closed; at most
+        ``max_connections`` are held (by default what the descriptor limit leaves:
+        ``limits.connection_budget``)."""
         self.app = app
         self.db = db
         self.metrics = metrics
         self.path = path
         self.secret = (secret or "").encode()
+        self.idle_seconds = idle_seconds
+        self.max_connections = max_connections
+        self.limit: ConnectionLimit | None = None
         self._runner: web.AppRunner | None = None
+        self._listening: asyncio.AbstractServer | None = None
         self.address = ""
 
     def make_app(self) -> web.Application:
         """The routes."""
-        web_app = web.Application(client_max_size=1024 * 1024)
+        middlewares = [self.limit.middleware] if self.limit is not None else []
+        web_app = web.Application(client_max_size=1024 * 1024, middlewares=middlewares)
         web_app.on_response_prepare.append(server_header)
         web_app.router.add_get("/healthz", self.healthz)
         web_app.router.add_get("/metrics", self.metrics_page)
@@ -84,15 +101,32 @@ class BotServer:
 
     async def start(self, host: str, port: int) -> str:
         """Listen; returns ``http://host:port`` (the port picked when 0 was asked)."""
-        self._runner = web.AppRunner(self.make_app(), access_log=None, shutdown_timeout=10.0)
+        quiet_accept_errors()
+        self.limit = ConnectionLimit(self.max_connections or connection_budget())
+        self._runner = web.AppRunner(
+            self.make_app(),
+            access_log=None,
+            shutdown_timeout=10.0,
+            keepalive_timeout=self.idle_seconds,  # also runs while a first request is awaited
+        )
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
-        bound = self._runner.addresses[0]
+        server = self._runner.server
+        assert server is not None
+        # listened on here rather than through a TCPSite: every accepted connection goes
+        # through the limit's factory, which makes room before the connection is served
+        self._listening = await asyncio.get_running_loop().create_server(
+            self.limit.protocol_factory(server), host, port, backlog=BACKLOG
+        )
+        bound = self._listening.sockets[0].getsockname()
         self.address = f"http://{host}:{bound[1]}"
+        log.info("HTTP port holds at most %d connections", self.limit.limit)
         return self.address
 
     async def stop(self) -> None:
         """Stop accepting requests; those in flight finish first (up to 10 s)."""
+        if self._listening is not None:
+            self._listening.close()
+            self._listening = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -19,7 +19,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain.values.errors import Reason, Refused
+from bot import acting
+from bot.domain.values.errors import Reason
 from bot.domain.values.game import Table
 from bot.i18n import person_translations
 from bot.services import BotApp, services_of
@@ -37,6 +38,7 @@ PERSON = web.RequestKey("person", WebAppUser)
 """Where :func:`launch_data` leaves the request's person."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 JSON = dict[str, Any]
+_LOCAL_PEERS = frozenset({"127.0.0.1", "::1"})
 _STATUS = {Reason.NO_GAME: 404, Reason.NOT_MEMBER: 403}
 """The domain's refusals that have an HTTP status of their own (the rest are 409)."""
 MAX_BODY = 4096
@@ -98,6 +100,22 @@ def bad_button(user: WebAppUser) -> Refusal:
     return Refusal(400, {"error": reason_text(t, Reason.BAD_BUTTON)}, Reason.BAD_BUTTON.value)
 
 
+def address_of(request: web.Request) -> str:
+    """Where the request comes from: the peer, or, behind the proxy on this machine
+    (``deploy/nginx-truco.conf``), the address it says in ``X-Real-IP``."""
+    peer = request.remote or ""
+    forwarded = request.headers.get("X-Real-IP", "").strip()
+    if forwarded and peer in _LOCAL_PEERS:
+        return forwarded[:64]
+    return peer
+
+
+def too_many_streams(user: WebAppUser) -> Refusal:
+    """A live stream over the person's or the address's limit (429)."""
+    t = person_translations(user.language_code)
+    return Refusal(429, {"error": reason_text(t, Reason.BUSY)}, "too many streams")
+
+
 async def may_see(request: web.Request, table: Table) -> None:
     """Refuse (404, as a table that is not there: its id tells a stranger nothing) unless
     the person may see the table: those seated at it, and for a group's table the group's
@@ -122,7 +140,8 @@ async def may_act(request: web.Request, table: Table) -> None:
     if table.private:
         raise refusal(request, 404, "no_table")
     if not await _member(request, table):
-        raise refused(user, Refused(Reason.NOT_MEMBER))
+        t = person_translations(user.language_code)
+        raise refused(acting.Refusal(Reason.NOT_MEMBER, reason_text(t, Reason.NOT_MEMBER)))
 
 
 async def _member(request: web.Request, table: Table) -> bool:
@@ -130,12 +149,13 @@ async def _member(request: web.Request, table: Table) -> bool:
     return await members.is_member(bot_of(request).bot, table.chat_id, person_of(request).id)
 
 
-def refused(user: WebAppUser, exc: Refused) -> Refusal:
-    """The domain's refusal, in the person's words, as a button's alert says it: 404 for a
+def refused(refusal: acting.Refusal) -> Refusal:
+    """The domain's refusal, in the person's words as a button's alert says it: 404 for a
     table that is not there, 409 for the rest."""
-    text = reason_text(person_translations(user.language_code), exc.reason, exc.params)
-    status = _STATUS.get(exc.reason, 409)
-    return Refusal(status, {"error": text, "reason": exc.reason.value}, exc.reason.value)
+    status = _STATUS.get(refusal.reason, 409)
+    return Refusal(
+        status, {"error": refusal.text, "reason": refusal.reason.value}, refusal.reason.value
+    )
 
 
 def too_deep(text: str, limit: int) -> bool:
@@ -206,7 +226,7 @@ HEADERS = web.AppKey("headers", dict[str, str])
 
 def security_headers(local: bool) -> dict[str, str]:
     """The headers of every answer under the app's path: everything the page loads is its
-    own (the card drawings' images are ``data:`` URLs in the site's CSS), only Telegram's
+    own (the cards are SVG its own script draws), only Telegram's
     web clients may frame it (and, for an app on a local address, the sandbox's), no type
     sniffing, and no address (with its table) leaves in a Referer."""
     ancestors = TELEGRAM_CLIENTS + (" " + LOCAL_CLIENTS if local else "")

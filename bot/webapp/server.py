@@ -5,12 +5,12 @@ Under the path of ``TELEGRAM_WEBAPP_URL`` (``/app/`` for ``https://host/app/``),
 with the views in ``views``):
 
 - ``GET  /app/``              the page (nothing it loads comes from another host);
-- ``GET  /app/cards.css``     the site's card drawings;
-- ``GET  /app/static/…``      the page's script and style;
+- ``GET  /app/static/…``      the page's script, style and card drawings (``deck.js``);
 - ``GET  /app/api/state``     the table as the person may see it (``?table=g<id>``);
 - ``POST /app/api/move``      one action, through ``tables.act`` like a button;
 - ``GET  /app/api/events``    the live stream: the state again after every change;
 - ``POST /app/api/lobby``     Entrar, Time 1/2, Sair or Começar, as the group's lobby buttons;
+- ``POST /app/api/back``      🙋 Voltei: the seat a robot plays for the person is theirs again;
 - ``POST /app/api/rematch``   Revanche, as its button in the group;
 - ``POST /app/api/presence``  the page went to the background or came back.
 
@@ -46,7 +46,6 @@ from bot.webapp.views import PAGES
 
 ROUTES = [
     web.get("/", views.page),
-    web.get("/cards.css", views.cards_css),
     web.static("/static/", views.STATIC, append_version=True),
 ]
 """The page and what it loads (open to anyone: nothing in them is private)."""
@@ -55,6 +54,7 @@ API_ROUTES = [
     web.post("/move", views.move),
     web.get("/events", views.events),
     web.post("/lobby", views.lobby),
+    web.post("/back", views.back),
     web.post("/rematch", views.rematch),
     web.post("/presence", views.presence),
 ]
@@ -99,9 +99,11 @@ def make_app(app: BotApp) -> web.Application:
     return web_app
 
 
-def mount(web_app: web.Application, app: BotApp) -> None:
+def mount(web_app: web.Application, app: BotApp | None) -> None:
     """Serve the Mini App of ``app`` under its URL's path, when it has one
-    (``TELEGRAM_WEBAPP_URL``)."""
+    (``TELEGRAM_WEBAPP_URL``; nothing without a bot, as in some tests)."""
+    if app is None:
+        return
     url = services_of(app).config.webapp_url
     if url:
         web_app.add_subapp(base_path(url).rstrip("/") or "/", make_app(app))

@@ -2,9 +2,8 @@
 
 Everything comes from the engine's per-seat ``View`` (``Table.view``): a seated person
 gets their own seat's view and nothing else; anyone else gets the public table, built
-from a view with every private field left out and every covered card hidden. Cards are
-drawn by the page the way the site's "Jogar agora" draws them (``card_json``: both deck
-styles, R11).
+from a view with every private field left out and every covered card hidden. Cards go as
+``card_json`` (both deck styles, R11), which the page draws as SVG (``static/deck.js``).
 """
 
 from __future__ import annotations
@@ -67,6 +66,12 @@ def page_words(t: Translations) -> dict[str, str]:
         "lobby": reason_text(t, Reason.NOT_STARTED),
         "over": _("A partida terminou."),
         "cancelled": _("A mesa foi cancelada."),
+        "stand_in": _(
+            "🤖 Um robô joga por você enquanto você está fora da mesa. "
+            "Toque em 🙋 Voltei para jogar de novo."
+        ),
+        "back": _("🙋 Voltei"),
+        "to_confirm": _("⏳ falta confirmar"),
         "offline": _("Sem conexão: tentando de novo…"),
         "reopen": _("Abra a mesa de novo pelo Telegram."),
         "no_table": _("Essa mesa não existe."),
@@ -248,6 +253,7 @@ def table_state(
             ),
             "rematch": f"g{around.rematch}" if around.rematch is not None else None,
             "can_rematch": table.status == GameStatus.OVER and seat is not None,
+            "robot_plays": False,
             "hand": [],
             "blind_slots": [],
             "partner_hand": None,
@@ -259,6 +265,10 @@ def table_state(
     )
     if public:
         return state
+    mine = table.seats[seat] if seat is not None else None
+    # a robot plays this person's seat (two timeouts, the table's vote, a Revanche they
+    # were late for): the page offers 🙋 Voltei, as the private hand message does
+    state["robot_plays"] = playing and mine is not None and mine.robot is not None
     # a cancelled (or finished) match takes no more moves: an old page shows no buttons
     legal = v.legal if playing else ()
     legal_signals = v.legal_signals if playing else ()

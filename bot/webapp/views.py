@@ -1,8 +1,8 @@
 """The Mini App's views: one small function per route (the table is in ``server.ROUTES``).
 
 The API's views find the person already checked (``door.person_of``) and refuse by
-raising ``door.Refusal``; a change goes through the domain as a button's does, in the
-update threads, and is published the same way.
+raising ``door.Refusal``; a change goes through ``bot.acting.person_acts`` as a button's
+does: in the update threads, a refusal worded, the change told to the notifier.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.domain import Refused, Source, Table, miniapp, people, tables
-from bot.domain.presence import PRESENCE, page_closed, present
+from bot.acting import Refusal, person_acts
+from bot.domain import Source, Table, miniapp, people, tables
+from bot.domain.presence import PRESENCE, page_closed, present, redraw_hands
 from bot.domain.values.game import Change
 from bot.domain.values.people import Person
 from bot.i18n import person_translations
@@ -35,16 +36,10 @@ from bot.webapp.state import PAGE_LOBBY, table_state
 from engine.actions import Action
 from engine.cards import DeckStyle
 from engine.errors import InvalidValue
+from engine.rulesets import get_ruleset
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-CARDS_CSS = (
-    Path(__file__).resolve().parents[2] / "site" / "assets" / "truco.css",
-    Path("site") / "assets" / "truco.css",
-)
-"""The site's cards (both deck styles, R11), served as they are: one drawing of a card. Found
-beside the package in a checkout, or in the working directory (``pip install .`` from a
-clone run there, as ``deploy/truco-bot@.service`` does)."""
 HEARTBEAT = PRESENCE / 3
 """Seconds between a live connection's keep-alives (and presence refreshes): a person
 counts as in the app for three of them (``PRESENCE``)."""
@@ -52,6 +47,8 @@ PAGES = web.AppKey("pages", Pages)
 """The process's open pages, in the Mini App's ``web.Application``."""
 TABLE_REF = re.compile(r"g([0-9]{1,20})")
 JSON = dict[str, Any]
+_redraws: set[asyncio.Task[None]] = set()
+"""Deferred hand redraws being recorded (held here until done)."""
 
 
 def pages_of(request: web.Request) -> Pages:
@@ -98,21 +95,22 @@ async def state_for(app: BotApp, user: WebAppUser, loaded: Loaded, deck: DeckSty
     )
 
 
-async def deck_of(app: BotApp, user: WebAppUser) -> DeckStyle:
-    """The deck the person draws cards with (``/baralho``)."""
+async def deck_of(app: BotApp, user: WebAppUser, variant: str) -> DeckStyle:
+    """The deck the person draws cards with at a table of ``variant`` (``/baralho``, else
+    the variant's look: Spanish at gaudério)."""
     info = await asyncio.to_thread(people.player, services_of(app).db, user.id)
-    return info.deck if info is not None else DeckStyle.TRADITIONAL
+    return info.deck_at(variant) if info is not None else get_ruleset(variant).deck_style
 
 
 async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
-    """Run a domain call as a button's handler does (in the update threads) and publish
-    the change; a refusal is answered in the person's words (409)."""
+    """The person acts as a button's press does (``bot.acting.person_acts``: the domain
+    call in the updates' threads, the change told to the notifier); a refusal is answered
+    in the person's words (``door.refused``)."""
     services = services_of(app)
-    try:
-        done = await services.call(call)
-    except Refused as exc:
-        raise door.refused(user, exc) from None
-    services.notifier.changed(done)
+    t = person_translations(user.language_code)
+    done = await person_acts(services, t, partial(services.call, call))
+    if isinstance(done, Refusal):
+        raise door.refused(done)
     return done
 
 
@@ -131,14 +129,29 @@ async def body_of(request: web.Request) -> tuple[int, JSON]:
     return game_id, body
 
 
-async def left(app: BotApp, table: Table, user_id: int) -> None:
+async def left(request: web.Request, table: Table, user_id: int) -> None:
     """The page closed (or went to the background): the person's hand message shows
     their hand again, and the group's table follows every move again (only a match in
     play is drawn otherwise while its people are in the app: an ended match's table,
-    redrawn when its pages close, would be the same edit again)."""
-    rt = services_of(app)
+    redrawn when its pages close, would be the same edit again). A page toggled back and
+    forth gets its hand redrawn at most every ``presence.REDRAW_GAP`` seconds."""
+    rt = services_of(bot_of(request))
+    loop = asyncio.get_running_loop()
+
+    def redraw() -> None:
+        task = loop.create_task(asyncio.to_thread(redraw_hands, rt.db, table.id, rt.rules.clock()))
+        _redraws.add(task)
+        task.add_done_callback(redrawn)
+
+    def redrawn(task: asyncio.Task[None]) -> None:
+        _redraws.discard(task)
+        if not task.cancelled() and task.exception() is None:  # else the next move redraws
+            rt.notifier.jobs_recorded()
+
+    hands = pages_of(request).redraw_soon(table.id, user_id, redraw)
     with contextlib.suppress(Exception):  # the process may be stopping
-        await asyncio.to_thread(page_closed, rt.db, table, user_id, rt.rules.clock())
+        now = rt.rules.clock()
+        await asyncio.to_thread(page_closed, rt.db, table, user_id, now, hands=hands)
         rt.notifier.jobs_recorded()
 
 
@@ -148,15 +161,6 @@ async def left(app: BotApp, table: Table, user_id: int) -> None:
 async def page(request: web.Request) -> web.FileResponse:
     """The page itself (it reads its launch data from the URL fragment)."""
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-
-async def cards_css(request: web.Request) -> web.StreamResponse:
-    """The site's card drawings."""
-    for path in CARDS_CSS:
-        if path.is_file():
-            return web.FileResponse(path)
-    log.warning("site/assets/truco.css not found: the Mini App draws bare cards")
-    return web.Response(text="", content_type="text/css")
 
 
 async def not_found(request: web.Request) -> web.Response:
@@ -176,7 +180,9 @@ async def state(request: web.Request) -> web.Response:
     if loaded is None:
         raise door.refusal(request, 404, "no_table")
     await door.may_see(request, loaded.table)
-    return web.json_response(await state_for(app, user, loaded, await deck_of(app, user)))
+    return web.json_response(
+        await state_for(app, user, loaded, await deck_of(app, user, loaded.table.variant))
+    )
 
 
 async def move(request: web.Request) -> web.Response:
@@ -195,6 +201,17 @@ async def move(request: web.Request) -> web.Response:
         user_id=user.id, source=Source.APP,
     )  # fmt: skip
     done = await change(app, user, call)
+    return web.json_response({"ok": True, "version": done.version})
+
+
+async def back(request: web.Request) -> web.Response:
+    """``POST api/back``: 🙋 Voltei, as in the private hand message: the person takes back
+    the seat a robot plays for them (two timeouts, a vote, or a Revanche they were late
+    for)."""
+    app, user = bot_of(request), person_of(request)
+    game_id, _body = await body_of(request)
+    rt = services_of(app)
+    done = await change(app, user, partial(tables.come_back, rt.db, game_id, user.id, rt.rules))
     return web.json_response({"ok": True, "version": done.version})
 
 
@@ -256,7 +273,7 @@ async def presence(request: web.Request) -> web.Response:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is not None and table.seat_of(user.id) is not None:
         if body.get("hidden"):
-            await left(app, table, user.id)
+            await left(request, table, user.id)
         else:
             await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
@@ -265,17 +282,31 @@ async def presence(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """``GET api/events``: the live stream: the state now, then again after every change
     of the table."""
-    app, user, pages = bot_of(request), person_of(request), pages_of(request)
+    user, pages = person_of(request), pages_of(request)
     game_id = table_asked(request)
     wake = pages.live.watch(game_id)  # before the read: a change made meanwhile wakes it
     loaded = await pages.current(game_id)
+    address = door.address_of(request)
     try:
         if loaded is None:
             raise door.refusal(request, 404, "no_table")
         await door.may_see(request, loaded.table)
+        if not pages.streams.open(user.id, address):
+            raise door.too_many_streams(user)
     except BaseException:
         pages.unwatch(game_id, wake)
         raise
+    try:
+        return await _serve(request, user, game_id, wake, loaded)
+    finally:
+        pages.streams.close(user.id, address)
+
+
+async def _serve(
+    request: web.Request, user: WebAppUser, game_id: int, wake: asyncio.Event, loaded: Loaded
+) -> web.StreamResponse:
+    """The stream itself, once the person may hold it."""
+    app, pages = bot_of(request), pages_of(request)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -284,7 +315,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         }
     )
     try:
-        deck = await deck_of(app, user)
+        deck = await deck_of(app, user, loaded.table.variant)
         await response.prepare(request)
     except BaseException:
         pages.unwatch(game_id, wake)
@@ -295,7 +326,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     finally:
         pages.unwatch(game_id, wake)
         if seen.seated:
-            await left(app, seen.loaded.table, user.id)
+            await left(request, seen.loaded.table, user.id)
     return response
 
 

@@ -37,6 +37,7 @@ def reason_text(t: Translations, reason: Reason, params: dict[str, Any] | None =
         Reason.BAD_NUMBER: _("“{arg}” não é um número: escreva os pontos com algarismos de 0 a 9."),
         Reason.BAD_LINK: _("Esse link não é de nenhuma mesa. Abra uma com /truco."),
         Reason.NOT_HERE: _("Esse botão não é desta mensagem."),
+        Reason.NOT_MEMBER: _("Essa mesa é de um grupo em que você não está."),
         Reason.ROBOTS_NOT_ALLOWED: _(
             "Você não está nessa mesa: robôs, só quem está sentado, quem abriu ou um admin."
         ),

@@ -8,7 +8,8 @@ from engine import actions as A
 from engine.actions import Action
 from engine.cards import Card
 from engine.match import HandKind, Phase
-from engine.robots.base import SeededRobot
+from engine.robots.base import SeededRobot, decision_rng
+from engine.robots.policy import PASS, load_policy, policy_action
 from engine.robots.pontos import points_move
 from engine.robots.reading import Reading
 from engine.robots.sense import Sense, card_chances, read, value_after
@@ -114,6 +115,38 @@ class Medio(SeededRobot):
     def signal(self, view: View) -> Action | None:
         """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
         return choose_signal(view)
+
+
+class Learned(Medio):
+    """Médio's card play with the bets of the learned policy (``robots.policy``); where the
+    policy holds no entry (another variant, a decision never reached in training) it bets
+    like médio."""
+
+    level = "policy"
+
+    def decide(self, view: View, rng: random.Random) -> Action:
+        """One action out of ``view.legal``."""
+        return learned_action(view, rng, self.samples, self.card_samples)
+
+    def mix(self, view: View) -> dict[Action, float] | None:
+        """The policy's probabilities for this betting decision (``PASS``: play a card without
+        a call), the very ones ``choose`` draws from; ``None`` where it bets like médio."""
+        policy = load_policy()
+        if policy is None or view.kind == HandKind.IRON or len(view.legal) == 1:
+            return None
+        return policy.probabilities(view, decision_rng(self.seed, view))
+
+
+def learned_action(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:
+    """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
+    (when the policy plays on without a call) is chosen as médio chooses it."""
+    if view.kind != HandKind.IRON and view.phase in (Phase.ANSWER, Phase.PLAY):
+        choice = policy_action(view, rng)
+        if choice == PASS:
+            return _medio_card(read(view), rng, card_samples)
+        if choice is not None:
+            return choice
+    return medio_action(view, rng, samples, card_samples)
 
 
 def medio_action(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:

@@ -28,7 +28,7 @@ from engine.actions import Act, Action
 from engine.cards import Card
 from engine.match import Match, Phase
 from engine.robots.base import SeededRobot
-from engine.robots.heuristic import MEDIO_SAMPLES, medio_action
+from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
@@ -79,6 +79,7 @@ class Dificil(SeededRobot):
         *,
         budget_ms: float | None = None,
         playouts: int | None = None,
+        policy: bool = False,
     ) -> None:
         """A difícil robot.
 
@@ -88,6 +89,8 @@ class Dificil(SeededRobot):
         ``budget_ms`` only caps the thinking time (``None`` or infinity: no cap); when
         the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
         decision depends on the machine's speed, which the bot accepts under load.
+        ``policy``: the bet searched against is the learned policy's (``robots.policy``)
+        instead of médio's.
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -96,12 +99,16 @@ class Dificil(SeededRobot):
         super().__init__(seed)
         self.budget_ms = budget_ms
         self.playouts = playouts
+        self.policy = policy
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        baseline = medio_action(view, rng, MEDIO_SAMPLES)
+        if self.policy:
+            baseline = learned_action(view, rng, MEDIO_SAMPLES)
+        else:
+            baseline = medio_action(view, rng, MEDIO_SAMPLES)
         options = candidates(view, baseline)
         if len(options) == 1:
             return options[0]

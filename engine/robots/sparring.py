@@ -28,17 +28,20 @@ import random
 from dataclasses import dataclass
 
 from engine import actions as A
-from engine.actions import Action
+from engine.actions import Act, Action
 from engine.match import Match, Phase
 from engine.robots.base import Robot, SeededRobot
 from engine.robots.heuristic import (
     CARD_SAMPLES,
+    Learned,
     Medio,
     _medio_card,
     _played_out,
     next_value,
     run_value,
 )
+from engine.robots.policy import PASS
+from engine.robots.pontos import points_move
 from engine.robots.search import BETS, sample_world
 from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
@@ -95,6 +98,9 @@ class Styled(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
+        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         legal = view.legal
         sense = read(view)
         st = self.style
@@ -165,6 +171,9 @@ class Probe(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
+        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        if points is not None:
+            return points
         legal = view.legal
         sense = read(view)
         if view.phase == Phase.DECIDE:
@@ -188,11 +197,16 @@ class Probe(SeededRobot):
         return out
 
     def _likelihood(self, view: View, world: Match) -> float:
-        """Replay the hand in ``world``: 1 when the target would have bet as it did, else small."""
+        """Replay the hand in ``world``: how likely the target's bets were there.
+
+        A target that tells its mix (``mix``, the learned policy) gives each of its bets,
+        and each card it played where it could have called, its own probability; any
+        other counts 1 when it would have bet as it did, else small.
+        """
         m = Match.from_hand(
             world.ruleset,
             world.options,
-            score=view.score,
+            score=(view.score[0] - view.points[0], view.score[1] - view.points[1]),
             dealer=view.dealer,
             hands=list(world.dealt),
             vira=view.vira,
@@ -200,11 +214,33 @@ class Probe(SeededRobot):
         m.bets = view.bets
         weight = 1.0
         for seat, action in world.hand_log:
-            telling = seat & 1 != view.team and action.act in BETS
-            if telling and self.target.choose(m.view(seat)) != action:
-                weight *= 0.1
+            if action.act == Act.FLOR:
+                m.sing_flor(seat)  # as the world sang it (gaudério)
+                continue
+            if seat & 1 != view.team and action.act != Act.SIGNAL:
+                weight *= self._chance_of(m, seat, action)
             m.apply(seat, action)
+            if m.env is not None and world.env is not None and m.env.points != world.env.points:
+                m.env = m.env._replace(points=world.env.points)  # the showdown the table saw
         return weight
+
+    def _mix(self, view: View) -> dict[Action, float] | None:
+        """The target's probabilities for a betting decision, when it tells them."""
+        mix = getattr(self.target, "mix", None)
+        return mix(view) if mix is not None else None
+
+    def _chance_of(self, m: Match, seat: int, action: Action) -> float:
+        """How likely the target was to take ``action`` (a bet, or a card instead of a call)."""
+        telling = action.act in BETS
+        if not telling and not (m.phase == Phase.PLAY and m.can_truco(seat)):
+            return 1.0
+        view = m.view(seat)
+        mix = self._mix(view)
+        if mix is not None:
+            return max(MIX_FLOOR, mix.get(action if telling else PASS, 0.0))
+        if not telling:
+            return 1.0
+        return 1.0 if self.target.choose(view) == action else 0.1
 
     def _outcome(self, world: Match, view: View) -> float:
         """1 if this seat's team wins the hand played out plainly in ``world``, else 0."""
@@ -214,14 +250,20 @@ class Probe(SeededRobot):
         winner = simulate(hands, table, world.rounds, world.turn, world.leader, world.players)
         return 0.5 if winner is None else float(winner == view.team)
 
-    def _reply(self, world: Match, view: View, action: Action) -> tuple[Match, Action | None]:
-        """The world after ``action`` and the target team's first answer (if one is due)."""
+    def _replies(
+        self, world: Match, view: View, action: Action
+    ) -> tuple[Match, list[tuple[Action | None, float]]]:
+        """The world after ``action`` and the target team's first answers with their chances
+        (``None``: no answer is due)."""
         m = world.copy()
         m.apply(view.seat, action)
         if m.phase != Phase.ANSWER:
-            return m, None
-        s = m.to_act()[0]
-        return m, self.target.choose(m.view(s))
+            return m, [(None, 1.0)]
+        answer_view = m.view(m.to_act()[0])
+        mix = self._mix(answer_view)
+        if mix is not None:
+            return m, list(mix.items())
+        return m, [(self.target.choose(answer_view), 1.0)]
 
     def _call(self, view: View, worlds: list[tuple[Match, float]]) -> bool:
         now, then = view.stake, next_value(view)
@@ -229,14 +271,16 @@ class Probe(SeededRobot):
         for world, w in worlds:
             win = self._outcome(world, view)
             keep += w * _played_out(view, win, now)
-            m, answer = self._reply(world, view, A.TRUCO)
-            if answer == A.RUN and len(m.to_act()) <= 1:
-                call += w * value_after(view, now, 0)
-            elif answer == A.RAISE:
-                higher = next(v for v in view.ladder if v > then)
-                call += w * max(value_after(view, 0, then), _played_out(view, win, higher))
-            else:
-                call += w * _played_out(view, win, then)
+            m, replies = self._replies(world, view, A.TRUCO)
+            for answer, p in replies:
+                if answer == A.RUN and len(m.to_act()) <= 1:
+                    value = value_after(view, now, 0)
+                elif answer == A.RAISE:
+                    higher = next(v for v in view.ladder if v > then)
+                    value = max(value_after(view, 0, then), _played_out(view, win, higher))
+                else:
+                    value = _played_out(view, win, then)
+                call += w * p * value
             tot += w
         return tot > 0 and call > keep
 
@@ -248,11 +292,12 @@ class Probe(SeededRobot):
             accept += w * _played_out(view, win, pending)
             if A.RAISE in view.legal:
                 higher = next(v for v in view.ladder if v > pending)
-                m, answer = self._reply(world, view, A.RAISE)
-                if answer == A.RUN and len(m.to_act()) <= 1:
-                    raised += w * value_after(view, pending, 0)
-                else:
-                    raised += w * _played_out(view, win, higher)
+                m, replies = self._replies(world, view, A.RAISE)
+                for answer, p in replies:
+                    if answer == A.RUN and len(m.to_act()) <= 1:
+                        raised += w * p * value_after(view, pending, 0)
+                    else:
+                        raised += w * p * _played_out(view, win, higher)
             tot += w
         if tot <= 0:
             return A.ACCEPT
@@ -262,14 +307,24 @@ class Probe(SeededRobot):
         return A.ACCEPT if accept >= run else A.RUN
 
 
-SPARRING = (*STYLES, "probe")
-"""Every sparring robot's name."""
+MIX_FLOOR = 0.02
+"""Least likelihood of a target's action the probe counts (a world is never ruled out)."""
+
+SPARRING = (*STYLES, "probe", "policy", "probe-policy")
+"""Every sparring robot's name: ``policy`` is médio with the learned bets
+(``heuristic.Learned``) and ``probe-policy`` the probe against it."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
     """The sparring robot called ``name``; ``ValueError`` if there is none."""
     if name == "probe":
         return Probe(seed)
+    if name == "policy":
+        return Learned(seed)
+    if name == "probe-policy":
+        probe = Probe(seed, Learned(seed ^ 0x5EED, card_samples=0))
+        probe.level = name
+        return probe
     if name in STYLES:
         return Styled(name, seed)
     raise ValueError(f"estilo de treino desconhecido: {name!r} (use {', '.join(SPARRING)})")

@@ -204,11 +204,13 @@ ENGINE_SKIP = frozenset(
         "tools/bench",
         "tools/cli",
         "tools/terminal",
+        "tools/train",
+        "robots/sparring",
         "words/extract",
     ]
 )
-"""Modules of ``engine/`` that stay out of the browser: the command-line tools and the
-tutorial (the page's own table module, ``engine/browser.py``, goes in, and so do the
+"""Modules of ``engine/`` that stay out of the browser: the command-line tools (and the
+arena's sparring robots, the policy's trainer) and the tutorial (the page's own table module, ``engine/browser.py``, goes in, and so do the
 catalogs of ``engine.words``, read from their ``.po`` files)."""
 
 OFFLINE_PAGES = {"jogar/": "Jogar agora", "marcador/": "Marcador"}
@@ -313,7 +315,7 @@ def engine_files() -> list[Path]:
         rel = path.relative_to(engine).as_posix()
         wanted = path.suffix in (".py", ".po") or rel.startswith("robots/data/")
         if not path.is_file() or "__pycache__" in rel or not wanted:
-            continue  # robots/data: the robots' hand tables (engine.robots.equity)
+            continue  # robots/data: the hand tables and the betting policy (engine.robots)
         module = rel.removesuffix(".py").split("/")
         if any("/".join(module[:n]) in ENGINE_SKIP for n in range(1, len(module) + 1)):
             continue  # a skipped package stays out whole (tools/arena/...)

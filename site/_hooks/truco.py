@@ -582,6 +582,8 @@ SIDE_NAMES = {
     "robot:solid": "treino: sólido",
     "robot:valuer": "treino: só aumenta no certo",
     "robot:probe": "treino: sonda do médio",
+    "robot:policy": "treino: médio com a política aprendida",
+    "robot:probe-policy": "treino: sonda da política aprendida",
 }
 
 

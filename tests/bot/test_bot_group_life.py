@@ -200,7 +200,7 @@ async def test_revanche_asks_the_others_and_gives_the_absent_seat_to_a_robot(
         lobby = await h.wait(
             lambda: (m := h.table_message(group)) and "Revanche" in m["text"] and m
         )
-        assert "Caio" in lobby["text"] and "vira robô" in lobby["text"]
+        assert "Caio" in lobby["text"] and "um robô joga por quem não" in lobby["text"]
         new = tables.active_table(db, group, None)
         assert new is not None and new.id != gid and new.status == GameStatus.LOBBY
         # nobody confirms: after the wait a robot plays Caio's seat and the match starts

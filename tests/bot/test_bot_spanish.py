@@ -3,6 +3,7 @@ with the game's own words (quiero, no quiero, me voy al mazo), on the held clock
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.sandbox.fakeapi import FakeTelegram
@@ -28,7 +29,9 @@ async def _said(h: Harness, chat: int, words: str) -> JSON:
 async def test_an_es_ar_person_reads_the_bot_in_spanish(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with running(server, tmp_path, clock=FakeClock()) as h:
+    # a group budget this test never spends: a redraw it postponed past a person's
+    # deadline would wait for a clock the harness does not move there
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_GROUP_BUDGET=1000) as h:
         s = h.server
         sofi = s.add_user("Sofía", language_code="es-AR")
         beto = s.add_user("Beto", language_code="pt-br")
@@ -46,10 +49,20 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         hello = await _said(h, sofi, "Hola")
         assert hello["text"].startswith("¡Hola, Sofía! Acá te llegan tus cartas")
 
-        await s.user_sends(sofi, sofi, "/ajuda")
+        await s.user_sends(sofi, sofi, "/ayuda")  # /ajuda, as a Spanish speaker guesses it
         help_text = strip_tags((await _said(h, sofi, "Truco en Telegram"))["text"])
         assert "/truco [" in help_text and "abre una mesa" in help_text
         assert "Quién puede" in help_text and "Quem pode" not in help_text
+
+        # the lessons are in Portuguese, and she is told so in Spanish
+        await s.user_sends(sofi, sofi, "/tutorial")
+        lessons = await _said(h, sofi, "🎓")
+        assert lessons["text"].startswith("(El tutorial está en portugués.)")
+
+        # /idioma in private: her Telegram's language is the chat's
+        await s.user_sends(sofi, sofi, "/idioma")
+        said = await _said(h, sofi, "Acá hablo")
+        assert said["text"].startswith("Acá hablo Español, el idioma de tu Telegram.")
 
         # a bad argument: one clear line in her language
         await s.user_sends(sofi, sofi, "/truco bisca")
@@ -84,6 +97,11 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         await s.user_sends(beto, group, "/config")
         await _said(h, group, "Solo los admins del grupo cambian la configuración.")
 
+        # /marcador names the teams nobody named in the group's language
+        await s.user_sends(sofi, group, "/marcador")
+        marcador = strip_tags((await _said(h, group, "Anotador"))["text"])
+        assert "Nosotros  0 × 0  Ellos" in marcador and "Tocá lo que valió la mano" in marcador
+
         # /truco: the lobby, its buttons
         await s.user_sends(sofi, group, "/truco")
         lobby = await h.wait(lambda: h.table(group))
@@ -116,11 +134,53 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         await press(h, sofi, "No quiero")
         closing = await _said(h, group, "se fue al mazo")
         assert closing["text"] == "Mano 1: Sofía se fue al mazo; 1 punto para Beto. Tanteador 0 × 1"
+        # the second hand: a card each, and the table tells the baza with a Spanish ordinal
+        await h.press_move(sofi, lambda moves: moves[0])
+        await h.press_move(beto, lambda moves: moves[0])
+        await h.wait(lambda: "Bazas: 1.ª " in h.table_message(group)["text"])
+
         # a lobby button pressed after the start: a one-line refusal in her language
         late = await s.user_presses(
             sofi, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"]
         )
         assert late == {"text": "Ese botón no es de este mensaje.", "show_alert": True, "url": None}
-        texts = " ".join(m["text"] for m in h.bot_messages(sofi))
+        texts = " ".join(  # all but the lessons' menu, which is Portuguese by design
+            m["text"] for m in h.bot_messages(sofi) if m["message_id"] != lessons["message_id"]
+        )
         for portuguese in ("Sua mão", "Você", "Desce", "Corro", "vaza"):
             assert portuguese not in texts, portuguese
+
+
+PORTUGUESE = re.compile(
+    r"\b(Você|você|Sua|sua|mão|Desce|Corro|correu|vaza|vazas|Vazas|Placar|Valendo|pontos|"
+    r"aceitou|jogou|Parceiro|Adversário|Vitória|Eles|Nós|sinal|não|Começar|Sair|"
+    r"cartas chegam|de novo|Revanche|Nova partida)\b"
+)
+"""Words of the Portuguese texts that no Spanish text has (names such as vira or manilha,
+kept in Spanish, are not among them)."""
+
+
+async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness) -> None:
+    # robots that do not wait: a whole match with nobody's clock running out
+    h = harness
+    s = h.server
+    sofi = s.add_user("Sofía", language_code="es-AR")
+    group = s.add_group("Truco del barrio", admins=[sofi])
+    await s.user_sends(sofi, sofi, "/start")
+    await s.user_sends(sofi, group, "/idioma")  # the languages at once
+    langs = await _said(h, group, "Idioma: escolha um valor.")
+    mid = langs["message_id"]
+    assert "Español" in labels(langs)
+    await s.user_presses(sofi, group, mid, button(langs, "Español")["callback_data"])
+    await h.wait(lambda: "Idioma: Español" in s.message(group, mid)["text"])
+    await s.user_sends(sofi, group, "/truco 2x2")
+    lobby = await h.wait(lambda: h.table(group))
+    await s.user_presses(
+        sofi, group, lobby["message_id"], button(lobby, "Empezar")["callback_data"]
+    )
+    over = await h.play_out([sofi], group, timeout=120, seed=5)
+    assert "🔁 Revancha" in labels(over)
+    texts = [m["text"] for chat in (group, sofi) for m in h.bot_messages(chat)]
+    texts += [b for chat in (group, sofi) for m in h.bot_messages(chat) for b in labels(m)]
+    leaks = sorted({m.group(0) for text in texts for m in PORTUGUESE.finditer(text)})
+    assert leaks == [], [t for t in texts if PORTUGUESE.search(t)][:5]

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.domain import AddRobot, Person, RobotLevel, people, tables
+from bot.domain import AddRobot, GameStatus, Person, RobotLevel, Start, people, tables
 from bot.telegram.callbacks import parse_lobby
 from bot.telegram.context import runtime_of
+from engine import Match, TableOptions
 from engine.cards import DeckStyle
 from tests.bot.harness import button, buttons, newest, paulista_hand, seat_match
 from tests.bot.test_webapp_browser import GROUP, World, open_app
@@ -51,6 +52,8 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
     world.run(world.server.user_sends(ana, GROUP, "/truco paulista 2x2"))
     lobby = world.run(world.h.wait(lambda: world.h.table(GROUP)))
     gid = parse_lobby(buttons(lobby)[0]["callback_data"])[0]
+    # the group's lobby message opens the app's lobby too
+    assert button(lobby, "Abrir a mesa")["url"] == f"https://t.me/TrucoBot/mesa?startapp=g{gid}"
     rt = runtime_of(world.h.app)
     for _ in range(3):
         robot = AddRobot(RobotLevel.FACIL)
@@ -99,6 +102,14 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
     assert min(heights(page, "button.act")) >= TOUCH
     assert min(heights(page, "button.sig")) >= TOUCH
     shot(page, "webapp-2x2.png")
+    # Beto signals: his page says what he sent, Ana's, as his partner, whose sign it was
+    sign = pb.locator("button.sig").first
+    expect(sign).to_be_visible()
+    sent = sign.inner_text()
+    sign.click()
+    expect(pb.locator("#seen .sig-sent")).to_have_text(f"👁️ Você fez o sinal: {sent}")
+    expect(pa.locator("#seen .sig-partner")).to_have_text(f"👁️ Sinal de Beto: {sent}")
+    expect(pb.locator("button.sig")).to_have_count(0)  # one sign a round
     for page in (pa, pb, pc):
         assert page.errors == []
     context.close()
@@ -135,6 +146,9 @@ def test_cards_are_drawn_in_each_deck_slide_in_and_a_cancelled_match_says_so(
     assert "carta--chega" in pb.locator('.played [data-card="3C"]').get_attribute("class")
     animation = "el => getComputedStyle(el).animationName"
     assert pb.locator('.played [data-card="3C"]').evaluate(animation) == "chega"
+    # from Ana's side of Beto's felt, the top (a class: the page's CSP allows no style)
+    rise = "el => getComputedStyle(el).getPropertyValue('--dy').trim()"
+    assert pb.locator('.played [data-card="3C"]').evaluate(rise) == "-3.5em"
     assert pc.locator('.played [data-card="3C"]').evaluate(animation) == "none"
     # drawn again for another change, the card already there does not move again
     expect(pa.locator("#status")).to_contain_text("Vez de Beto")
@@ -157,7 +171,7 @@ def test_cards_are_drawn_in_each_deck_slide_in_and_a_cancelled_match_says_so(
         assert page.locator("#hand button[data-card]:enabled").count() == 0
         assert page.locator("button.act, button.sig").count() == 0
         assert "Vez de" not in page.locator("#status").inner_text()
-    expect(pa.locator("#status")).to_have_text("A mesa foi cancelada.")
+    expect(pa.locator("#status")).to_have_text("")  # said once, in the banner
     shot(pa, "webapp-cancelled.png")
     for page in (pa, pb, pc):
         assert page.errors == []
@@ -183,5 +197,62 @@ def test_the_header_and_the_banner_agree_on_the_mao_de_onze(world: World, browse
     assert score["x"] + score["width"] <= worth["x"]
     expect(pa.locator("#score")).to_have_text("Ana11 × 5Beto")
     shot(pa, "webapp-mao-de-onze.png")
+    assert pa.errors == []
+    context.close()
+
+
+def test_a_revanche_latecomer_takes_the_seat_back_from_the_app(world: World, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, _ = world.people()
+    rt = runtime_of(world.h.app)
+    gid = world.table([ana, beto])
+    people_of = {0: ana, 1: beto}
+    while (x := tables.load(rt.db, gid)) is not None and x.status == GameStatus.PLAYING:
+        seat = x.shown.to_act()[0]
+        action = x.shown.default_action(seat)
+        assert action is not None
+        tables.act(rt.db, gid, x.version, None, action, rt.rules, user_id=people_of[seat])
+    # Ana asks for the Revanche and starts it before Beto confirms: a robot plays for him
+    lobby = tables.rematch(rt.db, gid, ana, rt.rules)
+    tables.lobby(rt.db, lobby.game_id, Person(ana, "Ana"), Start(), authorised=True, rules=rt.rules)
+    table = tables.load(rt.db, lobby.game_id)
+    assert table is not None and table.seats[1] is not None
+    assert table.seats[1].user == beto and table.seats[1].robot is not None
+    # Ana's turn (the robot's, if it led, is played at once): nothing moves under the tap
+    world.run(world.h.wait(lambda: tables.load(rt.db, lobby.game_id).shown.to_act() == (0,)))
+    context = browser.new_context(viewport=PHONE)
+    pb = open_app(context, world.launch(beto, lobby.game_id))
+    expect(pb.locator("#standin")).to_be_visible()
+    expect(pb.locator("#standin-text")).to_contain_text("Um robô joga por você")
+    assert min(heights(pb, "button.back")) >= TOUCH
+    shot(pb, "webapp-voltei.png")
+    pb.locator("button.back").click()
+    expect(pb.locator("#standin")).to_be_hidden()
+    table = tables.load(rt.db, lobby.game_id)
+    assert table is not None and table.seats[1] is not None and table.seats[1].robot is None
+    assert pb.errors == []
+    context.close()
+
+
+def test_a_gauderio_table_is_drawn_in_the_spanish_deck_with_big_envido_buttons(
+    world: World, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, _ = world.people()
+    match = Match("gauderio", TableOptions(players=2, target=24), 5, dealer=1)
+    gid = world.run(seat_match(world.h, GROUP, [ana, beto], match))
+    context = browser.new_context(viewport=PHONE)
+    pa = open_app(context, world.launch(ana, gid))
+    expect(pa.locator("#hand button[data-card]")).to_have_count(3)
+    # nobody chose a deck: gaudério's own, the Spanish one (R13.1), its numbers on the faces
+    expect(pa.locator("html")).to_have_attribute("data-baralho", "espanhol")
+    numbers = pa.locator("#hand svg text").evaluate_all("els => els.map(e => e.textContent)")
+    assert set(numbers) <= {"1", "2", "3", "4", "5", "6", "7", "10", "11", "12"}, numbers
+    # the mão's first decision offers the envido among the big buttons
+    expect(pa.locator('button.act[data-act="envido"]')).to_be_visible()
+    assert min(heights(pa, "button.act")) >= TOUCH
+    shot(pa, "webapp-gauderio.png")
     assert pa.errors == []
     context.close()

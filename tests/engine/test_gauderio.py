@@ -172,3 +172,54 @@ def test_other_variants_views_have_no_points_game() -> None:
     v = m.view(0)
     assert (v.envido, v.envido_points, v.flor, v.flor_cards) == (None, None, (), ())
     assert v.to_json()["envido"] is None and v.to_json()["flor"] == []
+
+
+@pytest.mark.parametrize(
+    ("players", "levels"),
+    [
+        (2, ("facil", "medio")),
+        (4, ("medio", "facil")),
+        (2, ("dificil", "tight")),
+        (4, ("dificil", "probe")),
+    ],
+)
+def test_robots_play_gauderio_legally(players: int, levels: tuple[str, str]) -> None:
+    from engine.robots import get_robot
+    from engine.robots.sparring import get_sparring
+    from engine.turns import robot_turn
+
+    def robot(level: str, seed: int) -> object:
+        if level in ("facil", "medio", "dificil"):
+            return get_robot(level, seed=seed, playouts=24)
+        return get_sparring(level, seed=seed)
+
+    rs = get_ruleset("gauderio")
+    m = Match(rs, TableOptions(players=players, target=12), 11)
+    names = [levels[s % 2] for s in range(players)]
+    robots = [robot(names[s], s) for s in range(players)]
+    envidos = 0
+    while not m.is_terminal() and m.hand_number < 6:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        turn = robot_turn(m, names)
+        assert turn is not None
+        move = turn.ready(robots[turn.seat])
+        if move is None:
+            move = robots[turn.seat].choose(turn.view)  # type: ignore[attr-defined]
+        assert move in m.legal_actions(turn.seat) or move in m.legal_signals(turn.seat)
+        envidos += move.act in (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+        m.apply(turn.seat, move)
+
+
+def test_an_envido_is_answered_in_play_order_from_its_caller() -> None:
+    from engine.turns import first_to_ask
+
+    m = Match.from_hand(
+        "gauderio", TableOptions(players=4, target=24), score=(0, 0), dealer=0,
+        hands=[parse_cards(h) for h in ("7H 5D 3C", "7S 4S KD", "6C 5C JS", "6D 5H 2H")],
+    )  # fmt: skip
+    # seat 1 is the mão; it plays, then seat 2 calls envido: seat 3 answers first, then 1
+    m.apply(1, m.legal_actions(1)[0])
+    m.apply(2, next(a for a in m.legal_actions(2) if a.act == Act.ENVIDO))
+    assert m.to_act() == (1, 3) and first_to_ask(m) == 3

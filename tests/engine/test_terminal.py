@@ -80,6 +80,18 @@ def test_a_whole_match_in_english(players: int) -> None:
         assert pt not in text.replace("(Desce!)", ""), pt
 
 
+def test_a_whole_match_in_spanish() -> None:
+    out: list[str] = []
+    answers = cycle(["x", "1", "2"])
+    assert play("paulista", 4, 12, 4, "facil", lambda _: next(answers), out.append, lang="es") == 0
+    text = "\n".join(out)
+    assert "¡Ganamos!" in text or "¡Perdimos!" in text
+    assert "Elegí un número" in text and "Bazas:" in text
+    assert "Vos: jugó" in text and "Vos jugó" not in text  # no "vos" in the third person
+    for pt in ("Você", "jogou", "Placar", "Sua mão", "Ganhamos", "correu", "Vazas", "Desce"):
+        assert pt not in text, pt
+
+
 def test_the_command_line_takes_the_language_from_lang_or_the_system() -> None:
     def run(*args: str, env_lang: str) -> str:
         proc = subprocess.run(

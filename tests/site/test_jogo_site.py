@@ -57,7 +57,10 @@ def test_the_engine_zip_has_the_rules_robots_and_table_but_no_tools() -> None:
     assert data == hook.engine_zip(), "same sources, same bytes (the cache name depends on it)"
     names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     assert {"engine/match.py", "engine/robots/heuristic.py", "engine/browser.py"} <= names
-    assert not {n for n in names if re.search(r"(arena|cli|terminal|bench|scenario)\.py$", n)}
+    # the robots' tables and the learned betting policy, not the arena's sparring nor its trainer
+    assert {"engine/robots/data/equity.json", "engine/robots/data/policy.json"} <= names
+    assert "engine/robots/sparring.py" not in names
+    assert not {n for n in names if re.search(r"(arena|cli|terminal|bench|scenario|train)\.py$", n)}
     assert not {n for n in names if n.startswith("engine/tools/arena/")}  # a package, whole
     assert not {n for n in names if "__pycache__" in n}
 

@@ -2,11 +2,12 @@
 
 A button handler is a body decorated with :func:`button`. The decorator does the rest,
 in this order: nothing without a query and a person; the data read by ``parse``
-(garbage and ids out of range answered with one line); the body, which raises
-``Refused`` for any reason the press cannot act; a refusal answered as an alert (a double
-tap's as a toast); a change returned by the body scheduled (``refresh``) before the button
-stops spinning; the button answered (with the body's ``Answer``: a toast or a link); then
-what the body left for after the answer.
+(garbage and ids out of range answered with one line); the body, run as a person's act
+(``bot.acting.person_acts``, the same as a Mini App tap: it raises ``Refused`` for any
+reason the press cannot act, and the change it returns is told to the notifier before the
+button stops spinning); a refusal answered as an alert (a double tap's as a toast); the
+button answered (with the body's ``Answer``: a toast or a link); then what the body left
+for after the answer.
 Where the button was pressed was checked before any handler ran
 (``bot.telegram.guards.pressed_here``).
 """
@@ -20,19 +21,15 @@ from typing import Any, Generic, Literal, TypeVar
 
 from telegram import CallbackQuery, Update
 
-from bot.domain import Person, Refused, people
-from bot.domain.values.errors import Reason
+from bot.acting import Refusal, person_acts
+from bot.domain import Person, people
 from bot.domain.values.game import Change
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.common import answer_after, parse_button
-from bot.telegram.publish import refresh
-from bot.wording.refusals import reason_text
 
 Parsed = TypeVar("Parsed")
-TOASTS = frozenset({Reason.DONE, Reason.LOBBY_REPEAT})
-"""Refusals of a repeat (a double tap): the first press already shows, a toast is enough."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +67,10 @@ def plain(parse: Callable[[str], Parsed]) -> Callable[[str], Parsed]:
     return read
 
 
+def _change_of(answer: Answer | None) -> Change | None:
+    return answer.change if answer is not None else None
+
+
 Body = Callable[[Press[Parsed], BotContext], Awaitable[Change | Answer | None]]
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
 
@@ -99,17 +100,17 @@ def button(
             parsed = await parse_button(q, t, parse)
             if parsed is None:
                 return
-            try:
+
+            async def step() -> Answer | None:
                 done = await body(Press(q, person, t, parsed), context)
-            except Refused as r:
-                text = reason_text(t, r.reason, r.params)
-                await q.answer(text, show_alert=r.reason not in TOASTS)
+                return Answer(done) if isinstance(done, Change) else done
+
+            answer = await person_acts(context.runtime, t, step, _change_of)
+            if isinstance(answer, Refusal):
+                await q.answer(answer.text, show_alert=not answer.repeat)
                 return
-            if done is None:
+            if answer is None:
                 return
-            answer = done if isinstance(done, Answer) else Answer(done)
-            if answer.change is not None:
-                refresh(context.application, answer.change)  # first: what follows is stored
             await answer_after(q, text=answer.text, url=answer.url)
             if answer.then is not None:
                 await answer.then()

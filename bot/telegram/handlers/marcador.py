@@ -6,6 +6,7 @@ from telegram import Update
 
 from bot.domain import Reason, Refused, marcador, people
 from bot.domain.marcador import Command
+from bot.i18n import words_for
 from bot.telegram.arguments import marcador_request
 from bot.telegram.callbacks import parse_marcador
 from bot.telegram.context import BotContext
@@ -25,7 +26,7 @@ async def marcador_command(update: Update, context: BotContext) -> None:
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
     try:
-        requested = marcador_request(list(context.args or []), settings)
+        requested = marcador_request(list(context.args or []), settings, words_for(t))
     except Refused as refused:
         await refuse(update, context, refused)
         return

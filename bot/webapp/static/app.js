@@ -117,12 +117,11 @@
     return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", manilha" : "");
   }
 
-  function card(c, extra, style) {
-    var css = style ? ' style="' + style + '"' : "";
-    if (!c) return '<span class="carta carta--verso' + (extra ? " " + extra : "") + '" role="img" aria-label="' + esc(words.covered || "") + '"' + css + "></span>";
+  function card(c, extra) {
+    if (!c) return '<span class="carta carta--verso' + (extra ? " " + extra : "") + '" role="img" aria-label="' + esc(words.covered || "") + '"></span>';
     var cls = "carta carta--" + c.code[1].toLowerCase() + (c.manilha ? " carta--manilha" : "") + (extra ? " " + extra : "");
     return '<span class="' + cls + '" data-card="' + esc(c.code) + '" role="img" aria-label="' + esc(cardName(c)) + '"' +
-      css + ">" + deck.face(c, state.deck) + "</span>";
+      ">" + deck.face(c, state.deck) + "</span>";
   }
 
   function backs(n) {
@@ -140,7 +139,6 @@
   }
 
   /* a card played comes in from its seat's side of the felt */
-  var FROM = { s: "--dx:0;--dy:3.5em", n: "--dx:0;--dy:-3.5em", e: "--dx:3.5em;--dy:0", w: "--dx:-3.5em;--dy:0" };
   var seenPlays = null; /* plays already drawn on this page: only new ones move */
 
   function teamName(team) {
@@ -150,13 +148,17 @@
   function seatsOnFelt(played) {
     var st = state;
     var felt = "";
+    var waiting = st.lobby ? st.lobby.waiting : [];
     st.seats.forEach(function (s) {
+      /* a Revanche's chair whose person has not confirmed yet says so */
+      var late = played === null && waiting.indexOf(s.seat) >= 0;
       var cls = "seat seat--" + place(s.seat) + " seat--team" + s.team + (st.to_act && st.to_act.indexOf(s.seat) >= 0 ? " seat--turn" : "") +
-        (s.free ? " seat--free" : "") + (s.robot ? " seat--robot" : "") + (s.you ? " seat--you" : "");
+        (s.free ? " seat--free" : "") + (s.robot ? " seat--robot" : "") + (s.you ? " seat--you" : "") + (late ? " seat--late" : "");
       var name = s.free ? words.free : s.name;
       felt += '<div class="' + cls + '" data-seat="' + s.seat + '"><span class="name">' + esc(name) +
         (s.you ? ' <span class="you">(' + esc(words.you) + ")</span>" : "") + "</span>" +
-        (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") :
+        (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") +
+          (late ? '<span class="late">' + esc(words.to_confirm) + "</span>" : "") :
           (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
           (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
           '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span>") +
@@ -192,11 +194,12 @@
     document.body.dataset.status = st.status;
     $("lobby").hidden = !st.lobby;
     $("result").hidden = true;
+    $("standin").hidden = true;
     drawEnded(st);
     if (!("score" in st)) {
       ["score", "worth", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
       $("kind").hidden = $("closing").hidden = $("partner").hidden = $("seen").hidden = $("signals").hidden = true;
-      $("status").textContent = st.status === "cancelled" ? words.cancelled : words.lobby;
+      $("status").textContent = st.status === "cancelled" ? "" : words.lobby;
       var main = null;
       if (st.lobby) {
         drawLobby(st);
@@ -221,12 +224,12 @@
     $("kind").hidden = !st.kind_text;
     $("kind").textContent = st.kind_text;
 
+    /* an ended match says so once, in its banner (#ended): no turn is anyone's any more */
     var turn = "";
-    if (st.status === "over") turn = words.over;
-    else if (st.status === "cancelled") turn = words.cancelled;
+    if (st.status === "over" || st.status === "cancelled") turn = "";
     else if (st.seat !== null && st.to_act.indexOf(st.seat) >= 0) turn = words.your_turn;
     else if (st.to_act.length) turn = words.turn_of.replace("{name}", st.to_act.map(function (s) { return st.seats[s].name; }).join(", "));
-    if (st.seat === null) turn = words.watching + " " + turn;
+    if (st.seat === null) turn = (words.watching + " " + turn).trim();
     $("status").innerHTML = esc(turn) + '<span class="clock" id="clock"></span>';
     deadline = st.deadline_in === null || st.status !== "playing" ? null : performance.now() + st.deadline_in * 1000;
     tick();
@@ -241,9 +244,10 @@
       var key = st.game + ":" + st.hand_number + ":" + round + ":" + p.seat;
       shown[key] = true;
       var moving = seenPlays !== null && !seenPlays[key];
-      var cls = (p.covered ? "carta--coberta carta--minha" : "") + (moving ? " carta--chega" : "");
-      played[p.seat] = p.covered && !p.card ? card(null, moving ? "carta--chega" : "", moving ? FROM[place(p.seat)] : "") :
-        card(p.card, cls, moving ? FROM[place(p.seat)] : "");
+      /* the page's CSP allows no style attribute: the side it comes from is a class */
+      var move = moving ? "carta--chega carta--de-" + place(p.seat) : "";
+      played[p.seat] = p.covered && !p.card ? card(null, move) :
+        card(p.card, (p.covered ? "carta--coberta carta--minha " : "") + move);
     });
     seenPlays = shown;
     $("felt").innerHTML = seatsOnFelt(played);
@@ -305,7 +309,12 @@
     $("result-text").textContent = st.result || "";
     var offer = st.status === "over" && st.can_rematch;
     $("result-actions").innerHTML = offer ? '<button type="button" class="rematch">' + esc(words.rematch) + "</button>" : "";
-    setMain(offer ? words.rematch : null, rematch);
+    /* a robot plays this seat for the person: 🙋 Voltei, here and on Telegram's MainButton */
+    $("standin").hidden = !st.robot_plays;
+    $("standin-text").textContent = st.robot_plays ? words.stand_in : "";
+    $("back").textContent = words.back;
+    if (st.robot_plays) setMain(words.back, comeBack);
+    else setMain(offer ? words.rematch : null, rematch);
     setBack(!!previous || covering);
     if (st.status === "over" && st.rematch && !left[table]) { previous = table; open(st.rematch); }
   }
@@ -368,6 +377,10 @@
     post("api/lobby", { table: table, command: command });
   }
 
+  function comeBack() {
+    post("api/back", { table: table });
+  }
+
   function rematch() {
     var from = table;
     post("api/rematch", { table: table }).then(function (b) {
@@ -391,6 +404,7 @@
     if (!el || el.disabled) return;
     if (el.classList.contains("cover")) { covering = !covering; render(); return; }
     if (el.classList.contains("rematch")) { rematch(); return; }
+    if (el.classList.contains("back")) { comeBack(); return; }
     if (el.dataset.command) { lobbyAct(el.dataset.command); return; }
     if (el.dataset.action) { covering = false; send(el.dataset.action); }
   });

@@ -23,7 +23,7 @@ def _command_line(args: argparse.Namespace) -> str:
         f"--players {args.players}",
         f"--seed {args.seed}",
     ]
-    if args.target != 12:
+    if args.target != get_ruleset(args.variant).default_target_for(args.players):
         parts.append(f"--target {args.target}")
     if args.budget_ms is not None:
         parts.append(f"--budget-ms {args.budget_ms:g}")
@@ -39,6 +39,8 @@ def _command_line(args: argparse.Namespace) -> str:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Run the arena and print its figures as JSON."""
     rs = get_ruleset(args.variant)
+    if args.target is None:
+        args.target = rs.default_target_for(args.players)
     TableOptions(players=args.players, target=args.target).validated(rs)
     if args.matches < 1:
         raise ValueError("--matches precisa ser pelo menos 1")
@@ -82,7 +84,7 @@ def add_arena_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--matches", type=int, default=200, help="partidas (pares espelhados)")
     p.add_argument("--variant", default=DEFAULT_VARIANT)
     p.add_argument("--players", type=int, choices=(2, 4), default=2)
-    p.add_argument("--target", type=int, default=12)
+    p.add_argument("--target", type=int, default=None, help="default: the variant's")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
         "--budget-ms", type=float, default=None, help="limite de tempo por decisão do difícil"

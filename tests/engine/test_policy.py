@@ -1,0 +1,192 @@
+"""The learned betting policy: its training is reproducible, its keys read views only, and
+the robots built on it play legally and deterministically."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from engine import Match, Phase, TableOptions
+from engine import actions as A
+from engine.cards import Card, parse_cards
+from engine.robots.heuristic import Learned
+from engine.robots.policy import (
+    PASS,
+    Spot,
+    load_policy,
+    rounds_state,
+    spot_of,
+    table_state,
+)
+from engine.robots.sparring import get_sparring
+from engine.rulesets import get_ruleset
+from engine.tools.train import (
+    Hand,
+    Trainer,
+    best_response,
+    deal_hand,
+    exploitability,
+    rounded,
+    train,
+)
+
+
+def test_a_rebuilt_policy_is_the_same_file_for_the_same_seed(tmp_path: Path) -> None:
+    first, second, other = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    for out in (first, second):
+        result = train("paulista", 2, iterations=60, seed=5, pool=12, out=out)
+        assert isinstance(result["keys"], int) and result["keys"] > 0
+    assert first.read_bytes() == second.read_bytes()
+    train("paulista", 2, iterations=60, seed=6, pool=12, out=other)
+    assert other.read_bytes() != first.read_bytes()
+    data = json.loads(first.read_text("utf-8"))
+    table = data["tables"]["paulista/2"]
+    assert data["meta"]["paulista/2"]["seed"] == 5
+    assert table and all(sum(row) == 100 for row in table.values())
+
+
+def test_a_second_table_is_added_beside_the_first(tmp_path: Path) -> None:
+    out = tmp_path / "policy.json"
+    train("paulista", 2, iterations=20, seed=1, pool=6, out=out)
+    train("mineiro", 2, iterations=20, seed=1, pool=6, out=out)
+    assert set(json.loads(out.read_text("utf-8"))["tables"]) == {"paulista/2", "mineiro/2"}
+
+
+def test_the_trainers_hands_are_played_out_as_the_rules_say() -> None:
+    rs = get_ruleset("paulista")
+    rng = random.Random(3)
+    for players in (2, 4):
+        for _ in range(20):
+            deal = deal_hand(rs, players, rng)
+            # two or three rounds, every seat playing once a round
+            assert len(deal.turns) in (2 * players, 3 * players)
+            assert all(len(t.facts) == players for t in deal.turns)
+            assert all(0 <= f.chance <= 1 for t in deal.turns for f in t.facts.values())
+
+
+def _keys(hand: Hand, state: object, out: dict[str, int]) -> None:
+    """Every key of ``hand``'s betting tree and its number of actions."""
+    node = state if isinstance(state, float) else hand.expand(state)  # type: ignore[arg-type]
+    if isinstance(node, float):
+        return
+    _, key, kids = node
+    out[key] = len(kids)
+    for kid in kids:
+        _keys(hand, kid, out)
+
+
+def test_a_best_response_finds_a_policy_that_always_runs() -> None:
+    # a policy that never calls and always runs: calling on any hand wins the run's point
+    trainer = Trainer(get_ruleset("paulista"), 2, 12, seed=2, pool=30, fit_deals=400, eval_deals=60)
+    trainer.run(100)
+    keys: dict[str, int] = {}
+    for hand in trainer.fit + trainer.eval:
+        _keys(hand, (0, -1, -1, None), keys)
+    timid = {k: [1.0] + [0.0] * (n - 1) for k, n in keys.items()}
+    gains = []
+    for team in (0, 1):
+        base, br = best_response(trainer.fit, trainer.eval, timid, team)
+        assert br > base + 0.02
+        gains.append(br - base)
+    # the trained policy loses less to its own best response
+    _, gain = exploitability(trainer, rounded(trainer.table()))
+    assert gain < sum(gains) / 2
+
+
+def test_a_hand_that_is_run_from_pays_the_caller() -> None:
+    rs = get_ruleset("paulista")
+    deal = deal_hand(rs, 2, random.Random(1))
+    hand = Hand(rs, 2, 12, deal, (0, 0))
+    node = hand.expand((0, -1, -1, None))
+    assert not isinstance(node, float)
+    team, key, kids = node
+    assert key.startswith("c0") and len(kids) == 2
+    answer = hand.expand(kids[1])  # truco
+    assert not isinstance(answer, float)
+    other, _, replies = answer
+    assert other == 1 - team
+    run = replies[0]
+    assert isinstance(run, float)
+    # team 0's match chance: up one point for the caller
+    assert run == hand.payoff(team, 1)
+
+
+def test_keys_say_the_rounds_and_the_table_from_the_seats_side() -> None:
+    assert rounds_state((), 0) == "0"
+    assert rounds_state((0,), 0) == "w" and rounds_state((0,), 1) == "l"
+    assert rounds_state((None,), 1) == "t"
+    assert rounds_state((1, 0), 0) == "L" and rounds_state((None, None), 0) == "T"
+    assert table_state([], 0) == 0
+    assert table_state([(1, 5)], 0) == 2 and table_state([(1, 5), (2, 7)], 0) == 1
+    assert table_state([(1, 5), (2, 5)], 0) == 3
+    spot = Spot(False, "0", 0, 0, 0.55, 0, False, False, 0, 12, 3)
+    assert spot.key(2) == "c00" + "5" + "0" + "2" + "0"
+    assert spot.key(4) == "c0" + "2" + "0" + "2" + "0" + "0"
+
+
+def _scripted(hands: str, players: int = 2) -> Match:
+    return Match.from_hand(
+        "paulista",
+        TableOptions(players=players, sinais=False),
+        score=(0, 0),
+        dealer=players - 1,
+        hands=[parse_cards(h) for h in hands.split("/")],
+        vira=Card.parse("3D"),
+    )
+
+
+def test_a_spot_reads_the_view_only() -> None:
+    # the same view of seat 0, other cards hidden behind it
+    a = _scripted("4C 3H 2S / KC QH JS")
+    b = _scripted("4C 3H 2S / 5D 6D 7S")
+    va, vb = a.view(0), b.view(0)
+    sa = spot_of(va, random.Random(1))
+    sb = spot_of(vb, random.Random(1))
+    assert sa is not None and sa == sb
+    assert not sa.answer and sa.step == 0 and sa.chance > 0.6
+    a.apply(0, A.TRUCO)
+    answer = spot_of(a.view(1), random.Random(1))
+    assert answer is not None and answer.answer and not answer.chain
+    a.apply(1, A.RAISE)
+    raised = spot_of(a.view(0), random.Random(1))
+    assert raised is not None and raised.chain and raised.step == 1
+
+
+def test_the_learned_robot_plays_legal_and_deterministic_matches() -> None:
+    assert load_policy() is not None
+    for players in (2, 4):
+        logs = []
+        for _ in range(2):
+            m = Match("paulista", TableOptions(players=players, sinais=False), seed=4)
+            robots = [
+                Learned(s) if s % 2 == 0 else get_sparring("probe-policy", s) for s in range(4)
+            ]
+            log = []
+            while not m.is_terminal() and m.hand_number < 4:
+                if m.phase == Phase.HAND_OVER:
+                    m.deal()
+                    continue
+                seat = m.to_act()[0]
+                view = m.view(seat)
+                action = robots[seat].choose(view)
+                assert action in view.legal
+                log.append(action)
+                m.apply(seat, action)
+            logs.append(log)
+        assert logs[0] == logs[1]
+
+
+def test_the_learned_mix_is_what_it_draws_from() -> None:
+    m = _scripted("4C 3H 2S / KC QH JS")
+    robot = Learned(3)
+    mix = robot.mix(m.view(0))
+    assert mix is not None and abs(sum(mix.values()) - 1) < 1e-9
+    assert set(mix) == {A.TRUCO, PASS}
+
+
+def test_the_policy_seldom_calls_on_a_weak_opening_hand() -> None:
+    # seat 0 leads round 1 at 0-0 with three low cards: a call there is a rare bluff
+    m = _scripted("4S 5H 6D / KC QH JS")
+    mix = Learned(3).mix(m.view(0))
+    assert mix is not None and mix[A.TRUCO] < 0.2
