@@ -953,6 +953,8 @@ class Match:
         """Accept or decline the pending envido; 2×2 declines once both partners did (R6)."""
         env = self.env
         if self.phase is not _ENVIDO or env is None:
+            if env is not None and env.state == "withdrawn" and self._flor_just_answered(seat):
+                return  # the flor answered it: the holder's team says "flor" for its answer
             raise IllegalAction(ErrorCode.NO_ENVIDO_PENDING)
         if seat & 1 == env.team:
             raise IllegalAction(ErrorCode.NO_ENVIDO_PENDING, "own_call")
@@ -986,6 +988,16 @@ class Match:
         settled = self.env
         assert settled is not None and settled.winner is not None
         self._score_now(settled.winner, settled.worth)
+
+    def _flor_just_answered(self, seat: int) -> bool:
+        """Whether the hand's last entry is a flor of ``seat``'s team that withdrew the
+        envido this seat's team was answering (R13.4): an answer sent then is the one the
+        flor gave, and changes nothing."""
+        env = self.env
+        if env is None or seat & 1 == env.team or not self.hand_log:
+            return False
+        last_seat, last = self.hand_log[-1]
+        return last.act is _FLOR and last_seat & 1 == seat & 1
 
     def _envido_points(self) -> tuple[int, int]:
         """Both teams' envido points: each the best of its seats (R13.3)."""

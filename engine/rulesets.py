@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 
-from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
+from engine.cards import ALL_CARDS, Card, DeckStyle, Rank, Suit, parse_cards
 from engine.errors import InvalidValue
 from engine.sinais import DEFAULT_CATCH_PERCENT
 
@@ -62,6 +62,9 @@ class Ruleset:
     all_tied_to_mao: bool = False
     """Whether a hand of three tied rounds goes to the mão's team (gaudério) rather than
     to nobody (R4)."""
+    deck_style: DeckStyle = DeckStyle.TRADITIONAL
+    """The look of the cards for a player who never chose one (R11; gaudério: Spanish,
+    R13.1)."""
 
     @property
     def uses_vira(self) -> bool:
@@ -236,6 +239,7 @@ GAUDERIO = Ruleset(
     covered_cards=False,
     envido=True,
     all_tied_to_mao=True,
+    deck_style=DeckStyle.SPANISH,
 )
 
 ALL_RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO, GAUDERIO)}

@@ -38,7 +38,7 @@ def first_to_ask(m: Match) -> int:
     """The seat asked now: with two partners to answer, the one next in play order.
 
     Answering a call, the seats of the called team are asked in play order from the
-    caller (caller 0: seat 1, then 3); deciding a mão de onze/dez, from the seat after the
+    caller (caller 0: seat 1, then 3; an envido's too); deciding a mão de onze/dez, from the seat after the
     dealer. A seat that ran is not asked again; one accept (or play) settles it (R6, R7).
     """
     return _asking_order(m)[0]
@@ -50,6 +50,8 @@ def _asking_order(m: Match) -> tuple[int, ...]:
         return seats
     view = m.view(seats[0])
     origin = view.call_seat if view.call_seat is not None else m.dealer
+    if view.envido is not None and view.envido.state == "pending":
+        origin = view.envido.seat  # an envido's answer, from its caller (R13.3, R6)
     return tuple(sorted(seats, key=lambda s: (s - origin - 1) % m.players))
 
 

@@ -45,8 +45,9 @@ class Player(SQLModel, table=True):
     name: str = ""
     username: str | None = None
     language_code: str | None = None
-    deck: str = "traditional"
-    """``traditional`` (3♣) or ``spanish`` (3 de bastos), R11."""
+    deck: str = ""
+    """``traditional`` (3♣) or ``spanish`` (3 de bastos), R11; "" when never chosen (the
+    table's variant decides: ``Ruleset.deck_style``)."""
     started: bool = False
     """Whether the user opened a private chat with the bot (so it may write to them)."""
     tutorial_step: int | None = None

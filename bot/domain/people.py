@@ -13,11 +13,12 @@ from bot.domain.values.errors import Reason, Refused
 from bot.domain.values.people import Person, PlayerInfo, RankingRow
 from bot.domain.values.settings import ChatSettings, Noise, Setting
 from bot.i18n import LANGUAGES, SOURCE
-from engine import RULESETS, TableOptions, get_ruleset
+from engine import TableOptions, get_ruleset
 from engine.cards import DeckStyle
-from engine.rulesets import HOUSE_LADDERS
+from engine.rulesets import ALL_RULESETS, HOUSE_LADDERS
 
-TARGETS = (6, 9, 12, 15, 18, 24, 30)
+TARGETS = (0, 6, 9, 12, 15, 18, 24, 30)
+"""/config's targets; 0: the variant's default (12; gaudério 24 in 2×2, 18 in 1×1)."""
 TIMERS = (30, 45, 60, 90, 120)
 _FIELDS = {Setting.COVERED: "covered_cards"}
 """Settings whose chat field is not named like the setting."""
@@ -32,7 +33,7 @@ def info_of(
     user_id: int, name: str, language_code: str | None, deck: str, started: bool
 ) -> PlayerInfo:
     """The ``PlayerInfo`` value of a player's columns."""
-    style = DeckStyle.SPANISH if deck == "spanish" else DeckStyle.TRADITIONAL
+    style = {"spanish": DeckStyle.SPANISH, "traditional": DeckStyle.TRADITIONAL}.get(deck)
     return PlayerInfo(user_id, name, language_code, style, started)
 
 
@@ -160,13 +161,14 @@ def setting_choices(setting: Setting, languages: tuple[str, ...] = LANGUAGES) ->
     ``languages``: the chat languages, the default (stored as ``None``) first.
     """
     choices: dict[Setting, tuple[Any, ...]] = {
-        Setting.VARIANT: tuple(RULESETS),
+        Setting.VARIANT: tuple(ALL_RULESETS),
         Setting.PLAYERS: (0, 2, 4),
         Setting.TARGET: TARGETS,
         Setting.TIMER: TIMERS,
         Setting.COVERED: (True, False),
         Setting.LADDER: (None, *HOUSE_LADDERS),
         Setting.SINAIS: (True, False),
+        Setting.FLOR: (True, False),
         Setting.LANGUAGE: (None, *languages[1:]),
         Setting.NOISE: tuple(n.value for n in Noise),
     }
@@ -198,9 +200,10 @@ def change_setting(
         c = _chat(s, chat_id)
         setattr(c, _FIELDS.get(setting, setting.value), value)
         try:
-            TableOptions(c.players or 2, c.target, c.covered_cards, None, c.timer).validated(
-                get_ruleset(c.variant)
-            )
+            rs = get_ruleset(c.variant)
+            players = c.players or 2
+            target = _settings(c).target_for(rs, players)
+            TableOptions(players, target, c.covered_cards, None, c.timer).validated(rs)
         except ValueError:  # nothing is stored: the session rolls back
             raise Refused(Reason.BAD_OPTIONS) from None
         s.add(c)

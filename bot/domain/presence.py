@@ -113,13 +113,28 @@ def table_drawn(db: Database, game_id: int, now: float) -> None:
     present(db, game_id, GROUP_TABLE, now)
 
 
-def page_closed(db: Database, table: Table, user_id: int, now: float) -> None:
+def redraw_hands(db: Database, game_id: int, now: float) -> None:
+    """Redraw the table's private hands now (as the app's presence now says)."""
+    jobs.request(db, str(game_id), now, jobs.HandsJob(game_id), keep_earlier=True)
+
+
+REDRAW_GAP = 3.0
+"""Seconds between two redraws of a person's hand caused by their page going away and
+coming back (the review's 230 edits in 20 s of a page toggled hidden and visible)."""
+
+
+def page_closed(
+    db: Database, table: Table, user_id: int, now: float, *, hands: bool = True
+) -> None:
     """The person's page closed (or went to the background): their hand message shows their
     hand again, and the group's table follows every move again (only a match in play is
     drawn otherwise while its people are in the app: an ended match's table, redrawn when
-    its pages close, would be the same edit again). The redraws are jobs, recorded here."""
+    its pages close, would be the same edit again). The redraws are jobs, recorded here;
+    without ``hands`` the hands' is left to a later :func:`redraw_hands` (a page toggled
+    back and forth is redrawn once for many toggles: ``REDRAW_GAP``)."""
     absent(db, table.id, user_id)
-    jobs.request(db, str(table.id), now, jobs.HandsJob(table.id), keep_earlier=True)
+    if hands:
+        redraw_hands(db, table.id, now)
     if not table.private and table.status == GameStatus.PLAYING:
         key = jobs.table_key(table.chat_id, table.thread_id)
         jobs.request(db, key, now, jobs.TableJob((table.id,)), keep_earlier=True)

@@ -21,25 +21,36 @@ SEM_SINAIS = ("sem-sinais", "semsinais", "sem_sinais", "nosignals")
 """Words of ``/truco`` for a 2×2 table without sinais (R12 house rule)."""
 COM_SINAIS = ("com-sinais", "comsinais", "com_sinais", "signals")
 """Words of ``/truco`` for sinais in a chat whose ``/config`` plays without them."""
+SEM_FLOR = ("sem-flor", "semflor", "sem_flor", "noflor", "sin-flor")
+"""Words of ``/truco`` for a gaudério table without flor (R13.4)."""
+COM_FLOR = ("com-flor", "comflor", "com_flor", "flor", "con-flor")
+"""Words of ``/truco`` for flor in a chat whose ``/config`` plays without it."""
 
 
 def truco_request(
     args: Sequence[str], chat: ChatSettings, people: int | None = None
 ) -> TableRequest:
-    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais]`` on the chat's defaults.
+    """``/truco [variant] [1x1|2x2] [pontos] [sem-sinais|com-sinais] [sem-flor|com-flor]``
+    on the chat's defaults.
 
     ``people``: how many people the group has, for a chat whose size is automatic (2×2
-    from four people on)."""
+    from four people on). A target neither typed nor chosen in /config is the
+    variant's for the table's size (gaudério: 24 in 2×2, 18 in 1×1)."""
     variant = chat.variant
     players = chat.players or (4 if people is not None and people >= 4 else 2)
-    target = chat.target
+    target = 0
     sinais = chat.sinais
+    flor = chat.flor
     for raw in args:
         word = raw.strip().lower()
         if word in SEM_SINAIS:
             sinais = False
         elif word in COM_SINAIS:
             sinais = True
+        elif word in SEM_FLOR:
+            flor = False
+        elif word in COM_FLOR:
+            flor = True
         elif word in ("1x1", "1×1", "2", "1v1"):
             players = 2
         elif word in ("2x2", "2×2", "4", "2v2"):
@@ -53,13 +64,18 @@ def truco_request(
                 variant = get_ruleset(word).name
             except ValueError:
                 raise Refused(Reason.BAD_ARG, arg=raw) from None
-    if not MIN_TARGET <= target <= MAX_TARGET:
-        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET)
     rs = get_ruleset(variant)
+    if rs.envido:
+        # R13.5's sinais (espadão, bastião, tenho pontos, tenho flor...) are not the
+        # engine's yet, and the paulista faces would name other cards: none at gaudério
+        sinais = False
+    target = target or chat.target_for(rs, players)
+    if not rs.min_target <= target <= MAX_TARGET:
+        raise Refused(Reason.BAD_TARGET, low=rs.min_target, high=MAX_TARGET)
     ladder = house_ladder(rs, chat.ladder)
     try:
         opts = TableOptions(
-            players, target, chat.covered_cards, ladder, chat.timer, sinais=sinais
+            players, target, chat.covered_cards, ladder, chat.timer, sinais=sinais, flor=flor
         ).validated(rs)
     except ValueError:  # the engine's reason is Portuguese prose: the code goes up instead
         raise Refused(Reason.BAD_OPTIONS) from None
@@ -74,7 +90,7 @@ def marcador_request(args: list[str], chat: ChatSettings, w: Words | None = None
     ``Refused(Reason.MARCADOR_ARG, arg=word)`` for a word that is none of these,
     ``Reason.BAD_TARGET`` for a target outside 6–30.
     """
-    variant, target = chat.variant, chat.target
+    variant, target = chat.variant, 0
     names = [w.gettext(n) for n in DEFAULT_NAMES] if w is not None else list(DEFAULT_NAMES)
     words_left = list(args)
     if any(w.lower() in ("x", "×", "vs") for w in words_left):
@@ -94,9 +110,10 @@ def marcador_request(args: list[str], chat: ChatSettings, w: Words | None = None
             variant = found
         else:
             raise Refused(Reason.MARCADOR_ARG, arg=raw)
-    ladder = house_ladder(get_ruleset(variant), chat.ladder)
+    rs = get_ruleset(variant)
+    ladder = house_ladder(rs, chat.ladder)
     try:
-        return Marcador(variant, target, ladder, (names[0], names[1]))
+        return Marcador(variant, target or chat.target_for(rs, 4), ladder, (names[0], names[1]))
     except ValueError:
         raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
 

@@ -109,7 +109,20 @@ def _checked(data: str) -> str:
 
 # ----------------------------------------------------------------------- moves
 
-_SIMPLE = {A.TRUCO: "t", A.ACCEPT: "a", A.RUN: "r", A.RAISE: "R", A.PLAY11: "o", A.RUN11: "x"}
+_SIMPLE = {
+    A.TRUCO: "t",
+    A.ACCEPT: "a",
+    A.RUN: "r",
+    A.RAISE: "R",
+    A.PLAY11: "o",
+    A.RUN11: "x",
+    # gaudério's points game (R13.3)
+    A.ENVIDO: "e",
+    A.REAL_ENVIDO: "re",
+    A.FALTA_ENVIDO: "fe",
+    A.QUERO: "q",
+    A.NAO_QUERO: "n",
+}
 _SIMPLE_BACK = {v: k for k, v in _SIMPLE.items()}
 # ids are checked by parse_number (an id past the database's range names no game)
 _MOVE = re.compile(r"g([0-9]{1,20}):([0-9]{1,20}):([A-Za-z0-9]{1,3})")
@@ -294,6 +307,7 @@ _CONFIG = {
     Setting.COVERED: "c",
     Setting.LADDER: "l",
     Setting.SINAIS: "s",
+    Setting.FLOR: "f",
     Setting.LANGUAGE: "L",
     Setting.NOISE: "n",
 }

@@ -19,10 +19,10 @@ from bot.telegram.context import BotContext
 from bot.telegram.handlers import commands, lobby, marcador, settings, tutorial
 from bot.telegram.handlers.common import reply
 from bot.telegram.render.help import help_text
-from engine.rulesets import RULESETS
+from engine.rulesets import ALL_RULESETS
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]
-VARIANTS = "|".join(RULESETS)
+VARIANTS = "|".join(ALL_RULESETS)
 """The variants' names as /ajuda lists them (any spelling of ``get_ruleset`` is read)."""
 
 
@@ -108,6 +108,7 @@ COMMANDS = (
         commands.rules,
         N_("Resumo das regras"),
         N_("resumo das regras"),
+        aliases=("reglas",),  # a Spanish speaker's guess
         anonymous=True,
     ),
     Command(
@@ -124,6 +125,14 @@ COMMANDS = (
         anonymous=True,
     ),
     Command(
+        "idioma",
+        settings.language_command,
+        N_("Idioma do grupo (admins)"),
+        N_("o idioma do grupo (admins)"),
+        aliases=("language",),
+        anonymous=True,
+    ),
+    Command(
         "cancelar",
         lobby.cancel_command,
         N_("Encerra a mesa"),
@@ -134,7 +143,7 @@ COMMANDS = (
         "ajuda",
         help_command,
         N_("Como usar o bot"),
-        aliases=("help",),
+        aliases=("help", "ayuda"),
         anonymous=True,
     ),
 )

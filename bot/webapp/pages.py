@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.domain import Table, miniapp
+from bot.domain.presence import REDRAW_GAP
 from bot.domain.values.game import GameStatus, HandSummary
 from bot.services import BotApp, services_of
 from bot.webapp.live import APP_KEY, Live
@@ -76,6 +77,11 @@ class Pages:
         self.app = app
         self.live = Live()
         self.streams = Streams()
+        self._redrawn: dict[tuple[int, int], float] = {}
+        """When each person's hands at each table may next be redrawn for their page
+        going away (``presence.REDRAW_GAP`` apart), in the loop's time."""
+        self._deferred: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        """The redraws waiting for their time."""
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -149,6 +155,33 @@ class Pages:
             else:
                 self._over.discard(game_id)
             return loaded
+
+    @property
+    def redraws_waiting(self) -> int:
+        """Hand redraws deferred by :meth:`redraw_soon`, not yet due."""
+        return len(self._deferred)
+
+    def redraw_soon(self, game_id: int, user_id: int, redraw: Callable[[], None]) -> bool:
+        """Whether the person's hand may be redrawn now for their page going away; if not,
+        ``redraw`` is called once when it may (``REDRAW_GAP`` after the previous one),
+        however often it is asked meanwhile."""
+        loop = asyncio.get_running_loop()
+        key, now = (game_id, user_id), loop.time()
+        if key in self._deferred:
+            return False
+        if self._redrawn.get(key, now) <= now:
+            self._redrawn[key] = now + REDRAW_GAP
+            if len(self._redrawn) > 10_000:  # entries past their time are as good as absent
+                self._redrawn = {k: t for k, t in self._redrawn.items() if t > now}
+            return True
+
+        def later() -> None:
+            del self._deferred[key]
+            self._redrawn[key] = loop.time() + REDRAW_GAP
+            redraw()
+
+        self._deferred[key] = loop.call_at(self._redrawn[key], later)
+        return False
 
     def unwatch(self, game_id: int, wake: asyncio.Event) -> None:
         """A page of ``game_id`` closed: keep nothing for tables nobody watches here."""

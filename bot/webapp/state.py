@@ -71,6 +71,7 @@ def page_words(t: Translations) -> dict[str, str]:
             "Toque em 🙋 Voltei para jogar de novo."
         ),
         "back": _("🙋 Voltei"),
+        "to_confirm": _("⏳ falta confirmar"),
         "offline": _("Sem conexão: tentando de novo…"),
         "reopen": _("Abra a mesa de novo pelo Telegram."),
         "no_table": _("Essa mesa não existe."),

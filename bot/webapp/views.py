@@ -22,7 +22,7 @@ from aiohttp import web
 
 from bot.acting import Refusal, person_acts
 from bot.domain import Source, Table, miniapp, people, tables
-from bot.domain.presence import PRESENCE, page_closed, present
+from bot.domain.presence import PRESENCE, page_closed, present, redraw_hands
 from bot.domain.values.game import Change
 from bot.domain.values.people import Person
 from bot.i18n import person_translations
@@ -36,6 +36,7 @@ from bot.webapp.state import PAGE_LOBBY, table_state
 from engine.actions import Action
 from engine.cards import DeckStyle
 from engine.errors import InvalidValue
+from engine.rulesets import get_ruleset
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -46,6 +47,8 @@ PAGES = web.AppKey("pages", Pages)
 """The process's open pages, in the Mini App's ``web.Application``."""
 TABLE_REF = re.compile(r"g([0-9]{1,20})")
 JSON = dict[str, Any]
+_redraws: set[asyncio.Task[None]] = set()
+"""Deferred hand redraws being recorded (held here until done)."""
 
 
 def pages_of(request: web.Request) -> Pages:
@@ -92,10 +95,11 @@ async def state_for(app: BotApp, user: WebAppUser, loaded: Loaded, deck: DeckSty
     )
 
 
-async def deck_of(app: BotApp, user: WebAppUser) -> DeckStyle:
-    """The deck the person draws cards with (``/baralho``)."""
+async def deck_of(app: BotApp, user: WebAppUser, variant: str) -> DeckStyle:
+    """The deck the person draws cards with at a table of ``variant`` (``/baralho``, else
+    the variant's look: Spanish at gaudério)."""
     info = await asyncio.to_thread(people.player, services_of(app).db, user.id)
-    return info.deck if info is not None else DeckStyle.TRADITIONAL
+    return info.deck_at(variant) if info is not None else get_ruleset(variant).deck_style
 
 
 async def change(app: BotApp, user: WebAppUser, call: Callable[[], Change]) -> Change:
@@ -125,14 +129,29 @@ async def body_of(request: web.Request) -> tuple[int, JSON]:
     return game_id, body
 
 
-async def left(app: BotApp, table: Table, user_id: int) -> None:
+async def left(request: web.Request, table: Table, user_id: int) -> None:
     """The page closed (or went to the background): the person's hand message shows
     their hand again, and the group's table follows every move again (only a match in
     play is drawn otherwise while its people are in the app: an ended match's table,
-    redrawn when its pages close, would be the same edit again)."""
-    rt = services_of(app)
+    redrawn when its pages close, would be the same edit again). A page toggled back and
+    forth gets its hand redrawn at most every ``presence.REDRAW_GAP`` seconds."""
+    rt = services_of(bot_of(request))
+    loop = asyncio.get_running_loop()
+
+    def redraw() -> None:
+        task = loop.create_task(asyncio.to_thread(redraw_hands, rt.db, table.id, rt.rules.clock()))
+        _redraws.add(task)
+        task.add_done_callback(redrawn)
+
+    def redrawn(task: asyncio.Task[None]) -> None:
+        _redraws.discard(task)
+        if not task.cancelled() and task.exception() is None:  # else the next move redraws
+            rt.notifier.jobs_recorded()
+
+    hands = pages_of(request).redraw_soon(table.id, user_id, redraw)
     with contextlib.suppress(Exception):  # the process may be stopping
-        await asyncio.to_thread(page_closed, rt.db, table, user_id, rt.rules.clock())
+        now = rt.rules.clock()
+        await asyncio.to_thread(page_closed, rt.db, table, user_id, now, hands=hands)
         rt.notifier.jobs_recorded()
 
 
@@ -161,7 +180,9 @@ async def state(request: web.Request) -> web.Response:
     if loaded is None:
         raise door.refusal(request, 404, "no_table")
     await door.may_see(request, loaded.table)
-    return web.json_response(await state_for(app, user, loaded, await deck_of(app, user)))
+    return web.json_response(
+        await state_for(app, user, loaded, await deck_of(app, user, loaded.table.variant))
+    )
 
 
 async def move(request: web.Request) -> web.Response:
@@ -252,7 +273,7 @@ async def presence(request: web.Request) -> web.Response:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is not None and table.seat_of(user.id) is not None:
         if body.get("hidden"):
-            await left(app, table, user.id)
+            await left(request, table, user.id)
         else:
             await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
@@ -294,7 +315,7 @@ async def _serve(
         }
     )
     try:
-        deck = await deck_of(app, user)
+        deck = await deck_of(app, user, loaded.table.variant)
         await response.prepare(request)
     except BaseException:
         pages.unwatch(game_id, wake)
@@ -305,7 +326,7 @@ async def _serve(
     finally:
         pages.unwatch(game_id, wake)
         if seen.seated:
-            await left(app, seen.loaded.table, user.id)
+            await left(request, seen.loaded.table, user.id)
     return response
 
 

@@ -99,10 +99,12 @@ def hand_over_line(t: Translations, data: HandSummary, seats: Seats, style: Styl
     _ = t.gettext
     n = data.hand + 1
     score = f"{data.score[0]} × {data.score[1]}"
+    if data.winner is None and any(data.extra):  # gaudério: the match ended on points
+        return _("Mão {n}: a partida acabou nos pontos. Placar {score}").format(n=n, score=score)
     if data.winner is None:
         return _("Mão {n}: empate, ninguém pontua. Placar {score}").format(n=n, score=score)
     winner = data.winner
-    points = data.points[winner]
+    points = data.points[winner] - data.extra[winner]  # envido and flor: their own lines
     if data.ran:
         loser = 1 - winner
         members = sum(1 for i in range(len(seats)) if i % 2 == loser)
@@ -121,6 +123,42 @@ def hand_over_line(t: Translations, data: HandSummary, seats: Seats, style: Styl
         points,
     )
     return text.format(n=n, team=team_name(seats, winner, t, style), points=points, score=score)
+
+
+def points_over_lines(
+    t: Translations, data: HandSummary, seats: Seats, deck: DeckStyle, style: Style = PLAIN
+) -> list[str]:
+    """Gaudério, once a hand is over: who won the envido with how many points and the
+    cards that prove them, and each flor with its cards (R13.3, R13.4); the losing team's
+    points are never said."""
+    _ = t.gettext
+    w = words_for(t)
+    lines = []
+    e = data.envido
+    if e is not None and e.seat is not None and e.points is not None:
+        lines.append(
+            _("🎯 Envido: {points} para {team} · {cards} de {who} ({n} pontos)").format(
+                points=e.worth,
+                team=team_name(seats, e.team, t, style),
+                cards=" ".join(w.card(c, deck) for c in e.proof),
+                who=seat_name(seats[e.seat], t, style),
+                n=e.points,
+            )
+        )
+    elif e is not None:
+        lines.append(
+            _("🎯 Envido não querido: {worth} para {team}").format(
+                worth=e.worth, team=team_name(seats, e.team, t, style)
+            )
+        )
+    for seat, cards in data.flor:
+        lines.append(
+            _("🌸 Flor de {who}: {cards}").format(
+                who=seat_name(seats[seat], t, style),
+                cards=" ".join(w.card(c, deck) for c in cards),
+            )
+        )
+    return lines
 
 
 def last_round_line(
@@ -161,6 +199,7 @@ def hand_closed_text(
     if last:
         lines.append(last)
     lines.append("🏁 " + hand_over_line(t, data, seats, style))
+    lines += points_over_lines(t, data, seats, deck, style)
     if match_winner is not None:
         lines.append(match_won_line(t, seats, match_winner, style))
     return "\n".join(lines)

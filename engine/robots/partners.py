@@ -23,14 +23,14 @@ from engine.actions import Action
 from engine.match import Phase
 from engine.view import View
 
-_TEAM_PHASES = (Phase.ANSWER, Phase.DECIDE)
+_TEAM_PHASES = (Phase.ANSWER, Phase.DECIDE, Phase.ENVIDO)
 
 
 def waits_for_partner(view: View, partner_is_person: bool) -> bool:
     """Whether the robot at ``view.seat`` must hold its answer for its person partner.
 
-    True while the team answers a call (or decides a mão de onze/dez), the robot may
-    act, and its partner is a person who may still act too.
+    True while the team answers a call, an envido (gaudério) or decides a mão de
+    onze/dez, the robot may act, and its partner is a person who may still act too.
     """
     partner = view.partner
     return (
@@ -43,7 +43,8 @@ def waits_for_partner(view: View, partner_is_person: bool) -> bool:
 
 
 def follows_partner(view: View, partner_is_person: bool) -> Action | None:
-    """The run that follows a person partner's run, or ``None`` when the robot is free.
+    """The run (or the envido's decline) that follows a person partner's, or ``None``
+    when the robot is free.
 
     Call it only when the person answered by themselves (not on their timeout: then the
     robot decides on its own).
@@ -51,6 +52,9 @@ def follows_partner(view: View, partner_is_person: bool) -> Action | None:
     partner = view.partner
     if not partner_is_person or partner is None or view.seat not in view.to_act:
         return None
+    if view.phase == Phase.ENVIDO:  # a person's "não quero" is the team's (R13.3, R6)
+        e = view.envido
+        return A.NAO_QUERO if e is not None and partner in e.declined else None
     if partner not in view.ran:
         return None
     if view.phase == Phase.ANSWER:

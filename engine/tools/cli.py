@@ -53,6 +53,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Print engine speed figures as JSON."""
     from engine.tools.bench import run
 
+    if args.points_hands:
+        from engine.tools.bench import points_game_shares
+
+        print(json.dumps(points_game_shares(args.points_hands, args.seed), indent=2))
+        return 0
     print(json.dumps(run(args.seconds, args.seed), indent=2))
     return 0
 
@@ -78,6 +83,13 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p = sub.add_parser("bench", help="mede a velocidade do motor (JSON)")
     p.add_argument("--seconds", type=float, default=2.0, help="tempo de cada medida")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--points-hands",
+        type=int,
+        default=0,
+        metavar="N",
+        help="gaudério: em N mãos de robôs, a parte com envido pedido e com flor",
+    )
     p.set_defaults(handler=cmd_bench)
 
     from engine.tools.arena import add_arena_command  # robots and arena load only when registered

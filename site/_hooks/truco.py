@@ -143,7 +143,8 @@ def cards(codes: str) -> str:
 def deck_toggle() -> str:
     """The deck style switch (traditional / Spanish), remembered by the browser."""
     return (
-        '<div class="baralho-escolha" data-baralho-escolha role="group" aria-label="Estilo do baralho">'
+        '<div class="baralho-escolha" data-baralho-escolha data-search-exclude role="group" '
+        'aria-label="Estilo do baralho">'
         "<span>Baralho:</span>"
         '<button type="button" class="md-button" data-baralho="tradicional">Tradicional ♣♥♠♦</button>'
         '<button type="button" class="md-button" data-baralho="espanhol">Espanhol (bastos, copas, espadas, oros)</button>'

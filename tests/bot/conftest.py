@@ -9,7 +9,7 @@ import pytest
 from telegram import Bot
 
 from bot.sandbox.fakeapi import FakeTelegram
-from tests.bot.harness import TOKEN, Harness, running
+from tests.bot.harness import TOKEN, FakeClock, Harness, running
 
 
 @pytest.fixture
@@ -23,9 +23,10 @@ async def server() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def harness(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    """The bot running against the fake server, with robots that do not wait (on the wall
-    clock: a test that holds the clock builds its harness with ``clock=FakeClock()``)."""
-    async with running(server, tmp_path) as h:
+    """The bot running against the fake server, with robots that do not wait, on the held
+    clock (``FakeClock``): the bot's own waits cost no wall time, and a person's deadline
+    passes only when the test moves the clock there (``Harness.advance``)."""
+    async with running(server, tmp_path, FakeClock()) as h:
         yield h
 
 

@@ -28,8 +28,9 @@ from sqlalchemy import text
 
 from bot.config import Config
 from bot.domain import Database
+from bot.process import Runner
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.app import Runner, build_application
+from bot.telegram.app import build_application
 from bot.telegram.callbacks import Prefix
 from engine import Match, TableOptions
 from engine.cards import parse_cards
@@ -434,6 +435,7 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
             o.timer,
             sinais=o.sinais,
             catch_percent=o.catch_percent,
+            flor=o.flor,
         ),
     )
     seats: list[Any] = []

@@ -49,7 +49,7 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         hello = await _said(h, sofi, "Hola")
         assert hello["text"].startswith("¡Hola, Sofía! Acá te llegan tus cartas")
 
-        await s.user_sends(sofi, sofi, "/ajuda")
+        await s.user_sends(sofi, sofi, "/ayuda")  # /ajuda, as a Spanish speaker guesses it
         help_text = strip_tags((await _said(h, sofi, "Truco en Telegram"))["text"])
         assert "/truco [" in help_text and "abre una mesa" in help_text
         assert "Quién puede" in help_text and "Quem pode" not in help_text
@@ -58,6 +58,11 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         await s.user_sends(sofi, sofi, "/tutorial")
         lessons = await _said(h, sofi, "🎓")
         assert lessons["text"].startswith("(El tutorial está en portugués.)")
+
+        # /idioma in private: her Telegram's language is the chat's
+        await s.user_sends(sofi, sofi, "/idioma")
+        said = await _said(h, sofi, "Acá hablo")
+        assert said["text"].startswith("Acá hablo Español, el idioma de tu Telegram.")
 
         # a bad argument: one clear line in her language
         await s.user_sends(sofi, sofi, "/truco bisca")
@@ -162,11 +167,10 @@ async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness
     sofi = s.add_user("Sofía", language_code="es-AR")
     group = s.add_group("Truco del barrio", admins=[sofi])
     await s.user_sends(sofi, sofi, "/start")
-    await s.user_sends(sofi, group, "/config")
-    cfg = await _said(h, group, "Configuração do grupo")
-    mid = cfg["message_id"]
-    await s.user_presses(sofi, group, mid, button(cfg, "Idioma")["callback_data"])
-    langs = await h.wait(lambda: "Español" in str(s.message(group, mid)) and s.message(group, mid))
+    await s.user_sends(sofi, group, "/idioma")  # the languages at once
+    langs = await _said(h, group, "Idioma: escolha um valor.")
+    mid = langs["message_id"]
+    assert "Español" in labels(langs)
     await s.user_presses(sofi, group, mid, button(langs, "Español")["callback_data"])
     await h.wait(lambda: "Idioma: Español" in s.message(group, mid)["text"])
     await s.user_sends(sofi, group, "/truco 2x2")

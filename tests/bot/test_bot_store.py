@@ -111,7 +111,7 @@ async def test_commands_answer_in_the_group(harness: Harness) -> None:
     ana, beto = s.add_user("Ana"), s.add_user("Beto")
     group = s.add_group("G", admins=[ana], members=[beto])
     for text, expected in (
-        ("/ajuda", "/truco [paulista|mineiro|trem-bao]"),
+        ("/ajuda", "/truco [paulista|mineiro|trem-bao|gauderio]"),
         ("/regras", "Livro de regras completo: https://"),
         ("/placar", "Nenhuma partida em andamento"),
         ("/ranking", "Ainda não há partidas terminadas"),

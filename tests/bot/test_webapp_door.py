@@ -3,7 +3,9 @@ presence only for real seats, the security headers (issue 48's findings, one tes
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import itertools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -61,6 +63,19 @@ async def open_lobby(d: Door, user: int) -> int:
     assert d.h.db is not None
     table = await d.h.wait(lambda: tables.active_table(d.h.db, GROUP, None))
     return int(table.id)
+
+
+def hands_waiting(d: Door, game_id: int) -> bool:
+    """Whether a redraw of the table's hands is still to run."""
+    from sqlmodel import select
+
+    from bot.domain.jobs import JobKind
+    from bot.domain.models import Job
+
+    assert d.h.db is not None
+    with d.h.db.session() as s:
+        q = select(Job).where(Job.kind == JobKind.HANDS.value, Job.key == str(game_id))
+        return s.exec(q).first() is not None
 
 
 def tracebacks(records: list[logging.LogRecord]) -> list[str]:
@@ -246,3 +261,36 @@ async def test_a_private_match_is_seen_by_its_seats_only(server: Any, tmp_path: 
             assert status == 404 and json.loads(text)["error"] == "Essa mesa não existe."
         join = json.dumps({"table": f"g{gid}", "command": "join"})
         assert (await d.post("api/lobby", join, d.auth(beto, gid)))[0] == 404
+
+
+async def test_a_page_toggled_hidden_and_visible_redraws_the_hand_at_most_every_3_s(
+    server: Any, tmp_path: Any
+) -> None:
+    from bot.domain.presence import REDRAW_GAP
+
+    ana, beto, _caio = setup_people(server)
+    async with door(server, tmp_path) as d:
+        gid = await seat_match(d.h, GROUP, [ana, beto], paulista_hand())
+        await d.h.wait(lambda: d.h.hand(ana))  # her turn: the hand she sees depends on the app
+        drawing = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
+        before = len(server.calls_to(ana, drawing))
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        auth = d.auth(ana, gid)
+        for _ in range(40):  # as fast as a script can: the review's 230 edits in 20 s
+            for hidden in ("true", "false"):
+                body = f'{{"table": "g{gid}", "hidden": {hidden}}}'
+                assert (await d.post("api/presence", body, auth))[0] == 200
+        elapsed = loop.time() - start
+        # the last toggle's redraw comes at most REDRAW_GAP later
+        allowed = 2 + int(elapsed / REDRAW_GAP)
+        await d.h.wait(lambda: len(server.calls_to(ana, drawing)) > before)
+        pages = d.h.app.bot_data["miniapp"]
+        # the deferred redraw ran
+        await d.h.wait(lambda: not pages.redraws_waiting and not hands_waiting(d, gid), 60)
+        times = [c.time for c in server.calls_to(ana, drawing)[before:]]
+        redraws = [t for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 0.5]
+        # one redraw may be two calls (a new hand message, the old one deleted)
+        gaps = [b - a for a, b in itertools.pairwise(redraws)]
+        assert redraws and all(gap >= REDRAW_GAP - 0.5 for gap in gaps), (gaps, elapsed)
+        assert len(redraws) <= allowed

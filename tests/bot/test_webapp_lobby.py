@@ -87,6 +87,11 @@ def test_the_end_offers_revanche_and_its_lobby_in_the_app(world: World, browser:
     for page in (pa, pb):
         expect(page.locator("#lobby")).to_be_visible()
         expect(page.locator("#lobby-text")).to_contain_text("falta confirmar com Entrar: Beto")
+        # his chair on the felt says so too; Ana's, confirmed, does not
+        expect(page.locator("#felt .seat--late")).to_have_count(1)
+        late = page.locator("#felt .seat--late")
+        expect(late.locator(".name")).to_contain_text("Beto")
+        expect(late.locator(".late")).to_have_text("⏳ falta confirmar")
     assert told(pa, "web_app_setup_back_button")[-1] == {"is_visible": True}
     assert pa.locator('button.lobby[data-command="join"]').count() == 0  # she is confirmed
     expect(pa.locator('button.lobby[data-command="start"]')).to_have_text("Começar")

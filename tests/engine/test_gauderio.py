@@ -210,3 +210,16 @@ def test_robots_play_gauderio_legally(players: int, levels: tuple[str, str]) -> 
         assert move in m.legal_actions(turn.seat) or move in m.legal_signals(turn.seat)
         envidos += move.act in (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
         m.apply(turn.seat, move)
+
+
+def test_an_envido_is_answered_in_play_order_from_its_caller() -> None:
+    from engine.turns import first_to_ask
+
+    m = Match.from_hand(
+        "gauderio", TableOptions(players=4, target=24), score=(0, 0), dealer=0,
+        hands=[parse_cards(h) for h in ("7H 5D 3C", "7S 4S KD", "6C 5C JS", "6D 5H 2H")],
+    )  # fmt: skip
+    # seat 1 is the mão; it plays, then seat 2 calls envido: seat 3 answers first, then 1
+    m.apply(1, m.legal_actions(1)[0])
+    m.apply(2, next(a for a in m.legal_actions(2) if a.act == Act.ENVIDO))
+    assert m.to_act() == (1, 3) and first_to_ask(m) == 3

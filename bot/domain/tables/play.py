@@ -15,6 +15,7 @@ from bot.domain.models import Event, Game, Result
 from bot.domain.store import Database
 from bot.domain.tables.absent import person_acted, robot_level
 from bot.domain.tables.changes import commit, deadline_for, game_change
+from bot.domain.tables.points import announce, flor_payout, points_said
 from bot.domain.tables.rows import (
     game_for_change,
     read_seats,
@@ -28,6 +29,7 @@ from bot.domain.values.commands import Source
 from bot.domain.values.errors import Reason, Refused, Stale
 from bot.domain.values.game import (
     Change,
+    EnvidoSummary,
     GameStatus,
     HandSummary,
     Occupant,
@@ -93,15 +95,16 @@ def act(
                 raise Refused(Reason.ILLEGAL)
             present = person_acted(s, game, seats, seat, user_id) if user_id is not None else None
             said = _said(m, seat, action)
+            flor = m.flor
             m.apply(seat, action)
             version = expected + 1
             record_event(
                 s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number
             )
             ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
-            if said is not None and not game.private and not ran_out:
-                key = f"{game.id}:said:{version}"
-                outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
+            sayings = [said] if said is not None and not ran_out else []
+            sayings += points_said(m, seat, action, flor)
+            announce(s, game, version, sayings)
             return _store_move(s, game, expected, m, seats, rules, note=present)
     except Stale as stale:
         if stale.reason != Reason.STALE:
@@ -147,6 +150,7 @@ def _finish(
         _closing(s, game, version, m)
         m.deal()
         record_event(s, game, version, "deal", hand=m.hand_number)
+        announce(s, game, version, points_said(m, None, None, ()), part="deal")
         return GameStatus.PLAYING
     if m.phase == Phase.MATCH_OVER:
         _closing(s, game, version, m)
@@ -185,8 +189,19 @@ def _closing(s: Session, game: Game, version: int, m: Match) -> None:
 
 
 def hand_summary(m: Match) -> HandSummary:
-    """Public facts of the hand that just ended (no covered card is named)."""
-    last = m.hand_log[-1][1].act if m.hand_log else None
+    """Public facts of the hand that just ended (no covered card is named; of the envido,
+    only the winning team's points and the cards proving them, R13.3)."""
+    last = next((a.act for _s, a in reversed(m.hand_log) if a.act is not Act.FLOR), None)
+    view = m.view(0)
+    extra = [0, 0]
+    envido = None
+    e = view.envido
+    if e is not None and e.winner is not None:
+        extra[e.winner] += e.worth
+        envido = EnvidoSummary(e.winner, e.worth, e.winner_seat, e.winner_points, e.proof or ())
+    flor_team, flor_worth = flor_payout(m)
+    if flor_team is not None:
+        extra[flor_team] += flor_worth
     return HandSummary(
         hand=m.hand_number,
         winner=m.hand_winner,
@@ -197,6 +212,9 @@ def hand_summary(m: Match) -> HandSummary:
         iron=m.kind == HandKind.IRON,
         rounds=tuple(m.rounds),
         last=tuple((st, None if cov else c) for st, c, cov in (m.past[-1] if m.past else ())),
+        envido=envido,
+        flor=view.flor_cards,
+        extra=(extra[0], extra[1]),
     )
 
 
@@ -323,6 +341,7 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
         m = stored_match(game)
         version = expected + 1
         hand = m.hand_number
+        flor = m.flor
         done: list[tuple[int, Action]] = []
         for seat in m.to_act():
             if seat not in m.to_act():
@@ -359,4 +378,6 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             key = f"{game.id}:timeout:{version}"
             payload = json.loads(note.to_json())
             outbox.record(s, game, outbox.Announcement.TIMEOUT, key, payload)
+        if done:  # a flor the engine sang for the seat the turn passed to
+            announce(s, game, version, points_said(m, None, None, flor), part="t")
         return _store_move(s, game, expected, m, seats, rules, note=note)

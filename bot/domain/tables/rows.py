@@ -30,12 +30,14 @@ def dump_options(o: TableOptions) -> str:
             "timer": o.timer,
             "sinais": o.sinais,
             "catch_percent": o.catch_percent,
+            "flor": o.flor,
         }
     )
 
 
 def load_options(text: str) -> TableOptions:
-    """The table options stored in ``games.options`` (tables from before sinais: defaults)."""
+    """The table options stored in ``games.options`` (tables from before sinais or flor:
+    the defaults)."""
     o = json.loads(text)
     ladder = tuple(o["ladder"]) if o.get("ladder") else None
     return TableOptions(
@@ -46,6 +48,7 @@ def load_options(text: str) -> TableOptions:
         o["timer"],
         sinais=bool(o.get("sinais", True)),
         catch_percent=int(o.get("catch_percent", DEFAULT_CATCH_PERCENT)),
+        flor=bool(o.get("flor", True)),
     )
 
 

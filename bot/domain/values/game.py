@@ -88,6 +88,41 @@ class TimeoutNote:
 
 
 @dataclass(frozen=True)
+class EnvidoSummary:
+    """A settled envido as everybody may know it once the hand is over (R13.3): the
+    winning team, what it scored and, when accepted, its points and the cards proving
+    them; the losing team's points never."""
+
+    team: int
+    worth: int
+    seat: int | None = None
+    """Accepted: the seat holding the winning points; declined: ``None``."""
+    points: int | None = None
+    proof: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form (part of a ``hand_over`` event)."""
+        return {
+            "team": self.team,
+            "worth": self.worth,
+            "seat": self.seat,
+            "points": self.points,
+            "proof": [c.code for c in self.proof],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> EnvidoSummary:
+        """Read the stored form."""
+        return cls(
+            d["team"],
+            d["worth"],
+            d.get("seat"),
+            d.get("points"),
+            tuple(map(Card.parse, d["proof"])),
+        )
+
+
+@dataclass(frozen=True)
 class HandSummary:
     """Public facts of a finished hand (no covered card is named)."""
 
@@ -101,10 +136,19 @@ class HandSummary:
     rounds: tuple[int | None, ...]
     last: tuple[tuple[int, Card | None], ...]
     """The last round's plays; ``None`` for a covered card."""
+    envido: EnvidoSummary | None = None
+    """Gaudério: how the hand's envido ended, if one was settled (R13.3)."""
+    flor: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    """Gaudério: the flors sung, as (seat, its cards), shown once the hand is over."""
+    extra: tuple[int, int] = (0, 0)
+    """Of ``points``, what each team scored by envido and flor (the rest is the hand's)."""
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (a ``hand_over`` event)."""
         return {
+            "envido": self.envido.to_json() if self.envido is not None else None,
+            "flor": [[s, [c.code for c in cards]] for s, cards in self.flor],
+            "extra": list(self.extra),
             "hand": self.hand,
             "winner": self.winner,
             "points": list(self.points),
@@ -113,12 +157,13 @@ class HandSummary:
             "ran": self.ran,
             "iron": self.iron,
             "rounds": list(self.rounds),
-            "last": [[s, c.code if c else None] for s, c in self.last],
+            "last": [[s, c.code if c is not None else None] for s, c in self.last],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HandSummary:
-        """Read the stored form."""
+        """Read the stored form (hands from before gaudério: no envido, no flor)."""
+        extra = d.get("extra") or (0, 0)
         return cls(
             hand=d["hand"],
             winner=d["winner"],
@@ -129,6 +174,9 @@ class HandSummary:
             iron=d.get("iron", False),
             rounds=tuple(d.get("rounds", ())),
             last=tuple((s, Card.parse(c) if c else None) for s, c in d.get("last", ())),
+            envido=EnvidoSummary.from_json(d["envido"]) if d.get("envido") else None,
+            flor=tuple((s, tuple(map(Card.parse, cards))) for s, cards in d.get("flor", ())),
+            extra=(extra[0], extra[1]),
         )
 
 
@@ -145,6 +193,19 @@ class Saying(StrEnum):
     """The team plays the mão de onze/dez."""
     RUN11 = "run11"
     """Would run from the mão de onze/dez, while a partner still decides."""
+    ENVIDO = "envido"
+    """Gaudério: an envido call or raise (``step``: 0 envido, 1 real, 2 falta; ``value``:
+    what it is worth if accepted)."""
+    QUERO = "quero"
+    """The envido accepted (``value``: its worth); the showdown follows."""
+    NAO_QUERO = "nao-quero"
+    """The envido declined (``value``: what the callers score; ``None`` while a partner
+    still answers)."""
+    ENVIDO_WON = "envido-won"
+    """The showdown: ``seat`` holds the winning ``points``, its team scores ``value``; the
+    losing team's points are never said (R13.3)."""
+    FLOR = "flor"
+    """The engine sang ``seat``'s flor (R13.4)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +217,8 @@ class Said:
     saying: Saying
     step: int | None = None
     value: int | None = None
+    points: int | None = None
+    """The showdown's winning envido points (``Saying.ENVIDO_WON``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (an outbox payload)."""
@@ -165,12 +228,20 @@ class Said:
             "saying": self.saying.value,
             "step": self.step,
             "value": self.value,
+            "points": self.points,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Said:
         """Read the stored form."""
-        return cls(d["hand"], d["seat"], Saying(d["saying"]), d.get("step"), d.get("value"))
+        return cls(
+            d["hand"],
+            d["seat"],
+            Saying(d["saying"]),
+            d.get("step"),
+            d.get("value"),
+            d.get("points"),
+        )
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import DeckStyle
+from engine.rulesets import get_ruleset
 
 
 @dataclass(frozen=True)
@@ -25,9 +26,23 @@ class PlayerInfo:
     id: int
     name: str
     language_code: str | None
-    deck: DeckStyle
+    chosen_deck: DeckStyle | None
+    """The look the person chose with /baralho (R11); ``None``: never chosen."""
     started: bool
     """Whether the person opened a private chat with the bot (so it may write to them)."""
+
+    @property
+    def deck(self) -> DeckStyle:
+        """How the person's cards look away from a table (lessons): their choice, else
+        the traditional look."""
+        return self.chosen_deck if self.chosen_deck is not None else DeckStyle.TRADITIONAL
+
+    def deck_at(self, variant: str) -> DeckStyle:
+        """How the person's cards look at a table of ``variant``: their choice, else the
+        variant's look (Spanish at gaudério, R13.1)."""
+        if self.chosen_deck is not None:
+            return self.chosen_deck
+        return get_ruleset(variant).deck_style
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from sqlmodel import SQLModel
 
-from engine import DEFAULT_VARIANT, TableOptions
+from engine import DEFAULT_VARIANT, Ruleset, TableOptions
 
 Now = Callable[[], float]
 """Unix time now (the domain only reads the time; the adapter's ``bot.telegram.clock.Clock``
@@ -40,6 +40,7 @@ class Setting(StrEnum):
     COVERED = "covered"
     LADDER = "ladder"
     SINAIS = "sinais"
+    FLOR = "flor"
     LANGUAGE = "language"
     NOISE = "noise"
 
@@ -70,7 +71,9 @@ class ChatSettings(SQLModel):
     variant: str = DEFAULT_VARIANT
     players: int = 0
     """2 or 4; 0: by the group's size (2×2 with four people or more)."""
-    target: int = TABLE_DEFAULTS.target
+    target: int = 0
+    """The points a match goes to; 0: the variant's default for the table's size (12;
+    gaudério 24 in 2×2, 18 in 1×1)."""
     timer: int = TABLE_DEFAULTS.timer
     covered_cards: bool = TABLE_DEFAULTS.covered_cards
     ladder: str | None = None
@@ -79,5 +82,12 @@ class ChatSettings(SQLModel):
     """A language of ``bot.i18n.LANGUAGES``; ``None`` means Portuguese."""
     sinais: bool = TABLE_DEFAULTS.sinais
     """Whether 2×2 tables play with sinais (R12)."""
+    flor: bool = TABLE_DEFAULTS.flor
+    """Whether gaudério tables play with flor (R13.4); the other variants have none."""
     noise: str = Noise.ALL.value
     """How much of a match the group hears as new messages (a ``Noise``)."""
+
+    def target_for(self, ruleset: Ruleset, players: int) -> int:
+        """The points a table of ``players`` of ``ruleset`` goes to by this chat's
+        setting: its chosen target, else the variant's default (R2, R13.1)."""
+        return self.target or ruleset.default_target_for(players)

@@ -98,7 +98,7 @@ async def on_signals(press: Press[tuple[int, int, bool]], context: BotContext) -
             raise Refused(Reason.NO_SIGNAL)
     else:
         player = await context.call(people.meet, context.db, press.person)
-        markup = hand_keyboard(t, table, view, player.deck)
+        markup = hand_keyboard(t, table, view, player.deck_at(table.variant))
     await q.answer()
     with contextlib.suppress(TelegramError):  # the hand was redrawn meanwhile: nothing to fix
         await q.edit_message_reply_markup(markup)
@@ -125,10 +125,10 @@ async def on_inline(update: Update, context: BotContext) -> None:
         await iq.answer([], cache_time=0, is_personal=True, button=elsewhere)
         return
     view = table.view(seat)
-    results = inline_results(t, table, view, player.deck, context.bot.username)
+    results = inline_results(t, table, view, player.deck_at(table.variant), context.bot.username)
     button: InlineQueryResultsButton | None = None
     if not results:
-        cards = words_for(t).cards(view.hand, player.deck)
+        cards = words_for(t).cards(view.hand, player.deck_at(table.variant))
         button = InlineQueryResultsButton(
             text=inline_not_your_turn(t, cards),
             start_parameter=start_parameter(table.id),

@@ -5,13 +5,21 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from bot.domain import Refused, people, tables
 from bot.domain.values.errors import Reason
-from bot.i18n import LANGUAGES, SOURCE, person_translations, translations, words_for
+from bot.domain.values.settings import ChatSettings, Setting
+from bot.i18n import (
+    LANGUAGES,
+    SOURCE,
+    Translations,
+    person_translations,
+    translations,
+    words_for,
+)
 from bot.telegram.callbacks import ConfigPress, parse_config, parse_deck
 from bot.telegram.context import BotContext
 from bot.telegram.handlers.buttons import Answer, Press, button, plain
@@ -23,6 +31,7 @@ from bot.telegram.render.config import (
     deck_keyboard,
     deck_question,
     panel_sent_privately,
+    private_language_text,
     saved_text,
     saved_toast,
 )
@@ -39,6 +48,33 @@ async def config_command(update: Update, context: BotContext) -> None:
     it next to the table, else privately (bound to the group, saying why) when they
     started the bot, else in the group once the budget allows.
     """
+    await _panel(update, context, None)
+
+
+async def language_command(update: Update, context: BotContext) -> None:
+    """/idioma: in a group, /config's list of languages at once (admins); in a private
+    chat, which language the bot speaks there (the person's Telegram language)."""
+    chat = update.effective_chat
+    if chat is not None and chat.type == ChatType.PRIVATE:
+        t = context.t
+        await reply(update, context, private_language_text(t, words_for(t).name))
+        return
+    await _panel(update, context, Setting.LANGUAGE)
+
+
+def _view(
+    t: Translations, settings: ChatSettings, setting: Setting | None, bound: int | None = None
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The /config panel, or the list of one setting's values."""
+    if setting is None:
+        return config_view(t, settings, bound=bound)
+    choices = people.setting_choices(setting, LANGUAGES)
+    current = people.setting_value(settings, setting)
+    return config_view(t, settings, setting, choices, current, bound=bound)
+
+
+async def _panel(update: Update, context: BotContext, setting: Setting | None) -> None:
+    """/config's panel (or one ``setting``'s values) for an admin, where it fits."""
     person, chat = context.person, update.effective_chat
     if person is None or chat is None:
         return
@@ -49,7 +85,7 @@ async def config_command(update: Update, context: BotContext) -> None:
     settings = await context.call(
         people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
     )
-    text, markup = config_view(t, settings)
+    text, markup = _view(t, settings, setting)
     if chat.type == ChatType.PRIVATE or await route_of(update, context, text) is Route.GROUP:
         post(update, context, text, reply_markup=markup)
         return
@@ -58,7 +94,7 @@ async def config_command(update: Update, context: BotContext) -> None:
         await ask(update, context, text, markup)  # waits for the group's budget
         return
     mine = person_translations(known.language_code)
-    text, markup = config_view(mine, settings, bound=chat.id)
+    text, markup = _view(mine, settings, setting, bound=chat.id)
     note = panel_sent_privately(mine, chat.title or "")
     try:
         await context.bot.send_message(person.id, note + "\n\n" + text, reply_markup=markup)
@@ -109,12 +145,7 @@ async def on_config(press: Press[ConfigPress], context: BotContext) -> None:
         except TelegramError as exc:
             log.info("config edit failed: %s", exc)
         return
-    if setting is None:
-        text, markup = config_view(t, settings, bound=config.chat)
-    else:
-        choices = people.setting_choices(setting, LANGUAGES)
-        current = people.setting_value(settings, setting)
-        text, markup = config_view(t, settings, setting, choices, current, bound=config.chat)
+    text, markup = _view(t, settings, setting, bound=config.chat)
     try:
         await q.edit_message_text(text, reply_markup=markup)
     except TelegramError as exc:

@@ -160,7 +160,9 @@ def plan_hands(
             text, markup = cancelled_by_text(t, table, drawing.cancelled_by), None
         elif over and view.hand_number in drawing.ended:
             closing = drawing.ended[view.hand_number]
-            text = hand_closed_text(t, closing, table.seats, player.deck, view.match_winner)
+            text = hand_closed_text(
+                t, closing, table.seats, player.deck_at(table.variant), view.match_winner
+            )
             markup = None
         else:
             warn = bool(view.legal) and warn_time
@@ -176,9 +178,17 @@ def plan_hands(
             occupant = table.seats[seat]
             stand_in = occupant is not None and occupant.robot is not None
             text = hand_text(
-                t, table, view, left, player.deck, warn, previous, away=away, stand_in=stand_in
+                t,
+                table,
+                view,
+                left,
+                player.deck_at(table.variant),
+                warn,
+                previous,
+                away=away,
+                stand_in=stand_in,
             )
-            markup = hand_keyboard(t, table, view, player.deck)
+            markup = hand_keyboard(t, table, view, player.deck_at(table.variant))
             if stand_in:  # a robot plays their seat: no ring, no moves, one way back
                 markup = back_keyboard(t, table)
             elif view.legal:
@@ -209,7 +219,7 @@ def plan_hands(
         ended = drawing.ended.get(row.hand_number) if row is not None else None
         retired = None
         if step == Step.RETIRE and ended is not None:
-            retired = hand_closed_text(t, ended, table.seats, player.deck)
+            retired = hand_closed_text(t, ended, table.seats, player.deck_at(table.variant))
         plans.append(
             HandPlan(
                 seat,

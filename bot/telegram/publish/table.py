@@ -48,11 +48,12 @@ from bot.telegram.publish.sending import (
 from bot.telegram.render.results import (
     hand_over_line,
     match_over_text,
+    points_over_lines,
     rematch_keyboard,
     retired_text,
 )
 from bot.telegram.render.table import in_app_note, public_table, said_line, timeout_line
-from engine import View
+from engine import View, get_ruleset
 
 log = logging.getLogger(__name__)
 SHORT_WAIT = 2.0
@@ -161,8 +162,17 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
 
 
 def _is_call(o: Outgoing) -> bool:
-    """A truco call or a raise (what a group that chose calls only still hears)."""
-    return o.kind == Announcement.SAID and o.payload.get("saying") == Saying.CALL.value
+    """A truco call or a raise, an envido call or a flor (what a group that chose calls
+    only still hears)."""
+    return o.kind == Announcement.SAID and o.payload.get("saying") in CALLS_HEARD
+
+
+CALLS_HEARD = (
+    Saying.CALL.value,
+    Saying.ENVIDO.value,
+    Saying.ENVIDO_WON.value,
+    Saying.FLOR.value,
+)
 
 
 def _heard(o: Outgoing, noise: str) -> bool:
@@ -228,7 +238,14 @@ def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
     if o.kind == Announcement.TIMEOUT:
         note = TimeoutNote.from_json(json.dumps(o.payload))
         return timeout_line(t, note, table.seats, view)
-    return hand_over_line(t, HandSummary.from_json(o.payload), table.seats)
+    summary = HandSummary.from_json(o.payload)
+    deck = get_ruleset(table.variant).deck_style
+    return "\n".join(
+        [
+            hand_over_line(t, summary, table.seats),
+            *points_over_lines(t, summary, table.seats, deck),
+        ]
+    )
 
 
 async def _posted(app: TrucoApp, table: Table, count: int) -> None:

@@ -25,10 +25,10 @@ def setting_label(t: Translations, setting: Setting, value: Any) -> str:
     if setting is Setting.PLAYERS:
         return {0: _("pelo grupo"), 4: "2×2"}.get(value, "1×1")
     if setting is Setting.TARGET:
-        return _("{n} pontos").format(n=value)
+        return _("{n} pontos").format(n=value) if value else _("padrão da variante")
     if setting is Setting.TIMER:
         return f"{value} s"  # the same in every language
-    if setting is Setting.COVERED or setting is Setting.SINAIS:
+    if setting in (Setting.COVERED, Setting.SINAIS, Setting.FLOR):
         return _("sim") if value else _("não")
     if setting is Setting.LADDER:
         return value or w.ladder(next(iter(HOUSE_LADDERS.values())).ladder)  # its own
@@ -65,11 +65,14 @@ def config_view(
         Setting.COVERED: _("Carta coberta"),
         Setting.LADDER: _("Escada"),
         Setting.SINAIS: _("Sinais"),
+        Setting.FLOR: _("Flor"),
         Setting.LANGUAGE: _("Idioma"),
         Setting.NOISE: _("Avisos"),
     }
     if chat.id > 0:  # a private chat speaks its person's Telegram language: nothing to pick
         del names[Setting.LANGUAGE]
+    if not get_ruleset(chat.variant).envido:  # flor exists only at a gaudério table
+        del names[Setting.FLOR]
     if setting is None:
         buttons = [
             InlineKeyboardButton(n, callback_data=config_data(k, chat=bound))
@@ -108,7 +111,7 @@ def config_summary(t: Translations, chat: ChatSettings) -> str:
     ).format(
         variant=w.variant(rs),
         size=setting_label(t, Setting.PLAYERS, chat.players),
-        target=chat.target,
+        target=target_summary(t, chat),
         timer=chat.timer,
         covered=setting_label(t, Setting.COVERED, chat.covered_cards),
         ladder=setting_label(t, Setting.LADDER, chat.ladder),
@@ -118,11 +121,25 @@ def config_summary(t: Translations, chat: ChatSettings) -> str:
         if chat.id > 0
         else setting_label(t, Setting.LANGUAGE, chat.language),
     )
+    if rs.envido:
+        text += "\n" + _("Flor: {flor}").format(flor=setting_label(t, Setting.FLOR, chat.flor))
     return (
         text
         + "\n"
         + _("Avisos no grupo: {noise}").format(noise=setting_label(t, Setting.NOISE, chat.noise))
     )
+
+
+def target_summary(t: Translations, chat: ChatSettings) -> str:
+    """The group's target as /config lists it: its number, or the variant's default for
+    the table's size (``padrão: 24 no 2×2, 18 no 1×1``)."""
+    if chat.target:
+        return str(chat.target)
+    rs = get_ruleset(chat.variant)
+    four, two = rs.default_target_for(4), rs.default_target_for(2)
+    if chat.players or four == two:
+        return t.gettext("padrão ({n})").format(n=rs.default_target_for(chat.players or 4))
+    return t.gettext("padrão: {four} no 2×2, {two} no 1×1").format(four=four, two=two)
 
 
 def deck_keyboard(t: Translations) -> InlineKeyboardMarkup:
@@ -154,6 +171,14 @@ def panel_sent_privately(t: Translations, title: str) -> str:
         "O grupo {title} está com as mensagens contadas agora (a mesa vem primeiro): "
         "o painel veio aqui, e muda a configuração de lá."
     ).format(title=escape(title))
+
+
+def private_language_text(t: Translations, language: str) -> str:
+    """/idioma in a private chat: the bot speaks the person's Telegram language there."""
+    return t.gettext(
+        "Aqui eu falo {language}, o idioma do seu Telegram. Num grupo, os admins escolhem "
+        "o idioma com /idioma."
+    ).format(language=language)
 
 
 def saved_toast(t: Translations) -> str:

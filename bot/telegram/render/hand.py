@@ -21,7 +21,7 @@ from bot.i18n import Translations, words_for
 from bot.links import button_url
 from bot.telegram.callbacks import Move, back_data, posted_link, signals_data
 from bot.telegram.render.common import seat_name
-from bot.telegram.render.results import hand_over_line, last_round_line
+from bot.telegram.render.results import hand_over_line, last_round_line, points_over_lines
 from bot.telegram.render.sinais import signal_ping
 from bot.telegram.render.table import open_table_label, own_plays, table_head, table_text
 from bot.wording.table import COVERED, countdown
@@ -72,6 +72,7 @@ def hand_text(
     lines = []
     if previous is not None:
         lines.append("🏁 " + hand_over_line(t, previous, seats))
+        lines += points_over_lines(t, previous, seats, style)
         last = last_round_line(t, previous, seats, style)
         if last:
             lines.append(last)
@@ -91,6 +92,8 @@ def hand_text(
     else:
         cards = marked_cards(t, view.hand, view.manilhas, style)
         lines.append(_("<b>Sua mão:</b> {cards}").format(cards=cards))
+    if view.envido_points is not None and not view.rounds:  # gaudério: round 1's envido
+        lines.append(_("Seus pontos de envido: {n}").format(n=view.envido_points))
     if view.partner_hand is not None and view.partner is not None:
         lines.append(
             _("Mão de {name}: {cards}").format(

@@ -93,7 +93,9 @@ def _view_lines(view: View, style: DeckStyle) -> list[str]:
     if view.partner_hand is not None:
         lines.append(_("Parceiro: {cards}").format(cards=PT.cards(view.partner_hand, style)))
     if view.table:
-        table = " · ".join(PT.card(c, style) if c else "🂠" for _s, c, _cov in view.table)
+        table = " · ".join(
+            PT.card(c, style) if c is not None else "🂠" for _s, c, _cov in view.table
+        )
         lines.append(_("Mesa: {cards}").format(cards=table))
     if view.hand:
         lines.append(_("Sua mão: {cards}").format(cards=PT.cards(view.hand, style)))

@@ -21,6 +21,7 @@ from engine.actions import Action
 hand_over_line = partial(table_words.hand_over_line, style=HTML)
 hand_closed_text = partial(table_words.hand_closed_text, style=HTML)
 last_round_line = partial(table_words.last_round_line, style=HTML)
+points_over_lines = partial(table_words.points_over_lines, style=HTML)
 match_won_line = partial(table_words.match_won_line, style=HTML)
 match_over_text = partial(table_words.match_over_text, style=HTML)
 

@@ -20,12 +20,13 @@ from bot.telegram.render.results import (
     cancelled_by_text,
     hand_over_line,
     match_won_line,
+    points_over_lines,
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
 from bot.wording.table import Seats, countdown
 from engine import HandKind, Phase, View, get_ruleset
-from engine.actions import ACCEPT, RUN, Act
+from engine.actions import ACCEPT, ENVIDO_CALLS, RUN, Act
 from engine.cards import Card, DeckStyle
 
 
@@ -68,6 +69,10 @@ def table_head(t: Translations, table: Table, view: View, style: DeckStyle) -> l
         hand += " · " + _("vira {vira} → manilha {rank}").format(
             vira=w.card(view.vira, style), rank=manilha
         )
+    elif rs.envido:
+        # gaudério: the four top cards by strength (no zap nor copas: other names, R13.1)
+        named = " > ".join(w.card(c, style) for c in view.manilhas)
+        hand += " · " + _("manilhas {cards}").format(cards=named)
     else:
         # the fixed manilhas by the names players call them (zap, copas, espadilha, pica-fumo)
         named = " · ".join(f"{w.manilha(c.suit)} {w.card(c, style)}" for c in view.manilhas)
@@ -118,6 +123,7 @@ def _table_rest(
                 value=view.pending_value,
             )
         )
+    lines += points_lines(t, table, view)
     if view.phase == Phase.DECIDE and view.call_team is not None:
         lines.append(
             _("🤔 {team}: jogar ou correr da {hand}?").format(
@@ -139,6 +145,47 @@ def _table_rest(
         who = ", ".join(seat_name(seats[s], t) for s in made)
         lines.append(
             t.ngettext("👁️ {who} fez um sinal", "👁️ {who} fizeram sinais", len(made)).format(who=who)
+        )
+    return lines
+
+
+def points_lines(t: Translations, table: Table, view: View) -> list[str]:
+    """Gaudério's points game on the table (R13.3, R13.4): the flors sung, the envido
+    waiting for its answer or how it ended (the winning points only, never the losers')."""
+    _ = t.gettext
+    w = words_for(t)
+    seats = table.seats
+    lines = []
+    if view.flor:
+        who = ", ".join(seat_name(seats[s], t) for s in view.flor)
+        lines.append(_("🌸 Flor: {who}").format(who=who))
+    e = view.envido
+    if e is None:
+        return lines
+    call = w.envido_shout(Act.from_code(e.calls[-1])).upper()
+    if e.state == "pending":
+        lines.append(
+            _("❗ {call} de {team}: vale {value} se quiser, {declined} se não quiser").format(
+                call=call,
+                team=team_name(seats, e.team, t),
+                value=e.accept_value,
+                declined=e.decline_value,
+            )
+        )
+    elif e.winner is not None and e.winner_seat is not None and e.winner_points is not None:
+        lines.append(
+            _("🎯 Envido ({worth}) para {team}: {points} pontos de {who}").format(
+                worth=e.worth,
+                team=team_name(seats, e.winner, t),
+                points=e.winner_points,
+                who=seat_name(seats[e.winner_seat], t),
+            )
+        )
+    elif e.winner is not None:
+        lines.append(
+            _("🎯 Envido não querido: {worth} para {team}").format(
+                worth=e.worth, team=team_name(seats, e.winner, t)
+            )
         )
     return lines
 
@@ -238,6 +285,8 @@ def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
         )
     if said.saying == Saying.RUN:
         return _("🏃 {who}: {answer}").format(who=who, answer=w.button(RUN, view))
+    if said.saying in POINTS_SAYINGS:
+        return points_said_line(t, said, table)
     team = said.seat & 1
     if said.saying == Saying.PLAY11:
         members = sum(1 for i, _s in enumerate(table.seats) if i % 2 == team)
@@ -251,6 +300,45 @@ def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
             value=rs.special_hand_value,
         )
     return _("🏃 {who} quer correr da {hand}.").format(who=who, hand=w.special_hand(rs))
+
+
+POINTS_SAYINGS = (
+    Saying.ENVIDO,
+    Saying.QUERO,
+    Saying.NAO_QUERO,
+    Saying.ENVIDO_WON,
+    Saying.FLOR,
+)
+"""What is said of gaudério's points game (``points_said_line``)."""
+
+
+def points_said_line(t: Translations, said: Said, table: Table) -> str:
+    """An envido call, its answer, the showdown or a flor as the group hears it:
+    ``📣 Ana: REAL ENVIDO! (vale 5)``, ``🎯 Time 1 ganhou o envido com 31 pontos (Ana): 5``."""
+    _ = t.gettext
+    w = words_for(t)
+    who = seat_name(table.seats[said.seat], t)
+    if said.saying == Saying.ENVIDO:
+        call = w.envido_shout(ENVIDO_CALLS[said.step or 0]).upper()
+        return _("📣 {who}: {call} (vale {value})").format(who=who, call=call, value=said.value)
+    if said.saying == Saying.QUERO:
+        return _("👍 {who}: {answer}").format(who=who, answer=w.envido_shout(Act.QUERO))
+    if said.saying == Saying.NAO_QUERO:
+        answer = w.envido_shout(Act.NAO_QUERO)
+        if said.value is None:  # the partner still answers (R6)
+            return _("🙅 {who}: {answer}").format(who=who, answer=answer)
+        team = team_name(table.seats, 1 - (said.seat & 1), t)
+        return _("🙅 {who}: {answer}. {value} para {team}.").format(
+            who=who, answer=answer, value=said.value, team=team
+        )
+    if said.saying == Saying.ENVIDO_WON:
+        team = team_name(table.seats, said.seat & 1, t)
+        return _("🎯 Envido para {team}: {points} pontos de {who} (+{value})").format(
+            team=team, points=said.points, who=who, value=said.value
+        )
+    return _("🌸 {who}: {flor} (+{value})").format(
+        who=who, flor=w.envido_shout(Act.FLOR).upper(), value=said.value
+    )
 
 
 def table_keyboard(
@@ -339,9 +427,14 @@ def public_table(
         return text, markup
     if table.status == GameStatus.CANCELLED:
         return cancelled_by_text(t, table, drawing.cancelled_by), None
-    text = table_text(t, table, table.view(0), time_left)
+    style = get_ruleset(table.variant).deck_style  # the group sees the variant's look
+    text = table_text(t, table, table.view(0), time_left, style=style)
     if table.status == GameStatus.PLAYING:
         if drawing.last_hand is not None:  # the group chose not to hear it as a message
-            text = "🏁 " + hand_over_line(t, drawing.last_hand, table.seats) + "\n" + text
+            ended = drawing.last_hand
+            deck = get_ruleset(table.variant).deck_style
+            said = [hand_over_line(t, ended, table.seats)]
+            said += points_over_lines(t, ended, table.seats, deck)
+            text = "🏁 " + "\n".join(said) + "\n" + text
         return text, table_keyboard(t, table, bot_username, webapp)
     return text, rematch_keyboard(t, table) if drawing.ending_unsure else None

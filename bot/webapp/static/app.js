@@ -148,13 +148,17 @@
   function seatsOnFelt(played) {
     var st = state;
     var felt = "";
+    var waiting = st.lobby ? st.lobby.waiting : [];
     st.seats.forEach(function (s) {
+      /* a Revanche's chair whose person has not confirmed yet says so */
+      var late = played === null && waiting.indexOf(s.seat) >= 0;
       var cls = "seat seat--" + place(s.seat) + " seat--team" + s.team + (st.to_act && st.to_act.indexOf(s.seat) >= 0 ? " seat--turn" : "") +
-        (s.free ? " seat--free" : "") + (s.robot ? " seat--robot" : "") + (s.you ? " seat--you" : "");
+        (s.free ? " seat--free" : "") + (s.robot ? " seat--robot" : "") + (s.you ? " seat--you" : "") + (late ? " seat--late" : "");
       var name = s.free ? words.free : s.name;
       felt += '<div class="' + cls + '" data-seat="' + s.seat + '"><span class="name">' + esc(name) +
         (s.you ? ' <span class="you">(' + esc(words.you) + ")</span>" : "") + "</span>" +
-        (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") :
+        (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") +
+          (late ? '<span class="late">' + esc(words.to_confirm) + "</span>" : "") :
           (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
           (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
           '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span>") +

@@ -25,8 +25,9 @@ from engine.robots import LEVELS, RandomRobot, Robot, get_robot, normalize_level
 from engine.robots.sparring import SPARRING, get_sparring
 from engine.view import View
 
-PROTOCOL_VERSION = 2
-"""2: one program per seat, start and end messages (1: one program per side)."""
+PROTOCOL_VERSION = 3
+"""3: gaudério's view fields and acts (2: one program per seat, start and end messages; 1: one
+program per side)."""
 
 
 class Forfeit(Exception):
