@@ -23,7 +23,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     try:
         config = Config.from_env()
         logs.protect([config.token, *([config.webhook_secret] if config.webhook_secret else [])])
-        from bot.telegram.app import run
+        from bot.process import run
 
         return run(config)
     except (ConfigError, DatabaseError) as exc:

@@ -1,6 +1,6 @@
 """How the bot's process and its helper processes stop.
 
-A SIGTERM (systemd, Ctrl-C) stops the bot in order (``bot.telegram.app.Runner``):
+A SIGTERM (systemd, Ctrl-C) stops the bot in order (``bot.process.Runner``):
 the job runner claims nothing new and the jobs running finish (a redraw, a robot
 move) instead of being cancelled mid-way; whatever was still due stays in the
 database and runs after the next start. A ``kill -9`` leaves no orphans: the robots'

@@ -108,6 +108,7 @@ COMMANDS = (
         commands.rules,
         N_("Resumo das regras"),
         N_("resumo das regras"),
+        aliases=("reglas",),  # a Spanish speaker's guess
         anonymous=True,
     ),
     Command(
@@ -142,7 +143,7 @@ COMMANDS = (
         "ajuda",
         help_command,
         N_("Como usar o bot"),
-        aliases=("help",),
+        aliases=("help", "ayuda"),
         anonymous=True,
     ),
 )

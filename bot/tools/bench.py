@@ -761,7 +761,8 @@ async def _run(plan: Plan) -> dict[str, Any]:
         return await _run_replicas(plan)
     from bot.config import Config
     from bot.domain import Database, messages
-    from bot.telegram.app import Runner, build_application
+    from bot.process import Runner
+    from bot.telegram.app import build_application
 
     ours, load, api_url = await _start_load(plan)
     env = {

@@ -195,6 +195,20 @@ def hand_over(w: words.Words, v: View) -> str:
     return text.format(points=v.points[v.hand_winner], us=v.score[0], them=v.score[1])
 
 
+def points_shown(w: words.Words, v: View) -> list[str]:
+    """Gaudério, at the end of a hand: the cards that proved the envido's winning points
+    and the flors sung (R13.3, R13.4)."""
+    lines = []
+    e = v.envido
+    if e is not None and e.proof is not None and e.winner_seat is not None:
+        who = w.seat(e.winner_seat, v.seat, v.players)
+        lines.append(w.gettext("Envido de {who}: {cards}").format(who=who, cards=w.cards(e.proof)))
+    for s, cards in v.flor_cards:
+        who = w.seat(s, v.seat, v.players)
+        lines.append(w.gettext("Flor de {who}: {cards}").format(who=who, cards=w.cards(cards)))
+    return lines
+
+
 def play(
     variant: str,
     players: int,
@@ -242,8 +256,12 @@ def play(
                 )
                 write(f"{result} {v.score[0]} × {v.score[1]}")
                 return 0
+            for line in points_shown(w, v):
+                write(line)
             m.deal()
             announce_hand(w, m.view(HUMAN), write)
+            for s in m.flor:  # the mão's flor is sung at the deal (R13.4)
+                write(w.flor_result(m.view(HUMAN), s))
             continue
         # HUMAN is asked first; a robot beside them then follows their run (R6)
         turn = None if HUMAN in m.to_act() else robot_turn(m, levels)
@@ -261,3 +279,9 @@ def play(
             write(describe_signal(w, m.view(HUMAN), seat))
         else:
             write(describe(w, before, seat, action))
+        after = m.view(HUMAN)
+        for s in after.flor[len(before.flor) :]:
+            write(w.flor_result(after, s))
+        settled = after.envido is not None and after.envido.winner is not None
+        if settled and (before.envido is None or before.envido.winner is None):
+            write(w.envido_result(after) or "")

@@ -28,8 +28,9 @@ from sqlalchemy import text
 
 from bot.config import Config
 from bot.domain import Database
+from bot.process import Runner
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.app import Runner, build_application
+from bot.telegram.app import build_application
 from bot.telegram.callbacks import Prefix
 from engine import Match, TableOptions
 from engine.cards import parse_cards

@@ -45,7 +45,7 @@ ENVIDO_CALLS = ("Envido!", "Real envido!", "Falta envido!")
 
 def gauderio_hand(seed: int = FLOR_SEED, target: int = 12, flor: bool = True) -> Match:
     """A gaudério 2×2 hand with known cards: seat 0 (Ana) is the mão and leads."""
-    opts = TableOptions(players=4, target=target, flor=flor)
+    opts = TableOptions(players=4, target=target, flor=flor, sinais=False)  # see R13.5
     return Match.from_hand("gauderio", opts, score=(0, 0), dealer=3, hands=HANDS, seed=seed)
 
 
@@ -74,6 +74,8 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
         assert (request.options.players, request.options.target) == (players, target), words
         assert request.options.flor
     assert not truco_request(["gauderio", "sem-flor"], chat).options.flor
+    # no paulista faces at a gaudério table: they would name other cards (R13.5)
+    assert not truco_request(["gauderio", "2x2", "com-sinais"], chat).options.sinais_on
     assert truco_request([], chat).options.target == 12  # paulista keeps its 12
     with pytest.raises(Refused) as refused:
         truco_request(["gauderio", "6"], chat)  # a gaudério match goes from 12 to 30
@@ -287,7 +289,7 @@ async def test_a_robot_partner_waits_for_its_person_on_envido_and_the_clock_decl
         # Ana (0) and a robot (2) against Beto (1) and a robot (3); Ana leads a card,
         # Beto calls envido before his
         hands = [HANDS[1], HANDS[0], HANDS[3], HANDS[2]]
-        opts = TableOptions(players=4, target=24)
+        opts = TableOptions(players=4, target=24, sinais=False)
         m = Match.from_hand("gauderio", opts, score=(0, 0), dealer=3, hands=hands)
         gid = await seat_people(h, group, {0: ana, 1: beto}, m)
         await press(h, ana, "4 de bastos")
@@ -324,7 +326,7 @@ async def test_a_person_s_nao_quero_is_followed_by_the_robot_partner(
         ana, beto = s.add_user("Ana"), s.add_user("Beto")
         group = s.add_group("Galpão", admins=[ana], members=[beto])
         hands = [HANDS[1], HANDS[0], HANDS[3], HANDS[2]]
-        opts = TableOptions(players=4, target=24)
+        opts = TableOptions(players=4, target=24, sinais=False)
         m = Match.from_hand("gauderio", opts, score=(0, 0), dealer=3, hands=hands)
         gid = await seat_people(h, group, {0: ana, 1: beto}, m)
         await press(h, ana, "4 de bastos")

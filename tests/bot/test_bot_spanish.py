@@ -49,7 +49,7 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         hello = await _said(h, sofi, "Hola")
         assert hello["text"].startswith("¡Hola, Sofía! Acá te llegan tus cartas")
 
-        await s.user_sends(sofi, sofi, "/ajuda")
+        await s.user_sends(sofi, sofi, "/ayuda")  # /ajuda, as a Spanish speaker guesses it
         help_text = strip_tags((await _said(h, sofi, "Truco en Telegram"))["text"])
         assert "/truco [" in help_text and "abre una mesa" in help_text
         assert "Quién puede" in help_text and "Quem pode" not in help_text

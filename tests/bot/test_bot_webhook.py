@@ -14,8 +14,9 @@ from bot.config import Config, ConfigError
 from bot.domain.store import Database
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
+from bot.process import Runner
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.app import Runner, build_application
+from bot.telegram.app import build_application
 from tests.bot.harness import TOKEN, database_url
 
 URL = "https://truco.example/telegram/hook"

@@ -24,6 +24,7 @@ def test_the_menus_and_ajuda_list_the_tables_commands_in_its_order() -> None:
 
 def test_an_anonymous_sender_may_only_read_or_administer() -> None:
     assert {
-        "placar", "ranking", "regras", "ajuda", "help", "cancelar", "config", "idioma", "language"
+        "placar", "ranking", "regras", "reglas", "ajuda", "help", "ayuda", "cancelar", "config",
+        "idioma", "language",
     } == ANONYMOUS_OK  # fmt: skip
     assert len({c.name for c in COMMANDS}) == len(COMMANDS)

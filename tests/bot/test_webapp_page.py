@@ -14,6 +14,7 @@ import pytest
 from bot.domain import AddRobot, GameStatus, Person, RobotLevel, Start, people, tables
 from bot.telegram.callbacks import parse_lobby
 from bot.telegram.context import runtime_of
+from engine import Match, TableOptions
 from engine.cards import DeckStyle
 from tests.bot.harness import button, buttons, newest, paulista_hand, seat_match
 from tests.bot.test_webapp_browser import GROUP, World, open_app
@@ -231,4 +232,27 @@ def test_a_revanche_latecomer_takes_the_seat_back_from_the_app(world: World, bro
     table = tables.load(rt.db, lobby.game_id)
     assert table is not None and table.seats[1] is not None and table.seats[1].robot is None
     assert pb.errors == []
+    context.close()
+
+
+def test_a_gauderio_table_is_drawn_in_the_spanish_deck_with_big_envido_buttons(
+    world: World, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    ana, beto, _ = world.people()
+    match = Match("gauderio", TableOptions(players=2, target=24), 5, dealer=1)
+    gid = world.run(seat_match(world.h, GROUP, [ana, beto], match))
+    context = browser.new_context(viewport=PHONE)
+    pa = open_app(context, world.launch(ana, gid))
+    expect(pa.locator("#hand button[data-card]")).to_have_count(3)
+    # nobody chose a deck: gaudério's own, the Spanish one (R13.1), its numbers on the faces
+    expect(pa.locator("html")).to_have_attribute("data-baralho", "espanhol")
+    numbers = pa.locator("#hand svg text").evaluate_all("els => els.map(e => e.textContent)")
+    assert set(numbers) <= {"1", "2", "3", "4", "5", "6", "7", "10", "11", "12"}, numbers
+    # the mão's first decision offers the envido among the big buttons
+    expect(pa.locator('button.act[data-act="envido"]')).to_be_visible()
+    assert min(heights(pa, "button.act")) >= TOUCH
+    shot(pa, "webapp-gauderio.png")
+    assert pa.errors == []
     context.close()
