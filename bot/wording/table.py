@@ -281,6 +281,8 @@ def lobby_text(
     )
     if o.players == 4:
         head += " · " + (_("👁️ com sinais") if o.sinais else _("sem sinais"))
+    if rs.envido:  # gaudério (R13.4)
+        head += " · " + (_("🌸 com flor") if o.flor else _("sem flor"))
     lines = [head]
     if o.players == 4:
         for team in (0, 1):
