@@ -583,6 +583,7 @@ SIDE_NAMES = {
     "robot:valuer": "treino: só aumenta no certo",
     "robot:probe": "treino: sonda do médio",
     "robot:policy": "treino: médio com a política aprendida",
+    "robot:policy-calls": "treino: médio com os pedidos da política aprendida",
     "robot:probe-policy": "treino: sonda da política aprendida",
 }
 
