@@ -60,7 +60,7 @@ from engine import (  # noqa: E402
 from engine import actions as A  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
 from engine.levels import ROBOT_LEVELS  # noqa: E402
-from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER  # noqa: E402
+from engine.rulesets import ALL_RULESETS, MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER  # noqa: E402
 from engine.sinais import SINAIS, SinalInfo  # noqa: E402
 from engine.tutorial import Words, build_trace, load_lessons, seat_name  # noqa: E402
 
@@ -619,7 +619,7 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
 
 def _variant_title(run: Mapping[str, Any]) -> str:
     """The run's variant as the rulebook names it (its code when the engine has no such one)."""
-    rs = RULESETS.get(str(run["variant"]))
+    rs = ALL_RULESETS.get(str(run["variant"]))  # gaudério too: the arena plays every variant
     return rs.title if rs else html.escape(str(run["variant"]))
 
 
@@ -674,36 +674,45 @@ def robots() -> str:
 
 def robots_verdict() -> str:
     """Each level in a few words, from the same runs: whom it clearly beats (the whole 95%
-    margin above half the matches), who clearly beats it, and where the margin leaves it open."""
+    margin above half the matches), who clearly beats it, and where the margin leaves it open;
+    one sentence per table and variant, paulista first, the others in the runs' order."""
     runs = _runs(_arena_path())
     if runs is None:
         return ""
-    # (level, table) -> the opponents it beats, loses to, and has no clear result against
-    found: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
+    # (level, table, variant) -> the opponents it beats, loses to, and has no clear result against
+    found: dict[tuple[str, int, str], tuple[list[str], list[str], list[str]]] = {}
+    variants = ["paulista"]
     for run in runs:
         players = int(run["players"])
-        where = "" if run["variant"] == "paulista" else f" ({_variant_title(run)})"
+        variant = str(run["variant"])
+        if variant not in variants:
+            variants.append(variant)
         for me, other in ((0, 1), (1, 0)):
             spec = str(run["results"][me]["side"]).split(":")
             if spec[0] != "robot" or spec[1] not in ROBOT_LEVELS:
                 continue
             low, high = run["results"][me]["wilson95"]
-            beats, loses, open_ = found.setdefault((spec[1], players), ([], [], []))
-            name = _side(run["results"][other]["side"]) + where
+            beats, loses, open_ = found.setdefault((spec[1], players, variant), ([], [], []))
+            name = _side(run["results"][other]["side"])
             (beats if low > 0.5 else loses if high < 0.5 else open_).append(name)
     items = []
     for level in ROBOT_LEVELS:
         parts = []
         for players, table in ((2, "No mano a mano (1×1)"), (4, "Em dupla (2×2)")):
-            if (level, players) not in found:
-                continue
-            beats, loses, open_ = found[level, players]
-            said = [
-                f"ganha com folga de {', '.join(beats)}" if beats else "",
-                f"perde com folga de {', '.join(loses)}" if loses else "",
-                f"sem diferença clara contra {', '.join(open_)}" if open_ else "",
-            ]
-            parts.append(f"{table}: " + "; ".join(x for x in said if x) + ".")
+            for variant in variants:
+                if (level, players, variant) not in found:
+                    continue
+                beats, loses, open_ = found[level, players, variant]
+                said = [
+                    f"ganha com folga de {', '.join(beats)}" if beats else "",
+                    f"perde com folga de {', '.join(loses)}" if loses else "",
+                    f"sem diferença clara contra {', '.join(open_)}" if open_ else "",
+                ]
+                where = "" if variant == "paulista" else f", {_variant_title({'variant': variant})}"
+                parts.append(
+                    f'<span data-variant="{html.escape(variant)}" data-players="{players}">'
+                    f"{table}{where}: " + "; ".join(x for x in said if x) + ".</span>"
+                )
         if parts:
             items.append(
                 f'<li data-level="{level}"><strong>{_side(f"robot:{level}").capitalize()}</strong>. '
