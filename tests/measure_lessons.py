@@ -67,7 +67,7 @@ def main() -> None:
     with site_address(args.url, args.site) as base, contextlib.ExitStack() as stack:
         browser = stack.enter_context(contextlib.contextmanager(browsers.launch)(found))
         for size in args.sizes.split(","):
-            context = browser.new_context(**VIEWPORTS[size], is_mobile=True, has_touch=True)
+            context = browser.new_context(**VIEWPORTS[size])
             page = context.new_page()
             page.goto(base + "/tutorial/")
             page.wait_for_selector("[data-tutorial][data-tutorial-pronto] [data-tutorial-menu]")

@@ -22,6 +22,7 @@ from bot.wording.table import (
     lobby_label,
     lobby_text,
     match_over_text,
+    points_lines,
     rematch_label,
     seat_name,
 )
@@ -29,7 +30,7 @@ from engine.actions import Act
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import HandKind, Phase
-from engine.sinais import SINAIS, Sinal
+from engine.sinais import ALL_SINAIS, Sinal
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
@@ -152,7 +153,7 @@ def partner_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
 
 
 def _sinal(t: Translations, sinal: Sinal) -> str:
-    return f"{SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
+    return f"{ALL_SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
 
 
 def _signal_text(t: Translations, table: Table, v: View, seat: int, sinal: Sinal) -> str:
@@ -225,7 +226,8 @@ def table_state(
             "target": v.target,
             "hand_number": v.hand_number,
             "kind": v.kind.name.lower(),
-            "kind_text": kind_text(w, v),
+            # gaudério has no special hands: its banner tells the points game instead
+            "kind_text": kind_text(w, v) or " · ".join(points_lines(t, table.seats, v)),
             "phase": v.phase.name.lower(),
             "stake": v.stake,
             "worth": worth,
@@ -265,6 +267,9 @@ def table_state(
     )
     if public:
         return state
+    if v.envido_points is not None and not v.rounds and playing:  # round 1's envido
+        own = t.gettext("Seus pontos de envido: {n}").format(n=v.envido_points)
+        state["kind_text"] = " · ".join(x for x in (state["kind_text"], own) if x)
     mine = table.seats[seat] if seat is not None else None
     # a robot plays this person's seat (two timeouts, the table's vote, a Revanche they
     # were late for): the page offers 🙋 Voltei, as the private hand message does
@@ -284,7 +289,7 @@ def table_state(
                 for a in legal
             ],
             "signals": [
-                {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                {"action": str(a), "label": f"{ALL_SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
                 for a in legal_signals
                 if a.sinal is not None
             ],

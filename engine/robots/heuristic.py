@@ -124,9 +124,21 @@ class Learned(Medio):
 
     level = "policy"
 
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = MEDIO_SAMPLES,
+        card_samples: int = CARD_SAMPLES,
+        answers: bool = True,
+    ) -> None:
+        """A médio with learned bets; ``answers=False`` keeps médio's answers to calls (the
+        policy then only calls)."""
+        super().__init__(seed, samples, card_samples)
+        self.answers = answers
+
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        return learned_action(view, rng, self.samples, self.card_samples)
+        return learned_action(view, rng, self.samples, self.card_samples, self.answers)
 
     def mix(self, view: View) -> dict[Action, float] | None:
         """The policy's probabilities for this betting decision (``PASS``: play a card without
@@ -134,13 +146,19 @@ class Learned(Medio):
         policy = load_policy()
         if policy is None or view.kind == HandKind.IRON or len(view.legal) == 1:
             return None
+        if not self.answers and view.phase == Phase.ANSWER:
+            return None
         return policy.probabilities(view, decision_rng(self.seed, view))
 
 
-def learned_action(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:
+def learned_action(
+    view: View, rng: random.Random, samples: int, card_samples: int = 0, answers: bool = True
+) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
-    (when the policy plays on without a call) is chosen as médio chooses it."""
-    if view.kind != HandKind.IRON and view.phase in (Phase.ANSWER, Phase.PLAY):
+    (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
+    whether answers to calls come from the policy too (else médio answers)."""
+    phases = (Phase.ANSWER, Phase.PLAY) if answers else (Phase.PLAY,)
+    if view.kind != HandKind.IRON and view.phase in phases:
         choice = policy_action(view, rng)
         if choice == PASS:
             return _medio_card(read(view), rng, card_samples)

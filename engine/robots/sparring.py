@@ -310,9 +310,10 @@ class Probe(SeededRobot):
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
-SPARRING = (*STYLES, "probe", "policy", "probe-policy")
+SPARRING = (*STYLES, "probe", "policy", "policy-calls", "probe-policy")
 """Every sparring robot's name: ``policy`` is médio with the learned bets
-(``heuristic.Learned``) and ``probe-policy`` the probe against it."""
+(``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
+answers), and ``probe-policy`` the probe against ``policy``."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -321,6 +322,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         return Probe(seed)
     if name == "policy":
         return Learned(seed)
+    if name == "policy-calls":
+        calls = Learned(seed, answers=False)
+        calls.level = name
+        return calls
     if name == "probe-policy":
         probe = Probe(seed, Learned(seed ^ 0x5EED, card_samples=0))
         probe.level = name

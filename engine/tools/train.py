@@ -548,6 +548,7 @@ def train(
     pool: int = POOL,
     checkpoints: int = 0,
     eval_deals: int = EVAL_DEALS,
+    fit_draws: int | None = None,
     out: Path = DATA_PATH,
     log: object = None,
 ) -> dict[str, object]:
@@ -557,7 +558,7 @@ def train(
     started = time.process_time()
     wall = time.perf_counter()
     deals = eval_deals if checkpoints else 0
-    fit = FIT_DRAWS[players] if checkpoints else 0
+    fit = (FIT_DRAWS[players] if fit_draws is None else fit_draws) if checkpoints else 0
     trainer = Trainer(rs, players, target, seed, pool, fit, deals)
     pool_s = time.process_time() - started
     curve = []
@@ -620,6 +621,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         args.pool,
         args.checkpoints,
         args.eval_deals,
+        args.fit_draws,
         Path(args.out),
         log=True,
     )
@@ -643,6 +645,9 @@ def add_train_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=int,
         default=EVAL_DEALS,
         help="mãos para ajustar e medir a melhor resposta",
+    )
+    p.add_argument(
+        "--fit-draws", type=int, default=None, help="mãos para ajustar a melhor resposta"
     )
     p.add_argument("--out", default=str(DATA_PATH), help="arquivo da política (JSON)")
     p.set_defaults(handler=cmd_train)

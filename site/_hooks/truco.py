@@ -161,7 +161,8 @@ def cards(codes: str) -> str:
 def deck_toggle() -> str:
     """The deck style switch (traditional / Spanish), remembered by the browser."""
     return (
-        '<div class="baralho-escolha" data-baralho-escolha role="group" aria-label="Estilo do baralho">'
+        '<div class="baralho-escolha" data-baralho-escolha data-search-exclude role="group" '
+        'aria-label="Estilo do baralho">'
         "<span>Baralho:</span>"
         '<button type="button" class="md-button" data-baralho="tradicional">Tradicional ♣♥♠♦</button>'
         '<button type="button" class="md-button" data-baralho="espanhol">Espanhol (bastos, copas, espadas, oros)</button>'
@@ -600,6 +601,7 @@ SIDE_NAMES = {
     "robot:valuer": "treino: só aumenta no certo",
     "robot:probe": "treino: sonda do médio",
     "robot:policy": "treino: médio com a política aprendida",
+    "robot:policy-calls": "treino: médio com os pedidos da política aprendida",
     "robot:probe-policy": "treino: sonda da política aprendida",
 }
 

@@ -124,6 +124,14 @@
     this.box = document.createElement("div");
     this.box.className = "jogo__caixa";
     el.appendChild(this.box);
+    /* what changed the situation (your turn, a call to answer, the hand's result), said once to
+       screen readers: the table itself is drawn anew after every move */
+    this.live = document.createElement("div");
+    this.live.className = "sr-only";
+    this.live.setAttribute("role", "status");
+    this.live.setAttribute("data-jogo-aviso", "");
+    el.appendChild(this.live);
+    this.moved = false;
     this.setup = Object.assign({}, DEFAULT_SETUP, load(SETUP) || {});
     var saved = load(SAVED);
     if (saved && saved.snapshot) {
@@ -315,7 +323,9 @@
   };
 
   Game.prototype.show = function (state, snapshot) {
+    var prev = this.state;
     this.state = state;
+    this.announce(prev, state);
     save(SAVED, { snapshot: snapshot });
     if (typeof state.think_ms === "number") {
       this.thinkMs.push(state.think_ms);
@@ -323,6 +333,38 @@
     }
     this.render();
     this.schedule();
+  };
+
+  Game.prototype.announce = function (prev, st) {
+    var out = [];
+    if (st.result && !(prev && prev.result && prev.hand_number === st.hand_number)) {
+      out.push(st.result.text + (st.result.why ? " " + st.result.why : ""));
+      out.push("Placar: " + st.teams[0] + " " + st.score[0] + ", " + st.teams[1] + " " + st.score[1] + ".");
+    }
+    var changed = !prev || prev.waiting !== st.waiting || prev.status !== st.status;
+    if ((st.waiting === "you" || st.waiting === "match_over") && changed) out.push(st.status);
+    if (st.error) out.push(st.error);
+    if (out.length) this.live.textContent = out.join(" ");
+  };
+
+  /* Where focus goes after the table is drawn anew: the same control when it was one that stays
+     (the pace, the log, Nova mesa), else the next thing to do. */
+  Game.prototype.keyOf = function (el) {
+    var keep = ["[data-jogo-ritmo]", ".jogo__log > summary", ".jogo__sinais > summary", "[data-jogo-nova]",
+      ".jogo__rodape a", ".jogo__resultado .md-typeset__table"];
+    for (var i = 0; i < keep.length; i++) if (el.matches(keep[i])) return keep[i];
+    return null;
+  };
+
+  Game.prototype.nextTarget = function () {
+    var box = this.box, st = this.state;
+    if (st.waiting === "you") {
+      return box.querySelector(".jogo__mao button[data-acao]") || box.querySelector(".jogo__botoes button") ||
+        box.querySelector(".jogo__sinais > summary");
+    }
+    if (st.waiting === "hand_over") return box.querySelector("[data-jogo-proxima]");
+    if (st.waiting === "match_over") return box.querySelector("[data-jogo-revanche]");
+    return box.querySelector(".jogo__mao"); /* the robots play: the cards are next */
   };
 
   /* The person's clock (R10): the engine plays its default action when it runs out. */
@@ -363,6 +405,7 @@
     if (t.hasAttribute("data-jogo-recarregar")) { location.reload(); return; }
     if (t.hasAttribute("data-jogo-comecar")) { this.start(); return; }
     if (this.busy) return;
+    this.moved = true;
     if (t.hasAttribute("data-acao")) {
       var blind = /^blind (\d)$/.exec(t.getAttribute("data-acao"));
       if (blind) {
@@ -383,6 +426,8 @@
       save(SAVED, null);
       this.state = null;
       this.renderSetup();
+      var first = this.box.querySelector("[data-jogo-form] input:checked");
+      if (first) window.trucoSite.focusOn(first);
     }
   };
 
@@ -464,7 +509,7 @@
     var st = this.state;
     var legal = {};
     st.legal.forEach(function (a) { legal[a.action] = a; });
-    var out = '<div class="jogo__mao" role="group" aria-label="Suas cartas">';
+    var out = '<div class="jogo__mao" role="group" aria-label="Suas cartas" tabindex="-1">';
     if (st.kind === "iron") {
       /* nobody sees their own cards: the person picks a position (on their turn) */
       if (st.blind_slots.length) {
@@ -521,7 +566,7 @@
         st.seen_signals.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") + "</ul>";
     }
     if (st.signals && st.signals.length) {
-      out += '<details class="jogo__sinais" data-jogo-sinais><summary class="md-button">👁️ Sinal</summary>' +
+      out += '<details class="jogo__sinais" data-jogo-sinais><summary>👁️ Sinal</summary>' +
         '<div class="jogo__botoes">' + st.signals.map(function (a) {
           return '<button type="button" class="md-button" data-sinal="' + esc(a.action) + '">' + esc(a.label) + "</button>";
         }).join("") + "</div></details>";
@@ -548,7 +593,7 @@
       partner = '<div class="jogo__parceiro" data-jogo-parceiro>Cartas do parceiro: ' +
         st.partner_hand.map(function (c) { return card(c); }).join("") + "</div>";
     }
-    var status = '<p class="jogo__status" role="status" data-jogo-status>' + esc(st.status) +
+    var status = '<p class="jogo__status" data-jogo-status>' + esc(st.status) +
       (st.timer ? ' <span class="jogo__relogio" data-jogo-relogio></span>' : "") + "</p>";
     var error = st.error ? '<p class="jogo__erro" role="alert">' + esc(st.error) + "</p>" : "";
     var result = "";
@@ -566,6 +611,11 @@
     }
     var log = st.log.length ? '<details class="jogo__log"><summary>Lances desta mão</summary><ol>' +
       st.log.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") + "</ol></details>" : "";
+    var active = document.activeElement;
+    var had = (active && active !== this.box && this.box.contains(active)) || this.moved;
+    var keep = had && active && this.box.contains(active) ? this.keyOf(active) : null;
+    var open = [].map.call(this.box.querySelectorAll("details[open]"), function (d) { return d.className; });
+    this.moved = false;
     var pace = this.pace();
     var foot = '<p class="jogo__rodape"><button type="button" class="md-button" data-jogo-nova>Nova mesa</button> ' +
       '<label class="jogo__ritmo">Robôs: <select data-jogo-ritmo>' + PACES.map(function (p) {
@@ -575,6 +625,15 @@
     this.box.innerHTML = head + banner +
       '<div class="jogo__pano jogo__pano--' + st.players + '">' + seats + this.tableHtml() + "</div>" +
       this.infoHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + this.signalsHtml() + log + foot;
+    var box = this.box;
+    open.forEach(function (cls) {
+      var d = box.querySelector('details[class="' + cls + '"]');
+      if (d) d.open = true;
+    });
+    if (had) {
+      var target = (keep && box.querySelector(keep)) || this.nextTarget();
+      if (target) window.trucoSite.focusOn(target);
+    }
   };
 
   // ------------------------------------------------------------ boot

@@ -30,6 +30,15 @@
     var saved = load();
     this.p = this.valid(saved) ? saved : this.fresh("paulista", this.config.target["default"], null, this.config.names);
     this.editing = false;
+    /* the board is drawn anew on every press; the score is said by a region that stays */
+    this.box = document.createElement("div");
+    this.live = document.createElement("div");
+    this.live.className = "sr-only";
+    this.live.setAttribute("role", "status");
+    this.live.setAttribute("data-marcador-falado", "");
+    el.innerHTML = "";
+    el.appendChild(this.box);
+    el.appendChild(this.live);
     el.addEventListener("click", this.onClick.bind(this));
     el.addEventListener("change", this.onChange.bind(this));
     this.render();
@@ -108,6 +117,30 @@
     this.render();
   };
 
+  Marcador.prototype.keyOf = function (el) {
+    if (!el || !this.box.contains(el)) return null;
+    if (el.hasAttribute("data-nome")) return '[data-nome="' + el.getAttribute("data-nome") + '"]';
+    if (el.hasAttribute("data-ponto")) {
+      return '[data-time="' + el.getAttribute("data-time") + '"][data-ponto="' + el.getAttribute("data-ponto") + '"]';
+    }
+    var plain = ["data-desfazer", "data-nova-partida", "data-mesa"];
+    for (var i = 0; i < plain.length; i++) if (el.hasAttribute(plain[i])) return "[" + plain[i] + "]";
+    if (el.matches(".marcador__log > summary")) return ".marcador__log > summary";
+    return null;
+  };
+
+  /* After a press: the new score said once, and focus on the next thing to press (the same +N of
+     the same team when it is still offered, else that team's first; Nova partida at the end). */
+  Marcador.prototype.after = function (selector) {
+    var s = this.score(), p = this.p;
+    var said = p.names[0] + " " + s[0] + ", " + p.names[1] + " " + s[1] + ".";
+    var warning = this.box.querySelector("[data-marcador-aviso]");
+    this.live.textContent = said + (warning ? " " + warning.textContent : "");
+    var target = null;
+    for (var i = 0; i < selector.length && !target; i++) target = this.box.querySelector(selector[i]);
+    if (target) window.trucoSite.focusOn(target);
+  };
+
   Marcador.prototype.onClick = function (event) {
     var b = event.target.closest("button");
     if (!b || !this.el.contains(b)) return;
@@ -116,16 +149,21 @@
       if (this.values(team).indexOf(points) < 0) return;
       this.p.hands.push([team, points]);
       this.save();
+      this.after(['[data-time="' + team + '"][data-ponto="' + points + '"]', '[data-time="' + team + '"][data-ponto]',
+        "[data-ponto]", "[data-nova-partida]"]);
     } else if (b.hasAttribute("data-desfazer")) {
       this.p.hands.pop();
       this.save();
+      this.after(["[data-desfazer]:not([disabled])", "[data-ponto]"]);
     } else if (b.hasAttribute("data-nova-partida")) {
       if (this.p.hands.length && this.winner() === null && !window.confirm("Zerar o placar e começar outra partida?")) return;
       this.p.hands = [];
       this.save();
+      this.after(["[data-ponto]"]);
     } else if (b.hasAttribute("data-mesa")) {
       this.editing = !this.editing;
       this.render();
+      window.trucoSite.focusOn(this.box.querySelector(this.editing ? '[data-marcador-mesa] input:checked' : "[data-mesa]"));
     }
   };
 
@@ -135,7 +173,16 @@
       var team = Number(t.getAttribute("data-nome"));
       var name = t.value.replace(/\s+/g, " ").trim().slice(0, this.config.max_name);
       this.p.names[team] = name || this.config.names[team];
-      this.save();
+      store(this.p);
+      /* a name changes as focus leaves its box: the board is drawn again once focus has landed,
+         and focus stays where the person sent it */
+      var self = this;
+      setTimeout(function () {
+        var key = self.keyOf(document.activeElement);
+        self.render();
+        var again = key && self.box.querySelector(key);
+        if (again) again.focus({ preventScroll: true });
+      }, 0);
       return;
     }
     if (!t.closest("[data-marcador-mesa]")) return;
@@ -162,7 +209,10 @@
       return;
     }
     this.p = this.fresh(variant, target, ladder, this.p.names);
+    var name = t.name, value = t.value;
     this.save();
+    var again = this.box.querySelector('[data-marcador-mesa] [name="' + name + '"]' + (t.type === "radio" ? '[value="' + value + '"]' : ""));
+    if (again) window.trucoSite.focusOn(again);
   };
 
   Marcador.prototype.settingsHtml = function () {
@@ -207,12 +257,12 @@
       for (var j = 0; j <= i; j++) partial[p.hands[j][0]] = Math.min(p.target, partial[p.hands[j][0]] + p.hands[j][1]);
       return "<li>" + esc(p.names[h[0]]) + " +" + h[1] + " <small>(" + partial[0] + " × " + partial[1] + ")</small></li>";
     }).reverse().join("");
-    this.el.innerHTML =
+    this.box.innerHTML =
       '<p class="marcador__regra">' + esc(r.title) + " · até " + p.target +
       ' <button type="button" class="md-button marcador__mudar" data-mesa aria-expanded="' + this.editing + '">Mudar a mesa</button></p>' +
       (this.editing ? this.settingsHtml() : "") +
       '<div class="marcador__placar">' + teams + "</div>" +
-      (warning ? '<p class="marcador__aviso marcador__aviso--' + this.el.getAttribute("data-marcador-tipo") + '" role="status" data-marcador-aviso>' + warning + "</p>" : "") +
+      (warning ? '<p class="marcador__aviso marcador__aviso--' + this.el.getAttribute("data-marcador-tipo") + '" data-marcador-aviso>' + warning + "</p>" : "") +
       '<p class="marcador__acoes"><button type="button" class="md-button" data-desfazer' + (p.hands.length ? "" : " disabled") +
       '>↶ Desfazer</button> <button type="button" class="md-button" data-nova-partida>Nova partida</button></p>' +
       (log ? '<details class="marcador__log" open><summary>Mãos (' + p.hands.length + ')</summary><ol reversed>' + log + "</ol></details>" : "");

@@ -134,8 +134,14 @@
     this.measure = document.createElement("div");
     this.measure.className = "tut tut--medida";
     this.measure.setAttribute("aria-hidden", "true");
+    /* what changed after each move, said to screen readers: the box itself is drawn anew */
+    this.live = document.createElement("div");
+    this.live.className = "sr-only";
+    this.live.setAttribute("role", "status");
+    this.live.setAttribute("data-tutorial-aviso", "");
     el.appendChild(this.box);
     el.appendChild(this.measure);
+    el.appendChild(this.live);
     el.addEventListener("click", this.onClick.bind(this));
     players.push(this);
     var p = loadProgress();
@@ -370,7 +376,7 @@
     }
     html += "</div></div>";
 
-    html += '<div class="tut__texto" aria-live="polite">';
+    html += '<div class="tut__texto">';
     if (f === 0) {
       html += "<p>" + esc(say(hand.intro)) + "</p>";
     } else {
@@ -406,6 +412,28 @@
     return html;
   };
 
+  /* After the learner's action: focus on what comes next (the cards or the call buttons when it
+   * is their move, the hinted move after a refusal, else Continuar / Próxima mão / Próxima lição),
+   * and the new text said once. Never on a page load: that would steal the reader's place. */
+  Player.prototype.after = function (left, back) {
+    var box = this.box, target = back ? box.querySelector("[data-tutorial-voltar]:not([disabled])") : null;
+    if (!this.lesson) {
+      target = (left && box.querySelector('[data-tutorial-escolher="' + left + '"]')) || box.querySelector("[data-tutorial-escolher]");
+    } else {
+      var next = this.lesson.hands[this.h].steps[this.f] || null;
+      if (target) { /* Voltar again */ }
+      else if (this.error) target = box.querySelector(".tut--dica");
+      else if (next && next.prompt) {
+        var cards = /^(play|cover|blind) /.test(next.action) && !(/^cover /.test(next.action) && !this.cover);
+        target = box.querySelector((cards ? ".tut__mao" : ".tut__botoes") + " button:not([disabled])");
+      }
+      target = target || box.querySelector(".tut__nav .md-button--primary") || box.querySelector("[data-tutorial-menu-abrir]");
+      var text = box.querySelector(".tut__texto");
+      this.live.textContent = text ? text.innerText.replace(/\s+/g, " ").trim() : "";
+    }
+    if (target) window.trucoSite.focusOn(target);
+  };
+
   Player.prototype.nextLesson = function () {
     var i = this.course.lessons.indexOf(this.lesson);
     return this.course.lessons[i + 1] || null;
@@ -415,9 +443,25 @@
     if (!this.lesson) return this.showMenu();
     this.box.classList.add("tut--licao");
     this.box.innerHTML = this.markup(this.h, this.f, this.cover, this.error);
+    this.scrollable();
     this.el.setAttribute("data-tutorial-passo", this.h + "." + this.f);
     if (this.finished()) this.el.setAttribute("data-tutorial-fim", "");
     else this.el.removeAttribute("data-tutorial-fim");
+  };
+
+  /* An explanation longer than its area scrolls there: the keyboard must be able to scroll it */
+  Player.prototype.scrollable = function () {
+    var text = this.box.querySelector(".tut__texto");
+    if (!text) return;
+    if (text.scrollHeight > text.clientHeight + 1) {
+      text.setAttribute("tabindex", "0");
+      text.setAttribute("role", "region");
+      text.setAttribute("aria-label", "Explicação do passo");
+    } else {
+      text.removeAttribute("tabindex");
+      text.removeAttribute("role");
+      text.removeAttribute("aria-label");
+    }
   };
 
   /* The box keeps the height of its tallest step, so nothing jumps while the learner plays. On a
@@ -439,6 +483,7 @@
     m.innerHTML = "";
     this.box.style.minHeight = Math.ceil(max) + "px";
     this.box.style.setProperty("--tut-min", Math.ceil(max) + "px");
+    this.scrollable();
   };
 
   Player.prototype.go = function (h, f) {
@@ -461,10 +506,20 @@
       this.open(lesson, at[0], at[1]);
       /* a phone shows the lesson as one screen: its top just under the site's header */
       this.box.scrollIntoView({ block: window.matchMedia("(max-width: 30em)").matches ? "start" : "nearest" });
-      return;
+      return this.after();
     }
-    if (t.hasAttribute("data-tutorial-menu-abrir")) return this.showMenu();
+    if (t.hasAttribute("data-tutorial-menu-abrir")) {
+      var left = this.lesson ? this.lesson.id : null;
+      this.showMenu();
+      return this.after(left);
+    }
     if (!this.lesson) return;
+    var back = t.hasAttribute("data-tutorial-voltar");
+    this.act(t);
+    this.after(null, back);
+  };
+
+  Player.prototype.act = function (t) {
     var next = this.lesson.hands[this.h].steps[this.f] || null;
     if (t.hasAttribute("data-tutorial-recomecar")) return this.go(0, 0);
     if (t.hasAttribute("data-tutorial-voltar")) {
@@ -496,7 +551,10 @@
   var resizing = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);
-    resizing = setTimeout(refitAll, 150);
+    resizing = setTimeout(function () {
+      refitAll();
+      focusableScrolls();
+    }, 150);
   });
 
   // ------------------------------------------------------------ shared with the page scripts
@@ -547,7 +605,24 @@
     navigator.serviceWorker.register(here + "sw.js", { scope: here }).catch(function () { /* online only */ });
   }
 
-  window.trucoSite = { esc: esc, load: load, save: save, registerOffline: registerOffline, mount: mount };
+  /* Focus moved by the page after an action: no jump when the element is in sight; out of
+   * sight (a short screen, 200% zoom), the least scroll that shows it under the site's header,
+   * for a keyboard only: a finger or a mouse stays where the person put the page. */
+  var keyboard = false;
+  document.addEventListener("keydown", function () { keyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { keyboard = false; }, true);
+
+  function focusOn(target) {
+    target.focus({ preventScroll: true });
+    if (!keyboard) return;
+    var r = target.getBoundingClientRect();
+    var header = document.querySelector(".md-header");
+    var top = header ? header.getBoundingClientRect().bottom : 0;
+    if (r.top < top) window.scrollBy(0, r.top - top - 8);
+    else if (r.bottom > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight + 8);
+  }
+
+  window.trucoSite = { esc: esc, load: load, save: save, registerOffline: registerOffline, mount: mount, focusOn: focusOn };
 
   // ------------------------------------------------------------ boot
 
@@ -560,6 +635,15 @@
     /* a code block wider than a phone scrolls sideways: the keyboard must be able to reach it */
     document.querySelectorAll(".md-typeset pre > code:not([tabindex])").forEach(function (c) {
       c.setAttribute("tabindex", "0");
+    });
+    focusableScrolls();
+  }
+
+  /* the same for a table wider than the screen (a phone at 200% zoom): its box scrolls */
+  function focusableScrolls() {
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (w) {
+      if (w.scrollWidth > w.clientWidth + 1) w.setAttribute("tabindex", "0");
+      else if (w.getAttribute("tabindex") === "0") w.removeAttribute("tabindex");
     });
   }
 

@@ -5,12 +5,12 @@ every screen of it (each step of each hand, and the end of each hand). On each s
 at the thing the learner must press next (the card or call the lesson asks for, Continuar,
 Próxima mão or Próxima lição) and at the explanation:
 
-- **stuck**: that thing cannot be tapped. A person may scroll the page and any box that scrolls
-  (``overflow: auto``/``scroll``), so the walk scrolls them to bring it to the middle of what
-  is in sight, as a finger would; then it is stuck when a box that does not scroll
-  (``overflow: hidden``) or the screen's edge cuts it below a fingertip (24 px, or its own
-  size if smaller), or when something else (the site's header, a floating pill) covers the
-  middle of what is left of it;
+- **stuck**: that thing cannot be tapped whole. A person may scroll the page and any box that
+  scrolls (``overflow: auto``/``scroll``), so the walk scrolls them to bring it to the middle
+  of what is in sight, as a finger would; then it is stuck when a box that does not scroll
+  (``overflow: hidden``) or the screen's edge cuts any of it off, when it is smaller than a
+  fingertip (24 px, WCAG 2.5.8's minimum), or when something else (the site's header, a
+  floating pill) covers its middle;
 - **squeezed**: the explanation's area shows less than two lines of its text.
 
 The walk presses each thing with a script click (the same handler a tap reaches), never
@@ -24,14 +24,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+PHONE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 VIEWPORTS: dict[str, dict[str, Any]] = {
-    "390x844": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2},
-    "390x664": {"viewport": {"width": 390, "height": 664}, "device_scale_factor": 2},
-    "360x640": {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2},
-    # the 390×844 phone at 200% zoom: half the CSS pixels each way, each drawn twice as large
-    "zoom200": {"viewport": {"width": 195, "height": 422}, "device_scale_factor": 4},
+    "390x844": {"viewport": {"width": 390, "height": 844}, **PHONE},
+    "390x664": {"viewport": {"width": 390, "height": 664}, **PHONE},
+    "360x640": {"viewport": {"width": 360, "height": 640}, **PHONE},
+    # the 390×844 screen at 200% zoom: half the CSS pixels each way, each drawn twice as large.
+    # Not "mobile": a mobile browser widens its layout to the page's widest line, and a page
+    # too wide for 195 px must show up as one that scrolls sideways, as it does when zoomed
+    "zoom200": {
+        "viewport": {"width": 195, "height": 422},
+        "device_scale_factor": 4,
+        "is_mobile": False,
+        "has_touch": True,
+    },
 }
-"""The screens the lessons are checked on (CSS pixels), phones with touch."""
+"""The screens the lessons are checked on (CSS pixels), as Playwright's context arguments."""
 
 FINGER = 24
 """The least width and height of a target a finger can hit (WCAG 2.5.8's minimum, in px)."""
@@ -73,9 +81,13 @@ LOOK = """([sel, finger]) => {
     x0 = Math.max(x0, ar.left); x1 = Math.min(x1, ar.right);
     y0 = Math.max(y0, ar.top); y1 = Math.min(y1, ar.bottom);
   }
-  const need = (n) => Math.min(finger, n) - 0.5;
-  if (x1 - x0 < need(r.width) || y1 - y0 < need(r.height)) {
-    out.stuck = sel + ' cut to ' + Math.round(Math.max(0, x1 - x0)) + 'x' + Math.round(Math.max(0, y1 - y0));
+  if (x1 - x0 < r.width - 1 || y1 - y0 < r.height - 1) {
+    out.stuck = sel + ' cut to ' + Math.round(Math.max(0, x1 - x0)) + 'x' + Math.round(Math.max(0, y1 - y0)) +
+      ' of ' + Math.round(r.width) + 'x' + Math.round(r.height);
+    return out;
+  }
+  if (r.width < finger || r.height < finger) {
+    out.stuck = sel + ' only ' + Math.round(r.width) + 'x' + Math.round(r.height);
     return out;
   }
   const hit = document.elementFromPoint((x0 + x1) / 2, (y0 + y1) / 2);

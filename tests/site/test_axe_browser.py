@@ -19,7 +19,8 @@ pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
-SIZES = {"celular": (390, 844), "computador": (1280, 900)}
+SIZES = {"celular": (390, 844), "computador": (1280, 900), "zoom200": (195, 422)}
+"""zoom200: the phone at 200% zoom, a 195 px wide page (not "mobile": see lesson_fit.VIEWPORTS)."""
 SCHEMES = {"light": "default", "dark": "slate"}
 RUN = """async () => {
   const result = await axe.run(document, {
@@ -45,7 +46,7 @@ def context_for(browser, watch: Watch, size: str, scheme: str):
         viewport={"width": width, "height": height},
         color_scheme=scheme,
         is_mobile=size == "celular",
-        has_touch=size == "celular",
+        has_touch=size != "computador",
     )
     # the robots play without pausing
     context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
@@ -62,7 +63,7 @@ def test_every_page_has_no_serious_axe_violation(browser, base_url, size, scheme
     context = context_for(browser, watch, size, scheme)
     page = watch.page(context)
     found = {}
-    for name in [*PAGES, "marcador/"]:
+    for name in [*PAGES, "marcador/", "pagina-que-nao-existe/"]:
         page.goto(base_url + "/" + name)
         assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES[scheme]
         assert page.get_attribute("html", "lang") == "pt-BR"
@@ -72,6 +73,7 @@ def test_every_page_has_no_serious_axe_violation(browser, base_url, size, scheme
         if problems:
             found[name] = problems
     assert found == {}
+    watch.errors = [e for e in watch.errors if "404" not in e]  # the browser logs the 404 itself
     watch.check()
     context.close()
 
@@ -95,6 +97,13 @@ def test_the_game_and_a_lesson_in_play_have_no_serious_axe_violation(
     )
     assert page.query_selector("[data-jogo] .jogo__mao button[data-acao]")
     found["jogar/"] = serious(page)
+    page.click("[data-jogo] .jogo__mao button[data-acao]")
+    page.wait_for_function(
+        "!['robot', null].includes(document.querySelector('[data-jogo]').getAttribute('data-jogo-espera'))",
+        timeout=20_000,
+    )
+    page.click("[data-jogo] .jogo__log > summary")  # the moves of this hand so far
+    found["jogar/ lances"] = serious(page)
     # a lesson's table, before and after the learner's first move
     page.goto(base_url + "/tutorial/")
     page.wait_for_selector("[data-tutorial][data-tutorial-pronto] [data-tutorial-menu]")
@@ -103,6 +112,15 @@ def test_the_game_and_a_lesson_in_play_have_no_serious_axe_violation(
     found["tutorial/ início"] = serious(page)
     page.click("[data-tutorial] .tut__mao button:not([disabled])")
     found["tutorial/ jogada"] = serious(page)
+    page.click("[data-tutorial] [data-tutorial-voltar]")
+    page.click("[data-tutorial] .tut__mao button:not([disabled]) >> nth=-1")  # refused: a hint
+    found["tutorial/ recusa"] = serious(page)
+    # the marcador with hands, its list of hands and the table's settings open
+    page.goto(base_url + "/marcador/")
+    for _ in range(2):
+        page.click('[data-marcador] [data-marcador-time="0"] [data-ponto]')
+    page.click("[data-marcador] [data-mesa]")
+    found["marcador/ mesa"] = serious(page)
     assert {k: v for k, v in found.items() if v} == {}
     watch.check()
     context.close()

@@ -21,7 +21,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 @pytest.mark.parametrize("size", ["390x664", "360x640", "zoom200"])
 def test_every_lesson_screen_can_be_used(browser, base_url, size) -> None:
     watch = Watch(base_url)
-    context = browser.new_context(**VIEWPORTS[size], is_mobile=True, has_touch=True)
+    context = browser.new_context(**VIEWPORTS[size])
     watch.attach(context)
     page = watch.page(context)
     page.goto(base_url + "/tutorial/")

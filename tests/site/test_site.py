@@ -553,6 +553,21 @@ def test_search_folds_accents_leaves_developers_out_and_puts_definitions_first(
     assert worker_pt.count('registerFunction(dobra, "trucoDobra")') == 1
 
 
+def test_search_results_read_tables_and_cards_as_words(site: Path) -> None:
+    """Cells and cards apart, each card once (its traditional face), no deck switch."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    texts = {d["location"]: d["text"] for d in index["docs"]}
+    everything = " ".join(texts.values())
+    assert "Espanhol (bastos" not in everything and "Tradicional ♣♥♠♦" not in everything
+    assert not re.search(r"[♣♥♠♦]\w", everything), re.search(r".{20}[♣♥♠♦]\w.{20}", everything)
+    mineiro = texts["cartas/#mineiro-manilhas-fixas"]
+    assert "Tipo 1 4♣ zap 2 7♥ copas 3 A♠ espadilha" in mineiro
+    assert "3♣ 3♥ 3♠ 3♦ comum" in mineiro
+    # the page a person sees is the same: the cards still carry both faces
+    page = (site / "cartas" / "index.html").read_text(encoding="utf-8")
+    assert 'class="carta__esp" data-search-exclude' in page
+
+
 # ------------------------------------------------------------------ summary, commented hand
 
 
