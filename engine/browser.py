@@ -36,7 +36,7 @@ from engine.rulesets import (
     TableOptions,
     get_ruleset,
 )
-from engine.sinais import SINAIS
+from engine.sinais import ALL_SINAIS
 from engine.turns import RobotTurn, robot_turn
 from engine.view import SeenPlay, View
 from engine.words import Words
@@ -407,13 +407,13 @@ class Table:
             "legal": legal,
             # sinais (R12): what the person may send, and what they received or caught
             "signals": [
-                {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                {"action": str(a), "label": f"{ALL_SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
                 for a in v.legal_signals
                 if a.sinal is not None
             ],
             "seen_signals": [
                 f"{w.seat(s, PERSON, v.players)} {w.sinal_seen(sinal)}: "
-                f"{SINAIS[sinal].emoji} {w.sinal(sinal)}"
+                f"{ALL_SINAIS[sinal].emoji} {w.sinal(sinal)}"
                 for s, sinal in v.signals
             ],
             "speech": {str(s): t for s, t in speech_texts(w, v).items()},

@@ -636,7 +636,9 @@ class Match:
 
     def legal_signals(self, seat: int) -> list[Action]:
         """The signals ``seat`` may send now (they are not in ``legal_actions``: no turn)."""
-        return list(A.SIGNAL) if self.can_signal(seat) else []
+        if not self.can_signal(seat):
+            return []
+        return [A.SIGNAL[s] for s in self.ruleset.sinais]
 
     def caught(self, index: int, seat: int) -> bool:
         """Whether ``seat`` caught the signal at ``hand_log[index]`` (seeded chance, R12).
@@ -1084,6 +1086,8 @@ class Match:
         code = ErrorCode.SIGNAL_NOT_ALLOWED
         if action.sinal is None:
             raise IllegalAction(code, "no_sinal")
+        if action.sinal not in self.ruleset.sinais:
+            raise IllegalAction(code, "not_in_variant")
         if not self.options.sinais_on:
             raise IllegalAction(code, "sinais_off")
         if self.kind == _IRON:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from engine.cards import ALL_CARDS, Card, DeckStyle, Rank, Suit, parse_cards
 from engine.errors import InvalidValue
-from engine.sinais import DEFAULT_CATCH_PERCENT
+from engine.sinais import DEFAULT_CATCH_PERCENT, GAUDERIO_SINAIS, PAULISTA_SINAIS, Sinal
 
 MIN_TARGET = 6
 MAX_TARGET = 30
@@ -62,6 +62,8 @@ class Ruleset:
     all_tied_to_mao: bool = False
     """Whether a hand of three tied rounds goes to the mão's team (gaudério) rather than
     to nobody (R4)."""
+    sinais: tuple[Sinal, ...] = PAULISTA_SINAIS
+    """The signals partners may make at a 2×2 table of this variant (R12, R13.5)."""
     deck_style: DeckStyle = DeckStyle.TRADITIONAL
     """The look of the cards for a player who never chose one (R11; gaudério: Spanish,
     R13.1)."""
@@ -240,6 +242,7 @@ GAUDERIO = Ruleset(
     envido=True,
     all_tied_to_mao=True,
     deck_style=DeckStyle.SPANISH,
+    sinais=GAUDERIO_SINAIS,
 )
 
 ALL_RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO, GAUDERIO)}

@@ -259,7 +259,15 @@ _RAISE = Act.RAISE
 _HIDDEN_COVER = Action(Act.COVER)
 """Another seat's covered card, as this seat sees it in the history."""
 _NO_SIGNALS: tuple[Action, ...] = ()
-_SIGNALS = tuple(A.SIGNAL)
+_SIGNALS: dict[tuple[Sinal, ...], tuple[Action, ...]] = {}
+
+
+def _signals_of(rs: Ruleset) -> tuple[Action, ...]:
+    """The signal actions of a variant's list (R12, R13.5), made once per list."""
+    found = _SIGNALS.get(rs.sinais)
+    if found is None:
+        found = _SIGNALS[rs.sinais] = tuple(A.SIGNAL[s] for s in rs.sinais)
+    return found
 
 
 def _partner_visible(m: Match, seat: int) -> bool:
@@ -431,7 +439,7 @@ def make_view(m: Match, seat: int) -> View:
     v.legal = tuple(m.legal_actions(seat))
     v.history = history
     v.bets = m.bets
-    v.legal_signals = _SIGNALS if m.can_signal(seat) else _NO_SIGNALS
+    v.legal_signals = _signals_of(rs) if m.can_signal(seat) else _NO_SIGNALS
     v.hand_winner = m.hand_winner
     v.points = m.points
     v.match_winner = m.match_winner

@@ -65,10 +65,6 @@ def truco_request(
             except ValueError:
                 raise Refused(Reason.BAD_ARG, arg=raw) from None
     rs = get_ruleset(variant)
-    if rs.envido:
-        # R13.5's sinais (espadão, bastião, tenho pontos, tenho flor...) are not the
-        # engine's yet, and the paulista faces would name other cards: none at gaudério
-        sinais = False
     target = target or chat.target_for(rs, players)
     if not rs.min_target <= target <= MAX_TARGET:
         raise Refused(Reason.BAD_TARGET, low=rs.min_target, high=MAX_TARGET)

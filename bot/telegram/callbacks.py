@@ -151,7 +151,7 @@ def parse_action_code(code: str) -> Action:
         return (A.PLAY if head == "p" else A.COVER)[card]
     if head == "b" and rest in ("0", "1", "2"):
         return A.BLIND[int(rest)]
-    if head == "s" and len(rest) == 1 and "0" <= rest < str(len(A.SIGNAL)):
+    if head == "s" and rest.isdigit() and rest == str(int(rest)) and int(rest) < len(A.SIGNAL):
         return A.SIGNAL[int(rest)]
     raise ValueError(f"código de ação inválido: {code!r}")
 

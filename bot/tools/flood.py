@@ -180,7 +180,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def figure(half_open: int, streams: int, samples: int, limit: int) -> JSON:
+async def figure(half_open: int, streams: int, samples: int, limit: int, keep: bool = True) -> JSON:
     """The whole figure (see the module's docstring)."""
     import aiohttp
 
@@ -231,7 +231,7 @@ async def figure(half_open: int, streams: int, samples: int, limit: int) -> JSON
             auth = parse_qs(launch.split("#", 1)[1])["tgWebAppData"][0]
             started = time.monotonic()
             hold_proc, got = await start_hold(
-                "127.0.0.1", port, half_open, streams, "/app/api/events?table=g1", auth, keep=True
+                "127.0.0.1", port, half_open, streams, "/app/api/events?table=g1", auth, keep=keep
             )
             got["flood_seconds"] = round(time.monotonic() - started, 1)
             health: list[float] = []
@@ -264,6 +264,7 @@ async def figure(half_open: int, streams: int, samples: int, limit: int) -> JSON
                 command_max_s=round(max(command), 3),
                 samples=samples,
                 bot_descriptor_limit=limit,
+                reopened=keep,
             )
             return got
     finally:
@@ -284,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     fig.add_argument("--streams", type=int, default=1000)
     fig.add_argument("--samples", type=int, default=10)
     fig.add_argument("--limit", type=int, default=1024, help="the bot's descriptor limit")
+    fig.add_argument("--once", action="store_true", help="open each connection once (no reopening)")
     h = sub.add_parser("hold", help="open the connections and hold them")
     h.add_argument("host")
     h.add_argument("port", type=int)
@@ -297,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "hold":
         asyncio.run(_hold_main(args))
         return 0
-    print(json.dumps(asyncio.run(figure(args.half_open, args.streams, args.samples, args.limit))))
+    got = figure(args.half_open, args.streams, args.samples, args.limit, keep=not args.once)
+    print(json.dumps(asyncio.run(got)))
     return 0
 
 

@@ -29,7 +29,7 @@ from engine.actions import Act
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.match import HandKind, Phase
-from engine.sinais import SINAIS, Sinal
+from engine.sinais import ALL_SINAIS, Sinal
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
@@ -152,7 +152,7 @@ def partner_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
 
 
 def _sinal(t: Translations, sinal: Sinal) -> str:
-    return f"{SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
+    return f"{ALL_SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
 
 
 def _signal_text(t: Translations, table: Table, v: View, seat: int, sinal: Sinal) -> str:
@@ -284,7 +284,7 @@ def table_state(
                 for a in legal
             ],
             "signals": [
-                {"action": str(a), "label": f"{SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                {"action": str(a), "label": f"{ALL_SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
                 for a in legal_signals
                 if a.sinal is not None
             ],

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import actions as A
+from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.robots.base import Robot
@@ -43,6 +44,16 @@ _PLAY, _COVER, _SIGNAL = Act.PLAY, Act.COVER, Act.SIGNAL
 
 _BY_STRENGTH = {13: Sinal.ZAP, 12: Sinal.COPAS, 11: Sinal.ESPADILHA, 10: Sinal.PICA_FUMO}
 _BY_STRENGTH.update({9: Sinal.TRES, 8: Sinal.DOIS, 7: Sinal.AS})
+_AS_STRENGTH: dict[Sinal, Sinal | None] = {
+    Sinal.ESPADAO: Sinal.ZAP,
+    Sinal.BASTIAO: Sinal.COPAS,
+    Sinal.SETE_ESPADAS: Sinal.ESPADILHA,
+    Sinal.SETE_OUROS: Sinal.PICA_FUMO,
+    Sinal.PONTOS: None,
+    Sinal.FLOR: None,
+}
+"""Gaudério's signals (R13.5) as the strength they tell (``sinal_of``): its four top cards
+are the strongest four, as the manilhas elsewhere; its points game's say nothing of it."""
 
 
 def sinal_of(strengths: Sequence[int]) -> Sinal:
@@ -67,7 +78,10 @@ class Clue:
 
     def likelihood(self, at_signal: Sequence[int]) -> float:
         """Chance of this signal from a hand holding ``at_signal`` (strengths) then."""
-        hit = 1.0 if sinal_of(at_signal) == self.sinal else 0.0
+        sinal = _AS_STRENGTH.get(self.sinal, self.sinal)
+        if sinal is None:  # "tenho pontos", "tenho flor": nothing of the cards' strength
+            return 1.0
+        hit = 1.0 if sinal_of(at_signal) == sinal else 0.0
         return self.trust * hit + (1.0 - self.trust) / len(Sinal)
 
 
@@ -156,6 +170,12 @@ def last_signal(view: View, seat: int | None = None) -> Sinal | None:
     return found
 
 
+def _dealt(view: View) -> tuple[Card, ...]:
+    """This seat's three dealt cards: those it played and those it holds."""
+    played = tuple(a.card for s, a in view.history if s == view.seat and a.card is not None)
+    return (*played, *view.hand)
+
+
 def choose_signal(view: View) -> Action | None:
     """The signal an honest médio/difícil sends now, or ``None`` to keep a still face.
 
@@ -170,7 +190,13 @@ def choose_signal(view: View) -> Action | None:
         return None
     if exposure(view) > MAX_EXPOSURE:
         return None
-    honest = truthful(view.hand, view.manilhas)
+    honest = truthful(
+        view.hand,
+        view.manilhas,
+        view.ruleset.sinais,
+        points=view.envido_points or 0,
+        flor=E.has_flor(_dealt(view)) if view.envido_points is not None else False,
+    )
     if last_signal(view) == honest:
         return None
     return A.SIGNAL[honest]

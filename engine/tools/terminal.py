@@ -14,7 +14,7 @@ from engine.actions import Act, Action
 from engine.match import HandKind, Match, Phase
 from engine.robots import get_robot
 from engine.rulesets import TableOptions, get_ruleset
-from engine.sinais import SINAIS, Sinal
+from engine.sinais import ALL_SINAIS, Sinal
 from engine.turns import robot_turn
 from engine.view import View
 
@@ -33,7 +33,7 @@ def describe(w: words.Words, before: View, seat: int, action: Action) -> str:
 
 def sinal_label(w: words.Words, sinal: Sinal) -> str:
     """A signal as the terminal lists it: emoji, name and the face that makes it."""
-    return f"{SINAIS[sinal].emoji} {w.sinal(sinal)} ({w.sinal_face(sinal)})"
+    return f"{ALL_SINAIS[sinal].emoji} {w.sinal(sinal)} ({w.sinal_face(sinal)})"
 
 
 def describe_signal(w: words.Words, after: View, seat: int) -> str:
@@ -42,7 +42,7 @@ def describe_signal(w: words.Words, after: View, seat: int) -> str:
     seen = after.history[-1][1].sinal
     if seen is None:
         return f"{who} {w.gettext('fez um sinal')}"
-    name, emoji = w.sinal(seen), SINAIS[seen].emoji
+    name, emoji = w.sinal(seen), ALL_SINAIS[seen].emoji
     if seat == HUMAN:
         return w.gettext("Você fez o sinal de {name} {emoji}").format(name=name, emoji=emoji)
     if seat & 1 == HUMAN & 1:
@@ -108,7 +108,7 @@ def render(w: words.Words, v: View) -> str:
         lines.append(
             text.format(
                 who=w.seat(s, HUMAN, v.players).lower(),
-                emoji=SINAIS[sinal].emoji,
+                emoji=ALL_SINAIS[sinal].emoji,
                 name=w.sinal(sinal),
             )
         )

@@ -32,7 +32,7 @@ from engine.cards import SPANISH_RANKS, Card, DeckStyle, Rank, Suit
 from engine.errors import ErrorCode, IllegalAction, InvalidValue
 from engine.levels import ROBOT_LEVELS, normalize_level
 from engine.rulesets import ALL_RULESETS, PAULISTA, Ruleset
-from engine.sinais import SINAIS, Sinal
+from engine.sinais import ALL_SINAIS, Sinal
 from engine.view import View
 from engine.words.catalog import translations
 
@@ -212,10 +212,10 @@ def messages() -> set[tuple[str | None, str]]:
         ("call", (c for rs in ALL_RULESETS.values() for c in rs.call_names)),
         ("level", LEVELS.values()),
         ("variant", VARIANTS.values()),
-        ("sinal", (s.name for s in SINAIS)),
+        ("sinal", (s.name for s in ALL_SINAIS)),
         ("envido", ENVIDO_ACTS.values()),
-        ("sinal face", (s.face for s in SINAIS)),
-        ("sinal seen", (s.seen for s in SINAIS)),
+        ("sinal face", (s.face for s in ALL_SINAIS)),
+        ("sinal seen", (s.seen for s in ALL_SINAIS)),
         (None, SPECIAL_HANDS.values()),
         (None, REFUSALS.values()),
     )
@@ -416,15 +416,15 @@ class Words:
 
     def sinal(self, sinal: Sinal) -> str:
         """A signal's name (R12): ``zap``, ``três``, ``nada``."""
-        return self.pgettext("sinal", SINAIS[sinal].name)
+        return self.pgettext("sinal", ALL_SINAIS[sinal].name)
 
     def sinal_face(self, sinal: Sinal) -> str:
         """The face that sends a signal, as an infinitive: ``piscar um olho``."""
-        return self.pgettext("sinal face", SINAIS[sinal].face)
+        return self.pgettext("sinal face", ALL_SINAIS[sinal].face)
 
     def sinal_seen(self, sinal: Sinal) -> str:
         """How a watcher tells a signal, past tense: ``piscou``."""
-        return self.pgettext("sinal seen", SINAIS[sinal].seen)
+        return self.pgettext("sinal seen", ALL_SINAIS[sinal].seen)
 
     # --------------------------------------------------------------- seats
 
@@ -473,7 +473,7 @@ class Words:
         if act is Act.RUN11:
             return self.gettext("Correr")
         if act is Act.SIGNAL and action.sinal is not None:
-            return f"{SINAIS[action.sinal].emoji} {self.sinal(action.sinal)}"
+            return f"{ALL_SINAIS[action.sinal].emoji} {self.sinal(action.sinal)}"
         if act in ENVIDO_ACTS:
             return self.envido_shout(act)
         return str(action)
@@ -561,7 +561,7 @@ class Words:
             hand = self.special_hand(view.ruleset)
             return self.gettext("{who}: corre da {hand}.").format(who=who, hand=hand)
         if act is Act.SIGNAL and action.sinal is not None:
-            info = SINAIS[action.sinal]
+            info = ALL_SINAIS[action.sinal]
             if own:
                 return self.gettext("{who}: {emoji} sinal de {sinal} para o parceiro.").format(
                     who=who, emoji=info.emoji, sinal=self.sinal(action.sinal)

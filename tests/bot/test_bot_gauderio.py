@@ -45,7 +45,7 @@ ENVIDO_CALLS = ("Envido!", "Real envido!", "Falta envido!")
 
 def gauderio_hand(seed: int = FLOR_SEED, target: int = 12, flor: bool = True) -> Match:
     """A gaudério 2×2 hand with known cards: seat 0 (Ana) is the mão and leads."""
-    opts = TableOptions(players=4, target=target, flor=flor, sinais=False)  # see R13.5
+    opts = TableOptions(players=4, target=target, flor=flor)
     return Match.from_hand("gauderio", opts, score=(0, 0), dealer=3, hands=HANDS, seed=seed)
 
 
@@ -74,8 +74,7 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
         assert (request.options.players, request.options.target) == (players, target), words
         assert request.options.flor
     assert not truco_request(["gauderio", "sem-flor"], chat).options.flor
-    # no paulista faces at a gaudério table: they would name other cards (R13.5)
-    assert not truco_request(["gauderio", "2x2", "com-sinais"], chat).options.sinais_on
+    assert truco_request(["gauderio", "2x2"], chat).options.sinais_on  # R13.5's list
     assert truco_request([], chat).options.target == 12  # paulista keeps its 12
     with pytest.raises(Refused) as refused:
         truco_request(["gauderio", "6"], chat)  # a gaudério match goes from 12 to 30

@@ -54,6 +54,9 @@ async def test_a_whole_gauderio_match_in_the_mini_app(server: FakeTelegram, tmp_
                 assert offered["envido"]["label"] == "Envido!"
                 assert offered["falta_envido"]["label"] == "Falta envido!"
                 assert (mine.state or {})["deck"] == "espanhol"  # the table's look (R13.1)
+                # the signs are R13.5's: its top cards by their names and the points game's
+                signs = [s["label"] for s in (mine.state or {})["signals"]]
+                assert signs[0] == "😉 espadão" and "😘 tenho flor" in signs and len(signs) == 9
                 assert not set(CALLS) & set(acts(pages[beto]))
                 status, body = await mine.move(base, mine.state["version"], "envido")
                 assert status == 200, body

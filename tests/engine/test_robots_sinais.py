@@ -17,7 +17,7 @@ from engine.robots.reading import Reading
 from engine.robots.search import Dificil
 from engine.robots.sense import read
 from engine.robots.sinais import Clues, bluff_scale, choose_signal, sinal_of
-from engine.sinais import Sinal, truthful
+from engine.sinais import PAULISTA_SINAIS, Sinal, truthful
 from engine.tools.arena import Setup, Side, arena
 from engine.tools.terminal import play
 
@@ -69,7 +69,7 @@ def test_a_caught_signal_changes_the_answer_and_an_unseen_one_does_not() -> None
 def test_a_robot_that_ignores_signals_plays_as_if_none_were_made() -> None:
     deaf = Deaf(get_robot("medio", seed=1))
     plain = answered_call(None, signaller=3)
-    for s in Sinal:
+    for s in PAULISTA_SINAIS:
         assert deaf.choose(answered_call(s, signaller=3).view(1)) == deaf.choose(plain.view(1))
         assert deaf.signal(plain.view(3)) is None
 
@@ -175,3 +175,17 @@ def test_arena_sides_and_tables_with_and_without_sinais() -> None:
     assert run["errors"] == [] and run["matches"] == 2 and "sinais" not in run
     off = arena(replace(setup, sinais=False), 2, progress=False)
     assert off["sinais"] is False and off["errors"] == []
+
+
+def test_robots_sign_from_the_gauderio_list() -> None:
+    # R13.5: at a gaudério table the honest sign names its top cards by their own names
+    m = Match.from_hand(
+        "gauderio",
+        TableOptions(players=4),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in ("7S 6S 3D", "4C 5H KD", "AS 2C QH", "4H 5C JD")],
+    )
+    assert choose_signal(m.view(2)) == A.SIGNAL[Sinal.ESPADAO]
+    assert choose_signal(m.view(0)) == A.SIGNAL[Sinal.SETE_ESPADAS]
+    assert choose_signal(m.view(1)) == A.SIGNAL[Sinal.NADA]

@@ -11,7 +11,14 @@ from engine import actions as A
 from engine.cards import parse_cards
 from engine.match import catch_roll
 from engine.scenario import replay as replay_scenario
-from engine.sinais import SINAIS, Sinal, truthful
+from engine.sinais import (
+    ALL_SINAIS,
+    GAUDERIO_SINAIS,
+    PAULISTA_SINAIS,
+    SINAIS,
+    Sinal,
+    truthful,
+)
 from tests.engine.helpers import act, deal, refused
 
 HANDS = "5C 5H 5S|3C 3H 6S|4D 4H 6D|2C 2H 7S"
@@ -24,10 +31,11 @@ def hidden(m: Match, seat: int) -> list[tuple[int, A.Action]]:
 
 class TestTable:
     def test_one_signal_per_card_that_matters_plus_nada(self) -> None:
-        assert [s.code for s in Sinal] == [
+        assert [s.code for s in PAULISTA_SINAIS] == [
             "zap", "copas", "espadilha", "pica-fumo", "tres", "dois", "as", "nada",
         ]  # fmt: skip
-        assert [info.sinal for info in SINAIS] == list(Sinal)
+        assert [info.sinal for info in SINAIS] == list(PAULISTA_SINAIS)
+        assert [info.sinal for info in ALL_SINAIS] == list(Sinal)
         faces = {info.face for info in SINAIS}
         emoji = {info.emoji for info in SINAIS}
         assert len(faces) == len(emoji) == len(SINAIS)  # no two signals look alike
@@ -88,7 +96,7 @@ class TestR12Sinais:
     def test_any_seat_right_after_the_deal_and_it_costs_no_turn(self) -> None:
         # amended R12: signs go round right after the deal, on or off the seat's turn
         m = deal("paulista", HANDS, vira="KD")
-        assert m.turn == 0 and all(len(m.legal_signals(s)) == len(Sinal) for s in range(4))
+        assert m.turn == 0 and all(len(m.legal_signals(s)) == len(SINAIS) for s in range(4))
         legal = m.legal_actions(0)
         act(m, "1 signal zap", "0 signal copas")
         assert m.phase == Phase.PLAY and m.turn == 0 and m.to_act() == (0,)
@@ -219,3 +227,33 @@ class TestR12Sinais:
         }
         result = replay_scenario(scenario)
         assert result["error"]["code"] == "invalid_scenario" and result["error"]["index"] == 0
+
+
+class TestR13Sinais:
+    """R13.5: a gaudério table's own list of signals."""
+
+    def test_the_list_of_r13_5(self) -> None:
+        assert [s.code for s in GAUDERIO_SINAIS] == [
+            "espadao", "bastiao", "sete-espadas", "sete-ouros", "tres", "dois", "pontos",
+            "flor", "nada",
+        ]  # fmt: skip
+        m = deal("gauderio", "7S 6S 3D|4C 5H KD|AS 2C QH|4H 5C JD", dealer=3)
+        assert [a.sinal for a in m.legal_signals(0)] == list(GAUDERIO_SINAIS)
+        assert [a.sinal for a in m.view(1).legal_signals] == list(GAUDERIO_SINAIS)
+        # the paulista faces are not signs at this table
+        assert refused(m, "0 signal zap") == ErrorCode.SIGNAL_NOT_ALLOWED
+        act(m, "2 signal espadao")
+        assert m.view(0).signals == ((2, Sinal.ESPADAO),)
+
+    def test_what_each_names(self) -> None:
+        top = parse_cards("AS AC 7S 7D")
+        sinais = GAUDERIO_SINAIS
+        assert truthful(parse_cards("AS 4C 5D"), top, sinais) == Sinal.ESPADAO
+        assert truthful(parse_cards("7D AC 5D"), top, sinais) == Sinal.BASTIAO
+        assert truthful(parse_cards("7S 3C 5D"), top, sinais) == Sinal.SETE_ESPADAS
+        assert truthful(parse_cards("7D 3C 5D"), top, sinais) == Sinal.SETE_OUROS
+        assert truthful(parse_cards("3C 2C 5D"), top, sinais) == Sinal.TRES
+        # a false seven is no sign; 7H 6H are 33 of envido: "tenho pontos"
+        assert truthful(parse_cards("7H 6H 4D"), top, sinais, points=33) == Sinal.PONTOS
+        assert truthful(parse_cards("KH QH JH"), top, sinais, points=20, flor=True) == Sinal.FLOR
+        assert truthful(parse_cards("KH 5C 4D"), top, sinais, points=5) == Sinal.NADA

@@ -19,7 +19,7 @@ from bot.telegram.callbacks import lesson_data, tutorial_data
 from engine import words
 from engine.actions import Act
 from engine.cards import DeckStyle
-from engine.sinais import SINAIS
+from engine.sinais import ALL_SINAIS
 from engine.tutorial import Course, Step, Tutorial, TutorialHand, Words, load_lessons
 from engine.view import View
 
@@ -102,7 +102,7 @@ def _view_lines(view: View, style: DeckStyle) -> list[str]:
     elif view.blind_slots:
         lines.append(_("Sua mão: 🂠 🂠 🂠 (às cegas)"))
     seen = [
-        f"{PT.seat(seat, view.seat, view.players)} {SINAIS[sinal].emoji} {PT.sinal(sinal)}"
+        f"{PT.seat(seat, view.seat, view.players)} {ALL_SINAIS[sinal].emoji} {PT.sinal(sinal)}"
         for seat, sinal in view.signals
     ]
     if seen:
