@@ -603,6 +603,7 @@ SIDE_NAMES = {
     "robot:policy": "treino: médio com a política aprendida",
     "robot:policy-calls": "treino: médio com os pedidos da política aprendida",
     "robot:probe-policy": "treino: sonda da política aprendida",
+    "robot:dificil-policy": "difícil a partir dos pedidos da política aprendida",
 }
 
 
