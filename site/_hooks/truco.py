@@ -860,7 +860,7 @@ def tutorial() -> str:
     trace = build_trace(os.environ.get("TRUCO_TUTORIAL_SCRIPT") or None)
     for lesson in trace["lessons"]:
         for hand in lesson["hands"]:
-            hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
+            hand["call_names"] = list(ALL_RULESETS[hand["variant"]].call_names)
     payload = html.escape(json.dumps(trace, ensure_ascii=False, separators=(",", ":")))
     # an attribute, not a <script type="application/json">: instant navigation re-runs scripts
     # of swapped pages as JavaScript, and the search index skips attributes
