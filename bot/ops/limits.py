@@ -109,10 +109,13 @@ class ConnectionLimit:
         return factory
 
     def make_room(self, server: web.Server) -> None:
-        """Close the oldest idle connections until a new one fits."""
-        connections = server.connections  # oldest first
-        excess = len(connections) + 1 - self.limit
-        for handler in connections:
+        """Close the oldest idle connections until a new one fits. Connections already
+        closing count for nothing: within one burst of accepts they are still listed
+        (their descriptors go at the loop's next turn), and closing them again would make
+        no room."""
+        live = [h for h in server.connections if h.transport and not h.transport.is_closing()]
+        excess = len(live) + 1 - self.limit
+        for handler in live:  # oldest first
             if excess <= 0:
                 break
             if handler in self.busy:

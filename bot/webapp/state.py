@@ -22,6 +22,7 @@ from bot.wording.table import (
     lobby_label,
     lobby_text,
     match_over_text,
+    points_lines,
     rematch_label,
     seat_name,
 )
@@ -225,7 +226,8 @@ def table_state(
             "target": v.target,
             "hand_number": v.hand_number,
             "kind": v.kind.name.lower(),
-            "kind_text": kind_text(w, v),
+            # gaudério has no special hands: its banner tells the points game instead
+            "kind_text": kind_text(w, v) or " · ".join(points_lines(t, table.seats, v)),
             "phase": v.phase.name.lower(),
             "stake": v.stake,
             "worth": worth,
@@ -265,6 +267,9 @@ def table_state(
     )
     if public:
         return state
+    if v.envido_points is not None and not v.rounds and playing:  # round 1's envido
+        own = t.gettext("Seus pontos de envido: {n}").format(n=v.envido_points)
+        state["kind_text"] = " · ".join(x for x in (state["kind_text"], own) if x)
     mine = table.seats[seat] if seat is not None else None
     # a robot plays this person's seat (two timeouts, the table's vote, a Revanche they
     # were late for): the page offers 🙋 Voltei, as the private hand message does

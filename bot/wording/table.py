@@ -23,7 +23,8 @@ from bot.domain.values.commands import (
 from bot.domain.values.game import DEFAULT_LEVEL, HandSummary, MatchEnd, Occupant, Table
 from bot.i18n import Translations, words_for
 from bot.wording import PLAIN, Style
-from engine import get_ruleset
+from engine import View, get_ruleset
+from engine.actions import Act
 from engine.cards import Card, DeckStyle
 
 COVERED = "🂠"
@@ -161,6 +162,46 @@ def points_over_lines(
     return lines
 
 
+def points_lines(t: Translations, seats: Seats, view: View, style: Style = PLAIN) -> list[str]:
+    """Gaudério's points game on the table (R13.3, R13.4): the flors sung, the envido
+    waiting for its answer or how it ended (the winning points only, never the losers')."""
+    _ = t.gettext
+    w = words_for(t)
+    lines = []
+    if view.flor:
+        who = ", ".join(seat_name(seats[s], t, style) for s in view.flor)
+        lines.append(_("🌸 Flor: {who}").format(who=who))
+    e = view.envido
+    if e is None:
+        return lines
+    call = w.envido_shout(Act.from_code(e.calls[-1])).upper()
+    if e.state == "pending":
+        lines.append(
+            _("❗ {call} de {team}: vale {value} se quiser, {declined} se não quiser").format(
+                call=call,
+                team=team_name(seats, e.team, t, style),
+                value=e.accept_value,
+                declined=e.decline_value,
+            )
+        )
+    elif e.winner is not None and e.winner_seat is not None and e.winner_points is not None:
+        lines.append(
+            _("🎯 Envido ({worth}) para {team}: {points} pontos de {who}").format(
+                worth=e.worth,
+                team=team_name(seats, e.winner, t, style),
+                points=e.winner_points,
+                who=seat_name(seats[e.winner_seat], t, style),
+            )
+        )
+    elif e.winner is not None:
+        lines.append(
+            _("🎯 Envido não querido: {worth} para {team}").format(
+                worth=e.worth, team=team_name(seats, e.winner, t, style)
+            )
+        )
+    return lines
+
+
 def last_round_line(
     t: Translations, data: HandSummary, seats: Seats, deck: DeckStyle, style: Style = PLAIN
 ) -> str:
@@ -240,6 +281,8 @@ def lobby_text(
     )
     if o.players == 4:
         head += " · " + (_("👁️ com sinais") if o.sinais else _("sem sinais"))
+    if rs.envido:  # gaudério (R13.4)
+        head += " · " + (_("🌸 com flor") if o.flor else _("sem flor"))
     lines = [head]
     if o.players == 4:
         for team in (0, 1):

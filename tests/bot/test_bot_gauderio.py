@@ -17,6 +17,7 @@ from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.arguments import truco_request
 from bot.telegram.context import runtime_of
 from bot.telegram.render.config import config_view
+from bot.wording.table import lobby_text
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 from tests.bot.harness import (
@@ -111,6 +112,8 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     loaded = tables.load(db, opened.id)
     assert loaded is not None and loaded.variant == "gauderio"
     assert (loaded.options.target, loaded.options.flor) == (24, False)
+    head = lobby_text(t, loaded, []).splitlines()[0]
+    assert "Truco gaudério" in head and "24 pontos" in head and "sem flor" in head
     db.close()
 
 

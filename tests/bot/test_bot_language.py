@@ -103,3 +103,17 @@ def test_a_spanish_telegram_reads_spanish() -> None:
     assert language_for("pt-br") == "pt" and language_for("de") == "en"
     es = person_translations("es-AR")
     assert words_for(es).lang == "es" and es.gettext("Sua vez") == "Te toca"
+
+
+def test_regras_sums_up_every_variant_in_every_language() -> None:
+    from bot.telegram.render.help import rules_text
+    from engine.rulesets import ALL_RULESETS
+
+    for lang in LANGUAGES:
+        for name in ALL_RULESETS:
+            text = rules_text(translations(lang), name, "https://truco.example/regras/")
+            assert "{" not in text and "https://truco.example/regras/" in text, (lang, name)
+    gauderio = rules_text(translations("es"), "gauderio", "https://truco.example/")
+    assert "Las cuatro bravas: 1 de espadas > 1 de bastos > 7 de espadas > 7 de oros" in gauderio
+    assert "envido (2), real envido (3) o falta envido" in gauderio and "vira" in gauderio
+    assert "24 puntos (18 en el 1×1)" in gauderio

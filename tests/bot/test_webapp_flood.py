@@ -10,6 +10,7 @@ import logging
 import resource
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import aiohttp
 import pytest
@@ -107,3 +108,39 @@ def test_the_accept_error_is_logged_once_per_interval() -> None:
     now[0] = 60.0
     last = record("socket.accept() out of system resource")
     assert quiet.filter(last) and "199 more held back" in str(last.msg)
+
+
+def test_streams_are_capped_per_person_and_per_address() -> None:
+    from bot.webapp.pages import STREAMS_PER_ADDRESS, STREAMS_PER_PERSON, Streams
+
+    streams = Streams()
+    assert all(streams.open(1, "10.0.0.1") for _ in range(STREAMS_PER_PERSON))
+    assert not streams.open(1, "10.0.0.2")  # the person's limit, from any address
+    streams.close(1, "10.0.0.1")
+    assert streams.open(1, "10.0.0.2")
+    crowd = [streams.open(100 + i, "10.0.0.9") for i in range(STREAMS_PER_ADDRESS + 5)]
+    assert crowd.count(True) == STREAMS_PER_ADDRESS  # the address's limit, whoever asks
+    for i in range(STREAMS_PER_ADDRESS):
+        streams.close(100 + i, "10.0.0.9")
+    assert streams.addresses.get("10.0.0.9") is None and streams.open(999, "10.0.0.9")
+
+
+def test_the_address_is_the_proxys_word_only_when_the_proxy_is_local() -> None:
+    from aiohttp.test_utils import make_mocked_request
+
+    from bot.webapp.door import address_of
+
+    def asked(peer: str, real: str | None) -> str:
+        headers = {"X-Real-IP": real} if real else {}
+        transport = mock.Mock()
+        transport.get_extra_info.side_effect = lambda name, default=None: (
+            (peer, 1234) if name == "peername" else default
+        )
+        request = make_mocked_request(
+            "GET", "/app/api/events", headers=headers, transport=transport
+        )
+        return address_of(request)
+
+    assert asked("127.0.0.1", "203.0.113.7") == "203.0.113.7"
+    assert asked("198.51.100.2", "203.0.113.7") == "198.51.100.2"  # anyone can send it
+    assert asked("127.0.0.1", None) == "127.0.0.1"

@@ -41,16 +41,20 @@ def test_envido_quero_from_the_app(world: World, browser: Any) -> None:  # noqa:
     assert acts(pa) == ["envido", "falta_envido", "real_envido", "truco"]
     assert pa.locator("html").get_attribute("data-baralho") == "espanhol"
     assert acts(pb) == []
+    expect(pa.locator("#kind")).to_have_text("Seus pontos de envido: 33")
     shot(pa, "webapp-gauderio-envido.png")
     pa.locator('button.act[data-act="envido"]').click()
     # Beto answers it: quero, não quero, or a raise the engine allows after envido
     expect(pb.locator('button.act[data-act="quero"]')).to_be_visible()
     assert acts(pb) == ["envido", "falta_envido", "nao_quero", "quero", "real_envido"]
     assert pb.locator("#hand button[data-card]:enabled").count() == 0
+    # the banner tells what the envido is worth (no points of anybody while it waits)
+    expect(pb.locator("#kind")).to_contain_text("vale 2 se quiser, 1 se não quiser")
     pb.locator('button.act[data-act="quero"]').click()
     # settled: Ana plays on, with truco and no envido call left
     expect(pa.locator('button.act[data-act="truco"]')).to_be_visible()
     assert acts(pa) == ["truco"]
+    expect(pb.locator("#kind")).to_contain_text("33 pontos de Ana")
     said = world.run(
         world.h.wait(
             lambda: (

@@ -7,6 +7,7 @@ from html import escape
 
 from bot.i18n import Translations, words_for
 from engine import get_ruleset
+from engine.cards import DeckStyle
 
 
 def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
@@ -14,6 +15,27 @@ def rules_text(t: Translations, variant: str, rulebook_url: str) -> str:
     _ = t.gettext
     w = words_for(t)
     rs = get_ruleset(variant)
+    if not rs.special_hands:  # gaudério (R13): no vira, no mão de onze; envido and flor
+        return _(
+            "<b>{title}</b>\n"
+            "• Baralho espanhol, sem vira. As quatro mais fortes: {top}; depois os 3, os 2, "
+            "os ases falsos, 12, 11, 10, os setes falsos, 6, 5 e 4.\n"
+            "• Até três vazas; quem ganha duas leva a mão, que vale {value}. Truco, retruco "
+            "e vale quatro sobem a mão para {ladder}.\n"
+            "• Na primeira vaza, antes de jogar a carta: envido (2), real envido (3) ou "
+            "falta envido; o envido está primeiro que o truco. Flor (três cartas do mesmo "
+            "naipe) vale 3, e o bot canta.\n"
+            "• Ganha quem fizer {target} pontos ({two} no 1×1).\n"
+            "Livro de regras completo: {url}"
+        ).format(
+            title=w.variant(rs),
+            top=" > ".join(w.card(c, DeckStyle.SPANISH) for c in rs.manilhas or ()),
+            value=rs.hand_value,
+            ladder=w.ladder(rs.ladder),
+            target=rs.default_target,
+            two=rs.default_target_1x1,
+            url=escape(rulebook_url),
+        )
     manilhas = (
         _("a carta seguinte à vira (4 depois do 3)")
         if rs.manilhas is None

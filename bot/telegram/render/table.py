@@ -14,7 +14,7 @@ from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
 from bot.links import app_link, button_url
 from bot.telegram.callbacks import deep_link, vote_data
-from bot.telegram.render.common import plays_line, rounds_line, seat_name, team_name
+from bot.telegram.render.common import HTML, plays_line, rounds_line, seat_name, team_name
 from bot.telegram.render.lobby import lobby_keyboard, lobby_text
 from bot.telegram.render.results import (
     cancelled_by_text,
@@ -24,7 +24,7 @@ from bot.telegram.render.results import (
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
-from bot.wording.table import Seats, countdown
+from bot.wording.table import Seats, countdown, points_lines
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, ENVIDO_CALLS, RUN, Act
 from engine.cards import Card, DeckStyle
@@ -123,7 +123,7 @@ def _table_rest(
                 value=view.pending_value,
             )
         )
-    lines += points_lines(t, table, view)
+    lines += points_lines(t, seats, view, HTML)
     if view.phase == Phase.DECIDE and view.call_team is not None:
         lines.append(
             _("🤔 {team}: jogar ou correr da {hand}?").format(
@@ -145,47 +145,6 @@ def _table_rest(
         who = ", ".join(seat_name(seats[s], t) for s in made)
         lines.append(
             t.ngettext("👁️ {who} fez um sinal", "👁️ {who} fizeram sinais", len(made)).format(who=who)
-        )
-    return lines
-
-
-def points_lines(t: Translations, table: Table, view: View) -> list[str]:
-    """Gaudério's points game on the table (R13.3, R13.4): the flors sung, the envido
-    waiting for its answer or how it ended (the winning points only, never the losers')."""
-    _ = t.gettext
-    w = words_for(t)
-    seats = table.seats
-    lines = []
-    if view.flor:
-        who = ", ".join(seat_name(seats[s], t) for s in view.flor)
-        lines.append(_("🌸 Flor: {who}").format(who=who))
-    e = view.envido
-    if e is None:
-        return lines
-    call = w.envido_shout(Act.from_code(e.calls[-1])).upper()
-    if e.state == "pending":
-        lines.append(
-            _("❗ {call} de {team}: vale {value} se quiser, {declined} se não quiser").format(
-                call=call,
-                team=team_name(seats, e.team, t),
-                value=e.accept_value,
-                declined=e.decline_value,
-            )
-        )
-    elif e.winner is not None and e.winner_seat is not None and e.winner_points is not None:
-        lines.append(
-            _("🎯 Envido ({worth}) para {team}: {points} pontos de {who}").format(
-                worth=e.worth,
-                team=team_name(seats, e.winner, t),
-                points=e.winner_points,
-                who=seat_name(seats[e.winner_seat], t),
-            )
-        )
-    elif e.winner is not None:
-        lines.append(
-            _("🎯 Envido não querido: {worth} para {team}").format(
-                worth=e.worth, team=team_name(seats, e.winner, t)
-            )
         )
     return lines
 
