@@ -17,6 +17,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.sinais_figures() }}           what signals are worth to the robots (results/sinais.json)
     {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
     {{ truco.robots_dev() }}               the same runs' decision times and commands (developers)
+    {{ truco.robots_gauderio() }}          the runs at a gaudério table, once there are any
     {{ truco.iron_hand() }}                the iron hand per variant
     {{ truco.worked_hand("comentada") }}    a whole hand from engine/data/, replayed and commented
     {{ truco.tutorial() }}                 the tutorial player with its replayed trace
@@ -638,7 +639,7 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
 
 def _variant_title(run: Mapping[str, Any]) -> str:
     """The run's variant as the rulebook names it (its code when the engine has no such one)."""
-    rs = RULESETS.get(str(run["variant"]))
+    rs = ALL_RULESETS.get(str(run["variant"]))
     return rs.title if rs else html.escape(str(run["variant"]))
 
 
@@ -730,6 +731,29 @@ def robots_verdict() -> str:
                 + "</li>"
             )
     return '\n<ul data-truco="robots-verdict">' + "".join(items) + "</ul>\n"
+
+
+def robots_gauderio() -> str:
+    """A paragraph on the robots at a gaudério table, only once the arena has measured them
+    there (nothing is said before: no figure is ever written by hand)."""
+    runs = _runs(_arena_path()) or []
+    measured = [r for r in runs if r["variant"] == _gauderio().name]
+    if not measured:
+        return ""
+    items = "".join(
+        f"<li>{_side(r['results'][0]['side'])} × {_side(r['results'][1]['side'])} "
+        f"({'1×1' if int(r['players']) == 2 else '2×2'}, {int(r['matches'])} partidas): o "
+        f"{_side(r['results'][0]['side'])} vence {_pct(r['results'][0]['win_rate'])} delas "
+        f"(margem de {_pct(r['results'][0]['wilson95'][0])} a "
+        f"{_pct(r['results'][0]['wilson95'][1])})</li>"
+        for r in measured
+    )
+    return (
+        f'\n<div data-truco="robots-gauderio" data-runs="{len(measured)}">'
+        '<p>Os robôs também jogam o <a href="../gauderio/">truco gaudério</a>, com envido e '
+        "flor: cantam e aceitam o envido pelos pontos que têm. As medições nessa mesa:</p>"
+        f"<ul>{items}</ul></div>\n"
+    )
 
 
 def robots_dev() -> str:
@@ -1205,6 +1229,7 @@ MACROS: dict[str, Callable[..., str]] = {
         robots,
         robots_verdict,
         robots_dev,
+        robots_gauderio,
         ladders_summary,
         worked_hand,
         sinais,
