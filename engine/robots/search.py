@@ -89,8 +89,9 @@ class Dificil(SeededRobot):
         ``budget_ms`` only caps the thinking time (``None`` or infinity: no cap); when
         the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
         decision depends on the machine's speed, which the bot accepts under load.
-        ``policy``: the bet searched against is the learned policy's (``robots.policy``)
-        instead of médio's.
+        ``policy``: the call searched against is the learned policy's (``robots.policy``)
+        instead of médio's; answers stay médio's (the policy's own answers lost to the
+        tight style, docs-dev/robots-log.md, 2026-12-06).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -106,7 +107,7 @@ class Dificil(SeededRobot):
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         if self.policy:
-            baseline = learned_action(view, rng, MEDIO_SAMPLES)
+            baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False)
         else:
             baseline = medio_action(view, rng, MEDIO_SAMPLES)
         options = candidates(view, baseline)

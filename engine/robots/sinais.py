@@ -26,7 +26,7 @@ from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.robots.base import Robot
-from engine.sinais import Sinal, truthful
+from engine.sinais import PAULISTA_SINAIS, Sinal, truthful
 from engine.view import View
 
 TRUST_PARTNER = 0.9
@@ -44,6 +44,8 @@ _PLAY, _COVER, _SIGNAL = Act.PLAY, Act.COVER, Act.SIGNAL
 
 _BY_STRENGTH = {13: Sinal.ZAP, 12: Sinal.COPAS, 11: Sinal.ESPADILHA, 10: Sinal.PICA_FUMO}
 _BY_STRENGTH.update({9: Sinal.TRES, 8: Sinal.DOIS, 7: Sinal.AS})
+_CHOICES = len(PAULISTA_SINAIS)
+"""The signs a lie picks among (a table's list: 8, gaudério's 9, read as 8 alike)."""
 _AS_STRENGTH: dict[Sinal, Sinal | None] = {
     Sinal.ESPADAO: Sinal.ZAP,
     Sinal.BASTIAO: Sinal.COPAS,
@@ -82,7 +84,7 @@ class Clue:
         if sinal is None:  # "tenho pontos", "tenho flor": nothing of the cards' strength
             return 1.0
         hit = 1.0 if sinal_of(at_signal) == sinal else 0.0
-        return self.trust * hit + (1.0 - self.trust) / len(Sinal)
+        return self.trust * hit + (1.0 - self.trust) / _CHOICES
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,7 @@ class Clues:
         """The largest value ``weight`` can take (every signal true)."""
         w = 1.0
         for c in self.clues:
-            w *= c.trust + (1.0 - c.trust) / len(Sinal)
+            w *= c.trust + (1.0 - c.trust) / _CHOICES
         return w
 
     def accept(self, w: float, rng: random.Random) -> bool:

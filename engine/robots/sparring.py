@@ -42,7 +42,7 @@ from engine.robots.heuristic import (
 )
 from engine.robots.policy import PASS
 from engine.robots.pontos import points_move
-from engine.robots.search import BETS, sample_world
+from engine.robots.search import BETS, Dificil, sample_world
 from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
 
@@ -310,10 +310,12 @@ class Probe(SeededRobot):
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
-SPARRING = (*STYLES, "probe", "policy", "policy-calls", "probe-policy")
+SPARRING = (*STYLES, "probe", "policy", "policy-calls", "probe-policy", "dificil-policy")
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
-answers), and ``probe-policy`` the probe against ``policy``."""
+answers), ``probe-policy`` the probe against ``policy``, and ``dificil-policy`` difícil
+searching from the learned calls (``Dificil(policy=True)``, no time cap), to measure it
+before it becomes difícil's default."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -322,6 +324,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         return Probe(seed)
     if name == "policy":
         return Learned(seed)
+    if name == "dificil-policy":
+        searcher = Dificil(seed, policy=True)
+        searcher.level = name
+        return searcher
     if name == "policy-calls":
         calls = Learned(seed, answers=False)
         calls.level = name

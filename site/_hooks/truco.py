@@ -17,6 +17,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.sinais_figures() }}           what signals are worth to the robots (results/sinais.json)
     {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
     {{ truco.robots_dev() }}               the same runs' decision times and commands (developers)
+    {{ truco.robots_gauderio() }}          the runs at a gaudério table, once there are any
     {{ truco.iron_hand() }}                the iron hand per variant
     {{ truco.worked_hand("comentada") }}    a whole hand from engine/data/, replayed and commented
     {{ truco.tutorial() }}                 the tutorial player with its replayed trace
@@ -26,6 +27,14 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.suit("C") }}                  a suit's name and symbol, in the chosen style
     {{ truco.deck_toggle() }}              traditional / Spanish deck switch
     {{ truco.include("docs-dev/arena-protocol.md") }}   a developer document, if it exists
+    {{ truco.gauderio_cards() }}           gaudério (R13): the deck by strength, with its names
+    {{ truco.gauderio_ladder() }}          gaudério's truco ladder, quero and não quero values
+    {{ truco.gauderio_envido() }}          every envido call sequence, worth accepted and declined
+    {{ truco.gauderio_points() }}          envido points of example hands, by the engine
+    {{ truco.gauderio_flor() }}            flor examples and their points
+    {{ truco.gauderio_ties() }}            gaudério ties, played out (all tied: the mão's team)
+    {{ truco.gauderio_falta("20 15", "24") }}   a falta envido's worth at a score, inline
+    {{ truco.gauderio_value("target") }}   one gaudério number inline (target, target_1x1, ...)
 
 Every generated table carries ``data-truco`` attributes so that tests can read the numbers
 back from the built HTML and compare them with the engine (tests/test_site.py).
@@ -58,7 +67,17 @@ from engine import (  # noqa: E402
     words,
 )
 from engine import actions as A  # noqa: E402
+from engine.actions import Act  # noqa: E402
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, DeckStyle, parse_cards  # noqa: E402
+from engine.envido import (  # noqa: E402
+    FLOR_WORTH,
+    envido_cards,
+    envido_points,
+    flor_points,
+    has_flor,
+)
+from engine.envido import falta_value as envido_falta_value  # noqa: E402
+from engine.envido import worth_table as envido_worth_table  # noqa: E402
 from engine.levels import ROBOT_LEVELS  # noqa: E402
 from engine.rulesets import ALL_RULESETS, MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER  # noqa: E402
 from engine.sinais import SINAIS, SinalInfo  # noqa: E402
@@ -585,6 +604,7 @@ SIDE_NAMES = {
     "robot:policy": "treino: médio com a política aprendida",
     "robot:policy-calls": "treino: médio com os pedidos da política aprendida",
     "robot:probe-policy": "treino: sonda da política aprendida",
+    "robot:dificil-policy": "difícil a partir dos pedidos da política aprendida",
 }
 
 
@@ -619,7 +639,7 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
 
 def _variant_title(run: Mapping[str, Any]) -> str:
     """The run's variant as the rulebook names it (its code when the engine has no such one)."""
-    rs = ALL_RULESETS.get(str(run["variant"]))  # gaudério too: the arena plays every variant
+    rs = ALL_RULESETS.get(str(run["variant"]))
     return rs.title if rs else html.escape(str(run["variant"]))
 
 
@@ -720,6 +740,29 @@ def robots_verdict() -> str:
                 + "</li>"
             )
     return '\n<ul data-truco="robots-verdict">' + "".join(items) + "</ul>\n"
+
+
+def robots_gauderio() -> str:
+    """A paragraph on the robots at a gaudério table, only once the arena has measured them
+    there (nothing is said before: no figure is ever written by hand)."""
+    runs = _runs(_arena_path()) or []
+    measured = [r for r in runs if r["variant"] == _gauderio().name]
+    if not measured:
+        return ""
+    items = "".join(
+        f"<li>{_side(r['results'][0]['side'])} × {_side(r['results'][1]['side'])} "
+        f"({'1×1' if int(r['players']) == 2 else '2×2'}, {int(r['matches'])} partidas): o "
+        f"{_side(r['results'][0]['side'])} vence {_pct(r['results'][0]['win_rate'])} delas "
+        f"(margem de {_pct(r['results'][0]['wilson95'][0])} a "
+        f"{_pct(r['results'][0]['wilson95'][1])})</li>"
+        for r in measured
+    )
+    return (
+        f'\n<div data-truco="robots-gauderio" data-runs="{len(measured)}">'
+        '<p>Os robôs também jogam o <a href="../gauderio/">truco gaudério</a>, com envido e '
+        "flor: cantam e aceitam o envido pelos pontos que têm. As medições nessa mesa:</p>"
+        f"<ul>{items}</ul></div>\n"
+    )
 
 
 def robots_dev() -> str:
@@ -850,7 +893,7 @@ def tutorial() -> str:
     trace = build_trace(os.environ.get("TRUCO_TUTORIAL_SCRIPT") or None)
     for lesson in trace["lessons"]:
         for hand in lesson["hands"]:
-            hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
+            hand["call_names"] = list(ALL_RULESETS[hand["variant"]].call_names)
     payload = html.escape(json.dumps(trace, ensure_ascii=False, separators=(",", ":")))
     # an attribute, not a <script type="application/json">: instant navigation re-runs scripts
     # of swapped pages as JavaScript, and the search index skips attributes
@@ -936,6 +979,232 @@ def worked_hand(name: str) -> str:
     return "".join(out)
 
 
+# ------------------------------------------------------------------ gaudério (R13)
+
+GAUDERIO_GROUP_NAMES: dict[str, str] = {
+    "AS": "espadão",
+    "AC": "bastião",
+    "7S": "sete de espadas",
+    "7D": "sete de ouros",
+    "3": "os quatro três",
+    "2": "os quatro dois",
+    "A": "ases falsos",
+    "K": "os reis (12)",
+    "J": "os cavalos (11)",
+    "Q": "as sotas (10)",
+    "7": "setes falsos",
+    "6": "os seis",
+    "5": "os cincos",
+    "4": "os quatros",
+}
+"""What a table in Rio Grande do Sul calls each strength group (the top four by card, the
+rest by rank): the rulebook's words, keyed by the engine's card or rank codes."""
+
+GAUDERIO_ENVIDO_HANDS = ("7S 6S 3D", "KC QC 5D", "7H 5D 3C", "AD 4D JD", "2C 3H KS", "6H 5H AC")
+"""Hands whose envido points the page shows, each computed by the engine."""
+
+GAUDERIO_FLOR_HANDS = ("7D 6D 5D", "KS QS JS", "AC 7C 3C")
+"""Hands with flor whose points the page shows."""
+
+GAUDERIO_TIE_CASES: tuple[tuple[str, ...], ...] = (
+    ("3H 3S", "2C KD"),
+    ("3H 3S", "KD 2C"),
+    ("KC AS", "3H 3S"),
+    ("3H 3S", "2C 2D", "6C 6H"),
+    ("2C KD", "3H 3S"),
+)
+"""Tied rounds in gaudério 1×1 (``us them`` per round); the engine plays them out."""
+GAUDERIO_TIE_FILLER = {1: "4H 5S", 2: "4S 5C"}
+
+
+def _gauderio() -> Ruleset:
+    return ALL_RULESETS["gauderio"]
+
+
+def gauderio_cards() -> str:
+    """Gaudério: the 40 cards grouped by strength, strongest first, with the table's names."""
+    rs = _gauderio()
+    manilhas = set(rs.manilhas_for(None))
+    rows = []
+    for i, group in enumerate(rs.card_order(None), start=1):
+        top = group[0]
+        key = top.code if top in manilhas else top.rank.code
+        rows.append(
+            f'<tr data-group="{i}">'
+            + _td(str(i), "forca", i)
+            + _td(cards_html(group), "cartas", " ".join(c.code for c in group))
+            + _td(GAUDERIO_GROUP_NAMES[key], "nome", key)
+            + "</tr>"
+        )
+    head = ["Posição", "Cartas (empatam entre si)", "Como se chamam"]
+    caption = f"{rs.title}: {len(rs.deck)} cartas, da mais forte para a mais fraca"
+    return _table({"truco": "gauderio-order", "variant": rs.name}, head, rows, caption)
+
+
+def gauderio_ladder() -> str:
+    """Gaudério's truco ladder (R13.2): what each call is worth accepted and run from."""
+    rs = _gauderio()
+    lad = rs.ladder
+    rows = [
+        '<tr data-step="-1">'
+        + _td("sem pedido")
+        + _td(str(rs.hand_value), "accept", rs.hand_value)
+        + _td("—", "run", "")
+        + "</tr>"
+    ]
+    for step, value in enumerate(lad):
+        run = rs.run_value(lad, step)
+        rows.append(
+            f'<tr data-step="{step}">'
+            + _td(PT.call(step, rs).capitalize())
+            + _td(str(value), "accept", value)
+            + _td(str(run), "run", run)
+            + "</tr>"
+        )
+    head = ["Pedido", "Quero: a mão vale", "Não quero: quem pediu marca"]
+    caption = f"{rs.title}: escada {_ladder_code(lad)}"
+    attrs = {"truco": "gauderio-ladder", "variant": rs.name, "ladder": _ladder_code(lad)}
+    return _table(attrs, head, rows, caption)
+
+
+def _envido_call(code: str) -> str:
+    """An envido call in running text: ``real envido`` (the engine's shout, lower case)."""
+    shout = PT.envido_shout(Act.from_code(code)).rstrip("!")
+    return shout[:1].lower() + shout[1:]
+
+
+def gauderio_envido() -> str:
+    """R13.3's whole table: every call sequence with its worth accepted and declined."""
+    rows = []
+    for calls, accepted, declined in envido_worth_table():
+        shown_accepted = "a falta" if isinstance(accepted, str) else str(accepted)
+        rows.append(
+            f'<tr data-calls="{" ".join(calls)}">'
+            + _td(" › ".join(_envido_call(c) for c in calls), "calls", " ".join(calls))
+            + _td(shown_accepted, "accepted", accepted)
+            + _td(str(declined), "declined", declined)
+            + "</tr>"
+        )
+    head = [
+        "Cantos, em ordem",
+        "Quero: quem tem mais pontos marca",
+        "Não quero: quem cantou por último marca",
+    ]
+    caption = "A falta é o que ainda falta ao time que está na frente para chegar ao fim da partida"
+    return _table({"truco": "gauderio-envido"}, head, rows, caption)
+
+
+def gauderio_falta(score: str, target: str) -> str:
+    """A falta envido's worth at a score, inline: ``{{ truco.gauderio_falta("20 15", "24") }}``."""
+    us, them = (int(x) for x in score.split())
+    value = envido_falta_value((us, them), int(target))
+    return f'<span data-truco="gauderio-falta" data-value="{value}">{value}</span>'
+
+
+def gauderio_points() -> str:
+    """Envido points of example hands, computed by the engine, with the cards that make them."""
+    rows = []
+    for codes in GAUDERIO_ENVIDO_HANDS:
+        hand = parse_cards(codes)
+        points = envido_points(hand)
+        proof = envido_cards(hand)
+        rows.append(
+            f'<tr data-hand="{codes}">'
+            + _td(cards_html(hand), "hand", codes)
+            + _td(cards_html(proof), "proof", " ".join(c.code for c in proof))
+            + _td(f"<strong>{points}</strong>", "points", points)
+            + "</tr>"
+        )
+    head = ["Mão", "Cartas que contam", "Pontos de envido"]
+    return _table({"truco": "gauderio-points"}, head, rows)
+
+
+def gauderio_flor() -> str:
+    """Flor examples: three cards of one suit and the flor's points, computed by the engine."""
+    rows = []
+    for codes in GAUDERIO_FLOR_HANDS:
+        hand = parse_cards(codes)
+        assert has_flor(hand), codes
+        points = flor_points(hand)
+        rows.append(
+            f'<tr data-hand="{codes}">'
+            + _td(cards_html(hand), "hand", codes)
+            + _td(f"<strong>{points}</strong>", "points", points)
+            + _td(str(FLOR_WORTH), "worth", FLOR_WORTH)
+            + "</tr>"
+        )
+    head = ["Mão", "Pontos da flor", "Vale ao time"]
+    return _table({"truco": "gauderio-flor"}, head, rows)
+
+
+def gauderio_value(name: str) -> str:
+    """One number of gaudério inline, read from the ruleset or the points game:
+    ``target`` (2×2), ``target_1x1``, ``min_target``, ``max_target``, ``flor``."""
+    rs = _gauderio()
+    values = {
+        "target": rs.default_target_for(4),
+        "target_1x1": rs.default_target_for(2),
+        "min_target": rs.min_target,
+        "max_target": MAX_TARGET,
+        "flor": FLOR_WORTH,
+    }
+    if name not in values:
+        raise ValueError(f"gauderio_value: {name!r} não existe")
+    return f'<span data-truco="gauderio-{name}" data-value="{values[name]}">{values[name]}</span>'
+
+
+def play_gauderio_ties(rounds: tuple[str, ...]) -> Match:
+    """Play one tie case in gaudério 1×1 (``us them`` per round; Nós are the mão)."""
+    plays = [parse_cards(r) for r in rounds]
+    ours = [p[0] for p in plays]
+    theirs = [p[1] for p in plays]
+    while len(ours) < 3:
+        us, them = parse_cards(GAUDERIO_TIE_FILLER[len(ours)])
+        ours.append(us)
+        theirs.append(them)
+    m = Match.from_hand(
+        "gauderio",
+        TableOptions(players=2, target=_gauderio().default_target_for(2)),
+        score=(0, 0),
+        dealer=1,
+        hands=[tuple(ours), tuple(theirs)],
+    )
+    for i in range(len(plays)):
+        for _ in range(2):
+            seat = m.turn
+            m.apply(seat, A.PLAY[(ours if seat == 0 else theirs)[i]])
+    return m
+
+
+def gauderio_ties() -> str:
+    """Who takes a gaudério hand after tied rounds, each case played out by the engine."""
+    rows = []
+    for case in GAUDERIO_TIE_CASES:
+        m = play_gauderio_ties(case)
+        cells = ""
+        for i in range(3):
+            if i < len(m.rounds):
+                us, them = parse_cards(case[i])
+                # in the South a tied round "empardou" (the rulebook's word for the region)
+                who = "empardou" if m.rounds[i] is None else TEAM_NAMES[m.rounds[i]]
+                shown = f"{cards_html((us, them))} {who}"
+                value = "tie" if m.rounds[i] is None else str(m.rounds[i])
+                cells += _td(shown, f"r{i + 1}", value)
+            else:
+                cells += _td("não se joga", f"r{i + 1}", "-")
+        winner = m.hand_winner
+        shown = "ninguém marca" if winner is None else f"<strong>{TEAM_NAMES[winner]}</strong>"
+        rows.append(
+            "<tr>" + cells + _td(shown, "winner", "none" if winner is None else winner) + "</tr>"
+        )
+    head = ["1ª vaza", "2ª vaza", "3ª vaza", "A mão fica com"]
+    caption = (
+        "Gaudério, um contra um; Nós somos a mão (jogamos primeiro). Em cada vaza, a carta de Nós "
+        "e depois a de Eles."
+    )
+    return _table({"truco": "gauderio-ties"}, head, rows, caption)
+
+
 # ------------------------------------------------------------------ include
 
 
@@ -969,6 +1238,7 @@ MACROS: dict[str, Callable[..., str]] = {
         robots,
         robots_verdict,
         robots_dev,
+        robots_gauderio,
         ladders_summary,
         worked_hand,
         sinais,
@@ -981,6 +1251,14 @@ MACROS: dict[str, Callable[..., str]] = {
         suit,
         deck_toggle,
         include,
+        gauderio_cards,
+        gauderio_ladder,
+        gauderio_envido,
+        gauderio_falta,
+        gauderio_points,
+        gauderio_flor,
+        gauderio_value,
+        gauderio_ties,
     )
 }
 

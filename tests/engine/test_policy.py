@@ -190,3 +190,26 @@ def test_the_policy_seldom_calls_on_a_weak_opening_hand() -> None:
     m = _scripted("4S 5H 6D / KC QH JS")
     mix = Learned(3).mix(m.view(0))
     assert mix is not None and mix[A.TRUCO] < 0.2
+
+
+def test_dificil_searches_from_the_learned_calls_legally_and_deterministically() -> None:
+    from engine.robots import Dificil
+
+    logs = []
+    for _ in range(2):
+        m = Match("paulista", TableOptions(players=2, sinais=False), seed=9)
+        robots = [Dificil(1, policy=True, playouts=12), Learned(2)]
+        log = []
+        while not m.is_terminal() and m.hand_number < 3:
+            if m.phase == Phase.HAND_OVER:
+                m.deal()
+                continue
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            action = robots[seat].choose(view)
+            assert action in view.legal
+            log.append(action)
+            m.apply(seat, action)
+        logs.append(log)
+    assert logs[0] == logs[1]
+    assert get_sparring("dificil-policy").level == "dificil-policy"

@@ -16,7 +16,7 @@ import pytest
 
 from engine import RULESETS, Card, Match, Rank, Suit, TableOptions
 from engine.match import hand_outcome
-from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
+from engine.rulesets import ALL_RULESETS, MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
 from engine.scenario import replay
 from engine.tutorial import build_trace
 from tests import ROOT
@@ -355,7 +355,7 @@ def test_tutorial_trace_is_the_engine_replay(site: Path) -> None:
     expected = build_trace()
     for lesson in trace["lessons"]:
         for hand in lesson["hands"]:
-            assert hand.pop("call_names") == list(RULESETS[hand["variant"]].call_names)
+            assert hand.pop("call_names") == list(ALL_RULESETS[hand["variant"]].call_names)
     assert trace == expected
 
 

@@ -19,7 +19,7 @@ PAGES = [
     "", "como-jogar/", "roda/", "tutorial/", "dicas/", "perguntas/", "cartas/", "truco/",
     "cangou/", "carta-coberta/", "mao-de-onze/", "mao-de-ferro/", "variantes/",
     "regras-da-casa/", "tempo/", "glossario/", "outros-trucos/", "telegram/", "robos/",
-    "desenvolvedores/", "sinais/", "jogar/", "mao-comentada/", "resumo/",
+    "desenvolvedores/", "sinais/", "jogar/", "mao-comentada/", "resumo/", "gauderio/",
 ]  # fmt: skip
 
 pytestmark = pytest.mark.browser
