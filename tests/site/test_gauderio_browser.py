@@ -41,7 +41,8 @@ def test_a_gauderio_match_from_the_form_with_envido_buttons(browser, base_url) -
     assert st["variant"] == "gauderio" and st["target"] == 18
     shot(p.page, "jogo-gauderio-inicio.png", full_page=True)
     result = play_to_the_end(p, seed=7)
-    assert result["decisions"] > 3
+    # a falta envido accepted at 0 × 0 is worth the whole match: one call may end it
+    assert result["decisions"] >= 1
     end = json.loads(p.table().state())
     assert end["score"][end["match_winner"]] == 18
     p.check()
