@@ -24,15 +24,15 @@ from typing import Any
 from engine import words
 from engine.actions import Act, Action
 from engine.cards import SPANISH_RANKS, SPANISH_SUITS, Card, DeckStyle
-from engine.errors import IllegalAction, InvalidValue
+from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
 from engine.robots import LEVELS, get_robot, normalize_level
 from engine.rulesets import (
+    ALL_RULESETS,
     DEFAULT_TIMER,
     DEFAULT_VARIANT,
     MAX_TARGET,
     MIN_TARGET,
-    RULESETS,
     TableOptions,
     get_ruleset,
 )
@@ -59,16 +59,12 @@ class Setup:
     timer: int | None = None
     """Seconds per decision of the person (R10); ``None`` plays without a clock, except in
     Trem Bão, whose 30 s always apply."""
+    flor: bool = True
+    """Gaudério: flor is played (R13.4); the other variants ignore it."""
 
     def validated(self) -> Setup:
         """This setup with canonical names; ``ValueError`` with a pt-BR reason if it is wrong."""
         rs = get_ruleset(self.variant)
-        if rs.name not in RULESETS:  # gaudério's table is not on the page yet
-            raise InvalidValue(
-                "variante desconhecida: {name!r} (conhecidas: {known})",
-                name=self.variant,
-                known=", ".join(RULESETS),
-            )
         level = normalize_level(self.level)
         ladder = tuple(self.ladder) if self.ladder else None
         options = TableOptions(
@@ -77,6 +73,7 @@ class Setup:
             covered_cards=self.covered_cards,
             ladder=ladder if ladder != rs.ladder else None,
             timer=self.timer or DEFAULT_TIMER,
+            flor=self.flor,
         ).validated(rs)
         return Setup(
             variant=rs.name,
@@ -86,6 +83,7 @@ class Setup:
             covered_cards=options.covered_cards,
             ladder=options.ladder,
             timer=rs.fixed_timer or (options.timer if self.timer else None),
+            flor=options.flor,
         )
 
     def options(self) -> TableOptions:
@@ -96,20 +94,28 @@ class Setup:
             covered_cards=self.covered_cards,
             ladder=self.ladder,
             timer=self.timer or DEFAULT_TIMER,
+            flor=self.flor,
         )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Setup:
         """A setup from the page's form (unknown keys are ignored); validated."""
         ladder = data.get("ladder")
+        variant = str(data.get("variant", DEFAULT_VARIANT))
+        players = int(data.get("players", 2))
+        try:  # a variant's own target when the form says none (gaudério: 24, 18 in 1×1)
+            default_target = get_ruleset(variant).default_target_for(players)
+        except ValueError:
+            default_target = 12  # validated() refuses the variant with its own words
         return cls(
-            variant=str(data.get("variant", DEFAULT_VARIANT)),
-            players=int(data.get("players", 2)),
+            variant=variant,
+            players=players,
             level=str(data.get("level", "medio")),
-            target=int(data.get("target", 12)),
+            target=int(data.get("target", default_target)),
             covered_cards=bool(data.get("covered_cards", True)),
             ladder=tuple(int(x) for x in ladder) if ladder else None,
             timer=int(data["timer"]) if data.get("timer") else None,
+            flor=bool(data.get("flor", True)),
         ).validated()
 
 
@@ -128,6 +134,11 @@ def card_json(w: Words, card: Card, manilhas: tuple[Card, ...] = ()) -> dict[str
         "naipe_esp": SPANISH_SUITS[card.suit],
         "manilha": card in manilhas,
     }
+
+
+def deck_style(style: DeckStyle) -> str:
+    """A deck style as the site stores it (``truco-baralho``): ``espanhol`` or ``tradicional``."""
+    return "espanhol" if style == DeckStyle.SPANISH else "tradicional"
 
 
 def team_name(w: Words, team: int) -> str:
@@ -417,6 +428,14 @@ class Table:
                 for s, sinal in v.signals
             ],
             "speech": {str(s): t for s, t in speech_texts(w, v).items()},
+            # the points game (gaudério, R13.3, R13.4): its calls are in ``legal``; how it
+            # ended and the flors sung are said to everybody, the losing points never
+            "envido": v.envido.to_json() if v.envido is not None else None,
+            "envido_text": w.envido_result(v),
+            "envido_points": v.envido_points,
+            "flor_texts": [w.flor_result(v, s) for s in v.flor],
+            "flor": self.setup.flor,
+            "deck_style": deck_style(v.ruleset.deck_style),
             "log": hand_log(w, v),
             "result": result,
             "match_winner": v.match_winner,
@@ -452,6 +471,12 @@ def status_text(w: Words, v: View, waiting: str) -> str:
         return w.gettext("Vitória! Nós ganhamos.") if won else w.gettext("Eles ganharam.")
     if waiting == "hand_over":
         return w.gettext("Fim da mão.")
+    e = v.envido
+    if e is not None and e.state == "pending":
+        call = w.envido_shout(Act.from_code(e.calls[-1]))
+        if waiting == "you":
+            return w.gettext("{call} Quero ou não quero?").format(call=call)
+        return w.gettext("{call} Esperando a resposta.").format(call=call)
     if v.phase == Phase.ANSWER and v.pending_value is not None:
         call = w.shout(v.pending_step, v.ruleset)
         if waiting == "you":
@@ -522,6 +547,10 @@ def hand_reason_text(
         return ""
     ours = winner == v.team
     r = list(rounds)
+    if len(r) == 3 and r == [None, None, None]:  # gaudério: the mão's team takes it (R13.1)
+        if ours:
+            return w.gettext("As três vazas empataram, e o empate é do time da mão: nosso.")
+        return w.gettext("As três vazas empataram, e o empate é do time da mão: deles.")
     if len(r) == 2 and r[0] == r[1] == winner:
         if ours:
             return w.gettext("Ganhamos as duas primeiras vazas.")
@@ -556,9 +585,14 @@ def choices(lang: str = "pt") -> dict[str, Any]:
                 "name": rs.name,
                 "title": w.variant(rs),
                 "ladders": [list(lad) for lad in rs.ladder_options],
-                "special": w.special_hand(rs),
+                "special": w.special_hand(rs) if rs.special_hands else "",
+                "targets": {str(n): rs.default_target_for(n) for n in (2, 4)},
+                "min_target": rs.min_target,
+                "covered_cards": rs.covered_cards,
+                "envido": rs.envido,
+                "deck_style": deck_style(rs.deck_style),
             }
-            for rs in RULESETS.values()
+            for rs in ALL_RULESETS.values()
         ],
         "levels": [{"name": name, "title": w.level(name)} for name in LEVELS],
         "target": {"min": MIN_TARGET, "max": MAX_TARGET, "default": 12},

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import words
+from engine.envido import FLOR_WORTH, falta_value, worth_table
 from engine.match import HandKind
 from engine.rulesets import (
+    ALL_RULESETS,
     DEFAULT_VARIANT,
     MAX_TARGET,
     MIN_TARGET,
-    RULESETS,
     Ruleset,
     TableOptions,
     get_ruleset,
@@ -36,6 +37,18 @@ DEFAULT_NAMES = (_("Nós"), _("Eles"))
 """The teams' names until someone types theirs (worded by ``site_config``)."""
 MAX_NAME = 24
 """Longest team name kept (longer ones are cut)."""
+
+
+POINTS_KINDS = ("envido", "flor")
+"""What a gaudério table scores besides its hands (R13.3, R13.4)."""
+ENVIDO_VALUES = tuple(
+    sorted(
+        {d for _, _, d in worth_table()} | {a for _, a, _ in worth_table() if isinstance(a, int)}
+    )
+)
+"""Every worth an envido may pay, accepted or declined, but the falta (R13.3's table)."""
+MAX_FLORS = 4
+"""At most one flor per seat of a 2×2 table; the best flor takes 3 for each (R13.4)."""
 
 
 def clean_name(name: str, default: str) -> str:
@@ -127,9 +140,25 @@ class Marcador:
         ladder = self.ladder or rs.ladder
         return (rs.hand_value, *ladder)
 
-    def add(self, team: int, points: int) -> Marcador:
-        """The score after ``team`` took a hand worth ``points``; ``ValueError`` if it cannot."""
-        return self._add(team, points, self.values(team) if team in (0, 1) else ())
+    def points_values(self, kind: str) -> tuple[int, ...]:
+        """What the points game may pay now (gaudério): ``envido`` (R13.3's worths and the
+        falta at this score) or ``flor`` (3 for each flor at the table); empty elsewhere."""
+        if self.winner is not None or not self.ruleset.envido:
+            return ()
+        if kind == "envido":
+            falta = falta_value(self.score, self.target)
+            return tuple(sorted({*ENVIDO_VALUES, falta}))
+        if kind == "flor":
+            return tuple(FLOR_WORTH * n for n in range(1, MAX_FLORS + 1))
+        return ()
+
+    def add(self, team: int, points: int, kind: str = "mao") -> Marcador:
+        """The score after ``team`` took a hand worth ``points`` (``kind`` ``mao``), or won an
+        envido or flor worth it (gaudério); ``ValueError`` if it cannot."""
+        if team not in (0, 1):
+            return self._add(team, points, ())
+        allowed = self.values(team) if kind == "mao" else self.points_values(kind)
+        return self._add(team, points, allowed)
 
     def _add(self, team: int, points: int, allowed: tuple[int, ...]) -> Marcador:
         if team not in (0, 1):
@@ -176,10 +205,14 @@ class Marcador:
                 ladder=tuple(int(x) for x in data["ladder"]) if data.get("ladder") else None,
                 names=(str(data["names"][0]), str(data["names"][1])),
             )
-            for team, points in data["hands"]:
+            for team, points, *_kind in data["hands"]:  # the page also keeps each kind
                 # a score stored before each team had its own values (the onze team's +1 at
                 # 11) is still read back: any value the hand could be worth to either team
-                marcador = marcador._add(int(team), int(points), marcador.values())
+                allowed = (
+                    *marcador.values(),
+                    *(v for k in POINTS_KINDS for v in marcador.points_values(k)),
+                )
+                marcador = marcador._add(int(team), int(points), allowed)
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"marcador inválido: {exc}") from None
         return marcador
@@ -231,7 +264,7 @@ def site_config(lang: str = words.SOURCE) -> dict[str, Any]:
     and its words (the warnings as templates, filled in the browser)."""
     w = words.get(lang)
     variants = []
-    for rs in RULESETS.values():
+    for rs in ALL_RULESETS.values():
         ladders = []
         for ladder in rs.ladder_options:
             base = Marcador(rs.name, ladder=ladder if ladder != rs.ladder else None)
@@ -240,8 +273,16 @@ def site_config(lang: str = words.SOURCE) -> dict[str, Any]:
             {
                 "name": rs.name,
                 "title": w.variant(rs),
-                "special": w.special_hand(rs),
+                "special": w.special_hand(rs) if rs.special_hands else "",
                 "hand_value": rs.hand_value,
+                # gaudério: a match to 24 (18 in 1×1), and the points game's values; the
+                # falta envido (what the leader still needs) is counted by the page
+                "default_target": rs.default_target,
+                "min_target": rs.min_target,
+                "envido_values": list(ENVIDO_VALUES) if rs.envido else [],
+                "flor_values": (
+                    [FLOR_WORTH * n for n in range(1, MAX_FLORS + 1)] if rs.envido else []
+                ),
                 "special_value": rs.special_hand_value,
                 "ladders": ladders,
                 # in a mão de onze/dez: the values of the team at the threshold, and the other's

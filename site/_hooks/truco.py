@@ -17,6 +17,7 @@ A page asks for a table with a macro on its own line (or inline, for cards):
     {{ truco.sinais_figures() }}           what signals are worth to the robots (results/sinais.json)
     {{ truco.catch_chance("each") }}       the default catch chance ("escape": nobody sees it)
     {{ truco.robots_dev() }}               the same runs' decision times and commands (developers)
+    {{ truco.robots_gauderio() }}          the runs at a gaudério table, once there are any
     {{ truco.iron_hand() }}                the iron hand per variant
     {{ truco.worked_hand("comentada") }}    a whole hand from engine/data/, replayed and commented
     {{ truco.tutorial() }}                 the tutorial player with its replayed trace
@@ -638,7 +639,7 @@ def _arena_row(n: int, run: Mapping[str, Any]) -> str:
 
 def _variant_title(run: Mapping[str, Any]) -> str:
     """The run's variant as the rulebook names it (its code when the engine has no such one)."""
-    rs = RULESETS.get(str(run["variant"]))
+    rs = ALL_RULESETS.get(str(run["variant"]))
     return rs.title if rs else html.escape(str(run["variant"]))
 
 
@@ -693,36 +694,45 @@ def robots() -> str:
 
 def robots_verdict() -> str:
     """Each level in a few words, from the same runs: whom it clearly beats (the whole 95%
-    margin above half the matches), who clearly beats it, and where the margin leaves it open."""
+    margin above half the matches), who clearly beats it, and where the margin leaves it open;
+    one sentence per table and variant, paulista first, the others in the runs' order."""
     runs = _runs(_arena_path())
     if runs is None:
         return ""
-    # (level, table) -> the opponents it beats, loses to, and has no clear result against
-    found: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
+    # (level, table, variant) -> the opponents it beats, loses to, and has no clear result against
+    found: dict[tuple[str, int, str], tuple[list[str], list[str], list[str]]] = {}
+    variants = ["paulista"]
     for run in runs:
         players = int(run["players"])
-        where = "" if run["variant"] == "paulista" else f" ({_variant_title(run)})"
+        variant = str(run["variant"])
+        if variant not in variants:
+            variants.append(variant)
         for me, other in ((0, 1), (1, 0)):
             spec = str(run["results"][me]["side"]).split(":")
             if spec[0] != "robot" or spec[1] not in ROBOT_LEVELS:
                 continue
             low, high = run["results"][me]["wilson95"]
-            beats, loses, open_ = found.setdefault((spec[1], players), ([], [], []))
-            name = _side(run["results"][other]["side"]) + where
+            beats, loses, open_ = found.setdefault((spec[1], players, variant), ([], [], []))
+            name = _side(run["results"][other]["side"])
             (beats if low > 0.5 else loses if high < 0.5 else open_).append(name)
     items = []
     for level in ROBOT_LEVELS:
         parts = []
         for players, table in ((2, "No mano a mano (1×1)"), (4, "Em dupla (2×2)")):
-            if (level, players) not in found:
-                continue
-            beats, loses, open_ = found[level, players]
-            said = [
-                f"ganha com folga de {', '.join(beats)}" if beats else "",
-                f"perde com folga de {', '.join(loses)}" if loses else "",
-                f"sem diferença clara contra {', '.join(open_)}" if open_ else "",
-            ]
-            parts.append(f"{table}: " + "; ".join(x for x in said if x) + ".")
+            for variant in variants:
+                if (level, players, variant) not in found:
+                    continue
+                beats, loses, open_ = found[level, players, variant]
+                said = [
+                    f"ganha com folga de {', '.join(beats)}" if beats else "",
+                    f"perde com folga de {', '.join(loses)}" if loses else "",
+                    f"sem diferença clara contra {', '.join(open_)}" if open_ else "",
+                ]
+                where = "" if variant == "paulista" else f", {_variant_title({'variant': variant})}"
+                parts.append(
+                    f'<span data-variant="{html.escape(variant)}" data-players="{players}">'
+                    f"{table}{where}: " + "; ".join(x for x in said if x) + ".</span>"
+                )
         if parts:
             items.append(
                 f'<li data-level="{level}"><strong>{_side(f"robot:{level}").capitalize()}</strong>. '
@@ -730,6 +740,29 @@ def robots_verdict() -> str:
                 + "</li>"
             )
     return '\n<ul data-truco="robots-verdict">' + "".join(items) + "</ul>\n"
+
+
+def robots_gauderio() -> str:
+    """A paragraph on the robots at a gaudério table, only once the arena has measured them
+    there (nothing is said before: no figure is ever written by hand)."""
+    runs = _runs(_arena_path()) or []
+    measured = [r for r in runs if r["variant"] == _gauderio().name]
+    if not measured:
+        return ""
+    items = "".join(
+        f"<li>{_side(r['results'][0]['side'])} × {_side(r['results'][1]['side'])} "
+        f"({'1×1' if int(r['players']) == 2 else '2×2'}, {int(r['matches'])} partidas): o "
+        f"{_side(r['results'][0]['side'])} vence {_pct(r['results'][0]['win_rate'])} delas "
+        f"(margem de {_pct(r['results'][0]['wilson95'][0])} a "
+        f"{_pct(r['results'][0]['wilson95'][1])})</li>"
+        for r in measured
+    )
+    return (
+        f'\n<div data-truco="robots-gauderio" data-runs="{len(measured)}">'
+        '<p>Os robôs também jogam o <a href="../gauderio/">truco gaudério</a>, com envido e '
+        "flor: cantam e aceitam o envido pelos pontos que têm. As medições nessa mesa:</p>"
+        f"<ul>{items}</ul></div>\n"
+    )
 
 
 def robots_dev() -> str:
@@ -860,7 +893,7 @@ def tutorial() -> str:
     trace = build_trace(os.environ.get("TRUCO_TUTORIAL_SCRIPT") or None)
     for lesson in trace["lessons"]:
         for hand in lesson["hands"]:
-            hand["call_names"] = list(RULESETS[hand["variant"]].call_names)
+            hand["call_names"] = list(ALL_RULESETS[hand["variant"]].call_names)
     payload = html.escape(json.dumps(trace, ensure_ascii=False, separators=(",", ":")))
     # an attribute, not a <script type="application/json">: instant navigation re-runs scripts
     # of swapped pages as JavaScript, and the search index skips attributes
@@ -1205,6 +1238,7 @@ MACROS: dict[str, Callable[..., str]] = {
         robots,
         robots_verdict,
         robots_dev,
+        robots_gauderio,
         ladders_summary,
         worked_hand,
         sinais,

@@ -11,7 +11,8 @@
   var SAVED = "truco-jogo-partida";
   var SETUP = "truco-jogo-mesa";
   var PACE = "truco-jogo-ritmo";
-  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "facil", target: 12, covered_cards: true, ladder: null, timer: null };
+  var DEFAULT_SETUP = { variant: "paulista", players: 2, level: "facil", target: 12, covered_cards: true, ladder: null, timer: null, flor: true };
+  var DECK = "truco-baralho"; /* truco.js: the deck style the person chose, if they did */
   var TIMERS = [null, 30, 60, 90];
   /* the robots' pause before each move, in ms (stored under PACE) */
   var PACES = [{ value: 1400, title: "Devagar" }, { value: 700, title: "Normal" }, { value: 250, title: "Rápido" }];
@@ -198,6 +199,7 @@
   Game.prototype.renderSetup = function () {
     var s = this.setup;
     var c = this.config.choices;
+    tableDeck(null);
     this.el.setAttribute("data-jogo-fase", "mesa");
     var variant = c.variants.filter(function (v) { return v.name === s.variant; })[0] || c.variants[0];
     var radios = function (name, items, current) {
@@ -225,9 +227,11 @@
         return { value: l.name, title: l.title, help: LEVEL_HELP[l.name] };
       }), s.level) + '<p class="jogo__opcao-ajuda">Ritmo dos robôs: ' + radios("pace", PACES, this.pace()) + "</p></fieldset>" +
       '<fieldset><legend>Mesa</legend><label class="jogo__opcao">Partida até <input type="number" name="target" min="' +
-      c.target.min + '" max="' + c.target.max + '" value="' + esc(s.target) + '" inputmode="numeric"> pontos</label>' +
-      '<label class="jogo__opcao"><input type="checkbox" name="covered_cards"' + (s.covered_cards ? " checked" : "") +
-      "> Carta coberta (da 2ª vaza em diante)</label></fieldset>" + ladder +
+      (variant.min_target || c.target.min) + '" max="' + c.target.max + '" value="' + esc(s.target) + '" inputmode="numeric"> pontos</label>' +
+      (variant.covered_cards === false ? "" : '<label class="jogo__opcao"><input type="checkbox" name="covered_cards"' +
+        (s.covered_cards ? " checked" : "") + "> Carta coberta (da 2ª vaza em diante)</label>") +
+      (variant.envido ? '<label class="jogo__opcao"><input type="checkbox" name="flor"' + (s.flor !== false ? " checked" : "") +
+        "> Flor (três cartas do mesmo naipe valem 3)</label>" : "") + "</fieldset>" + ladder +
       '<fieldset><legend>Relógio</legend>' + (variant.name === "trem-bao"
         ? "<p>No Trem Bão cada decisão tem 30 s, sempre.</p>"
         : radios("timer", TIMERS.map(function (t) {
@@ -249,15 +253,19 @@
     var info = c.variants.filter(function (v) { return v.name === variant; })[0];
     var ladder = get("ladder");
     var target = parseInt(get("target"), 10);
-    if (!(target >= c.target.min && target <= c.target.max)) {
-      return { error: "A partida vai de " + c.target.min + " a " + c.target.max + " pontos." };
+    var low = (info && info.min_target) || c.target.min;
+    if (!(target >= low && target <= c.target.max)) {
+      return { error: "A partida vai de " + low + " a " + c.target.max + " pontos." };
     }
+    var covered = form.querySelector('[name="covered_cards"]');
+    var flor = form.querySelector('[name="flor"]');
     return {
       variant: variant,
       players: parseInt(get("players"), 10),
       level: get("level"),
       target: target,
-      covered_cards: form.querySelector('[name="covered_cards"]').checked,
+      covered_cards: covered ? covered.checked : false,
+      flor: flor ? flor.checked : true,
       timer: get("timer") ? parseInt(get("timer"), 10) : null,
       ladder: ladder && info && info.ladders.length > 1 ? ladder.split("-").map(Number) : null
     };
@@ -268,14 +276,35 @@
       save(PACE, parseInt(event.target.value, 10));
       return;
     }
-    if (event.target.name === "variant") {
-      var s = this.readSetup();
-      if (!s.error) {
-        s.ladder = null;
-        this.setup = s;
-      } else {
-        this.setup.variant = event.target.value;
+    if (event.target.name === "players") {
+      /* a target left at the table's default follows it (gaudério: 18 in 1×1, 24 in 2×2) */
+      var info = this.config.choices.variants.filter(function (v) { return v.name === this.setup.variant; }, this)[0];
+      var input = this.el.querySelector('[data-jogo-form] [name="target"]');
+      var was = this.setup.players;
+      this.setup.players = parseInt(event.target.value, 10);
+      if (info && info.targets && input && parseInt(input.value, 10) === info.targets[String(was)]) {
+        input.value = info.targets[String(this.setup.players)];
       }
+      return;
+    }
+    if (event.target.name === "variant") {
+      var before = this.setup;
+      var s = this.readSetup();
+      var bad = !!s.error;
+      if (bad) {
+        s = before;
+        s.variant = event.target.value;
+      }
+      var c = this.config.choices;
+      var old = c.variants.filter(function (v) { return v.name === before.variant; })[0];
+      var now = c.variants.filter(function (v) { return v.name === s.variant; })[0];
+      /* a target left at the old table's default follows the new table's default */
+      if (now && now.targets && (!old || !old.targets || s.target === old.targets[String(before.players)] || bad)) {
+        s.target = now.targets[String(s.players)];
+      }
+      s.ladder = null;
+      delete s.error;
+      this.setup = s;
       this.renderSetup();
     }
   };
@@ -496,7 +525,7 @@
     var manilhas = st.vira
       ? '<span class="jogo__vira">Vira ' + card(st.vira) + "</span>"
       : "";
-    manilhas += '<span class="jogo__manilhas">Manilhas ' + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>";
+    manilhas += '<span class="jogo__manilhas">' + (st.variant === "gauderio" ? "As mais fortes " : "Manilhas ") + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>";
     return '<div class="jogo__info">' + manilhas +
       (st.phase === "decide"
         ? '<span class="jogo__valendo" data-valendo="' + st.special_value + '">Vale <strong>' + st.special_value +
@@ -551,7 +580,8 @@
     var calls = st.legal.filter(function (a) { return ["play", "cover", "blind"].indexOf(a.act) < 0; });
     if (!calls.length) return "";
     return '<div class="jogo__botoes">' + calls.map(function (a) {
-      var primary = a.act === "truco" || a.act === "raise" || a.act === "accept" || a.act === "play11";
+      var primary = a.act === "truco" || a.act === "raise" || a.act === "accept" || a.act === "play11" ||
+        a.act === "envido" || a.act === "quero";
       return '<button type="button" class="md-button' + (primary ? " md-button--primary" : "") + '" data-acao="' +
         esc(a.action) + '">' + esc(a.label) + "</button>";
     }).join("") + "</div>";
@@ -574,8 +604,28 @@
     return out;
   };
 
+  /* The deck style the table is drawn in: the person's own choice if they made one, else the
+     variant's default (R13.1: the Spanish deck at a gaudério table), without storing it. */
+  function tableDeck(style) {
+    var chosen = null;
+    try { chosen = localStorage.getItem(DECK); } catch (e) { /* private mode */ }
+    document.documentElement.setAttribute("data-baralho", chosen || style || "tradicional");
+  }
+
+  /* The points game (gaudério): the flors sung and how the envido ended, said to everybody */
+  Game.prototype.pointsHtml = function () {
+    var st = this.state;
+    var lines = (st.flor_texts || []).slice();
+    if (st.envido_text) lines.push(st.envido_text);
+    if (!lines.length) return "";
+    return '<ul class="jogo__pontos" data-jogo-pontos>' + lines.map(function (line) {
+      return "<li>" + esc(line) + "</li>";
+    }).join("") + "</ul>";
+  };
+
   Game.prototype.render = function () {
     var st = this.state;
+    tableDeck(st.deck_style);
     this.el.setAttribute("data-jogo-fase", "jogo");
     this.el.setAttribute("data-jogo-passo", String(++this.step));
     this.el.setAttribute("data-jogo-espera", st.waiting);
@@ -624,7 +674,7 @@
       '<a class="md-button" href="' + esc(this.config.telegram) + '">Jogar no Telegram</a></p>';
     this.box.innerHTML = head + banner +
       '<div class="jogo__pano jogo__pano--' + st.players + '">' + seats + this.tableHtml() + "</div>" +
-      this.infoHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + this.signalsHtml() + log + foot;
+      this.infoHtml() + this.pointsHtml() + status + error + result + after + partner + this.handHtml() + this.buttonsHtml() + this.signalsHtml() + log + foot;
     var box = this.box;
     open.forEach(function (cls) {
       var d = box.querySelector('details[class="' + cls + '"]');

@@ -94,6 +94,19 @@
     return ladder.normal;
   };
 
+  /* gaudério's points game (R13.3, R13.4): what an envido may pay now (its worths and the
+     falta, what the leader still needs) and what the flors pay, as Marcador.points_values says */
+  Marcador.prototype.pointsValues = function (kind) {
+    var r = this.rules(this.p.variant);
+    if (this.winner() !== null || !r.envido_values || !r.envido_values.length) return [];
+    if (kind === "flor") return r.flor_values;
+    if (kind !== "envido") return [];
+    var s = this.score(), falta = this.p.target - Math.max(s[0], s[1]);
+    var values = r.envido_values.slice();
+    if (values.indexOf(falta) < 0) values.push(falta);
+    return values.sort(function (a, b) { return a - b; });
+  };
+
   Marcador.prototype.warning = function () {
     var w = this.config.warnings, r = this.rules(this.p.variant), s = this.score();
     var winner = this.winner();
@@ -121,7 +134,8 @@
     if (!el || !this.box.contains(el)) return null;
     if (el.hasAttribute("data-nome")) return '[data-nome="' + el.getAttribute("data-nome") + '"]';
     if (el.hasAttribute("data-ponto")) {
-      return '[data-time="' + el.getAttribute("data-time") + '"][data-ponto="' + el.getAttribute("data-ponto") + '"]';
+      return '[data-time="' + el.getAttribute("data-time") + '"][data-ponto="' + el.getAttribute("data-ponto") + '"]' +
+        (el.hasAttribute("data-tipo") ? '[data-tipo="' + el.getAttribute("data-tipo") + '"]' : ":not([data-tipo])");
     }
     var plain = ["data-desfazer", "data-nova-partida", "data-mesa"];
     for (var i = 0; i < plain.length; i++) if (el.hasAttribute(plain[i])) return "[" + plain[i] + "]";
@@ -146,10 +160,12 @@
     if (!b || !this.el.contains(b)) return;
     if (b.hasAttribute("data-ponto")) {
       var team = Number(b.getAttribute("data-time")), points = Number(b.getAttribute("data-ponto"));
-      if (this.values(team).indexOf(points) < 0) return;
-      this.p.hands.push([team, points]);
+      var tipo = b.getAttribute("data-tipo");
+      if ((tipo ? this.pointsValues(tipo) : this.values(team)).indexOf(points) < 0) return;
+      this.p.hands.push(tipo ? [team, points, tipo] : [team, points]);
       this.save();
-      this.after(['[data-time="' + team + '"][data-ponto="' + points + '"]', '[data-time="' + team + '"][data-ponto]',
+      var same = tipo ? '[data-tipo="' + tipo + '"]' : ":not([data-tipo])";
+      this.after(['[data-time="' + team + '"][data-ponto="' + points + '"]' + same, '[data-time="' + team + '"][data-ponto]',
         "[data-ponto]", "[data-nova-partida]"]);
     } else if (b.hasAttribute("data-desfazer")) {
       this.p.hands.pop();
@@ -191,11 +207,14 @@
     var target = parseInt(form.querySelector('[name="target"]').value, 10);
     var ladderInput = form.querySelector('[name="ladder"]:checked');
     var error = form.querySelector("[data-marcador-erro]");
-    if (!(target >= this.config.target.min && target <= this.config.target.max)) {
-      error.textContent = "A partida vai de " + this.config.target.min + " a " + this.config.target.max + " pontos.";
+    var r = this.rules(variant);
+    /* another variant starts at its own default (gaudério: 24) */
+    if (t.name === "variant" && r.default_target) target = r.default_target;
+    var low = r.min_target || this.config.target.min;
+    if (!(target >= low && target <= this.config.target.max)) {
+      error.textContent = "A partida vai de " + low + " a " + this.config.target.max + " pontos.";
       return;
     }
-    var r = this.rules(variant);
     var ladder = null;
     if (t.name !== "variant" && ladderInput && r.ladders.length > 1) {
       var chosen = ladderInput.value;
@@ -236,6 +255,20 @@
     return out;
   };
 
+  /* gaudério: a row of envido values and one of flor values under each team's hand values */
+  Marcador.prototype.pointsHtml = function (team) {
+    var self = this;
+    return [["envido", "Envido"], ["flor", "Flor"]].map(function (k) {
+      var values = self.pointsValues(k[0]);
+      if (!values.length) return "";
+      return '<div class="marcador__botoes marcador__botoes--' + k[0] + '" role="group" aria-label="' + k[1] + " para " +
+        esc(self.p.names[team]) + '"><span class="marcador__tipo">' + k[1] + "</span>" + values.map(function (v) {
+          return '<button type="button" class="marcador__ponto" data-time="' + team + '" data-tipo="' + k[0] +
+            '" data-ponto="' + v + '" aria-label="+' + v + " de " + k[0] + '">+' + v + "</button>";
+        }).join("") + "</div>";
+    }).join("");
+  };
+
   Marcador.prototype.render = function () {
     var p = this.p, self = this, s = this.score(), r = this.rules(p.variant);
     var winner = this.winner();
@@ -249,13 +282,13 @@
         '<input class="marcador__nome" data-nome="' + team + '" value="' + esc(p.names[team]) + '" maxlength="' +
         self.config.max_name + '" aria-label="Nome do time ' + (team + 1) + '">' +
         '<div class="marcador__pontos" data-pontos="' + team + '">' + s[team] + "</div>" +
-        '<div class="marcador__botoes">' + buttons + "</div></section>";
+        '<div class="marcador__botoes">' + buttons + "</div>" + self.pointsHtml(team) + "</section>";
     }).join("");
     var warning = this.warning();
     var log = p.hands.map(function (h, i) {
       var partial = [0, 0];
       for (var j = 0; j <= i; j++) partial[p.hands[j][0]] = Math.min(p.target, partial[p.hands[j][0]] + p.hands[j][1]);
-      return "<li>" + esc(p.names[h[0]]) + " +" + h[1] + " <small>(" + partial[0] + " × " + partial[1] + ")</small></li>";
+      return "<li>" + esc(p.names[h[0]]) + " +" + h[1] + (h[2] ? " (" + esc(h[2]) + ")" : "") + " <small>(" + partial[0] + " × " + partial[1] + ")</small></li>";
     }).reverse().join("");
     this.box.innerHTML =
       '<p class="marcador__regra">' + esc(r.title) + " · até " + p.target +

@@ -226,6 +226,9 @@
     if (action === "run") return "Corro";
     if (action === "play11") return "Jogar a " + special;
     if (action === "run11") return "Correr da " + special;
+    /* gaudério's points game (engine.words ENVIDO_ACTS) */
+    var pontos = { envido: "Envido!", "real-envido": "Real envido!", "falta-envido": "Falta envido!", quero: "Quero!", "nao-quero": "Não quero" };
+    if (pontos[action]) return pontos[action];
     var sinal = this.sinal(action);
     if (sinal) return sinal.emoji + " " + sinal.name;
     return null;

@@ -82,7 +82,7 @@ def test_site_config_is_what_marcador_says() -> None:
             lad = tuple(ladder["ladder"])
             p = Marcador(v["name"], ladder=lad if lad != tuple(v["ladders"][0]["ladder"]) else None)
             assert tuple(ladder["normal"]) == p.values()
-        for target in range(6, 31):
+        for target in range(v["min_target"], 31):
             assert v["thresholds"][str(target)] == Marcador(v["name"], target=target).threshold
 
 
@@ -158,3 +158,28 @@ def test_a_score_stored_with_an_old_impossible_hand_is_still_read() -> None:
     old = {"variant": "paulista", "target": 12, "ladder": None, "names": ["A", "B"]}
     p = Marcador.from_json({**old, "hands": [[0, 9], [0, 1], [0, 1], [0, 1]]})
     assert p.score == (12, 0) and p.winner == 0
+
+
+def test_gauderio_counts_hands_envido_and_flor_to_24() -> None:
+    p = Marcador("gauderio", target=24)
+    assert p.values(0) == (1, 2, 3, 4) and p.kind.name == "NORMAL"
+    assert p.points_values("envido") == (1, 2, 3, 4, 5, 7, 24)  # the falta at 0 × 0 is 24
+    assert p.points_values("flor") == (3, 6, 9, 12)
+    p = p.add(0, 4).add(1, 3, "flor").add(0, 7, "envido").add(1, 2)
+    assert p.score == (11, 5)
+    assert p.points_values("envido")[-1] == 13  # the falta: what the leader still needs
+    with pytest.raises(ValueError):
+        p.add(0, 6, "envido")  # no envido sequence pays 6
+    with pytest.raises(ValueError):
+        p.add(0, 5)  # a hand is worth at most 4 (vale-quatro)
+    p = p.add(1, 13, "envido")  # a falta won by the team behind still caps at the target
+    assert p.score == (11, 18)
+    p = p.add(1, 7, "envido")
+    assert p.score == (11, 24) and p.winner == 1
+    assert p.points_values("envido") == () and p.values() == ()
+    again = Marcador.from_json({**p.to_json(), "hands": [[0, 7, "envido"], [1, 3, "flor"]]})
+    assert again.score == (7, 3)
+    assert Marcador("paulista").points_values("envido") == ()
+    (g,) = [v for v in site_config()["variants"] if v["name"] == "gauderio"]
+    assert g["envido_values"] == [1, 2, 3, 4, 5, 7] and g["flor_values"] == [3, 6, 9, 12]
+    assert g["default_target"] == 24 and g["min_target"] == 12

@@ -172,7 +172,12 @@ def test_setup_uses_the_table_options() -> None:
     assert st["ladder"] == [4, 6, 10, 12] and st["target"] == 15 and st["level_name"] == "difícil"
     # the variant's own ladder is the default, not a house rule
     assert Setup.from_dict({"variant": "mineiro", "ladder": [4, 8, 10, 12]}).ladder is None
-    for bad in ({"target": 40}, {"players": 3}, {"variant": "truco-gaudério"}, {"level": "mestre"}):
+    for bad in (
+        {"target": 40},
+        {"players": 3},
+        {"variant": "truco de amostra"},
+        {"level": "mestre"},
+    ):
         with pytest.raises(ValueError):
             Setup.from_dict(bad)
     with pytest.raises(ValueError):
@@ -181,7 +186,7 @@ def test_setup_uses_the_table_options() -> None:
 
 def test_choices_list_every_variant_and_level() -> None:
     c = choices()
-    assert [v["name"] for v in c["variants"]] == ["paulista", "mineiro", "trem-bao"]
+    assert [v["name"] for v in c["variants"]] == ["paulista", "mineiro", "trem-bao", "gauderio"]
     assert [lv["name"] for lv in c["levels"]] == ["facil", "medio", "dificil"]
     assert c["target"] == {"min": 6, "max": 30, "default": 12}
 

@@ -23,6 +23,10 @@ SIZES = {"celular": (390, 844), "computador": (1280, 900), "zoom200": (195, 422)
 """zoom200: the phone at 200% zoom, a 195 px wide page (not "mobile": see lesson_fit.VIEWPORTS)."""
 SCHEMES = {"light": "default", "dark": "slate"}
 RUN = """async () => {
+  // colours mid-transition (a button just focused fades to its focus colour) are not what
+  // anyone reads: let the page's transitions end first (a pulsing hint ends within 3 s)
+  const settled = Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)));
+  await Promise.race([settled, new Promise(r => setTimeout(r, 4000))]);
   const result = await axe.run(document, {
     resultTypes: ['violations'],
     rules: {'label-content-name-mismatch': {enabled: true}},

@@ -113,3 +113,28 @@ def test_page_says_which_gaucho_trucos_are_not_played_and_is_linked(site: Path) 
     for linking in ("variantes", "outros-trucos"):
         hrefs = [a.attrs.get("href") or "" for a in page(site, linking).find_all("a")]
         assert any(h.rstrip("/").endswith("gauderio") for h in hrefs), linking
+
+
+def test_robots_page_names_gauderio_only_once_measured(tmp_path, monkeypatch) -> None:
+    import importlib.util
+    import json
+
+    from tests import ROOT
+    from tests.site.test_site import arena_run
+
+    spec = importlib.util.spec_from_file_location("truco_hook", ROOT / "site/_hooks/truco.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    path = tmp_path / "arena.json"
+    monkeypatch.setenv("TRUCO_ARENA_RESULTS", str(path))
+    runs = [arena_run("robot:medio", "robot:facil", 0.7, [0.68, 0.72], 3.0)]
+    path.write_text(json.dumps(runs), encoding="utf-8")
+    assert hook.robots_gauderio() == ""  # no gaudério run: not a word
+    gaucho = arena_run("robot:dificil", "robot:medio", 0.6125, [0.5911, 0.6335], 9.0)
+    gaucho["variant"] = "gauderio"
+    path.write_text(json.dumps([*runs, gaucho]), encoding="utf-8")
+    said = hook.robots_gauderio()
+    assert 'data-runs="1"' in said and "robô difícil × robô médio" in said
+    assert "61,3%" in said and "59,1% a 63,3%" in said and "gaudério" in said
+    assert "Truco gaudério" in hook.robots()  # the measured table names the variant

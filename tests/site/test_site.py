@@ -16,7 +16,7 @@ import pytest
 
 from engine import RULESETS, Card, Match, Rank, Suit, TableOptions
 from engine.match import hand_outcome
-from engine.rulesets import MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
+from engine.rulesets import ALL_RULESETS, MAX_TARGET, MAX_TIMER, MIN_TARGET, MIN_TIMER
 from engine.scenario import replay
 from engine.tutorial import build_trace
 from tests import ROOT
@@ -355,7 +355,7 @@ def test_tutorial_trace_is_the_engine_replay(site: Path) -> None:
     expected = build_trace()
     for lesson in trace["lessons"]:
         for hand in lesson["hands"]:
-            assert hand.pop("call_names") == list(RULESETS[hand["variant"]].call_names)
+            assert hand.pop("call_names") == list(ALL_RULESETS[hand["variant"]].call_names)
     assert trace == expected
 
 
@@ -375,7 +375,9 @@ def test_robots_page_without_results_says_not_measured(tmp_path) -> None:
     assert "ainda sem medições" in box.text
 
 
-def arena_run(a: str, b: str, rate: float, wilson: list[float], p95: float) -> dict:
+def arena_run(
+    a: str, b: str, rate: float, wilson: list[float], p95: float, variant: str = "paulista"
+) -> dict:
     """One run as `truco arena --save` writes it (docs-dev/arena-protocol.md)."""
 
     def side(spec: str, r: float, w: list[float], t: float) -> dict:
@@ -385,10 +387,10 @@ def arena_run(a: str, b: str, rate: float, wilson: list[float], p95: float) -> d
         }  # fmt: skip
 
     return {
-        "command": f"truco arena {a} {b} --matches 2000 --variant paulista --players 2 --seed 1",
+        "command": f"truco arena {a} {b} --matches 2000 --variant {variant} --players 2 --seed 1",
         "date": "2026-11-29T11:05:50+00:00",
         "machine": {"platform": "Linux", "processor": "x86_64", "cpus": 2, "python": "3.11.7"},
-        "variant": "paulista", "players": 2, "target": 12, "seed": 1, "budget_ms": None,
+        "variant": variant, "players": 2, "target": 12, "seed": 1, "budget_ms": None,
         "sides": [a, b], "matches": 2000, "hands": 9500, "seconds": 1200.0,
         "results": [side(a, rate, wilson, p95), side(b, 1 - rate, [1 - wilson[1], 1 - wilson[0]], 3.0)],
     }  # fmt: skip
@@ -399,6 +401,7 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
         arena_run("robot:dificil", "robot:medio", 0.6125, [0.5911, 0.6335], 212.0),
         arena_run("robot:medio", "random", 0.955, [0.9451, 0.9632], 2.5),
         arena_run("robot:facil", "robot:tight", 0.48, [0.4581, 0.5019], 1.0),
+        arena_run("robot:medio", "robot:facil", 0.7, [0.63, 0.76], 2.0, variant="gauderio"),
     ]
     runs[1]["load_average"] = {"start": [10.88, 11.9, 10.7], "end": [8.2, 9.0, 9.9]}
     for side, cpu in zip(
@@ -432,7 +435,18 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     assert "perde com folga de robô difícil" in said["medio"]
     assert "ganha com folga de aleatório" in said["medio"]
     assert "sem diferença clara contra treino: fechado" in said["facil"]
-    assert "folga" not in said["facil"]
+    # each variant has its own sentence: médio beats fácil at gaudério, not at paulista
+    by_variant = {
+        (s.attrs["data-level"], span.attrs["data-variant"]): span.text
+        for s in verdict.find_all("li")
+        for span in s.find_all("span")
+    }
+    assert "ganha com folga de robô fácil" in by_variant["medio", "gauderio"]
+    assert "Truco gaudério" in by_variant["medio", "gauderio"]
+    assert "fácil" not in by_variant["medio", "paulista"]
+    assert "perde com folga de robô médio" in by_variant["facil", "gauderio"]
+    assert "folga" not in by_variant["facil", "paulista"]
+    assert "Truco gaudério" in rows[3].text
     (dev,) = page(out, "desenvolvedores").find_all("table", data_truco="robots-dev")
     dev_rows = body_rows(dev)
     assert [field(r, "command").text for r in dev_rows] == [run["command"] for run in runs]
