@@ -257,27 +257,33 @@ def card_order(variant: str) -> str:
 # ------------------------------------------------------------------ truco ladder
 
 
+def _ladder_rows(rs: Ruleset, lad: tuple[int, ...]) -> list[str]:
+    """A ladder's rows: the hand with no call, then each call accepted and run from."""
+    rows = [
+        '<tr data-step="-1">'
+        + _td("sem pedido")
+        + _td(str(rs.hand_value), "accept", rs.hand_value)
+        + _td("—", "run", "")
+        + "</tr>"
+    ]
+    for step, value in enumerate(lad):
+        run = rs.run_value(lad, step)
+        rows.append(
+            f'<tr data-step="{step}">'
+            + _td(PT.call(step, rs).capitalize())
+            + _td(str(value), "accept", value)
+            + _td(str(run), "run", run)
+            + "</tr>"
+        )
+    return rows
+
+
 def ladder(variant: str) -> str:
     """The truco ladder of a variant: one table per ladder a table may choose."""
     rs = _ruleset(variant)
     out = []
     for n, lad in enumerate(rs.ladder_options):
-        rows = [
-            '<tr data-step="-1">'
-            + _td("sem pedido")
-            + _td(str(rs.hand_value), "accept", rs.hand_value)
-            + _td("—", "run", "")
-            + "</tr>"
-        ]
-        for step, value in enumerate(lad):
-            run = rs.run_value(lad, step)
-            rows.append(
-                f'<tr data-step="{step}">'
-                + _td(PT.call(step, rs).capitalize())
-                + _td(str(value), "accept", value)
-                + _td(str(run), "run", run)
-                + "</tr>"
-            )
+        rows = _ladder_rows(rs, lad)
         label = "escada padrão" if n == 0 else "regra da casa"
         caption = f"{rs.title}: {'-'.join(map(str, lad))} ({label})"
         head = ["Pedido", "Aceito: a mão vale", "Correu: quem pediu marca"]
@@ -1045,22 +1051,7 @@ def gauderio_ladder() -> str:
     """Gaudério's truco ladder (R13.2): what each call is worth accepted and run from."""
     rs = _gauderio()
     lad = rs.ladder
-    rows = [
-        '<tr data-step="-1">'
-        + _td("sem pedido")
-        + _td(str(rs.hand_value), "accept", rs.hand_value)
-        + _td("—", "run", "")
-        + "</tr>"
-    ]
-    for step, value in enumerate(lad):
-        run = rs.run_value(lad, step)
-        rows.append(
-            f'<tr data-step="{step}">'
-            + _td(PT.call(step, rs).capitalize())
-            + _td(str(value), "accept", value)
-            + _td(str(run), "run", run)
-            + "</tr>"
-        )
+    rows = _ladder_rows(rs, lad)
     head = ["Pedido", "Quero: a mão vale", "Não quero: quem pediu marca"]
     caption = f"{rs.title}: escada {_ladder_code(lad)}"
     attrs = {"truco": "gauderio-ladder", "variant": rs.name, "ladder": _ladder_code(lad)}
