@@ -248,9 +248,10 @@ GAUDERIO = Ruleset(
 ALL_RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO, GAUDERIO)}
 """Every variant the engine plays (``get_ruleset`` finds each by name or alias)."""
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (PAULISTA, MINEIRO, TREM_BAO)}
-"""The variants offered everywhere (the bot's menus, the rulebook's tables, the marcador,
-"Jogar agora"). Gaudério is in ``ALL_RULESETS``: the engine, replay, terminal game and
-arena play it; it joins this registry once the bot and the site offer it."""
+"""The variants with a vira-family ladder (paulista, mineiro, Trem Bão), which the rulebook
+compares side by side and whose house ladders it lists. Everything offered to players (the
+bot's menus, /config, "Jogar agora", the marcador) reads ``ALL_RULESETS``; gaudério has its
+own page, since envido and flor have no column in those tables."""
 DEFAULT_VARIANT = PAULISTA.name
 """The variant a table plays when nobody asks for another."""
 
