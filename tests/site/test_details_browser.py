@@ -75,10 +75,15 @@ def test_jogar_agora_names_log_button_and_no_pill(browser, base_url) -> None:
     )
     page.click("[data-jogo] .jogo__mao button[data-acao]")
     page.wait_for_selector(".jogo__log > summary", timeout=20_000)  # the moves of the hand
-    sizes = page.eval_on_selector_all(
-        ".jogo__nome, .jogo__nome small",
-        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))",
-    )
+    # the table is redrawn as the robots play: read the sizes once a drawing has them all
+    sizes = page.wait_for_function(
+        """() => {
+            const s = [...document.querySelectorAll('.jogo__nome, .jogo__nome small')]
+                .map(e => parseFloat(getComputedStyle(e).fontSize));
+            return s.length && s.every(x => !Number.isNaN(x)) ? s : null;
+        }""",
+        timeout=20_000,
+    ).json_value()
     assert sizes and min(sizes) >= 12, sizes
     as_button(page, ".jogo__log > summary")
     # the pill Material shows on scrolling up would cover the score line
