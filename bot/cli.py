@@ -98,9 +98,13 @@ def add_bot_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     p.add_argument(
         "--pace",
-        choices=("flat", "human"),
+        choices=("flat", "human", "fast"),
         default="flat",
-        help="flat: toca assim que pode; human: pensa de 1 a 4 s antes de cada toque",
+        help=(
+            "flat: toca assim que pode; human: pensa de 1 a 4 s antes de cada toque; "
+            "fast: 1 s antes de cada toque, com /cancelar de vez em quando e os números "
+            "de cada grupo (chamadas avisadas em 2 s, silêncio, pico por minuto)"
+        ),
     )
     p.add_argument(
         "--reset",

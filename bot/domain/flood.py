@@ -87,6 +87,13 @@ _MARKS = select(FloodMark.at).where(
 )
 
 
+def marks_in(s: Session, b: Budget, now: float) -> list[float]:
+    """When the calls counted in ``b``'s window were made, oldest first (the group-call
+    planner spreads a group's minute by them)."""
+    found = s.execute(_MARKS, {"key": b.key, "since": now - b.window}).scalars().all()
+    return sorted(float(t) for t in found)
+
+
 def wait_in(s: Session, budgets: Sequence[Budget], now: float, needed: int = 1) -> float:
     """``wait`` in the caller's session (a redraw reads its table and its budget together)."""
     worst = 0.0

@@ -116,6 +116,9 @@ class TableRound:
     """The announcements still to send, oldest first (``outbox.pending``)."""
     wait: float
     """Seconds before one more call fits the chat's budgets (``flood.wait``)."""
+    marks: tuple[float, ...] = ()
+    """When the calls in the group's window were made (``flood.marks_in``; none in private):
+    the group-call planner shares the minute by them."""
 
 
 def table_round(
@@ -138,8 +141,14 @@ def table_round(
             return None
         table = drawing.table
         owed = outbox.pending_in(s, game_id, now)
-        wait = 0.0 if table.private else flood.wait_in(s, budgets(table.chat_id), at, 1)
-        return TableRound(drawing, owed, wait)
+        if table.private:
+            return TableRound(drawing, owed, 0.0)
+        chat = budgets(table.chat_id)
+        if len(chat) != 1:
+            return TableRound(drawing, owed, flood.wait_in(s, chat, at, 1))
+        marks = tuple(flood.marks_in(s, chat[0], at))  # one read: the wait is made of them
+        wait = flood.seconds_to_wait(marks, chat[0], at, 1, spaced=True)
+        return TableRound(drawing, owed, wait, marks)
 
 
 def _canceller(s: Session, game_id: int) -> str | None:

@@ -16,7 +16,9 @@ from ``kind`` and ``payload`` at sending time, in the chat's language.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -222,3 +224,34 @@ def counts(db: Database) -> dict[str, int]:
     with db.session() as s:
         rows = s.exec(select(OutboxMessage.state, func.count()).group_by(col(OutboxMessage.state)))
         return {state: n for state, n in rows}
+
+
+def calls_said(
+    db: Database, sayings: Collection[str]
+) -> dict[int, list[tuple[float, float | None]]]:
+    """Per chat: when each announcement of ``sayings`` (``Said`` kinds) was recorded and when
+    it was sent (Unix seconds; ``None``: never sent), for ``truco bot-bench``'s figures."""
+    q = select(OutboxMessage).where(OutboxMessage.kind == Announcement.SAID.value)
+    out: dict[int, list[tuple[float, float | None]]] = {}
+    with db.session() as s:
+        for m in s.exec(q):
+            if json.loads(m.payload).get("saying") not in sayings:
+                continue
+            sent = _unix(m.sent_at) if m.state == State.SENT and m.sent_at else None
+            out.setdefault(m.chat_id, []).append((_unix(m.created_at), sent))
+    return out
+
+
+def hands_closed(db: Database) -> dict[int, int]:
+    """Per chat: how many hands' closings were recorded (``truco bot-bench``'s figures)."""
+    q = select(OutboxMessage.chat_id).where(OutboxMessage.kind == Announcement.HAND_OVER.value)
+    out: dict[int, int] = {}
+    with db.session() as s:
+        for chat in s.exec(q):
+            out[chat] = out.get(chat, 0) + 1
+    return out
+
+
+def _unix(at: datetime) -> float:
+    """A stored time as Unix seconds (SQLite gives it back without its zone: UTC)."""
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()

@@ -334,7 +334,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
             db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
         ),
         metrics=metrics,
-        throttle=CommandThrottle(notes_for(db), clock=clock),
+        throttle=CommandThrottle(notes_for(db), reserve=budget.reserve, clock=clock),
         http=http,
     )
     app.bot_data[RUNTIME_KEY] = rt

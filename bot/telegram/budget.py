@@ -21,12 +21,13 @@ looks first (``wait``) and comes back later rather than queue behind its own gro
   than when Telegram counted it: a mark older than the call would leave the window
   before Telegram's does.
 
-The table comes first. Every call to a group goes through ``take``; the table's own
-calls (its edits, the announcements, reposts: ``table_traffic``) may spend the whole
-minute, every other kind (answers to commands, marcadores, questions, anything added
-later) only while ``reserve`` calls of the minute stay free for the table, and waits
-outside the chat's queue meanwhile (``room``). Calls to one group are a second apart,
-counted from Telegram's answer to the call before.
+Every call to a group goes through ``take``. The table job's calls (its edits, the
+announcements, reposts: ``table_traffic``) and the questions that must be asked (/cancelar's)
+are planned before they are made (``bot.telegram.planner``: the calls of a match go at once,
+the table's other traffic at its pace) and are never refused here; every other kind (answers
+to commands, marcadores, anything added later) goes only while ``reserve`` calls of the
+minute stay free for the calls, and waits outside the chat's queue meanwhile (``room``).
+Calls to one group are a second apart, counted from Telegram's answer to the call before.
 """
 
 from __future__ import annotations
@@ -44,15 +45,13 @@ from bot.domain import flood
 from bot.domain.store import Database
 from bot.telegram.clock import WALL, Clock
 from bot.telegram.job_runner import worker_name
+from bot.telegram.planner import urgent_keep
 
 ALIVE_EVERY = 1.0
 """Seconds between two notes that this process is alive (and counts of the others)."""
 ALIVE_FOR = 3.0
 """A process not heard of for this long has stopped: its share of the bot's budget is free."""
 
-RESERVE = 8
-"""Calls of a group's minute only the table may spend: 8 of Telegram's 20 (two fifths of a
-smaller budget)."""
 PATIENCE = 15.0
 """Seconds a call other than the table's waits for room in its group before it is dropped."""
 SPACING = 1.0
@@ -66,7 +65,8 @@ _TABLE: ContextVar[bool] = ContextVar("table_traffic", default=False)
 
 @contextlib.contextmanager
 def table_traffic() -> Iterator[None]:
-    """Within this block (and the tasks it starts) group calls are the table's own."""
+    """Within this block (and the tasks it starts) group calls are planned already (the table
+    job's, a question that must be asked): never refused for the reserve."""
     token = _TABLE.set(True)
     try:
         yield
@@ -124,8 +124,9 @@ class SharedBudget:
 
     @property
     def reserve(self) -> int:
-        """Calls of a group's minute kept for the table (the rest is for everything else)."""
-        return max(1, min(RESERVE, round(self.group_limit * 0.4)))
+        """Calls of a group's minute kept for the calls of a match (``planner.urgent_keep``):
+        the rest is for everything else."""
+        return urgent_keep(self.group_limit)
 
     @property
     def share(self) -> int:

@@ -8,6 +8,7 @@ what every handler needs (``context.db``, ``context.rules``, ``context.call``,
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar, cast
@@ -46,6 +47,8 @@ class Runtime(Services):
     http: BaseRequest | None = None
     """The Bot API's request (PTB's ``Bot`` holds it too)."""
     reposted: dict[int, float] = field(default_factory=dict)
+    urgent: dict[int, deque[float]] = field(default_factory=dict)
+    """When this process made each group's urgent calls lately (``bot.telegram.planner``)."""
     """When this process last posted each table again below (``clock`` time)."""
 
     @property

@@ -4,7 +4,7 @@ A group gets about 20 messages a minute, and the table's edits, the hand
 closings and the answers to commands all count. Game traffic comes first:
 
 - an answer is posted in the group only while the group's budget keeps
-  ``reserve`` calls of the minute free for the table;
+  ``reserve`` calls of the minute free for the match's calls (``bot.telegram.planner``);
 - one person repeating a command in a chat (the bot would give them the same
   answer again) is answered in the group once a ``window``, and at most
   ``per_person`` of their commands a window; the rest go to their private chat
@@ -134,8 +134,8 @@ class CommandThrottle:
     """Decides where each command's answer goes (see the module's rules)."""
 
     notes: Notes = field(default_factory=LocalNotes)
-    reserve: int = 8
-    """Calls a minute kept free for the table in a group with a 20-a-minute budget."""
+    reserve: int = 4
+    """Calls a minute kept free for a match's calls (``planner.urgent_keep``: 4 of 20)."""
     window: float = 60.0
     """Seconds during which the same answer to one person is given in the group once."""
     per_person: int = 8
@@ -203,4 +203,6 @@ class CommandThrottle:
         privately = [flood.Budget(f"{person}:p:{same}", 1, self.private_gap)]
         if started and user_id and self.notes.take(privately, now, person) == 0:
             return Route.PRIVATE
+        if not room and not started and self.notes.take(in_group, now, person) == 0:
+            return Route.GROUP  # nowhere else to answer: it waits for room in the group
         return Route.DROP

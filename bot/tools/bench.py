@@ -10,7 +10,13 @@ loop is not shared with its load.
 With ``people=4`` each group seats four simulated people in a 2×2 match (one
 opens the table, three join, the opener starts); they press a random legal move,
 so calls and raises happen. ``pace="human"`` makes every person think 1–4 s
-before pressing; ``"flat"`` presses at once. ``matches="full"`` makes every person play
+before pressing; ``"flat"`` presses at once. ``pace="fast"`` is the group-call planner's worst
+case (``bot.telegram.planner``): every person presses one second after their turn (robots
+answer at once), each table's opener sends /cancelar now and then (leaving the question
+open), and each group's own figures are printed (``bot.tools.pace``): calls per hand, the
+match's calls announced within 2 s and their p95 delay (the outbox's record of the call to
+its sending), the longest silence while the match moved, the peak of calls in any 60 s, and
+the commands answered (in the group or in private) with their p95 delay. ``matches="full"`` makes every person play
 as people do instead (a card at random, truco now and then, running from most calls), so
 that a match to 12 lasts as many hands as between people; with ``"short"`` the lone
 person presses the first move and accepts every truco, and matches end in a few hands.
@@ -80,7 +86,12 @@ if TYPE_CHECKING:
 
 TOKEN = "123456:BENCH"
 LEVELS = tuple(RobotLevel)
-PACES = ("flat", "human")
+PACES = ("flat", "human", "fast")
+FAST_THINK = 1.0
+"""``pace="fast"``: seconds a person takes before each press."""
+CANCEL_EVERY = 65.0
+"""``pace="fast"``: seconds between two /cancelar of a table's opener (a question stays open
+a minute: each one is asked anew)."""
 CLIENTS = ("buttons", "miniapp")
 """How the simulated people play: pressing the private hand's buttons, or in the Mini App."""
 MATCHES = ("short", "full")
@@ -97,6 +108,8 @@ PAGE_WAIT = 10.0
 """Seconds a tap waits for the other open pages to show it before counting them as missed."""
 THROTTLED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"})
 """Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group)."""
+CANCEL_QUESTION = "Cancelar a partida?"
+"""The question /cancelar asks (the bench's groups speak Portuguese)."""
 TURNS = frozenset({"robot", "deadline"})
 """Jobs that move a game (their lateness is a robot or a clock running late)."""
 REDRAWS = frozenset({"table", "hands", "marcador"})
@@ -154,11 +167,30 @@ class _Watch:
         self.silent_turns = 0
         self._waiting: dict[int, float] = {}
         self._turns: dict[int, bool] = {}
+        self.moved = {}
+        self.commands = {}
 
     def press(self, group: int, at: float) -> None:
         """A press at a group's table was answered."""
         self.pressed[group] = at
         self._waiting.setdefault(group, at)
+        first, _last = self.moved.get(group, (time.time(), 0.0))
+        self.moved[group] = (first, time.time())
+
+    moved: dict[int, tuple[float, float]]
+    """Per group: the first and the latest answered press (wall clock)."""
+    commands: dict[int, list[tuple[float, float | None]]]
+    """Per group: each /cancelar sent and when its question came (wall clock)."""
+
+    def asked(self, group: int) -> None:
+        """A /cancelar was sent at the group's table."""
+        self.commands.setdefault(group, []).append((time.time(), None))
+
+    def question(self, group: int) -> None:
+        """The question of /cancelar reached the group or its opener in private."""
+        sent = self.commands.get(group, [])
+        if sent and sent[-1][1] is None:
+            sent[-1] = (sent[-1][0], time.time())
 
     def group_event(self, group: int, at: float) -> None:
         """A message or edit reached the group: it shows the presses before it."""
@@ -257,6 +289,8 @@ class _Person:
             self.changed.clear()
             if self.pace == "human":
                 await asyncio.sleep(self.rng.uniform(1.0, 4.0))
+            elif self.pace == "fast":
+                await asyncio.sleep(FAST_THINK)
             if self.latest is None:
                 continue
             chat, mid, data = self.latest
@@ -556,6 +590,8 @@ async def _load(conn: Connection, plan: Plan) -> None:
         chat = event["chat_id"]
         at = time.monotonic()
         msg = event["message"]
+        if msg["from"]["is_bot"] and CANCEL_QUESTION in msg.get("text", ""):
+            watch.question(groups[chat])
         if chat == groups[chat]:
             if msg["from"]["is_bot"]:
                 watch.group_event(chat, at)
@@ -575,8 +611,23 @@ async def _load(conn: Connection, plan: Plan) -> None:
         await asyncio.sleep(plan.warmup)
         first[0] = len(server.calls)
 
+    async def cancel(group: int, opener: int) -> None:
+        """The opener's /cancelar now and then, its question left open (``pace="fast"``)."""
+        await asyncio.sleep(20.0)
+        while time.monotonic() < until - 10.0:
+            watch.asked(group)
+            await server.user_sends(opener, group, "/cancelar")
+            await asyncio.sleep(CANCEL_EVERY)
+
     warming = asyncio.create_task(warm()) if plan.warmup else None
+    cancels = [
+        asyncio.create_task(cancel(g, ps[0].user))
+        for g, ps in persons.items()
+        if plan.pace == "fast" and groups.get(g) == g
+    ]
     await asyncio.gather(*(p.play(until, latencies, watch) for p in everyone))
+    for task in cancels:
+        task.cancel()
     await asyncio.gather(*pages.tasks)
     if warming is not None:
         await warming
@@ -601,6 +652,17 @@ async def _load(conn: Connection, plan: Plan) -> None:
             "pages_missed": pages.missed,
             "pages_opened": pages.opened,
             "page_reconnects": sum(p.reconnects for ps in pages.pages.values() for p in ps),
+            # per group (``pace="fast"``): its throttled calls, the match's moves, /cancelar
+            "groups": {
+                g: {
+                    "calls": [
+                        c.time for c in group_calls if c.chat_id == g and c.method in THROTTLED
+                    ],
+                    "moved": watch.moved.get(g),
+                    "commands": watch.commands.get(g, []),
+                }
+                for g in group_ids
+            },
         }
     )
     for group_pages in list(pages.pages.values()):
@@ -807,6 +869,8 @@ async def _run(plan: Plan) -> dict[str, Any]:
         await asyncio.to_thread(load.join, 10)
     hands = messages.count_events(db, "hand_over")
     figures["matches"] = messages.count_events(db, "match_over")
+    if plan.pace == "fast":
+        figures["per_group"] = _per_group(db, figures.pop("groups"))
     db.close()
     text = app.bot_data["runtime"].metrics.text().decode()
     figures["lateness"] = _lateness([text])
@@ -870,6 +934,8 @@ async def _run_replicas(plan: Plan) -> dict[str, Any]:
     db = Database(plan.database_url, migrate=False)
     hands = messages.count_events(db, "hand_over")
     figures["matches"] = messages.count_events(db, "match_over")
+    if plan.pace == "fast":
+        figures["per_group"] = _per_group(db, figures.pop("groups"))
     db.close()
     figures["lateness"] = _lateness(texts)
     figures["throttled_429"] = _counter(texts, "truco_throttled_total")
@@ -891,6 +957,44 @@ async def _run_replicas(plan: Plan) -> dict[str, Any]:
     if load_cpu is not None:
         result["load_cpu_seconds"] = round(load_cpu, 1)  # the fake Telegram and the people
     return result
+
+
+def _per_group(db: Any, groups: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """Each group's figures (``bot.tools.pace``) from the load's times and the database's
+    record of each call and hand; then the worst of them."""
+    from bot.domain import outbox
+    from bot.telegram.publish.table import URGENT_SAYINGS
+    from bot.tools.pace import group_figures
+
+    said = outbox.calls_said(db, URGENT_SAYINGS)
+    hands = outbox.hands_closed(db)
+    out: dict[str, Any] = {}
+    for g, seen in groups.items():
+        moved = seen["moved"]
+        if moved is None:
+            continue
+        figures = group_figures(
+            seen["calls"], hands.get(g, 0), said.get(g, []), tuple(moved), seen["commands"]
+        )
+        out[str(g)] = figures.as_json()
+    rows = list(out.values())
+
+    def worst(key: str, pick: Any) -> Any:
+        values = [r[key] for r in rows if r[key] is not None]
+        return pick(values) if values else None
+
+    return {
+        "groups": out,
+        "worst": {
+            "peak_per_minute": worst("peak_per_minute", max),
+            "announced_in_time": worst("announced_in_time", min),
+            "announced_p95": worst("announced_p95", max),
+            "longest_silence": worst("longest_silence", max),
+            "calls_per_hand": worst("calls_per_hand", max),
+            "commands_p95": worst("commands_p95", max),
+            "commands_unanswered": sum(r["commands"] - r["commands_answered"] for r in rows),
+        },
+    }
 
 
 async def _ended_after(seconds: float, db: Any, url: str = "") -> tuple[int, int]:
@@ -994,6 +1098,7 @@ def _figures(
         # the bot's transactions and statements (the lobbies' included), per hand played
         "db_transactions_per_hand": round(figures["db"][0] / every_hand, 1) if every_hand else None,
         "db_statements_per_hand": round(figures["db"][1] / every_hand, 1) if every_hand else None,
+        **({"per_group": figures["per_group"]} if "per_group" in figures else {}),
     }
 
 
@@ -1057,7 +1162,7 @@ def run(
     if robots not in (*LEVELS, "mix"):
         raise ValueError(f"robots: {', '.join(LEVELS)} or mix")
     if people not in (1, 4) or pace not in PACES or clients not in CLIENTS:
-        raise ValueError("people: 1 or 4; pace: flat or human; clients: buttons or miniapp")
+        raise ValueError("people: 1 or 4; pace: flat, human or fast; clients: buttons or miniapp")
     if not 0 <= warmup < seconds:
         raise ValueError("warmup: from 0 to less than seconds")
     if noise not in NOISES:

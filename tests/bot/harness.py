@@ -224,6 +224,9 @@ class Harness:
         self.db: Database | None = None
         self._pump: asyncio.Task[None] | None = None
         self._stopping = False
+        self.pumping = True
+        """Whether the pump moves the clock to the bot's own waits (a test that moves it
+        itself, as people pressing at a pace, stops it)."""
 
     def config(self) -> Config:
         """The bot configuration: robots without delay, quick polling."""
@@ -288,6 +291,8 @@ class Harness:
         moves it there (``advance``)."""
         while True:
             await asyncio.sleep(PUMP_EVERY)  # real time: the bot works meanwhile
+            if not self.pumping:
+                continue
             now, sleeper = clock.now, clock.next_wake()
             job, person = await asyncio.to_thread(self._next_jobs, now)
             wake = min((t for t in (sleeper, job) if t is not None), default=None)

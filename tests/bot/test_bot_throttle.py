@@ -50,9 +50,12 @@ def test_two_replicas_answer_a_repeated_command_once_between_them(tmp_path: Path
     ]
     assert answered.count(Route.GROUP) == one.per_person
     assert answered[one.per_person :] == [Route.PRIVATE] * (12 - one.per_person)
-    # no room left for the table's share: nothing is posted in the group, nothing counted
-    assert one.route(_Room(30.0), GROUP, 10, "regras", started=False) is Route.DROP
-    assert two.route(room, GROUP, 10, "regras", started=False) is Route.GROUP
+    # no room left but the calls' reserve, and no private chat to answer in: the answer
+    # waits for room in the group (a command is never left unanswered), its repeat does not
+    assert one.route(_Room(30.0), GROUP, 10, "regras", started=False) is Route.GROUP
+    assert two.route(room, GROUP, 10, "regras", started=False) is Route.DROP
+    # who can be answered privately is, while the group has no room
+    assert one.route(_Room(30.0), GROUP, 11, "regras", started=True) is Route.PRIVATE
     # private chats are never throttled
     assert all(one.route(room, 10, 10, "regras", started=True) is Route.GROUP for _ in range(3))
     db.close()

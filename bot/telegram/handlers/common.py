@@ -17,7 +17,7 @@ from bot.domain.values.errors import Reason, Refused
 from bot.domain.values.game import Table
 from bot.i18n import Translations, person_translations
 from bot.numbers import NumberRefused
-from bot.telegram.budget import Looked
+from bot.telegram.budget import Looked, table_traffic
 from bot.telegram.context import BotContext
 from bot.telegram.publish import schedule_table
 from bot.telegram.render.wording import routed_note, seated_greeting
@@ -133,8 +133,8 @@ async def ask(update: Update, context: BotContext, text: str, markup: Any) -> No
     """Post a question with its buttons (/cancelar's Sim / Não) in the command's chat.
 
     ``reply`` keeps a keyboard out of a group whose minute the table needs, so a
-    question would be lost there; this one waits for the group's flood budget (the
-    rate limiter) instead. Only those who may answer are asked; the same person asking
+    question would be lost there; this one is planned as a match's call is (it may spend
+    the calls' reserve, ``bot.telegram.planner``) and waits only for the group's second. Only those who may answer are asked; the same person asking
     again while the question is still open (``CommandThrottle.may_ask``, noted where
     every replica sees it) goes through ``reply``: one open question, not a stream of them.
     """
@@ -148,7 +148,10 @@ async def ask(update: Update, context: BotContext, text: str, markup: Any) -> No
 
     async def send() -> None:
         try:
-            await msg.reply_text(text, do_quote=False, reply_markup=markup)
+            # a question that must be asked goes as a match's call does: it may spend the
+            # calls' reserve (asked once per person while open, ``may_ask``)
+            with table_traffic():
+                await msg.reply_text(text, do_quote=False, reply_markup=markup)
         except TelegramError as exc:
             log.warning("question in %s failed: %s", chat.id, exc)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import deque
 from collections.abc import Sequence
 
 from telegram import InlineKeyboardMarkup
@@ -34,9 +35,11 @@ from bot.domain.values.game import (
 )
 from bot.domain.values.settings import Noise
 from bot.i18n import Translations, translations
+from bot.telegram import planner
 from bot.telegram.budget import table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.job_runner import ClaimedJob, Postpone
+from bot.telegram.planner import Traffic
 from bot.telegram.publish.sending import (
     RETRY_SECONDS,
     Edited,
@@ -52,7 +55,13 @@ from bot.telegram.render.results import (
     rematch_keyboard,
     retired_text,
 )
-from bot.telegram.render.table import in_app_note, public_table, said_line, timeout_line
+from bot.telegram.render.table import (
+    fast_note,
+    in_app_note,
+    public_table,
+    said_line,
+    timeout_line,
+)
 from engine import View, get_ruleset
 
 log = logging.getLogger(__name__)
@@ -134,16 +143,26 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             drawing, owed = found.drawing, found.owed
             table = drawing.table
             t = translations(drawing.language)
-            if not table.private:
-                wait = found.wait
+            traffic = _traffic(owed, drawing.noise)
+            pressed, calm_in = False, 0.0
+            if not table.private and traffic is not None:
+                limit = rt.budget.group_limit
+                urgent_lately = rt.urgent.get(table.chat_id, ())
+                made = planner.plan(found.marks, rt.budget.clock(), limit, traffic, urgent_lately)
+                wait, pressed, calm_in = made.wait, made.pressed, made.calm_in
+                if wait > 0 and pressed and not owed and _stale(app, drawing, t):
+                    urgent = Traffic.URGENT
+                    wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
                 if wait > SHORT_WAIT:
-                    return wait  # the group's minute is spent: come back, free the slot
+                    return wait  # no room for it in the group's minute yet: come back later
                 if wait > 0.01:
                     await rt.clock.sleep(wait)  # a second apart: wait, then take the newest
                     continue
             try:
                 if owed:
-                    await _announce(app, table, owed, t, drawing.noise)
+                    said = await _announce(app, table, owed, t, drawing.noise)
+                    if said and traffic == Traffic.URGENT and not table.private:
+                        _urgent_made(app, table.chat_id)
                     continue  # then the newest table, or what was said meanwhile
                 if table.private:
                     # in a private chat the hand message is the table: a second copy of it,
@@ -152,13 +171,47 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 wait, in_app = await asyncio.to_thread(_table_gate, app, table)
                 if wait > 0:
                     return wait  # everyone plays in the Mini App: the table can wait
-                later = await _draw_table(app, drawing, t, in_app)
+                later = await _draw_table(app, drawing, t, in_app, pressed)
                 if in_app:
                     await asyncio.to_thread(presence.table_drawn, rt.db, table.id, rt.rules.clock())
+                if pressed and table.status == GameStatus.PLAYING:
+                    # drawn without its claims: drawn again once the group's minute is calm
+                    return min(x for x in (later, calm_in) if x > 0) if later else calm_in
                 return later
             except Later:
                 return RETRY_SECONDS  # the newest state, drawn again soon
         return SHORT_WAIT  # the table is busy: come back for the rest
+
+
+def _urgent_made(app: TrucoApp, chat_id: int) -> None:
+    """Note an urgent call to a group (the planner keeps room for as many ahead)."""
+    rt = runtime_of(app)
+    made = rt.urgent.setdefault(chat_id, deque(maxlen=URGENT_KEPT))
+    made.append(rt.clock())
+    if len(rt.urgent) > 4096:  # forget the groups quiet for a while
+        now = rt.clock()
+        for chat in [c for c, d in rt.urgent.items() if not d or now - d[-1] > LONGEST]:
+            del rt.urgent[chat]
+
+
+URGENT_KEPT = 30
+"""Urgent calls remembered per group (more than a minute holds)."""
+LONGEST = 120.0
+"""Seconds after which a group's urgent calls no longer matter."""
+
+
+def _traffic(owed: Sequence[Outgoing], noise: str) -> Traffic | None:
+    """What the next call of a table's round is to the planner: urgent when a call or the
+    end of the match is owed (the lines owed before it go with it), the table's own
+    otherwise; ``None`` when it makes no call (announcements the chat does not hear)."""
+    if not owed:
+        return Traffic.TABLE
+    heard = [o for o in owed[:MAX_LINES] if _heard(o, noise)]
+    if not heard:
+        return None
+    if any(_urgent(o) for o in heard):
+        return Traffic.URGENT
+    return Traffic.TABLE
 
 
 def _is_call(o: Outgoing) -> bool:
@@ -173,6 +226,16 @@ CALLS_HEARD = (
     Saying.ENVIDO_WON.value,
     Saying.FLOR.value,
 )
+URGENT_SAYINGS = (*CALLS_HEARD, Saying.PLAY11.value)
+"""What the group is told at once (``planner.Traffic.URGENT``): the calls, and a team's
+choice to play the mão de onze/dez."""
+
+
+def _urgent(o: Outgoing) -> bool:
+    """Whether an announcement goes at once: a call, a mão de onze/dez played, the end."""
+    if o.kind == Announcement.MATCH_OVER:
+        return True
+    return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS
 
 
 def _heard(o: Outgoing, noise: str) -> bool:
@@ -193,11 +256,12 @@ async def _skip(app: TrucoApp, items: Sequence[Outgoing]) -> None:
 
 async def _announce(
     app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations, noise: str = "all"
-) -> None:
+) -> bool:
     """Send what the outbox holds for this table, in order: the lines said, the hands'
     closings and timeouts in one message, the end of the match in its own (Revanche).
 
-    ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent."""
+    ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent.
+    Whether a message was sent."""
     lines: list[Outgoing] = []
     for o in owed:
         if o.kind == Announcement.MATCH_OVER:
@@ -211,7 +275,7 @@ async def _announce(
         if muted:
             await _skip(app, muted)
         if not heard:
-            return
+            return False
         view = table.view(0)
         text = "\n".join(_line(t, o, table, view) for o in heard)
         # only a call rings: answers, timeouts and closings matter to the players, who
@@ -223,12 +287,12 @@ async def _announce(
             # its id also tells of the chatter a bot in privacy mode does not see
             rt = runtime_of(app)
             await asyncio.to_thread(messages.note_seen, rt.db, table.chat_id, table.thread_id, sent)
-        return
+        return sent is not None
     end = owed[0]
     score = end.payload["score"]
     ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
     text = match_over_text(t, ending, table.seats)
-    await _send_once(app, table, [end], text, rematch_keyboard(t, table))
+    return await _send_once(app, table, [end], text, rematch_keyboard(t, table)) is not None
 
 
 def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
@@ -309,8 +373,39 @@ async def _send_once(
     return int(sent.message_id)
 
 
+def _table_message(
+    app: TrucoApp, drawing: TableDrawing, t: Translations, in_app: bool, pressed: bool
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The table message's text and buttons (``_draw_table`` says when it shows no state)."""
+    rt = runtime_of(app)
+    table = drawing.table
+    username = app.bot.username if app.bot._bot_user else ""
+    seconds = tables.decision_seconds(table, rt.rules)
+    claims = not (in_app or pressed)
+    text, markup = public_table(t, drawing, seconds, username, rt.config.webapp, claims=claims)
+    if in_app:  # the message is redrawn seldom now (``APP_TABLE_GAP``)
+        text += "\n" + in_app_note(t)
+    elif pressed and table.status == GameStatus.PLAYING:
+        text += "\n" + fast_note(t)
+    return text, markup
+
+
+def _stale(app: TrucoApp, drawing: TableDrawing, t: Translations) -> bool:
+    """Whether the table message still shows a hand's state while the group's minute is under
+    pressure: its one edit to the form that shows none goes as an urgent call (it would
+    otherwise wait, stale, behind the calls)."""
+    table = drawing.table
+    if table.status != GameStatus.PLAYING or table.table_message_id is None:
+        return False
+    return drawing.shown != digest(*_table_message(app, drawing, t, False, True))
+
+
 async def _draw_table(
-    app: TrucoApp, drawing: TableDrawing, t: Translations, in_app: bool = False
+    app: TrucoApp,
+    drawing: TableDrawing,
+    t: Translations,
+    in_app: bool = False,
+    pressed: bool = False,
 ) -> float:
     """Edit the table message in place (send it when there is none); ``Later`` to retry.
 
@@ -318,14 +413,14 @@ async def _draw_table(
     (quietly: it is no news) and the old message is retired, without buttons; at most
     once every ``REPOST_GAP`` seconds, so that a chatty group does not spend its minute
     on it. Returns when to come back for a repost put off (0: nothing left).
+
+    ``in_app`` (everyone plays in the Mini App, the message is redrawn seldom) or
+    ``pressed`` (the group's minute is under pressure, the message is redrawn only in its
+    silences): it shows no state of the hand, which would be stale before its next edit.
     """
     rt = runtime_of(app)
     table = drawing.table
-    username = app.bot.username if app.bot._bot_user else ""
-    seconds = tables.decision_seconds(table, rt.rules)
-    text, markup = public_table(t, drawing, seconds, username, rt.config.webapp)
-    if in_app:  # the message is redrawn seldom now (``APP_TABLE_GAP``)
-        text += "\n" + in_app_note(t)
+    text, markup = _table_message(app, drawing, t, in_app, pressed)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
     repost = old is not None and live and drawing.buried >= REPOST_AFTER

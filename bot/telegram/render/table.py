@@ -38,11 +38,19 @@ def table_text(
     *,
     style: DeckStyle = DeckStyle.TRADITIONAL,
     own: int | None = None,
+    claims: bool = True,
 ) -> str:
-    """The public picture of the match (``own`` = the seat whose covered cards show)."""
+    """The public picture of the match (``own`` = the seat whose covered cards show).
+
+    ``claims``: show the hand's state (score, hand, cards, whose turn). Without them, for a
+    message redrawn seldom, where they would be stale before its next edit: the variant
+    and the teams only (the announcements below carry the score)."""
     lines = table_head(t, table, view, style)
     if view.match_winner is not None:
         return "\n".join(lines)
+    if not claims:
+        teams = f"<b>{team_name(table.seats, 0, t)}</b>  ×  <b>{team_name(table.seats, 1, t)}</b>"
+        return "\n".join([lines[0], teams])
     lines += _table_rest(t, table, view, time_left, style, own)
     return "\n".join(lines)
 
@@ -357,6 +365,12 @@ def with_open_table(
     return InlineKeyboardMarkup(rows)
 
 
+def fast_note(t: Translations) -> str:
+    """The table message's last line while the group's minute is under pressure: the
+    message is redrawn seldom then, so it shows no state and says where the match is."""
+    return t.gettext("⏩ O jogo está rápido: a vez de cada um está na mão dele.")
+
+
 def in_app_note(t: Translations) -> str:
     """The table message's last line while everyone seated plays in the Mini App: the
     message is redrawn seldom then, so it says where the match is live."""
@@ -369,8 +383,12 @@ def public_table(
     time_left: float | None,
     bot_username: str,
     webapp: tuple[str, str] | None = None,
+    *,
+    claims: bool = True,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message for any status: lobby, match, end or cancellation.
+
+    ``claims``: show the hand's state (``table_text``).
 
     An ended match whose ending message may never have been shown carries the Revanche
     itself: the ending is never sent twice, and without it nobody could ask for one.
@@ -387,9 +405,9 @@ def public_table(
     if table.status == GameStatus.CANCELLED:
         return cancelled_by_text(t, table, drawing.cancelled_by), None
     style = get_ruleset(table.variant).deck_style  # the group sees the variant's look
-    text = table_text(t, table, table.view(0), time_left, style=style)
+    text = table_text(t, table, table.view(0), time_left, style=style, claims=claims)
     if table.status == GameStatus.PLAYING:
-        if drawing.last_hand is not None:  # the group chose not to hear it as a message
+        if drawing.last_hand is not None and claims:  # the group chose not to hear it
             ended = drawing.last_hand
             deck = get_ruleset(table.variant).deck_style
             said = [hand_over_line(t, ended, table.seats)]

@@ -1,0 +1,147 @@
+"""The planner of a group's minute: which call may go now, for each kind of traffic.
+
+Telegram allows about 20 calls a minute in one group (``bot.domain.flood`` counts them for
+every process). At the worst pace (robots answering at once, people pressing every second)
+a match changes the table every second: drawing each change would spend the minute in
+20 s and leave the group silent for the other 40, calls unsaid and commands unanswered.
+The planner shares the minute between three kinds of traffic, by what each one keeps free:
+
+- **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez decision,
+  envido, flor), the end of a match, the question of /cancelar. They ring, and a late call
+  is a wrong one: they may spend the whole minute and never wait for anything but the
+  second between two calls to a group. Whatever the table owes before a call goes in the
+  same message (a hand's closing, a run), so the call is never held behind it.
+- **commands** (``Traffic.COMMAND``): answers to commands, marcadores. They keep
+  ``urgent_keep`` calls free for the calls; when even those are spent, the answer goes
+  in private (``bot.telegram.throttle``), and waits in the group only for who cannot be
+  reached there.
+- **the table** (``Traffic.TABLE``): the table message's edits and reposts, the lines that
+  are not calls (answers, timeouts, a hand's closing). They keep ``table_keep`` calls free
+  (the calls' and two for commands), or more when the match calls often: as many as its
+  calls in the last minute, and the calls' reserve (the next minute will likely hold as
+  many), and once the group's minute is under pressure
+  (``pressed_from`` calls in it) they only fill the group's silences: they go once the
+  group has heard nothing for ``QUIET`` seconds, spread over the window (at most half their
+  share in its last half: a burst spent at once leaves the window at once, and a silence
+  follows), and after ``SILENT`` seconds they may spend the commands' share too (a long
+  silence is worse than an answer in private).
+
+At the worst pace a match makes a call almost every hand, a hand every 3 to 4 s: the calls
+alone take most of the minute, so the table gives way to them rather than spread its own
+share over the minute (tried first: with the table at a call every 4.7 s the calls found the
+minute spent and came 14 s late; then, with the table keeping a fixed 6 free, a 1×1 at a
+call every 4 s plus a new match every 50 s still found it spent).
+
+Folding, so that a hand costs fewer calls: the table's lines wait while the group is
+busy and are sent together (a run and the hand's closing, a closing and the next hand's
+answers, in one message); a call takes every line owed before it in its own message; and
+the table message is edited only in a silence, once the announcements owed are out, to its
+newest state (the edits in between, superseded, are never made). While the minute is under
+pressure the table message shows no state of the hand (``Plan.pressed``): edited only now
+and then at a pace of a move a second, "Mão 1 … Vez de Caio" would be stale at once. It
+keeps the variant, the teams and its buttons and says the game is fast (one edit, made as
+an urgent call lest a stale table wait behind the calls, then none while the pressure lasts:
+it does not change); the announcements carry the score, each
+person's turn is in their private hand and in the Mini App, and once the minute is calm
+again (``Plan.calm_in``) the table is drawn whole.
+
+So the group is silent at most about ``QUIET`` seconds (and the second between two calls)
+while a match moves: the table has something new to draw at every move. The planner itself
+only computes; the table job (``bot.telegram.publish.table``) asks it before every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.domain import flood
+
+
+class Traffic(Enum):
+    """The kinds of a group's calls, by what they keep free of its minute."""
+
+    URGENT = "urgent"
+    COMMAND = "command"
+    TABLE = "table"
+
+
+def urgent_keep(limit: int) -> int:
+    """Calls of a group's minute only urgent calls may spend (4 of Telegram's 20; one call at
+    least is left to the others)."""
+    return max(0, min(max(1, round(limit * 0.2)), limit - 1))
+
+
+def table_keep(limit: int) -> int:
+    """Calls of a group's minute the table's own traffic leaves free (6 of 20: the calls'
+    4 and 2 for commands; one call at least is left to the table)."""
+    return max(0, min(max(urgent_keep(limit) + 1, round(limit * 0.3)), limit - 1))
+
+
+def pressed_from(limit: int) -> int:
+    """Calls in a group's window from which its minute is under pressure (6 of 20): from
+    there on the table's traffic only fills the group's silences."""
+    return max(2, round(limit * 0.3))
+
+
+QUIET = 5.0
+"""Seconds of silence in a group under pressure after which the table's traffic may go."""
+SILENT = 8.0
+"""Seconds of silence after which the table's traffic may spend the commands' share too
+(keeping only the calls'): the group is never silent for 10 s while the match moves."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """When the next call of some traffic may go, and how pressed the group's minute is."""
+
+    wait: float
+    """Seconds before the call may be made (0: now)."""
+    pressed: bool
+    """The group's minute is under pressure: the table is drawn only in its silences and makes
+    no claim that a second makes stale (whose turn it is)."""
+    calm_in: float = 0.0
+    """Seconds until the pressure is over if nothing more is sent (0: not pressed): the table
+    is drawn again then, with its claims."""
+
+
+def plan(
+    marks: Sequence[float],
+    now: float,
+    limit: int,
+    traffic: Traffic,
+    urgent: Sequence[float] = (),
+) -> Plan:
+    """When a call of ``traffic`` may go in a group whose calls in its window were made at
+    ``marks`` (``flood.marks_in``, by every process), ``limit`` a minute.
+
+    ``urgent``: when this process made the group's urgent calls lately. As many are
+    likely in the next minute: the table's traffic leaves room for them too.
+    """
+    budget = flood.group_budget(0, limit)
+    recent = [t for t in marks if now - t < budget.window]
+    pressed = len(recent) >= pressed_from(limit)
+    calls = sum(1 for t in urgent if now - t < budget.window)
+    keep = {
+        Traffic.URGENT: 0,
+        Traffic.COMMAND: urgent_keep(limit),
+        Traffic.TABLE: min(limit - 1, max(table_keep(limit), urgent_keep(limit) + calls)),
+    }[traffic]
+    wait = flood.seconds_to_wait(recent, budget, now, 1 + keep, spaced=True)
+    calm_in = 0.0
+    if pressed:
+        calm_in = recent[len(recent) - pressed_from(limit)] + budget.window - now
+    if traffic == Traffic.TABLE and pressed:
+        wait = max(wait, max(recent) + QUIET - now)
+        # spread over the window: at most half of the table's share in its last half, or
+        # a burst spent now leaves the window in a burst, and a silence follows it
+        half = budget.window / 2
+        share = max(1, (limit - keep) // 2)
+        lately = [t for t in recent if now - t < half]
+        if len(lately) >= share:
+            wait = max(wait, lately[len(lately) - share] + half - now)
+        # a long silence is worse than a command answered in private instead
+        keep_calls = flood.seconds_to_wait(recent, budget, now, 1 + urgent_keep(limit), True)
+        wait = min(wait, max(keep_calls, max(recent) + SILENT - now))
+    return Plan(max(0.0, wait), pressed, max(0.0, calm_in))
