@@ -17,6 +17,7 @@ from bot.domain.values.errors import Reason
 from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
 from bot.wording.refusals import reason_text
+from bot.wording.sinais import hand_signals, sinal_name
 from bot.wording.table import (
     countdown_words,
     hand_closed_text,
@@ -32,7 +33,6 @@ from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 from engine.envido import FLOR_WORTH
 from engine.match import HandKind, Phase
-from engine.sinais import ALL_SINAIS, Sinal
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
@@ -140,35 +140,6 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
-
-
-def sent_signal_text(t: Translations, sinal: Sinal) -> str:
-    """A signal the person sent, as their page shows it (it is theirs alone to see)."""
-    return t.gettext("👁️ Você fez o sinal: {sinal}").format(sinal=_sinal(t, sinal))
-
-
-def caught_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
-    """An opponent's signal the person caught, as their page says it."""
-    return t.gettext("👀 Você pegou o sinal de {name}: {sinal}").format(
-        name=name, sinal=_sinal(t, sinal)
-    )
-
-
-def partner_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
-    """The partner's signal, as the person's page says it."""
-    return t.gettext("👁️ Sinal de {name}: {sinal}").format(name=name, sinal=_sinal(t, sinal))
-
-
-def _sinal(t: Translations, sinal: Sinal) -> str:
-    return f"{ALL_SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
-
-
-def _signal_text(t: Translations, table: Table, v: View, seat: int, sinal: Sinal) -> str:
-    x = table.seats[seat]
-    name = x.name if x is not None else ""
-    if (seat - v.seat) % 2 == 1:
-        return caught_signal_text(t, name, sinal)
-    return partner_signal_text(t, name, sinal)
 
 
 def _points_game(
@@ -390,6 +361,7 @@ def table_state(
     # a cancelled (or finished) match takes no more moves: an old page shows no buttons
     legal = v.legal if playing else ()
     legal_signals = v.legal_signals if playing else ()
+    said = hand_signals(t, v, table.seats)
     state.update(
         {
             "hand": [card(c) for c in v.hand],
@@ -402,23 +374,14 @@ def table_state(
                 for a in legal
             ],
             "signals": [
-                {"action": str(a), "label": f"{ALL_SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                {"action": str(a), "label": sinal_name(t, a.sinal)}
                 for a in legal_signals
                 if a.sinal is not None
             ],
-            "seen_signals": [
-                {
-                    "seat": s,
-                    "caught": (s - v.seat) % 2 == 1,
-                    "text": _signal_text(t, table, v, s, x),
-                }
-                for s, x in v.signals
-            ],
-            "sent_signals": [
-                sent_signal_text(t, a.sinal)
-                for s, a in v.history
-                if s == v.seat and a.act == Act.SIGNAL and a.sinal is not None
-            ],
+            # the hand's signals as sentences (``Sentence.to_json``): the person's own,
+            # said so that a sent one does not vanish, and the ones they know of others
+            "sent_signals": [x.to_json() for x in said if x.kind == "signal_sent"],
+            "seen_signals": [x.to_json() for x in said if x.kind != "signal_sent"],
         }
     )
     return state

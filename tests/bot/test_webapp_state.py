@@ -59,19 +59,34 @@ def test_signals_say_what_was_sent_and_who_was_caught(db: Database) -> None:
     three = next(a for a in table.shown.view(1).legal_signals if a.sinal and a.sinal.name == "TRES")
     tables.act(db, gid, 0, None, three, RULES, user_id=BETO.id)  # Beto signals "três"
     sent = state_of(db, gid, 1)
-    assert sent["sent_signals"] == ["👁️ Você fez o sinal: 🤷 três"]
+    assert sent["sent_signals"] == [
+        {"kind": "signal_sent", "values": {"sinal": "tres"}, "text": "👁️ Você fez o sinal: 🤷 três"}
+    ]
     assert sent["seen_signals"] == []
     partner = state_of(db, gid, 3)  # Dita, his partner
     assert partner["seen_signals"] == [
-        {"seat": 1, "caught": False, "text": "👁️ Sinal de Beto: 🤷 três"}
+        {
+            "kind": "signal_partner",
+            "values": {"seat": 1, "name": "Beto", "sinal": "tres"},
+            "text": "👁️ Sinal de Beto: 🤷 três",
+        }
     ]
-    caught = state_of(db, gid, 0)  # Ana caught it
+    caught = state_of(db, gid, 0)  # Ana caught it: said as caught, not as if it leaked
     assert caught["seen_signals"] == [
-        {"seat": 1, "caught": True, "text": "👀 Você pegou o sinal de Beto: 🤷 três"}
+        {
+            "kind": "signal_caught",
+            "values": {"seat": 1, "name": "Beto", "sinal": "tres"},
+            "text": "👀 Você pegou o sinal de Beto: 🤷 três",
+        }
     ]
     english = state_of(db, gid, 0, "en")
     assert english["seen_signals"][0]["text"] == "👀 You caught Beto's signal: 🤷 three"
-    assert state_of(db, gid, 1, "en")["sent_signals"] == ["👁️ You signalled: 🤷 three"]
+    assert [x["text"] for x in state_of(db, gid, 1, "en")["sent_signals"]] == [
+        "👁️ You signalled: 🤷 three"
+    ]
+    assert [x["text"] for x in state_of(db, gid, 1, "es")["sent_signals"]] == [
+        "👁️ Hiciste la seña: 🤷 tres"
+    ]
 
 
 def test_the_mao_de_onze_is_worth_what_its_banner_says_and_a_cancelled_match_takes_no_move(

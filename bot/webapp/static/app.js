@@ -292,9 +292,10 @@
 
     $("partner").hidden = !st.partner_hand;
     $("partner").innerHTML = st.partner_hand ? esc(words.partner_cards) + " " + st.partner_hand.map(function (c) { return card(c); }).join("") : "";
-    var notes = (st.sent_signals || []).map(function (text) { return '<li class="sig-sent">' + esc(text) + "</li>"; })
+    /* the signals as sentences: what kind, about whom, and the words */
+    var notes = (st.sent_signals || []).map(function (s) { return '<li class="sig-sent">' + esc(s.text) + "</li>"; })
       .concat(st.seen_signals.map(function (s) {
-        return '<li class="' + (s.caught ? "sig-caught" : "sig-partner") + '" data-seat="' + s.seat + '">' + esc(s.text) + "</li>";
+        return '<li class="' + (s.kind === "signal_caught" ? "sig-caught" : "sig-partner") + '" data-seat="' + s.values.seat + '">' + esc(s.text) + "</li>";
       }));
     $("seen").hidden = !notes.length;
     $("seen").innerHTML = notes.length ? "<ul>" + notes.join("") + "</ul>" : "";
