@@ -8,7 +8,7 @@ from a view with every private field left out and every covered card hidden. Car
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.domain.miniapp import Around
@@ -25,12 +25,14 @@ from bot.wording.table import (
     lobby_label,
     lobby_sentences,
     match_over_text,
-    points_lines,
     rematch_label,
     seat_name,
+    team_name,
 )
+from engine.actions import Act
 from engine.browser import card_json, kind_text, speech_texts
 from engine.cards import Card, DeckStyle
+from engine.envido import FLOR_WORTH
 from engine.match import HandKind, Phase
 from engine.view import SeenPlay, View
 
@@ -60,6 +62,8 @@ def page_words(t: Translations) -> dict[str, str]:
         "table": _("Mesa"),
         "vira": _("Vira"),
         "manilhas": _("Manilhas"),
+        # gaudério's four top cards are fixed, with no vira: the South's own word for them
+        "bravas": _("Bravas"),
         "rounds": _("Vazas"),
         "worth": _("Vale"),
         "your_turn": _("Sua vez"),
@@ -88,6 +92,9 @@ def page_words(t: Translations) -> dict[str, str]:
         "team": _("Time {n}"),
         "rematch": rematch_label(t),
         "countdown": countdown_words(t),
+        "points_game": _("Envido e flor"),
+        "if_quero": _("se quiser"),
+        "if_nao_quero": _("se não quiser"),
     }
 
 
@@ -139,6 +146,112 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         "sentences": _json(lobby_sentences(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
+    }
+
+
+def _points_game(
+    t: Translations,
+    table: Table,
+    v: View,
+    last: HandSummary | None,
+    own: bool,
+    card: Callable[[Card | None], JSON | None],
+) -> JSON:
+    """Gaudério's points game as the page's widget draws it (R13.3, R13.4): the match's
+    target, this seat's own envido points in round 1, the envido waiting with what each
+    answer is worth, who won it with how many points, the flors sung, and the cards that
+    proved the last hand's points. ``own``: ``v`` is the person's own seat's view, not the
+    public table's (which is made from seat 0's: its own points stay out); the losing
+    team's points are never in a view."""
+    _ = t.gettext
+    w = words_for(t)
+    seats = table.seats
+    rows: list[JSON] = []
+    e = v.envido
+    # the person's own points while they still count: round 1, no envido settled yet
+    if own and v.envido_points is not None and not v.rounds and (e is None or e.state == "pending"):
+        rows.append({"kind": "own", "text": _("Seus pontos de envido"), "n": v.envido_points})
+    if e is not None:
+        calls = [w.envido_shout(Act.from_code(c)).strip("¡!") for c in e.calls]
+        caller = seat_name(seats[e.seat], t)
+        if e.state == "pending":
+            rows.append(
+                {
+                    "kind": "pending",
+                    "text": _("{call} de {who}").format(call=calls[-1].upper(), who=caller),
+                    "calls": calls,
+                    "quero": e.accept_value,
+                    "nao_quero": e.decline_value,
+                }
+            )
+        elif e.winner is not None and e.winner_points is not None and e.winner_seat is not None:
+            rows.append(
+                {
+                    "kind": "won",
+                    "text": _("🎯 {team} ganhou o envido: +{worth}").format(
+                        team=team_name(seats, e.winner, t), worth=e.worth
+                    ),
+                    "detail": _("{points} pontos de {who}").format(
+                        points=e.winner_points, who=seat_name(seats[e.winner_seat], t)
+                    ),
+                    "calls": calls,
+                    "n": e.winner_points,
+                    "cards": [card(c) for c in e.proof or ()],
+                }
+            )
+        elif e.winner is not None:
+            rows.append(
+                {
+                    "kind": "declined",
+                    "text": _("🎯 Envido não querido: {worth} para {team}").format(
+                        worth=e.worth, team=team_name(seats, e.winner, t)
+                    ),
+                    "calls": calls,
+                }
+            )
+        else:  # withdrawn: a flor was sung over it (R13.4)
+            rows.append(
+                {"kind": "withdrawn", "text": _("🌸 A flor anulou o envido"), "calls": calls}
+            )
+    shown = dict(v.flor_cards)
+    for s in v.flor:
+        rows.append(
+            {
+                "kind": "flor",
+                "text": _("🌸 Flor de {who}: +{worth}").format(
+                    who=seat_name(seats[s], t), worth=FLOR_WORTH
+                ),
+                "cards": [card(c) for c in shown.get(s, ())],
+            }
+        )
+    proved: list[JSON] = []
+    if last is not None and last.envido is not None and last.envido.seat is not None:
+        proved.append(
+            {
+                "kind": "proof",
+                "text": _("🎯 Envido de {who}: {n} pontos").format(
+                    who=seat_name(seats[last.envido.seat], t), n=last.envido.points
+                ),
+                "cards": [card(c) for c in last.envido.proof],
+            }
+        )
+    for s, cards in last.flor if last is not None else ():
+        proved.append(
+            {
+                "kind": "proof",
+                "text": _("🌸 Flor de {who}").format(who=seat_name(seats[s], t)),
+                "cards": [card(c) for c in cards],
+            }
+        )
+    return {
+        "target": _("Partida até {n}").format(n=v.target),
+        "rows": rows,
+        "last": (
+            _("Mão {n}: os pontos mostrados").format(n=last.hand + 1)
+            if last is not None and proved
+            else None
+        ),
+        "proved": proved,
     }
 
 
@@ -204,8 +317,7 @@ def table_state(
             "target": v.target,
             "hand_number": v.hand_number,
             "kind": v.kind.name.lower(),
-            # gaudério has no special hands: its banner tells the points game instead
-            "kind_text": kind_text(w, v) or " · ".join(points_lines(t, table.seats, v)),
+            "kind_text": kind_text(w, v),
             "phase": v.phase.name.lower(),
             "stake": v.stake,
             "worth": worth,
@@ -241,11 +353,12 @@ def table_state(
             "sent_signals": [],
         }
     )
+    # gaudério's points game has a widget of its own (no special hands: no banner)
+    state["points"] = (
+        _points_game(t, table, v, last, playing and not public, card) if v.ruleset.envido else None
+    )
     if public:
         return state
-    if v.envido_points is not None and not v.rounds and playing:  # round 1's envido
-        own = t.gettext("Seus pontos de envido: {n}").format(n=v.envido_points)
-        state["kind_text"] = " · ".join(x for x in (state["kind_text"], own) if x)
     mine = table.seats[seat] if seat is not None else None
     # a robot plays this person's seat (two timeouts, the table's vote, a Revanche they
     # were late for): the page offers 🙋 Voltei, as the private hand message does

@@ -151,3 +151,43 @@ def test_the_page_gets_sentences_with_their_values_and_no_markup(db: Database) -
         assert closing[1]["values"] == {"rounds": [0, 0]}
         texts = [x["text"] for x in closing]
         assert all("<" not in x for x in texts), texts  # Telegram's HTML is render/'s alone
+
+
+def test_the_points_widget_tells_each_seat_only_what_it_may_know(db: Database) -> None:
+    """Gaudério's widget (R13.3): a player sees their own envido points in round 1, the
+    public table nobody's; a waiting envido says both worths; an accepted one the winning
+    points alone, the losing seat's never."""
+    from engine.actions import Action
+    from engine.cards import parse_cards
+
+    match = Match.from_hand(
+        "gauderio",
+        TableOptions(players=2, target=18),
+        score=(0, 0),
+        dealer=1,
+        hands=[parse_cards("7S 6S 3D"), parse_cards("5C 4C KH")],
+    )
+    gid = seated(db, [ANA, BETO], match)
+    ana, public = state_of(db, gid, 0)["points"], state_of(db, gid, None)["points"]  # type: ignore[arg-type]
+    assert ana["target"] == "Partida até 18"
+    assert ana["rows"] == [{"kind": "own", "text": "Seus pontos de envido", "n": 33}]
+    assert public["rows"] == []
+
+    def act(user: Person, code: str) -> None:
+        table = tables.load(db, gid)
+        assert table is not None
+        tables.act(db, gid, table.version, None, Action.parse(code), RULES, user_id=user.id)
+
+    act(ANA, "envido")
+    beto = state_of(db, gid, 1, "es")["points"]
+    own, pending = beto["rows"]
+    assert own["n"] == 29 and "29" not in str(state_of(db, gid, 0)["points"])
+    # the Spanish call is "¡Envido!": the widget names it without its marks
+    assert pending["kind"] == "pending" and pending["text"] == "ENVIDO de Ana"
+    assert (pending["quero"], pending["nao_quero"]) == (2, 1)
+    act(BETO, "quero")
+    for seat in (0, 1, None):
+        rows = state_of(db, gid, seat)["points"]["rows"]  # type: ignore[arg-type]
+        assert [r["kind"] for r in rows] == ["won"]
+        assert rows[0]["n"] == 33 and rows[0]["detail"] == "33 pontos de Ana"
+        assert "29" not in str(rows)
