@@ -59,19 +59,34 @@ def test_signals_say_what_was_sent_and_who_was_caught(db: Database) -> None:
     three = next(a for a in table.shown.view(1).legal_signals if a.sinal and a.sinal.name == "TRES")
     tables.act(db, gid, 0, None, three, RULES, user_id=BETO.id)  # Beto signals "três"
     sent = state_of(db, gid, 1)
-    assert sent["sent_signals"] == ["👁️ Você fez o sinal: 🤷 três"]
+    assert sent["sent_signals"] == [
+        {"kind": "signal_sent", "values": {"sinal": "tres"}, "text": "👁️ Você fez o sinal: 🤷 três"}
+    ]
     assert sent["seen_signals"] == []
     partner = state_of(db, gid, 3)  # Dita, his partner
     assert partner["seen_signals"] == [
-        {"seat": 1, "caught": False, "text": "👁️ Sinal de Beto: 🤷 três"}
+        {
+            "kind": "signal_partner",
+            "values": {"seat": 1, "name": "Beto", "sinal": "tres"},
+            "text": "👁️ Sinal de Beto: 🤷 três",
+        }
     ]
-    caught = state_of(db, gid, 0)  # Ana caught it
+    caught = state_of(db, gid, 0)  # Ana caught it: said as caught, not as if it leaked
     assert caught["seen_signals"] == [
-        {"seat": 1, "caught": True, "text": "👀 Você pegou o sinal de Beto: 🤷 três"}
+        {
+            "kind": "signal_caught",
+            "values": {"seat": 1, "name": "Beto", "sinal": "tres"},
+            "text": "👀 Você pegou o sinal de Beto: 🤷 três",
+        }
     ]
     english = state_of(db, gid, 0, "en")
     assert english["seen_signals"][0]["text"] == "👀 You caught Beto's signal: 🤷 three"
-    assert state_of(db, gid, 1, "en")["sent_signals"] == ["👁️ You signalled: 🤷 three"]
+    assert [x["text"] for x in state_of(db, gid, 1, "en")["sent_signals"]] == [
+        "👁️ You signalled: 🤷 three"
+    ]
+    assert [x["text"] for x in state_of(db, gid, 1, "es")["sent_signals"]] == [
+        "👁️ Hiciste la seña: 🤷 tres"
+    ]
 
 
 def test_the_mao_de_onze_is_worth_what_its_banner_says_and_a_cancelled_match_takes_no_move(
@@ -88,3 +103,43 @@ def test_the_mao_de_onze_is_worth_what_its_banner_says_and_a_cancelled_match_tak
     assert state["legal"] == [] and state["signals"] == [] and state["to_act"] == []
     assert state["deadline_in"] is None
     assert state["words"]["cancelled"] == "A mesa foi cancelada."
+
+
+def test_the_points_widget_tells_each_seat_only_what_it_may_know(db: Database) -> None:
+    """Gaudério's widget (R13.3): a player sees their own envido points in round 1, the
+    public table nobody's; a waiting envido says both worths; an accepted one the winning
+    points alone, the losing seat's never."""
+    from engine.actions import Action
+    from engine.cards import parse_cards
+
+    match = Match.from_hand(
+        "gauderio",
+        TableOptions(players=2, target=18),
+        score=(0, 0),
+        dealer=1,
+        hands=[parse_cards("7S 6S 3D"), parse_cards("5C 4C KH")],
+    )
+    gid = seated(db, [ANA, BETO], match)
+    ana, public = state_of(db, gid, 0)["points"], state_of(db, gid, None)["points"]  # type: ignore[arg-type]
+    assert ana["target"] == "Partida até 18"
+    assert ana["rows"] == [{"kind": "own", "text": "Seus pontos de envido", "n": 33}]
+    assert public["rows"] == []
+
+    def act(user: Person, code: str) -> None:
+        table = tables.load(db, gid)
+        assert table is not None
+        tables.act(db, gid, table.version, None, Action.parse(code), RULES, user_id=user.id)
+
+    act(ANA, "envido")
+    beto = state_of(db, gid, 1, "es")["points"]
+    own, pending = beto["rows"]
+    assert own["n"] == 29 and "29" not in str(state_of(db, gid, 0)["points"])
+    # the Spanish call is "¡Envido!": the widget names it without its marks
+    assert pending["kind"] == "pending" and pending["text"] == "ENVIDO de Ana"
+    assert (pending["quero"], pending["nao_quero"]) == (2, 1)
+    act(BETO, "quero")
+    for seat in (0, 1, None):
+        rows = state_of(db, gid, seat)["points"]["rows"]  # type: ignore[arg-type]
+        assert [r["kind"] for r in rows] == ["won"]
+        assert rows[0]["n"] == 33 and rows[0]["detail"] == "33 pontos de Ana"
+        assert "29" not in str(rows)

@@ -14,7 +14,6 @@ from bot.domain.values.errors import Reason, Refused
 from engine import Match, TableOptions, View, levels
 from engine.actions import Action
 from engine.cards import Card
-from engine.sinais import Sinal
 
 
 class GameStatus(StrEnum):
@@ -309,22 +308,6 @@ def seat_of(seats: Sequence[Occupant | None], user_id: int) -> int | None:
 
 
 @dataclass(frozen=True)
-class SignalNews:
-    """A signal just made (R12), for the private pings: who made it and who learns it.
-
-    Holds the signal's content: it goes only to ``receivers``' private chats, never
-    to a group or a log line.
-    """
-
-    seat: int
-    name: str
-    """The signaller's name at the table."""
-    sinal: Sinal
-    receivers: tuple[tuple[int, bool], ...]
-    """(user id, caught) of each person told: the partner (False) and catchers (True)."""
-
-
-@dataclass(frozen=True)
 class Change:
     """What a stored change means for the messages and the timers."""
 
@@ -338,8 +321,6 @@ class Change:
     robot_seat: int | None = None
     """A robot that must act now."""
     robot_level: RobotLevel | None = None
-    signal: SignalNews | None = None
-    """Set when the change was a signal: whom to ping privately."""
 
 
 @dataclass(frozen=True)
