@@ -8,7 +8,7 @@ from a view with every private field left out and every covered card hidden. Car
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.domain.miniapp import Around
@@ -16,13 +16,14 @@ from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
 from bot.domain.values.errors import Reason
 from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
+from bot.wording import Sentence
 from bot.wording.refusals import reason_text
 from bot.wording.sinais import hand_signals, sinal_name
 from bot.wording.table import (
     countdown_words,
-    hand_closed_text,
+    hand_closed_sentences,
     lobby_label,
-    lobby_text,
+    lobby_sentences,
     match_over_text,
     rematch_label,
     seat_name,
@@ -112,9 +113,15 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 
 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
-    """How the last hand ended (public facts: covered cards stay covered)."""
-    text = hand_closed_text(t, summary, table.seats, deck)
-    return {"hand": summary.hand, "winner": summary.winner, "text": (text)}
+    """How the last hand ended (public facts: covered cards stay covered), one sentence a
+    line."""
+    said = hand_closed_sentences(t, summary, table.seats, deck)
+    return {"hand": summary.hand, "winner": summary.winner, "sentences": _json(said)}
+
+
+def _json(said: Sequence[Sentence]) -> list[JSON]:
+    """Sentences as the page gets them: kind, values and words (``Sentence.to_json``)."""
+    return [x.to_json() for x in said]
 
 
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
@@ -136,7 +143,7 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         offered.append(Start())
     actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
-        "text": lobby_text(t, table, around.missing, waiting),
+        "sentences": _json(lobby_sentences(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
@@ -328,11 +335,9 @@ def table_state(
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,
             "result": (
-                (
-                    match_over_text(
-                        t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
-                    )
-                )
+                match_over_text(
+                    t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
+                ).to_json()
                 if table.status == GameStatus.OVER and v.match_winner is not None
                 else None
             ),
@@ -380,8 +385,8 @@ def table_state(
             ],
             # the hand's signals as sentences (``Sentence.to_json``): the person's own,
             # said so that a sent one does not vanish, and the ones they know of others
-            "sent_signals": [x.to_json() for x in said if x.kind == "signal_sent"],
-            "seen_signals": [x.to_json() for x in said if x.kind != "signal_sent"],
+            "sent_signals": _json([x for x in said if x.kind == "signal_sent"]),
+            "seen_signals": _json([x for x in said if x.kind != "signal_sent"]),
         }
     )
     return state

@@ -17,7 +17,7 @@ its words, so that the page gets the sentence with what it is about, not only a 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -39,17 +39,29 @@ PLAIN = Style()
 """Plain text, as a Mini App page shows it."""
 
 
-Value = str | int | None
+Value = str | int | bool | None | list[str] | list[int] | list[int | None]
+"""A value a sentence says: a name, a number, a code (``tres``, ``3C``), a score."""
 
 
-@dataclass(frozen=True)
-class Sentence:
-    """One sentence with its values: what it says (``kind``), what about (``values``, plain,
-    never marked by a ``Style``) and its words in the person's language (``text``)."""
+class Sentence(str):
+    """One sentence with its values: its words in the person's language (the string
+    itself, so that wherever a sentence is written it is just text), what it says
+    (``kind``) and what about (``values``: plain, never marked by a ``Style``)."""
 
     kind: str
-    text: str
-    values: Mapping[str, Value] = field(default_factory=dict)
+    values: Mapping[str, Value]
+
+    def __new__(cls, kind: str, text: str, values: Mapping[str, Value] | None = None) -> Sentence:
+        """The sentence ``text`` of kind ``kind`` saying ``values``."""
+        made = super().__new__(cls, text)
+        made.kind = kind
+        made.values = dict(values or {})
+        return made
+
+    @property
+    def text(self) -> str:
+        """The words alone."""
+        return str(self)
 
     def to_json(self) -> dict[str, Any]:
         """The form a Mini App page gets: ``{"kind", "values", "text"}``."""

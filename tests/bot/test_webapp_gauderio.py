@@ -95,7 +95,7 @@ async def test_a_whole_gauderio_match_in_the_mini_app(server: FakeTelegram, tmp_
                     await h.wait(lambda p=p, v=version: over() or int(p.state["version"]) > v)
                 final = mine.state or {}
                 assert final["match_winner"] in (0, 1) and max(final["score"]) == 12
-                assert "Fim de jogo" in final["result"]
+                assert "Fim de jogo" in final["result"]["text"]
                 closings = events_of(rt.db, gid, "hand_over")
                 assert closings[0].data["envido"] is not None  # Ana's envido was settled
                 assert any(e.data["flor"] for e in closings)  # the second hand's flor

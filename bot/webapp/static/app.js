@@ -111,6 +111,12 @@
     });
   }
 
+  /* the state's sentences come with their kind and values; the page shows their words,
+     one a line (the bot words them: the page never builds a sentence of its own) */
+  function said(sentences) {
+    return (sentences || []).map(function (s) { return s.text; }).join("\n");
+  }
+
   var deck = window.TrucoDeck;
 
   function cardName(c) {
@@ -170,7 +176,7 @@
   function drawLobby(st) {
     $("felt").classList.add("felt--lobby");
     $("felt").innerHTML = seatsOnFelt(null);
-    $("lobby-text").textContent = st.lobby.text;
+    $("lobby-text").textContent = said(st.lobby.sentences);
     $("lobby-actions").innerHTML = st.lobby.actions.map(function (a) {
       return '<button type="button" class="lobby lobby--' + esc(a.command) + '" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
     }).join("");
@@ -333,11 +339,11 @@
       return '<button type="button" class="sig" data-action="' + esc(s.action) + '">' + esc(s.label) + "</button>";
     }).join("") : "";
     $("closing").hidden = !st.closing;
-    $("closing").textContent = st.closing ? st.closing.text : "";
+    $("closing").textContent = st.closing ? said(st.closing.sentences) : "";
 
     /* the end: the result, and the Revanche (a Revanche someone asked for opens here) */
     $("result").hidden = !st.result;
-    $("result-text").textContent = st.result || "";
+    $("result-text").textContent = st.result ? st.result.text : "";
     var offer = st.status === "over" && st.can_rematch;
     $("result-actions").innerHTML = offer ? '<button type="button" class="rematch">' + esc(words.rematch) + "</button>" : "";
     /* a robot plays this seat for the person: 🙋 Voltei, here and on Telegram's MainButton */
