@@ -64,6 +64,9 @@ def page_words(t: Translations) -> dict[str, str]:
         "manilhas": _("Manilhas"),
         # gaudério's four top cards are fixed, with no vira: the South's own word for them
         "bravas": _("Bravas"),
+        # one card's mark, as a screen reader says it after the card's name
+        "manilha": _("manilha"),
+        "brava": _("brava"),
         "rounds": _("Vazas"),
         "worth": _("Vale"),
         "your_turn": _("Sua vez"),

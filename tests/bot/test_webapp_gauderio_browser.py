@@ -153,6 +153,11 @@ def test_flor_in_spanish_on_a_phone(world: World, browser: Any) -> None:  # noqa
     expect(pb.locator('#tantos [data-kind="own"]')).to_have_text("31Tus tantos de envido")
     # the four top cards are the South's bravas, not manilhas (R13.1)
     expect(pb.locator("#info .info-manilhas")).to_contain_text("Bravas")
+    assert (
+        pb.locator("#info .info-manilhas .carta")
+        .first.get_attribute("aria-label")
+        .endswith(", brava")
+    )
     expect(pa.locator('button.act[data-act="envido"]')).to_be_visible()
     pa.locator('button.act[data-act="envido"]').click()
     # Bruno's flor is sung by the engine at once: the envido is off, the flor pays 3

@@ -120,7 +120,7 @@
   var deck = window.TrucoDeck;
 
   function cardName(c) {
-    return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", manilha" : "");
+    return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", " + (state.points ? words.brava : words.manilha) : "");
   }
 
   function card(c, extra) {
