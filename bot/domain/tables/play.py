@@ -35,7 +35,6 @@ from bot.domain.values.game import (
     Occupant,
     Said,
     Saying,
-    SignalNews,
     TimeoutNote,
     seat_of,
 )
@@ -357,7 +356,6 @@ def _signal(
     if action not in m.legal_signals(seat) or action.sinal is None:
         raise Refused(Reason.NO_SIGNAL)
     m.apply(seat, action)
-    index = len(m.hand_log) - 1
     version = expected + 1
     record_event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
     values: dict[str, Any] = {}
@@ -367,16 +365,7 @@ def _signal(
         values["note"] = replace(note, version=version).to_json()
     save(s, game, expected, snapshot=json.dumps(m.to_json()), **values)
     commit(s, game, m, seats, rules)  # the redraws and the turn's job, with the change
-    receivers = []
-    for other, x in enumerate(seats):
-        if other == seat or x is None or x.user is None:
-            continue
-        caught = m.caught(index, other)
-        if (other - seat) % 2 == 0 or caught:
-            receivers.append((x.user, caught))
-    who = seats[seat]
-    news = SignalNews(seat, who.name if who else "", action.sinal, tuple(receivers))
-    return replace(game_change(game, m, seats), signal=news)
+    return game_change(game, m, seats)
 
 
 def _overdue(game: Game, rules: Rules) -> bool:
