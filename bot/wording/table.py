@@ -61,6 +61,24 @@ def team_name(seats: Seats, team: int, t: Translations, style: Style = PLAIN) ->
     return " & ".join(seat_name(s, t, style) for i, s in enumerate(seats) if i % 2 == team)
 
 
+def play_makers(table: Table, view: View) -> list[Occupant | None]:
+    """Who made each card play of the hand being played (its plays, covered and blind ones
+    too, in order): the seat's occupant, but a person's own plays from before a robot took
+    their seat keep the person's name (``Table.stand_in_moves``)."""
+    made: dict[int, int] = {}
+    makers = []
+    for seat, action in view.history:
+        k = made[seat] = made.get(seat, -1) + 1
+        if action.act not in (Act.PLAY, Act.COVER, Act.BLIND):
+            continue
+        x = table.seats[seat]
+        robots = table.stand_in_moves.get(seat)
+        if x is not None and robots is not None and k < len(robots) and not robots[k]:
+            x = Occupant(x.name, user=x.user)  # the person played it, not the robot
+        makers.append(x)
+    return makers
+
+
 def plays_line(
     plays: Sequence[tuple[int, Card | None, bool]],
     seats: Seats,
@@ -69,17 +87,20 @@ def plays_line(
     own: int | None,
     manilhas: Sequence[Card] = (),
     marks: Style = PLAIN,
+    makers: Sequence[Occupant | None] = (),
 ) -> str:
     """Cards on the table; a covered card shows only to its owner (``own``); a manilha is
-    starred, as on the hand's buttons."""
+    starred, as on the hand's buttons. ``makers``: who made each play (``play_makers``),
+    when it may not be the seat's occupant now."""
     parts = []
-    for seat, card, covered in plays:
+    for i, (seat, card, covered) in enumerate(plays):
         if card is None or (covered and seat != own):
             shown = COVERED
         else:
             star = " ★" if card in manilhas else ""
             shown = words_for(t).card(card, style) + star + (f" ({COVERED})" if covered else "")
-        parts.append(f"{seat_name(seats[seat], t, marks)} {shown}")
+        maker = makers[i] if i < len(makers) else seats[seat]
+        parts.append(f"{seat_name(maker, t, marks)} {shown}")
     return " · ".join(parts)
 
 
