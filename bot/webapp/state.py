@@ -21,16 +21,18 @@ from bot.wording.refusals import reason_text
 from bot.wording.sinais import hand_signals, sinal_name
 from bot.wording.table import (
     countdown_words,
+    hand_banner,
     hand_closed_sentences,
     lobby_label,
     lobby_sentences,
     match_over_text,
     rematch_label,
+    said_now,
     seat_name,
     team_name,
 )
 from engine.actions import Act
-from engine.browser import card_json, kind_text, speech_texts
+from engine.browser import card_json
 from engine.cards import Card, DeckStyle
 from engine.envido import FLOR_WORTH
 from engine.match import HandKind, Phase
@@ -314,13 +316,15 @@ def table_state(
     # says: the header says the same (the plain value is what running from it gives)
     deciding = v.kind == HandKind.SPECIAL and v.phase == Phase.DECIDE
     worth = v.ruleset.special_hand_value if deciding else v.stake
+    banner = hand_banner(t, v)
     state.update(
         {
             "score": list(v.score),
             "target": v.target,
             "hand_number": v.hand_number,
             "kind": v.kind.name.lower(),
-            "kind_text": kind_text(w, v),
+            # the special hand's banner and what each seat says, as sentences
+            "banner": banner.to_json() if banner is not None else None,
             "phase": v.phase.name.lower(),
             "stake": v.stake,
             "worth": worth,
@@ -333,7 +337,7 @@ def table_state(
             "rounds": list(v.rounds),
             "turn": v.turn,
             "to_act": list(v.to_act) if playing and v.phase < Phase.HAND_OVER else [],
-            "speech": {str(s): text for s, text in speech_texts(w, v).items()},
+            "speech": {str(s): x.to_json() for s, x in said_now(t, v).items()},
             "deadline_in": deadline_in,
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,

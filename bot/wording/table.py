@@ -25,14 +25,35 @@ from bot.domain.values.commands import (
 from bot.domain.values.game import DEFAULT_LEVEL, HandSummary, MatchEnd, Occupant, Table
 from bot.i18n import Translations, words_for
 from bot.wording import PLAIN, Sentence, Style, Value
-from engine import View, get_ruleset
+from engine import HandKind, View, get_ruleset
 from engine.actions import Act
+from engine.browser import kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 
 COVERED = "🂠"
 """A covered card (R7), wherever a card is shown face down."""
 
 Seats = Sequence[Occupant | None]
+
+
+def hand_banner(t: Translations, view: View) -> Sentence | None:
+    """The banner of a special hand (R7, R8: the mão de onze or dez, the iron hand), in the
+    words of the engine's own table; ``None`` in a normal hand."""
+    text = kind_text(words_for(t), view)
+    if not text:
+        return None
+    special = view.kind == HandKind.SPECIAL
+    value = view.ruleset.special_hand_value if special else view.stake
+    return Sentence("hand_kind", text, {"kind": view.kind.name.lower(), "value": value})
+
+
+def said_now(t: Translations, view: View) -> dict[int, Sentence]:
+    """What each seat said in this hand and still shows (``Truco!``, ``Desce!``), by seat:
+    a card played clears it."""
+    return {
+        seat: Sentence("said", text, {"seat": seat})
+        for seat, text in speech_texts(words_for(t), view).items()
+    }
 
 
 def countdown_words(t: Translations) -> str:

@@ -96,7 +96,7 @@ def test_the_mao_de_onze_is_worth_what_its_banner_says_and_a_cancelled_match_tak
 ) -> None:
     gid = seated(db, [ANA, BETO], paulista_hand((11, 5)))
     state = state_of(db, gid, 0)
-    assert state["phase"] == "decide" and "vale 3" in state["kind_text"]
+    assert state["phase"] == "decide" and "vale 3" in state["banner"]["text"]
     assert state["worth"] == 3 and state["stake"] == 1
     assert {a["act"] for a in state["legal"]} == {"play11", "run11"}
     tables.cancel(db, gid, ANA.id, authorised=True)

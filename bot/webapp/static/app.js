@@ -166,7 +166,7 @@
         (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") +
           (late ? '<span class="late">' + esc(words.to_confirm) + "</span>" : "") :
           (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
-          (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
+          (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat].text) + "</span>" : "") +
           '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span>") +
         "</div>";
     });
@@ -255,8 +255,8 @@
     }).join('<span class="points">' + st.score[0] + " × " + st.score[1] + "</span>");
     var worth = "worth" in st ? st.worth : st.stake;
     $("worth").textContent = words.worth + " " + (st.pending_value ? worth + "→" + st.pending_value : worth);
-    $("kind").hidden = !st.kind_text;
-    $("kind").textContent = st.kind_text;
+    $("kind").hidden = !st.banner;
+    $("kind").textContent = st.banner ? st.banner.text : "";
 
     /* an ended match says so once, in its banner (#ended): no turn is anyone's any more */
     var turn = "";
