@@ -71,9 +71,12 @@ def points_now(t: Translations, seats: Seats, view: View, own: bool) -> list[Row
             }
             rows.append(Row(Sentence("envido_pending", text, values), calls=calls))
         elif e.winner is not None and e.winner_points is not None and e.winner_seat is not None:
-            text = _("🎯 {team} ganhou o envido: +{worth}").format(
-                team=team_name(seats, e.winner, t), worth=e.worth
-            )
+            members = sum(1 for i in range(len(seats)) if i % 2 == e.winner)
+            text = t.ngettext(
+                "🎯 {team} ganhou o envido: +{worth}",
+                "🎯 {team} ganharam o envido: +{worth}",
+                members,
+            ).format(team=team_name(seats, e.winner, t), worth=e.worth)
             detail = _("{points} pontos de {who}").format(
                 points=e.winner_points, who=seat_name(seats[e.winner_seat], t)
             )

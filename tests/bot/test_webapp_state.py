@@ -205,3 +205,28 @@ def test_the_points_widget_tells_each_seat_only_what_it_may_know(db: Database) -
         assert rows[0]["values"] == {"team": 0, "worth": 2, "seat": 0, "points": 33}
         assert rows[0]["detail"] == "33 pontos de Ana"
         assert "29" not in str(rows)
+
+
+def test_a_team_of_two_wins_the_envido_in_the_plural(db: Database) -> None:
+    from engine.actions import Action
+    from engine.cards import parse_cards
+
+    hands = ("7S 6S 3D", "5C 4C KH", "4D 5S 6H", "QD JH 2S")  # Ana's 33 is the best
+    match = Match.from_hand(
+        "gauderio",
+        TableOptions(players=4, target=24),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in hands],
+    )
+    gid = seated(db, [ANA, BETO, CIDA, DITA], match)
+    for person, code in ((ANA, "envido"), (BETO, "quero")):
+        table = tables.load(db, gid)
+        assert table is not None
+        tables.act(db, gid, table.version, None, Action.parse(code), RULES, user_id=person.id)
+    for lang, said in (
+        ("pt", "🎯 Ana & Cida ganharam o envido: +2"),
+        ("es", "🎯 Ana & Cida ganaron el envido: +2"),
+    ):
+        (won,) = state_of(db, gid, 3, lang)["points"]["rows"]
+        assert won["text"] == said and won["values"]["points"] == 33
