@@ -46,10 +46,10 @@ async def _heard(h: Harness, group: int, line: str) -> list[str]:
 async def test_each_call_and_answer_is_a_new_group_message_naming_the_seat(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    # four calls and the table's edits spend the group's minute: the table waits for the
-    # next one, and the held clock goes there only short of a person's deadline, so
-    # Dita's (the default minute) must lie beyond it
-    async with running(server, tmp_path, FakeClock(), TRUCO_DECISION_SECONDS=600) as harness:
+    # on the wall clock: held, Dita's "Seis!" is never heard (the harness moves a held
+    # clock to the bot's own waits only up to a person's deadline, and here the table's
+    # wait for the group's minute reaches past Dita's)
+    async with running(server, tmp_path) as harness:
         s = harness.server
         ana, beto, cida, dita = (s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita"))
         group = s.add_group("G", admins=[ana], members=[beto, cida, dita])
