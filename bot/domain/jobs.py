@@ -469,20 +469,27 @@ def postpone(
 def _give_back(s: Session, later: Later, worker: str) -> None:
     """``postpone`` in the caller's transaction."""
     job = later.job
-    values: dict[str, Any] = {"claimed_by": None, "claimed_until": None}
-    if later.failed:
-        values["attempts"] = col(Job.attempts) + 1
-    stmt = update(Job).where(col(Job.id) == job.id, col(Job.claimed_by) == worker)
-    s.execute(stmt.values(**values))
+    s.execute(_UNCLAIM, {"job": job.id, "w": worker, "tries": 1 if later.failed else 0})
     # a reschedule meanwhile chose its own time and data; otherwise as asked
-    again: dict[str, Any] = {"due_at": later.due_at}
-    if later.left is not None:
-        again["data"] = stored_form(later.left)
-    s.execute(
-        update(Job)
-        .where(col(Job.id) == job.id, col(Job.generation) == job.generation)
-        .values(**again)
-    )
+    params = {"job": job.id, "gen": job.generation, "due": later.due_at}
+    if later.left is None:
+        s.execute(_AGAIN, params)
+    else:
+        s.execute(_AGAIN_LEFT, {**params, "left": stored_form(later.left)})
+
+
+# every job put off comes back through these: built once
+_UNCLAIM = (
+    _JOBS.update()
+    .where(_JOBS.c.id == bindparam("job"), _JOBS.c.claimed_by == bindparam("w"))
+    .values(claimed_by=None, claimed_until=None, attempts=_JOBS.c.attempts + bindparam("tries"))
+)
+_AGAIN = (
+    _JOBS.update()
+    .where(_JOBS.c.id == bindparam("job"), _JOBS.c.generation == bindparam("gen"))
+    .values(due_at=bindparam("due"))
+)
+_AGAIN_LEFT = _AGAIN.values(data=bindparam("left"))
 
 
 def renew(db: Database, ids: Iterable[int], worker: str, until: float) -> None:

@@ -19,13 +19,14 @@ from sqlmodel.sql.expression import SelectOfScalar
 from bot.domain import flood, outbox, presence
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
-from bot.domain.people import chat_language_in, chat_noise_in, info_of
+from bot.domain.people import chat_language_in, chat_voice_in, info_of
 from bot.domain.store import Database, raise_to
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
 from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
 from bot.domain.values.people import PlayerInfo
+from bot.domain.values.settings import Noise
 from bot.i18n import language_for
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
@@ -84,7 +85,10 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
     table = row_to_table(s, game)
     missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
     waiting = rematch_waiting(s, game, table.seats)
-    noise = "all" if game.private else chat_noise_in(s, game.chat_id)
+    if game.private:
+        language, noise = _language(s, game), Noise.ALL.value
+    else:
+        language, noise = chat_voice_in(s, game.chat_id)
     last = None
     if noise != "all" and table.status == GameStatus.PLAYING:
         q = _HAND_OVERS.order_by(None).order_by(_EVENTS.c.id.desc()).limit(1)
@@ -95,7 +99,7 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
     unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
     return TableDrawing(
         table,
-        _language(s, game),
+        language,
         tuple(missing),
         cancelled_by=by,
         buried=game.table_after,
@@ -330,14 +334,29 @@ def note_seen(
 
 def _seen_in(s: Session, chat_id: int, message_id: int) -> tuple[int, int] | None:
     """``note_seen`` in the caller's transaction (not committed)."""
-    game = _live_table(s, chat_id, None)
-    if game is None or game.id is None or game.private or game.table_message_id is None:
+    game = s.execute(_LIVE_TABLE, {"chat": chat_id}).first()
+    if game is None or game.private or game.table_message_id is None:
         return None
     after = message_id - game.table_message_id
     if after <= game.table_after:
         return game.id, game.table_after
     raise_to(s, Game.table_after, game.id, after)
     return game.id, after
+
+
+_LIVE_TABLE = (
+    core_select(_GAMES.c.id, _GAMES.c.private, _GAMES.c.table_message_id, _GAMES.c.table_after)
+    .where(
+        _GAMES.c.chat_id == bindparam("chat"),
+        _GAMES.c.status.in_((GameStatus.LOBBY.value, GameStatus.PLAYING.value)),
+        _GAMES.c.table_message_id.is_not(None),
+        _GAMES.c.thread_id.is_(None),
+    )
+    .order_by(_GAMES.c.id.desc())
+    .limit(1)
+)
+"""``_live_table`` of a chat without topics, as plain columns (every announcement sent
+reads it: built once, no ORM object)."""
 
 
 def announced(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, delete, select
 
 from bot.domain import jobs
@@ -86,12 +87,20 @@ def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
 
 def in_app_in(s: Session, game_id: int, since: float) -> frozenset[int]:
     """``in_app`` in the caller's session (the hands' redraw reads it with its drawing)."""
-    q = select(AppPresence.user_id).where(
-        AppPresence.game_id == game_id,
-        col(AppPresence.seen_at) >= since,
-        col(AppPresence.user_id) != GROUP_TABLE,
-    )
-    return frozenset(s.exec(q))
+    return frozenset(s.execute(_IN_APP, {"game": game_id, "since": since}).scalars())
+
+
+# read at every move of a group's match and every redraw: built once (building a
+# statement anew cost more CPU than running it)
+_PRESENCE = AppPresence.__table__  # type: ignore[attr-defined]
+_IN_APP = core_select(_PRESENCE.c.user_id).where(
+    _PRESENCE.c.game_id == bindparam("game"),
+    _PRESENCE.c.seen_at >= bindparam("since"),
+    _PRESENCE.c.user_id != GROUP_TABLE,
+)
+_SEEN_ALL = core_select(_PRESENCE.c.user_id, _PRESENCE.c.seen_at).where(
+    _PRESENCE.c.game_id == bindparam("game")
+)
 
 
 def seen_at(db: Database, game_id: int) -> dict[int, float]:
@@ -102,8 +111,7 @@ def seen_at(db: Database, game_id: int) -> dict[int, float]:
 
 def seen_at_in(s: Session, game_id: int) -> dict[int, float]:
     """``seen_at`` in the caller's session."""
-    q = select(AppPresence.user_id, AppPresence.seen_at).where(AppPresence.game_id == game_id)
-    return {user: seen for user, seen in s.exec(q)}
+    return {user: seen for user, seen in s.execute(_SEEN_ALL, {"game": game_id})}
 
 
 def seated_people(table: Table) -> frozenset[int]:
