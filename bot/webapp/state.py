@@ -8,7 +8,7 @@ from a view with every private field left out and every covered card hidden. Car
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.domain.miniapp import Around
@@ -16,22 +16,23 @@ from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
 from bot.domain.values.errors import Reason
 from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
+from bot.wording import Sentence
+from bot.wording.points import Row, match_target, points_now, points_proved
 from bot.wording.refusals import reason_text
 from bot.wording.sinais import hand_signals, sinal_name
 from bot.wording.table import (
     countdown_words,
-    hand_closed_text,
+    hand_banner,
+    hand_closed_sentences,
     lobby_label,
-    lobby_text,
+    lobby_sentences,
     match_over_text,
     rematch_label,
+    said_now,
     seat_name,
-    team_name,
 )
-from engine.actions import Act
-from engine.browser import card_json, kind_text, speech_texts
+from engine.browser import card_json
 from engine.cards import Card, DeckStyle
-from engine.envido import FLOR_WORTH
 from engine.match import HandKind, Phase
 from engine.view import SeenPlay, View
 
@@ -63,6 +64,9 @@ def page_words(t: Translations) -> dict[str, str]:
         "manilhas": _("Manilhas"),
         # gaudério's four top cards are fixed, with no vira: the South's own word for them
         "bravas": _("Bravas"),
+        # one card's mark, as a screen reader says it after the card's name
+        "manilha": _("manilha"),
+        "brava": _("brava"),
         "rounds": _("Vazas"),
         "worth": _("Vale"),
         "your_turn": _("Sua vez"),
@@ -112,9 +116,15 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 
 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
-    """How the last hand ended (public facts: covered cards stay covered)."""
-    text = hand_closed_text(t, summary, table.seats, deck)
-    return {"hand": summary.hand, "winner": summary.winner, "text": (text)}
+    """How the last hand ended (public facts: covered cards stay covered), one sentence a
+    line."""
+    said = hand_closed_sentences(t, summary, table.seats, deck)
+    return {"hand": summary.hand, "winner": summary.winner, "sentences": _json(said)}
+
+
+def _json(said: Sequence[Sentence]) -> list[JSON]:
+    """Sentences as the page gets them: kind, values and words (``Sentence.to_json``)."""
+    return [x.to_json() for x in said]
 
 
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
@@ -136,7 +146,7 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         offered.append(Start())
     actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
-        "text": lobby_text(t, table, around.missing, waiting),
+        "sentences": _json(lobby_sentences(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
@@ -150,101 +160,24 @@ def _points_game(
     own: bool,
     card: Callable[[Card | None], JSON | None],
 ) -> JSON:
-    """Gaudério's points game as the page's widget draws it (R13.3, R13.4): the match's
-    target, this seat's own envido points in round 1, the envido waiting with what each
-    answer is worth, who won it with how many points, the flors sung, and the cards that
-    proved the last hand's points. ``own``: ``v`` is the person's own seat's view, not the
-    public table's (which is made from seat 0's: its own points stay out); the losing
-    team's points are never in a view."""
-    _ = t.gettext
-    w = words_for(t)
-    seats = table.seats
-    rows: list[JSON] = []
-    e = v.envido
-    # the person's own points while they still count: round 1, no envido settled yet
-    if own and v.envido_points is not None and not v.rounds and (e is None or e.state == "pending"):
-        rows.append({"kind": "own", "text": _("Seus pontos de envido"), "n": v.envido_points})
-    if e is not None:
-        calls = [w.envido_shout(Act.from_code(c)).strip("¡!") for c in e.calls]
-        caller = seat_name(seats[e.seat], t)
-        if e.state == "pending":
-            rows.append(
-                {
-                    "kind": "pending",
-                    "text": _("{call} de {who}").format(call=calls[-1].upper(), who=caller),
-                    "calls": calls,
-                    "quero": e.accept_value,
-                    "nao_quero": e.decline_value,
-                }
-            )
-        elif e.winner is not None and e.winner_points is not None and e.winner_seat is not None:
-            rows.append(
-                {
-                    "kind": "won",
-                    "text": _("🎯 {team} ganhou o envido: +{worth}").format(
-                        team=team_name(seats, e.winner, t), worth=e.worth
-                    ),
-                    "detail": _("{points} pontos de {who}").format(
-                        points=e.winner_points, who=seat_name(seats[e.winner_seat], t)
-                    ),
-                    "calls": calls,
-                    "n": e.winner_points,
-                    "cards": [card(c) for c in e.proof or ()],
-                }
-            )
-        elif e.winner is not None:
-            rows.append(
-                {
-                    "kind": "declined",
-                    "text": _("🎯 Envido não querido: {worth} para {team}").format(
-                        worth=e.worth, team=team_name(seats, e.winner, t)
-                    ),
-                    "calls": calls,
-                }
-            )
-        else:  # withdrawn: a flor was sung over it (R13.4)
-            rows.append(
-                {"kind": "withdrawn", "text": _("🌸 A flor anulou o envido"), "calls": calls}
-            )
-    shown = dict(v.flor_cards)
-    for s in v.flor:
-        rows.append(
-            {
-                "kind": "flor",
-                "text": _("🌸 Flor de {who}: +{worth}").format(
-                    who=seat_name(seats[s], t), worth=FLOR_WORTH
-                ),
-                "cards": [card(c) for c in shown.get(s, ())],
-            }
-        )
-    proved: list[JSON] = []
-    if last is not None and last.envido is not None and last.envido.seat is not None:
-        proved.append(
-            {
-                "kind": "proof",
-                "text": _("🎯 Envido de {who}: {n} pontos").format(
-                    who=seat_name(seats[last.envido.seat], t), n=last.envido.points
-                ),
-                "cards": [card(c) for c in last.envido.proof],
-            }
-        )
-    for s, cards in last.flor if last is not None else ():
-        proved.append(
-            {
-                "kind": "proof",
-                "text": _("🌸 Flor de {who}").format(who=seat_name(seats[s], t)),
-                "cards": [card(c) for c in cards],
-            }
-        )
+    """Gaudério's points game as the page's widget draws it (``bot.wording.points``): the
+    match's target, the hand's rows, and the last hand's proving cards. ``own``: ``v`` is
+    the person's own seat's view, not the public table's."""
+
+    def row(r: Row) -> JSON:
+        return {
+            **r.sentence.to_json(),
+            "detail": r.detail.text if r.detail is not None else None,
+            "calls": list(r.calls),
+            "cards": [card(c) for c in r.cards],
+        }
+
+    heading, proved = points_proved(t, table.seats, last) if last is not None else (None, [])
     return {
-        "target": _("Partida até {n}").format(n=v.target),
-        "rows": rows,
-        "last": (
-            _("Mão {n}: os pontos mostrados").format(n=last.hand + 1)
-            if last is not None and proved
-            else None
-        ),
-        "proved": proved,
+        "target": match_target(t, v.target).to_json(),
+        "rows": [row(r) for r in points_now(t, table.seats, v, own)],
+        "last": heading.to_json() if heading is not None and proved else None,
+        "proved": [row(r) for r in proved],
     }
 
 
@@ -304,13 +237,15 @@ def table_state(
     # says: the header says the same (the plain value is what running from it gives)
     deciding = v.kind == HandKind.SPECIAL and v.phase == Phase.DECIDE
     worth = v.ruleset.special_hand_value if deciding else v.stake
+    banner = hand_banner(t, v)
     state.update(
         {
             "score": list(v.score),
             "target": v.target,
             "hand_number": v.hand_number,
             "kind": v.kind.name.lower(),
-            "kind_text": kind_text(w, v),
+            # the special hand's banner and what each seat says, as sentences
+            "banner": banner.to_json() if banner is not None else None,
             "phase": v.phase.name.lower(),
             "stake": v.stake,
             "worth": worth,
@@ -323,16 +258,14 @@ def table_state(
             "rounds": list(v.rounds),
             "turn": v.turn,
             "to_act": list(v.to_act) if playing and v.phase < Phase.HAND_OVER else [],
-            "speech": {str(s): text for s, text in speech_texts(w, v).items()},
+            "speech": {str(s): x.to_json() for s, x in said_now(t, v).items()},
             "deadline_in": deadline_in,
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,
             "result": (
-                (
-                    match_over_text(
-                        t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
-                    )
-                )
+                match_over_text(
+                    t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
+                ).to_json()
                 if table.status == GameStatus.OVER and v.match_winner is not None
                 else None
             ),
@@ -380,8 +313,8 @@ def table_state(
             ],
             # the hand's signals as sentences (``Sentence.to_json``): the person's own,
             # said so that a sent one does not vanish, and the ones they know of others
-            "sent_signals": [x.to_json() for x in said if x.kind == "signal_sent"],
-            "seen_signals": [x.to_json() for x in said if x.kind != "signal_sent"],
+            "sent_signals": _json([x for x in said if x.kind == "signal_sent"]),
+            "seen_signals": _json([x for x in said if x.kind != "signal_sent"]),
         }
     )
     return state

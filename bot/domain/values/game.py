@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -270,6 +270,10 @@ class Table:
     note: TimeoutNote | None
     table_message_id: int | None
     snapshot: str | None = field(default=None, repr=False)
+    stand_in_moves: Mapping[int, tuple[bool, ...]] = field(default_factory=dict, hash=False)
+    """For each seat a robot plays for its person: whether each of the seat's moves in the
+    hand being played, in order, was the robot's (the others were the person's, before the
+    robot took the seat), so that each past move keeps the name of who made it."""
 
     def match(self) -> Match:
         """A fresh engine match from the stored snapshot (``Refused`` before the start)."""
