@@ -24,13 +24,17 @@ import random
 import time
 from dataclasses import replace
 from enum import IntEnum
+from functools import lru_cache
+from itertools import combinations
 
 from engine import actions as A
+from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
-from engine.match import Match, Phase
+from engine.match import HandKind, Match, Phase
 from engine.robots.base import SeededRobot
-from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action
+from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action, medio_play
+from engine.robots.pontos import envido_tells, points_move, tell_likelihood
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
@@ -112,6 +116,10 @@ class Dificil(SeededRobot):
         """One action out of ``view.legal``."""
         if self.policy:
             baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False)
+        elif view.envido_points is not None and view.kind != HandKind.IRON:
+            # gaudério: its own envido choice (``pontos``: the others' points-game choices
+            # read), else médio's play without the envido
+            baseline = points_move(view, rng, "dificil") or medio_play(view, rng, MEDIO_SAMPLES)
         else:
             baseline = medio_action(view, rng, MEDIO_SAMPLES)
         options = candidates(view, baseline)
@@ -302,21 +310,32 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     unknown = [c for c in rs.deck if c not in known]
     strength = rs.strength_table(view.vira)
     clues = Clues.of(view, strength)
-    for _ in range(MAX_TRIES if clues else 1):
+    hidden = [s for s in range(n) if s != seat and not (s == partner and visible is not None)]
+    facts = _PointsFacts.of(view, hidden, played, unknown) if rs.envido else None
+    for _ in range(MAX_TRIES if clues or facts else 1):
         pool = unknown.copy()
         rng.shuffle(pool)
+        shown = facts.draw_shown(rng) if facts is not None else None
+        if shown is not None:
+            taken = set(shown[1])
+            pool = [c for c in pool if c not in taken]
         hands: list[tuple[Card, ...]] = []
         for s in range(n):
             if s == seat:
                 held: tuple[Card, ...] = view.hand
             elif s == partner and visible is not None:
                 held = visible
+            elif shown is not None and s == shown[0]:
+                held = shown[1]
             else:
                 k = view.cards_left[s]
                 held = tuple(pool[-k:]) if k else ()
                 del pool[len(pool) - k :]
             filled = [c if c is not None else pool.pop() for c in played[s]]
             hands.append((*filled, *held))
+        # gaudério: the showdown and the flors seen rule some deals out
+        if facts is not None and not facts.allows(hands):
+            continue
         # the signals seen make some deals likelier (rejection sampling, R12)
         if not clues or clues.accept(clues.weight_dealt(hands, strength), rng):
             break
@@ -330,6 +349,8 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     m.bets = view.bets  # the match's earlier hands, as everybody saw them
     cursor = [0] * n
     weight = 1.0
+    if facts is not None and judge is not None:
+        weight = facts.tells_weight(hands)
     called = False
     for s, a in view.history:
         if a.act == Act.SIGNAL:
@@ -355,6 +376,107 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
 
 
 _ENVIDO = (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+
+
+class _PointsFacts:
+    """What a gaudério hand's points game told this seat about the hidden hands (R13.3,
+    R13.4): the seat that won the envido holds exactly the points it showed (a 33 is a 7
+    and a 6 of one suit), the losing team holds less (or as much, when the mão's team
+    won), the winner's partner no more; a seat whose flor was sung holds one, a seat that
+    acted in round 1 without one sung holds none; and the others' calls and answers make
+    some points likelier (``pontos.envido_tells``)."""
+
+    __slots__ = ("cap", "flor", "no_flor", "shown_hands", "shown_seat", "tells")
+
+    def __init__(self) -> None:
+        self.cap: dict[int, int] = {}
+        self.flor: set[int] = set()
+        self.no_flor: set[int] = set()
+        self.shown_seat: int | None = None
+        self.shown_hands: tuple[tuple[Card, ...], ...] = ()
+        self.tells: dict[int, list[str]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.cap or self.flor or self.no_flor or self.shown_hands)
+
+    @staticmethod
+    def of(
+        view: View, hidden: list[int], played: list[list[Card | None]], unknown: list[Card]
+    ) -> _PointsFacts:
+        """The facts of ``view`` about the ``hidden`` seats (each with its ``played`` cards)."""
+        f = _PointsFacts()
+        f.tells = {s: k for s, k in envido_tells(view).items() if s in hidden}
+        if view.options.flor:
+            acted = {s for s, a in view.history if a.act != Act.SIGNAL}
+            f.flor = {s for s in view.flor if s in hidden}
+            f.no_flor = {s for s in acted if s in hidden and s not in view.flor}
+        seen = view.envido
+        if seen is not None and seen.winner_points is not None and seen.winner is not None:
+            points = seen.winner_points
+            mao_team = (view.dealer + 1) % view.players & 1
+            lose_cap = points if seen.winner == mao_team else points - 1
+            for s in hidden:
+                if s & 1 != seen.winner:
+                    f.cap[s] = lose_cap
+                elif s != seen.winner_seat:
+                    f.cap[s] = points
+            ws = seen.winner_seat
+            if ws is not None and ws in hidden and view.cards_left[ws] > 0:
+                known = tuple(c for c in played[ws] if c is not None)
+                if len(known) == len(played[ws]):
+                    hands = _completions(
+                        tuple(unknown),
+                        known,
+                        view.cards_left[ws],
+                        points,
+                        True if ws in f.flor else False if ws in f.no_flor else None,
+                    )
+                    if hands:
+                        f.shown_seat, f.shown_hands = ws, hands
+        return f
+
+    def draw_shown(self, rng: random.Random) -> tuple[int, tuple[Card, ...]] | None:
+        """The envido winner's seat and cards still held, drawn among those that make its
+        points, or ``None`` when no hidden seat showed points."""
+        if self.shown_seat is None:
+            return None
+        return self.shown_seat, self.shown_hands[rng.randrange(len(self.shown_hands))]
+
+    def allows(self, hands: list[tuple[Card, ...]]) -> bool:
+        """Whether a deal (each seat's three dealt cards) agrees with the facts."""
+        for s, cap in self.cap.items():
+            if E.envido_points(hands[s]) > cap:
+                return False
+        for s in self.flor:
+            if not E.has_flor(hands[s]):
+                return False
+        return not any(E.has_flor(hands[s]) for s in self.no_flor)
+
+    def tells_weight(self, hands: list[tuple[Card, ...]]) -> float:
+        """How likely the hidden seats' points-game choices are with these dealt hands."""
+        w = 1.0
+        for s, kinds in self.tells.items():
+            points = E.envido_points(hands[s])
+            for kind in kinds:
+                w *= tell_likelihood(kind, points)
+        return w
+
+
+@lru_cache(maxsize=64)
+def _completions(
+    unknown: tuple[Card, ...], known: tuple[Card, ...], k: int, points: int, flor: bool | None
+) -> tuple[tuple[Card, ...], ...]:
+    """Every ``k`` cards of ``unknown`` that, with the ``known`` ones played, make exactly
+    ``points`` envido points (and a flor or none, when ``flor`` says)."""
+    out = []
+    for more in combinations(unknown, k):
+        cards = (*known, *more)
+        if E.envido_points(cards) != points:
+            continue
+        if flor is not None and E.has_flor(cards) != flor:
+            continue
+        out.append(more)
+    return tuple(out)
 
 
 def _settle_like_the_table(m: Match, view: View) -> None:
