@@ -10,9 +10,11 @@ answering like médio, by its chances against its habits and by its best card ag
 its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
-by match-winning chance, and the action with the best paired gain over médio's own
-choice is taken when the gain is clear of the sampling noise. Options clearly worse
-than médio's choice stop being played out part way (``prune``), on the same worlds.
+by match-winning chance, and the action with the best paired gain over the baseline
+choice is taken when the gain is clear of the sampling noise: the baseline is the learned
+policy's call (``robots.policy``, where it has a table for the variant) and médio's
+answer, or médio's own choice. Options clearly worse than the baseline stop being played
+out part way (``prune``), on the same worlds.
 """
 
 from __future__ import annotations
@@ -95,8 +97,10 @@ class Dificil(SeededRobot):
         the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
         decision depends on the machine's speed, which the bot accepts under load.
         ``policy``: the call searched against is the learned policy's (``robots.policy``)
-        instead of médio's; answers stay médio's (the policy's own answers lost to the
-        tight style, docs-dev/robots-log.md, 2026-12-06).
+        instead of médio's, where the policy has a table for the variant; answers stay
+        médio's (the policy's own answers lost to the tight style, docs-dev/robots-log.md,
+        2026-12-06). ``False`` is the search of before, kept to compare
+        (``robot:dificil-busca`` in the arena).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
