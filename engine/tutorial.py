@@ -25,6 +25,15 @@ alone, ``{K}``, ``{um K}``, ``{o K}``, ``{os K}``, names the rank (``os reis`` o
 (``{Um K}``, ``{O KH}``) starts a sentence.
 Every text is a ``Words``: a ``str`` in the traditional style that also knows its Spanish form.
 
+The lessons are written in pt-BR; a lesson's translation lives in a gettext catalog per
+language, ``engine/words/locale/<lang>/LC_MESSAGES/tutorial.po``, whose msgids are the
+script's texts as written (tokens and all). A translation names the same cards with the
+tokens a language's ``engine.words`` can say: ``{KH}``, ``{o KH}`` (``the king of hearts
+(K♥)``, ``el 12 de copas``), ``{nome KH}``, and a rank alone, ``{K}`` (``king``, ``12``) or
+in the plural with no article, ``{os K}`` (``kings``, ``reyes``; the Spanish deck's ``12``). ``in_language`` gives
+a text in a language; ``translated`` says whether a whole lesson is there (a lesson is
+shown in one language, never half of one).
+
 ``build_trace()`` is the same course as plain JSON (the site's player reads it).
 """
 
@@ -34,6 +43,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -47,6 +57,7 @@ from engine.match import HandKind, Match, Phase
 from engine.scenario import load_match, matches_expect, outcome, parse_action
 from engine.sinais import SINAIS, Sinal
 from engine.view import View
+from engine.words import catalog
 
 TRACE_VERSION = 2
 PT = words.get("pt")
@@ -94,14 +105,35 @@ def rank_words(rank: Rank, form: str, style: DeckStyle = DeckStyle.TRADITIONAL) 
 _TOKEN = re.compile(r"\{(?:(o|O|um|Um|os|Os|do|Do|nome) )?([4567QJKA23])([CHSD])?\}")
 
 
-def render(template: str, style: DeckStyle) -> str:
-    """A lesson text with its card tokens written in ``style`` (see the module docstring)."""
+def _foreign(w: words.Words, m: re.Match[str], style: DeckStyle) -> str:
+    """A card token in a translation: only the forms ``engine.words`` says in any language."""
+    form, rank_code, suit_code = (m.group(1) or "").lower(), m.group(2), m.group(3)
+    if suit_code is None:
+        if form not in ("", "os"):
+            raise TutorialError(f"{m.group(0)}: em {w.lang}, um valor sozinho é {{K}} ou {{os K}}")
+        rank = Card.parse(rank_code + "C").rank
+        if style == DeckStyle.SPANISH or rank not in _FACE_PLURALS:
+            return SPANISH_RANKS[rank] if style == DeckStyle.SPANISH else rank.code
+        return w.ranks(rank) if form == "os" else w.rank(rank)
+    card = Card.parse(rank_code + suit_code)
+    if form == "":
+        return w.card(card, style)
+    if form in ("o", "nome"):
+        return w.card_name(card, style, article=form == "o", label=True)
+    raise TutorialError(f"{m.group(0)}: em {w.lang}, uma carta é {{KH}}, {{o KH}} ou {{nome KH}}")
+
+
+def render(template: str, style: DeckStyle, w: words.Words = PT) -> str:
+    """A lesson text with its card tokens written in ``style`` (see the module docstring),
+    in the language of ``w`` (a translation's tokens: ``_foreign``)."""
 
     def one(m: re.Match[str]) -> str:
         words = written(m)
         return words[:1].upper() + words[1:] if m.group(1) and m.group(1)[0].isupper() else words
 
     def written(m: re.Match[str]) -> str:
+        if w is not PT:
+            return _foreign(w, m, style)
         form, rank_code, suit_code = (m.group(1) or "").lower(), m.group(2), m.group(3)
         if suit_code is None:
             if form == "nome":
@@ -123,15 +155,20 @@ class Words(str):
     """A lesson text: the ``str`` itself is the traditional deck's; ``in_style`` gives the other."""
 
     styles: dict[DeckStyle, str]
+    template: str | None
+    """The text as the script writes it (a translation's msgid); ``None`` for a narration."""
 
     def __new__(cls, template: str) -> Words:
-        return cls.written({style: render(template, style) for style in STYLE_KEYS})
+        self = cls.written({style: render(template, style) for style in STYLE_KEYS})
+        self.template = template
+        return self
 
     @classmethod
     def written(cls, styles: Mapping[DeckStyle, str]) -> Words:
         """A text already written in every deck style."""
         self = super().__new__(cls, styles[DeckStyle.TRADITIONAL])
         self.styles = dict(styles)
+        self.template = None
         return self
 
     def in_style(self, style: DeckStyle) -> str:
@@ -153,11 +190,67 @@ def seat_name(seat: int, learner: int, players: int) -> str:
 
 def narrate(before: View, seat: int, action: Action, learner: int) -> Words:
     """One pt-BR line telling what ``seat`` did, from the learner's view just before it."""
-    who = seat_name(seat, learner, before.players)
-    own = seat == learner
     return Words.written(
-        {style: PT.narrate(who, action, before, style, own=own) for style in STYLE_KEYS}
+        {style: told(PT, before, seat, action, learner, style) for style in STYLE_KEYS}
     )
+
+
+def told(
+    w: words.Words, before: View, seat: int, action: Action, learner: int, style: DeckStyle
+) -> str:
+    """What ``seat`` did, in the language of ``w``, from the learner's view just before it."""
+    who = w.seat(seat, learner, before.players)
+    return w.narrate(who, action, before, style, own=seat == learner)
+
+
+# ------------------------------------------------------------------ translations
+
+CATALOG = "tutorial"
+"""The lessons' catalogs: ``engine/words/locale/<lang>/LC_MESSAGES/tutorial.po``."""
+
+
+@cache
+def translations_of(lang: str) -> Mapping[str, str]:
+    """The script's texts translated into ``lang`` (the pt-BR text as written → its
+    translation); empty for pt-BR and for a language with no catalog."""
+    path = resources.files("engine.words").joinpath("locale", lang, "LC_MESSAGES", f"{CATALOG}.po")
+    if lang == PT.lang or not path.is_file():
+        return {}
+    entries = catalog.read_po(path.read_text(encoding="utf-8"), f"{lang}/{CATALOG}.po")
+    return {e.msgid: e.msgstr[0] for e in entries if e.msgid and e.translated}
+
+
+def in_language(text: Words, lang: str, style: DeckStyle) -> str | None:
+    """``text`` in ``lang`` with its cards in ``style``; ``None`` when it has no
+    translation there (pt-BR: the text itself)."""
+    if lang == PT.lang:
+        return text.in_style(style)
+    found = translations_of(lang).get(text.template or "")
+    return render(found, style, words.get(lang)) if found else None
+
+
+def texts(lesson: Tutorial) -> Iterator[Words]:
+    """Every text a lesson shows (narrations are worded by ``engine.words``)."""
+    yield lesson.title
+    yield lesson.summary
+    for hand in lesson.hands:
+        yield hand.title
+        yield hand.intro
+        for step in hand.steps:
+            if step.prompt is not None:
+                yield step.prompt
+            yield step.explanation
+
+
+def translated(lesson: Tutorial, lang: str) -> bool:
+    """Whether every text of ``lesson`` is in ``lang`` (a lesson is shown in one language)."""
+    return all(in_language(text, lang, DeckStyle.TRADITIONAL) is not None for text in texts(lesson))
+
+
+def tokens(template: str) -> list[str]:
+    """A text's card tokens by what they name (``KH``, ``K``), sorted: a translation
+    names the same cards as its source."""
+    return sorted(m.group(2) + (m.group(3) or "") for m in _TOKEN.finditer(template))
 
 
 # ------------------------------------------------------------------ the lesson values

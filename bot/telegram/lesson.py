@@ -50,11 +50,12 @@ def press(db: Database, user_id: int, data: str) -> Answer:
     picked = parse_lesson(data)
     if picked is not None:
         if picked == 0:
-            listing, choices = draw.menu(p.deck)
+            listing, choices = draw.menu(p.deck, t)
             return Answer(text=listing, markup=choices)
         if not 1 <= picked <= lessons:
             return Answer(alert=reason_text(t, Reason.BAD_BUTTON))
-        text, markup_or_none, index = draw.screen(picked - 1, draw.starts()[picked - 1], p.deck, [])
+        first = draw.starts()[picked - 1]
+        text, markup_or_none, index = draw.screen(picked - 1, first, p.deck, [], t)
         people.set_tutorial_step(db, user_id, index)
         return Answer(text=text, markup=markup_or_none)
     try:
@@ -64,10 +65,9 @@ def press(db: Database, user_id: int, data: str) -> Answer:
     steps = draw.flat()
     if people.tutorial_step(db, user_id) != index or index >= len(steps):
         return Answer(alert=reason_text(t, Reason.STALE))
-    step = steps[index].step
-    if not step.expects(action):
-        return Answer(alert=draw.almost(step, p.deck))
-    lead = draw.moved(step, p.deck)
-    text, markup, awaited = draw.screen(steps[index].lesson, index + 1, p.deck, lead)
+    if not steps[index].step.expects(action):
+        return Answer(alert=draw.almost(index, p.deck, t))
+    lead = draw.moved(index, p.deck, t)
+    text, markup, awaited = draw.screen(steps[index].lesson, index + 1, p.deck, lead, t)
     people.set_tutorial_step(db, user_id, awaited)
     return Answer(text=text, markup=markup)

@@ -8,6 +8,7 @@ from a view with every private field left out and every covered card hidden. Car
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.domain.miniapp import Around
@@ -15,22 +16,24 @@ from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
 from bot.domain.values.errors import Reason
 from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
+from bot.wording import Sentence
+from bot.wording.points import Row, match_target, points_now, points_proved
 from bot.wording.refusals import reason_text
+from bot.wording.sinais import hand_signals, sinal_name
 from bot.wording.table import (
     countdown_words,
-    hand_closed_text,
+    hand_banner,
+    hand_closed_sentences,
     lobby_label,
-    lobby_text,
+    lobby_sentences,
     match_over_text,
-    points_lines,
     rematch_label,
+    said_now,
     seat_name,
 )
-from engine.actions import Act
-from engine.browser import card_json, kind_text, speech_texts
+from engine.browser import card_json
 from engine.cards import Card, DeckStyle
 from engine.match import HandKind, Phase
-from engine.sinais import ALL_SINAIS, Sinal
 from engine.view import SeenPlay, View
 
 JSON = dict[str, Any]
@@ -59,6 +62,11 @@ def page_words(t: Translations) -> dict[str, str]:
         "table": _("Mesa"),
         "vira": _("Vira"),
         "manilhas": _("Manilhas"),
+        # gaudério's four top cards are fixed, with no vira: the South's own word for them
+        "bravas": _("Bravas"),
+        # one card's mark, as a screen reader says it after the card's name
+        "manilha": _("manilha"),
+        "brava": _("brava"),
         "rounds": _("Vazas"),
         "worth": _("Vale"),
         "your_turn": _("Sua vez"),
@@ -87,6 +95,9 @@ def page_words(t: Translations) -> dict[str, str]:
         "team": _("Time {n}"),
         "rematch": rematch_label(t),
         "countdown": countdown_words(t),
+        "points_game": _("Envido e flor"),
+        "if_quero": _("se quiser"),
+        "if_nao_quero": _("se não quiser"),
     }
 
 
@@ -105,9 +116,15 @@ def _plays(w: Any, t: tuple[SeenPlay, ...], manilhas: tuple[Card, ...], public: 
 
 
 def _closing(t: Translations, table: Table, summary: HandSummary, deck: DeckStyle) -> JSON:
-    """How the last hand ended (public facts: covered cards stay covered)."""
-    text = hand_closed_text(t, summary, table.seats, deck)
-    return {"hand": summary.hand, "winner": summary.winner, "text": (text)}
+    """How the last hand ended (public facts: covered cards stay covered), one sentence a
+    line."""
+    said = hand_closed_sentences(t, summary, table.seats, deck)
+    return {"hand": summary.hand, "winner": summary.winner, "sentences": _json(said)}
+
+
+def _json(said: Sequence[Sentence]) -> list[JSON]:
+    """Sentences as the page gets them: kind, values and words (``Sentence.to_json``)."""
+    return [x.to_json() for x in said]
 
 
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
@@ -129,39 +146,39 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
         offered.append(Start())
     actions = [{"command": page_lobby_name(c), "label": lobby_label(t, c)} for c in offered]
     return {
-        "text": lobby_text(t, table, around.missing, waiting),
+        "sentences": _json(lobby_sentences(t, table, around.missing, waiting)),
         "waiting": [table.seat_of(u) for u in around.waiting],
         "actions": actions,
     }
 
 
-def sent_signal_text(t: Translations, sinal: Sinal) -> str:
-    """A signal the person sent, as their page shows it (it is theirs alone to see)."""
-    return t.gettext("👁️ Você fez o sinal: {sinal}").format(sinal=_sinal(t, sinal))
+def _points_game(
+    t: Translations,
+    table: Table,
+    v: View,
+    last: HandSummary | None,
+    own: bool,
+    card: Callable[[Card | None], JSON | None],
+) -> JSON:
+    """Gaudério's points game as the page's widget draws it (``bot.wording.points``): the
+    match's target, the hand's rows, and the last hand's proving cards. ``own``: ``v`` is
+    the person's own seat's view, not the public table's."""
 
+    def row(r: Row) -> JSON:
+        return {
+            **r.sentence.to_json(),
+            "detail": r.detail.text if r.detail is not None else None,
+            "calls": list(r.calls),
+            "cards": [card(c) for c in r.cards],
+        }
 
-def caught_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
-    """An opponent's signal the person caught, as their page says it."""
-    return t.gettext("👀 Você pegou o sinal de {name}: {sinal}").format(
-        name=name, sinal=_sinal(t, sinal)
-    )
-
-
-def partner_signal_text(t: Translations, name: str, sinal: Sinal) -> str:
-    """The partner's signal, as the person's page says it."""
-    return t.gettext("👁️ Sinal de {name}: {sinal}").format(name=name, sinal=_sinal(t, sinal))
-
-
-def _sinal(t: Translations, sinal: Sinal) -> str:
-    return f"{ALL_SINAIS[sinal].emoji} {words_for(t).sinal(sinal)}"
-
-
-def _signal_text(t: Translations, table: Table, v: View, seat: int, sinal: Sinal) -> str:
-    x = table.seats[seat]
-    name = x.name if x is not None else ""
-    if (seat - v.seat) % 2 == 1:
-        return caught_signal_text(t, name, sinal)
-    return partner_signal_text(t, name, sinal)
+    heading, proved = points_proved(t, table.seats, last) if last is not None else (None, [])
+    return {
+        "target": match_target(t, v.target).to_json(),
+        "rows": [row(r) for r in points_now(t, table.seats, v, own)],
+        "last": heading.to_json() if heading is not None and proved else None,
+        "proved": [row(r) for r in proved],
+    }
 
 
 def table_state(
@@ -220,14 +237,15 @@ def table_state(
     # says: the header says the same (the plain value is what running from it gives)
     deciding = v.kind == HandKind.SPECIAL and v.phase == Phase.DECIDE
     worth = v.ruleset.special_hand_value if deciding else v.stake
+    banner = hand_banner(t, v)
     state.update(
         {
             "score": list(v.score),
             "target": v.target,
             "hand_number": v.hand_number,
             "kind": v.kind.name.lower(),
-            # gaudério has no special hands: its banner tells the points game instead
-            "kind_text": kind_text(w, v) or " · ".join(points_lines(t, table.seats, v)),
+            # the special hand's banner and what each seat says, as sentences
+            "banner": banner.to_json() if banner is not None else None,
             "phase": v.phase.name.lower(),
             "stake": v.stake,
             "worth": worth,
@@ -240,16 +258,14 @@ def table_state(
             "rounds": list(v.rounds),
             "turn": v.turn,
             "to_act": list(v.to_act) if playing and v.phase < Phase.HAND_OVER else [],
-            "speech": {str(s): text for s, text in speech_texts(w, v).items()},
+            "speech": {str(s): x.to_json() for s, x in said_now(t, v).items()},
             "deadline_in": deadline_in,
             "match_winner": v.match_winner,
             "closing": _closing(t, table, last, deck) if last is not None else None,
             "result": (
-                (
-                    match_over_text(
-                        t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
-                    )
-                )
+                match_over_text(
+                    t, MatchEnd(v.match_winner, (v.score[0], v.score[1])), table.seats
+                ).to_json()
                 if table.status == GameStatus.OVER and v.match_winner is not None
                 else None
             ),
@@ -265,11 +281,12 @@ def table_state(
             "sent_signals": [],
         }
     )
+    # gaudério's points game has a widget of its own (no special hands: no banner)
+    state["points"] = (
+        _points_game(t, table, v, last, playing and not public, card) if v.ruleset.envido else None
+    )
     if public:
         return state
-    if v.envido_points is not None and not v.rounds and playing:  # round 1's envido
-        own = t.gettext("Seus pontos de envido: {n}").format(n=v.envido_points)
-        state["kind_text"] = " · ".join(x for x in (state["kind_text"], own) if x)
     mine = table.seats[seat] if seat is not None else None
     # a robot plays this person's seat (two timeouts, the table's vote, a Revanche they
     # were late for): the page offers 🙋 Voltei, as the private hand message does
@@ -277,6 +294,7 @@ def table_state(
     # a cancelled (or finished) match takes no more moves: an old page shows no buttons
     legal = v.legal if playing else ()
     legal_signals = v.legal_signals if playing else ()
+    said = hand_signals(t, v, table.seats)
     state.update(
         {
             "hand": [card(c) for c in v.hand],
@@ -289,23 +307,14 @@ def table_state(
                 for a in legal
             ],
             "signals": [
-                {"action": str(a), "label": f"{ALL_SINAIS[a.sinal].emoji} {w.sinal(a.sinal)}"}
+                {"action": str(a), "label": sinal_name(t, a.sinal)}
                 for a in legal_signals
                 if a.sinal is not None
             ],
-            "seen_signals": [
-                {
-                    "seat": s,
-                    "caught": (s - v.seat) % 2 == 1,
-                    "text": _signal_text(t, table, v, s, x),
-                }
-                for s, x in v.signals
-            ],
-            "sent_signals": [
-                sent_signal_text(t, a.sinal)
-                for s, a in v.history
-                if s == v.seat and a.act == Act.SIGNAL and a.sinal is not None
-            ],
+            # the hand's signals as sentences (``Sentence.to_json``): the person's own,
+            # said so that a sent one does not vanish, and the ones they know of others
+            "sent_signals": _json([x for x in said if x.kind == "signal_sent"]),
+            "seen_signals": _json([x for x in said if x.kind != "signal_sent"]),
         }
     )
     return state

@@ -3,6 +3,8 @@ rounds taken, the countdown, the lobby, how a hand and a match ended, Revanche.
 
 Every function returns plain text unless its ``style`` marks names and stressed words
 (``bot.wording.Style``); the Telegram adapter passes HTML, a Mini App page takes them plain.
+A whole sentence comes as a ``Sentence`` (text, with its kind and values), which a page
+gets as such (``Sentence.to_json``) and Telegram writes as the text it is.
 """
 
 from __future__ import annotations
@@ -22,15 +24,36 @@ from bot.domain.values.commands import (
 )
 from bot.domain.values.game import DEFAULT_LEVEL, HandSummary, MatchEnd, Occupant, Table
 from bot.i18n import Translations, words_for
-from bot.wording import PLAIN, Style
-from engine import View, get_ruleset
+from bot.wording import PLAIN, Sentence, Style, Value
+from engine import HandKind, View, get_ruleset
 from engine.actions import Act
+from engine.browser import kind_text, speech_texts
 from engine.cards import Card, DeckStyle
 
 COVERED = "🂠"
 """A covered card (R7), wherever a card is shown face down."""
 
 Seats = Sequence[Occupant | None]
+
+
+def hand_banner(t: Translations, view: View) -> Sentence | None:
+    """The banner of a special hand (R7, R8: the mão de onze or dez, the iron hand), in the
+    words of the engine's own table; ``None`` in a normal hand."""
+    text = kind_text(words_for(t), view)
+    if not text:
+        return None
+    special = view.kind == HandKind.SPECIAL
+    value = view.ruleset.special_hand_value if special else view.stake
+    return Sentence("hand_kind", text, {"kind": view.kind.name.lower(), "value": value})
+
+
+def said_now(t: Translations, view: View) -> dict[int, Sentence]:
+    """What each seat said in this hand and still shows (``Truco!``, ``Desce!``), by seat:
+    a card played clears it."""
+    return {
+        seat: Sentence("said", text, {"seat": seat})
+        for seat, text in speech_texts(words_for(t), view).items()
+    }
 
 
 def countdown_words(t: Translations) -> str:
@@ -59,6 +82,24 @@ def team_name(seats: Seats, team: int, t: Translations, style: Style = PLAIN) ->
     return " & ".join(seat_name(s, t, style) for i, s in enumerate(seats) if i % 2 == team)
 
 
+def play_makers(table: Table, view: View) -> list[Occupant | None]:
+    """Who made each card play of the hand being played (its plays, covered and blind ones
+    too, in order): the seat's occupant, but a person's own plays from before a robot took
+    their seat keep the person's name (``Table.stand_in_moves``)."""
+    made: dict[int, int] = {}
+    makers = []
+    for seat, action in view.history:
+        k = made[seat] = made.get(seat, -1) + 1
+        if action.act not in (Act.PLAY, Act.COVER, Act.BLIND):
+            continue
+        x = table.seats[seat]
+        robots = table.stand_in_moves.get(seat)
+        if x is not None and robots is not None and k < len(robots) and not robots[k]:
+            x = Occupant(x.name, user=x.user)  # the person played it, not the robot
+        makers.append(x)
+    return makers
+
+
 def plays_line(
     plays: Sequence[tuple[int, Card | None, bool]],
     seats: Seats,
@@ -67,23 +108,26 @@ def plays_line(
     own: int | None,
     manilhas: Sequence[Card] = (),
     marks: Style = PLAIN,
+    makers: Sequence[Occupant | None] = (),
 ) -> str:
     """Cards on the table; a covered card shows only to its owner (``own``); a manilha is
-    starred, as on the hand's buttons."""
+    starred, as on the hand's buttons. ``makers``: who made each play (``play_makers``),
+    when it may not be the seat's occupant now."""
     parts = []
-    for seat, card, covered in plays:
+    for i, (seat, card, covered) in enumerate(plays):
         if card is None or (covered and seat != own):
             shown = COVERED
         else:
             star = " ★" if card in manilhas else ""
             shown = words_for(t).card(card, style) + star + (f" ({COVERED})" if covered else "")
-        parts.append(f"{seat_name(seats[seat], t, marks)} {shown}")
+        maker = makers[i] if i < len(makers) else seats[seat]
+        parts.append(f"{seat_name(maker, t, marks)} {shown}")
     return " · ".join(parts)
 
 
 def rounds_line(
     t: Translations, rounds: Sequence[int | None], seats: Seats, style: Style = PLAIN
-) -> str:
+) -> Sentence:
     """Who took each round of the hand so far (a team, or a tie)."""
     _ = t.gettext
     # the ordinal is a word of each language ("1ª" is Portuguese: "1st" in English)
@@ -92,11 +136,27 @@ def rounds_line(
     for i, r in enumerate(rounds):
         who = _("empate") if r is None else team_name(seats, r, t, style)
         names.append(f"{ordinals[i] if i < len(ordinals) else i + 1} {who}")
-    return _("Vazas: {rounds}").format(rounds=" · ".join(names))
+    text = _("Vazas: {rounds}").format(rounds=" · ".join(names))
+    return Sentence("rounds", text, {"rounds": list(rounds)})
 
 
-def hand_over_line(t: Translations, data: HandSummary, seats: Seats, style: Style = PLAIN) -> str:
+def hand_over_line(
+    t: Translations, data: HandSummary, seats: Seats, style: Style = PLAIN
+) -> Sentence:
     """One line closing a hand: who won it, how many points, the score."""
+    values: dict[str, Value] = {
+        "hand": data.hand,
+        "winner": data.winner,
+        "points": data.points[data.winner] - data.extra[data.winner]
+        if data.winner is not None
+        else 0,
+        "ran": data.ran,
+        "score": list(data.score),
+    }
+    return Sentence("hand_over", _hand_over_words(t, data, seats, style), values)
+
+
+def _hand_over_words(t: Translations, data: HandSummary, seats: Seats, style: Style) -> str:
     _ = t.gettext
     n = data.hand + 1
     score = f"{data.score[0]} × {data.score[1]}"
@@ -128,7 +188,7 @@ def hand_over_line(t: Translations, data: HandSummary, seats: Seats, style: Styl
 
 def points_over_lines(
     t: Translations, data: HandSummary, seats: Seats, deck: DeckStyle, style: Style = PLAIN
-) -> list[str]:
+) -> list[Sentence]:
     """Gaudério, once a hand is over: who won the envido with how many points and the
     cards that prove them, and each flor with its cards (R13.3, R13.4); the losing team's
     points are never said."""
@@ -137,26 +197,40 @@ def points_over_lines(
     lines = []
     e = data.envido
     if e is not None and e.seat is not None and e.points is not None:
+        said = {"worth": e.worth, "team": e.team, "seat": e.seat, "points": e.points}
+        proof: dict[str, Value] = {"cards": [c.code for c in e.proof]}
         lines.append(
-            _("🎯 Envido: {points} para {team} · {cards} de {who} ({n} pontos)").format(
-                points=e.worth,
-                team=team_name(seats, e.team, t, style),
-                cards=" ".join(w.card(c, deck) for c in e.proof),
-                who=seat_name(seats[e.seat], t, style),
-                n=e.points,
+            Sentence(
+                "envido_won",
+                _("🎯 Envido: {points} para {team} · {cards} de {who} ({n} pontos)").format(
+                    points=e.worth,
+                    team=team_name(seats, e.team, t, style),
+                    cards=" ".join(w.card(c, deck) for c in e.proof),
+                    who=seat_name(seats[e.seat], t, style),
+                    n=e.points,
+                ),
+                {**said, **proof},
             )
         )
     elif e is not None:
         lines.append(
-            _("🎯 Envido não querido: {worth} para {team}").format(
-                worth=e.worth, team=team_name(seats, e.team, t, style)
+            Sentence(
+                "envido_declined",
+                _("🎯 Envido não querido: {worth} para {team}").format(
+                    worth=e.worth, team=team_name(seats, e.team, t, style)
+                ),
+                {"worth": e.worth, "team": e.team},
             )
         )
     for seat, cards in data.flor:
         lines.append(
-            _("🌸 Flor de {who}: {cards}").format(
-                who=seat_name(seats[seat], t, style),
-                cards=" ".join(w.card(c, deck) for c in cards),
+            Sentence(
+                "flor",
+                _("🌸 Flor de {who}: {cards}").format(
+                    who=seat_name(seats[seat], t, style),
+                    cards=" ".join(w.card(c, deck) for c in cards),
+                ),
+                {"seat": seat, "cards": [c.code for c in cards]},
             )
         )
     return lines
@@ -204,19 +278,21 @@ def points_lines(t: Translations, seats: Seats, view: View, style: Style = PLAIN
 
 def last_round_line(
     t: Translations, data: HandSummary, seats: Seats, deck: DeckStyle, style: Style = PLAIN
-) -> str:
+) -> Sentence:
     """The cards of an ended hand's last vaza (covered ones stay covered); empty when the
     hand ended before any card of it was played."""
     last = [(seat, card, card is None) for seat, card in data.last]
     if not last:
-        return ""
+        return Sentence("last_round", "")
     plays = plays_line(last, seats, t, deck, None, marks=style)
-    return t.gettext("Última vaza: {plays}").format(plays=plays)
+    text = t.gettext("Última vaza: {plays}").format(plays=plays)
+    return Sentence("last_round", text, {"seats": [seat for seat, _card in data.last]})
 
 
-def match_won_line(t: Translations, seats: Seats, team: int, style: Style = PLAIN) -> str:
+def match_won_line(t: Translations, seats: Seats, team: int, style: Style = PLAIN) -> Sentence:
     """The match's end: who won it."""
-    return t.gettext("🏆 Vitória de {team}!").format(team=team_name(seats, team, t, style))
+    text = t.gettext("🏆 Vitória de {team}!").format(team=team_name(seats, team, t, style))
+    return Sentence("match_won", text, {"team": team})
 
 
 def hand_closed_text(
@@ -232,26 +308,42 @@ def hand_closed_text(
     ``data`` is the hand's ``hand_over`` event (public facts only: covered cards
     stay covered); ``match_winner`` adds the match's end when that hand closed it.
     """
-    _ = t.gettext
-    lines = [style.strong(_("Mão {n} encerrada").format(n=data.hand + 1))]
+    return "\n".join(hand_closed_sentences(t, data, seats, deck, match_winner, style))
+
+
+def hand_closed_sentences(
+    t: Translations,
+    data: HandSummary,
+    seats: Seats,
+    deck: DeckStyle,
+    match_winner: int | None = None,
+    style: Style = PLAIN,
+) -> list[Sentence]:
+    """How a hand ended, one sentence a line (``hand_closed_text``'s lines)."""
+    title = style.strong(t.gettext("Mão {n} encerrada").format(n=data.hand + 1))
+    lines = [Sentence("hand_closed", title, {"hand": data.hand})]
     if data.rounds:
         lines.append(rounds_line(t, data.rounds, seats, style))
     last = last_round_line(t, data, seats, deck, style)
     if last:
         lines.append(last)
-    lines.append("🏁 " + hand_over_line(t, data, seats, style))
+    over = hand_over_line(t, data, seats, style)
+    lines.append(Sentence(over.kind, "🏁 " + over, over.values))
     lines += points_over_lines(t, data, seats, deck, style)
     if match_winner is not None:
         lines.append(match_won_line(t, seats, match_winner, style))
-    return "\n".join(lines)
+    return lines
 
 
-def match_over_text(t: Translations, data: MatchEnd, seats: Seats, style: Style = PLAIN) -> str:
+def match_over_text(
+    t: Translations, data: MatchEnd, seats: Seats, style: Style = PLAIN
+) -> Sentence:
     """The closing message of a match: winners and the final score (``12 × 7``)."""
-    return t.gettext("🏆 Fim de jogo: vitória de {team}! {score}").format(
+    text = t.gettext("🏆 Fim de jogo: vitória de {team}! {score}").format(
         team=style.strong(team_name(seats, data.winner, t, style)),
         score=style.strong(f"{data.score[0]} × {data.score[1]}"),
     )
+    return Sentence("match_over", text, {"winner": data.winner, "score": list(data.score)})
 
 
 def rematch_label(t: Translations) -> str:
@@ -268,6 +360,17 @@ def lobby_text(
 ) -> str:
     """The lobby message: table options, seats by team, who still must open the bot, and a
     Revanche's people who have not confirmed yet."""
+    return "\n".join(lobby_sentences(t, table, missing, waiting, style))
+
+
+def lobby_sentences(
+    t: Translations,
+    table: Table,
+    missing: Sequence[str],
+    waiting: Sequence[str] = (),
+    style: Style = PLAIN,
+) -> list[Sentence]:
+    """The lobby message's lines (``lobby_text``), one sentence each."""
     _ = t.gettext
     w = words_for(t)
     o = table.options
@@ -279,41 +382,56 @@ def lobby_text(
     head = _("🃏 {title} · {size} · {target} pontos · ⏱ {timer} s").format(
         title=title, size=size, target=o.target, timer=timer
     )
+    options: dict[str, Value] = {
+        "variant": rs.name,
+        "players": o.players,
+        "target": o.target,
+        "timer": timer,
+    }
     if o.players == 4:
         head += " · " + (_("👁️ com sinais") if o.sinais else _("sem sinais"))
+        options["sinais"] = o.sinais
     if rs.envido:  # gaudério (R13.4)
         head += " · " + (_("🌸 com flor") if o.flor else _("sem flor"))
-    lines = [head]
+        options["flor"] = o.flor
+    lines = [Sentence("lobby_table", head, options)]
+
+    def names(who: Sequence[int]) -> list[str]:
+        return [x.name if (x := seats[i]) is not None else "" for i in who]
+
     if o.players == 4:
         for team in (0, 1):
             members = ", ".join(seat_name(seats[i], t, style) for i in (team, team + 2))
-            lines.append(_("Time {n}: {members}").format(n=team + 1, members=members))
+            text = _("Time {n}: {members}").format(n=team + 1, members=members)
+            said: dict[str, Value] = {"team": team, "seats": [team, team + 2]}
+            lines.append(Sentence("lobby_team", text, {**said, "names": names((team, team + 2))}))
     else:
-        lines.append(" × ".join(seat_name(s, t, style) for s in seats))
+        text = " × ".join(seat_name(s, t, style) for s in seats)
+        every = list(range(len(seats)))
+        lines.append(Sentence("lobby_seats", text, {"seats": every, "names": names(every)}))
     robots = [s for s in seats if s and s.robot]
     if robots:
         levels = ", ".join(f"{style.name(s.name)} ({w.level(s.robot)})" for s in robots if s.robot)
-        lines.append(_("Robôs: {levels}").format(levels=levels))
+        text = _("Robôs: {levels}").format(levels=levels)
+        lines.append(Sentence("lobby_robots", text, {"names": [s.name for s in robots]}))
     if missing:
-        lines.append(
-            _("⚠️ Falta abrir o bot no privado (botão abaixo): {names}").format(
-                names=", ".join(style.name(n) for n in missing)
-            )
+        text = _("⚠️ Falta abrir o bot no privado (botão abaixo): {names}").format(
+            names=", ".join(style.name(n) for n in missing)
         )
+        lines.append(Sentence("lobby_missing", text, {"names": list(missing)}))
     if waiting:
-        lines.append(
-            _(
-                "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s a partida "
-                "começa, e um robô joga por quem não confirmou até a pessoa tocar em 🙋 "
-                "Voltei no privado."
-            ).format(names=", ".join(style.name(n) for n in waiting), n=int(REMATCH_SECONDS))
-        )
-    lines.append(
-        _("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs ({level}).").format(
-            level=w.level(DEFAULT_LEVEL)
-        )
+        text = _(
+            "🔁 Revanche: falta confirmar com Entrar: {names}. Em {n} s a partida "
+            "começa, e um robô joga por quem não confirmou até a pessoa tocar em 🙋 "
+            "Voltei no privado."
+        ).format(names=", ".join(style.name(n) for n in waiting), n=int(REMATCH_SECONDS))
+        values: dict[str, Value] = {"names": list(waiting), "seconds": int(REMATCH_SECONDS)}
+        lines.append(Sentence("lobby_waiting", text, values))
+    text = _("Quem abriu a mesa ou um admin começa; lugares vazios viram robôs ({level}).").format(
+        level=w.level(DEFAULT_LEVEL)
     )
-    return "\n".join(lines)
+    lines.append(Sentence("lobby_start", text, {"level": str(DEFAULT_LEVEL)}))
+    return lines
 
 
 def lobby_label(t: Translations, command: LobbyCommand) -> str:

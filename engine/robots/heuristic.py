@@ -173,13 +173,19 @@ def medio_action(view: View, rng: random.Random, samples: int, card_samples: int
     ``card_samples`` is passed to ``_medio_card``: difícil's play-outs keep the default 0
     (card tiers only), as they make thousands of card choices per decision.
     """
-    legal = view.legal
     if view.kind == HandKind.IRON:
-        return rng.choice(legal)  # blind cards: no position tells anything
+        return rng.choice(view.legal)  # blind cards: no position tells anything
     if view.envido_points is not None:  # gaudério's envido (R13.3); play-outs: the quick rule
         points = points_move(view, rng, "medio" if samples >= MEDIO_SAMPLES else "facil")
         if points is not None:
             return points
+    return medio_play(view, rng, samples, card_samples)
+
+
+def medio_play(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:
+    """Médio's decision for ``view`` apart from gaudério's points game: truco, the answers,
+    the mão de onze/dez and the card (difícil's own envido choice falls back on it)."""
+    legal = view.legal
     sense = read(view)
     if view.phase == Phase.DECIDE:
         return _decide_special(sense, rng, samples)

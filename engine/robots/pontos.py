@@ -5,11 +5,15 @@ A robot weighs its own envido points against the opponents' hands drawn from the
 it has not seen, keeping the cards each opponent has shown on the table: a 7 of espadas
 played in round 1 may be half of a 33. Ties go to the mão's team. Fácil looks at its own
 points alone; médio and difícil at the chance, difícil with more deals and by what each
-answer is worth to the match. Nothing here reads a hidden card.
+answer is worth to the match. Difícil also reads what the others did with the points
+game in this hand (``envido_tells``: a call, a raise, a quero, a declined envido, a first
+card played without calling one, a flor not sung, a "tenho pontos" sign): each drawn hand
+counts as much as those choices make it likely. Nothing here reads a hidden card.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine import actions as A
@@ -17,10 +21,11 @@ from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.robots.sense import value_after
+from engine.robots.sinais import Clues
 from engine.state import Phase
 from engine.view import View
 
-__all__ = ["points_move", "win_chance"]
+__all__ = ["envido_tells", "points_move", "tell_likelihood", "weighted_chance", "win_chance"]
 
 _CALLS = {E.ENVIDO: A.ENVIDO, E.REAL_ENVIDO: A.REAL_ENVIDO, E.FALTA_ENVIDO: A.FALTA_ENVIDO}
 
@@ -71,8 +76,10 @@ def points_move(view: View, rng: random.Random, level: str) -> Action | None:
         return None
     if level == "facil":
         p = min(1.0, max(0.0, (view.envido_points - 18) / 15))
+    elif level == "dificil":
+        p = weighted_chance(view, rng, DIFICIL_DEALS)
     else:
-        p = win_chance(view, rng, 120 if level == "dificil" else 40)
+        p = win_chance(view, rng, 40)
     if answering and e is not None:
         accept, decline = e.accept_value, e.decline_value
         if level == "dificil":
@@ -103,3 +110,127 @@ def _raise(calls: list[Action], p: float, view: View) -> Action | None:
     if p >= 0.8 and Act.REAL_ENVIDO in by_act:
         return by_act[Act.REAL_ENVIDO]
     return by_act.get(Act.ENVIDO)
+
+
+DIFICIL_DEALS = 200
+"""Deals of the other seats' cards difícil draws for an envido decision (weighed by
+``envido_tells``, so fewer of them count fully than médio's 40 plain ones)."""
+
+_TELL_CURVES = {
+    "call": (0.1, 26.5, 1.5),
+    "raise": (0.05, 29.5, 1.2),
+    "quero": (0.1, 24.0, 2.5),
+    "pass": (0.35, 27.5, 1.5),
+    "nao-quero": (0.1, 24.0, 2.5),
+}
+"""For each kind of tell: (floor, points at the curve's middle, spread) of how likely a
+sensible player with those envido points makes it. "pass" and "nao-quero" fall with the
+points (``tell_likelihood``); the others rise."""
+_FALLING = ("pass", "nao-quero")
+
+
+def tell_likelihood(kind: str, points: int) -> float:
+    """How likely a sensible player holding ``points`` envido points makes this choice:
+    ``call`` (opens an envido), ``raise`` (raises one), ``quero``, ``nao-quero``, or
+    ``pass`` (plays its first card with an envido open to it and calls none)."""
+    floor, middle, spread = _TELL_CURVES[kind]
+    rise = 1.0 / (1.0 + math.exp(-(points - middle) / spread))
+    if kind in _FALLING:
+        rise = 1.0 - rise
+    return floor + (1.0 - floor) * rise
+
+
+_CALL_ACTS = (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+
+
+def envido_tells(view: View) -> dict[int, list[str]]:
+    """What each other seat's choices in this hand's points game say, as ``tell_likelihood``
+    kinds by seat: its calls, raises and answers, and a first card played while it could
+    still have opened an envido (round 1, none called, no truco accepted, no flor sung)."""
+    tells: dict[int, list[str]] = {}
+    calls = 0
+    plays = 0
+    open_to_call = True
+    for s, a in view.history:
+        act = a.act
+        kind: str | None = None
+        if act in _CALL_ACTS:
+            kind = "call" if calls == 0 else "raise"
+            calls += 1
+        elif act == Act.QUERO:
+            kind = "quero"
+        elif act == Act.NAO_QUERO:
+            kind = "nao-quero"
+        elif act == Act.FLOR or act == Act.ACCEPT:
+            open_to_call = False  # a flor sung or a truco accepted closes the envido
+        elif act == Act.PLAY or act == Act.COVER:
+            if plays < view.players and calls == 0 and open_to_call:
+                kind = "pass"
+            plays += 1
+        if kind is not None and s != view.seat:
+            tells.setdefault(s, []).append(kind)
+    return tells
+
+
+def weighted_chance(view: View, rng: random.Random, deals: int) -> float:
+    """The chance that this seat's team wins an envido showdown now, by ``deals`` draws of
+    every other seat's hidden cards (the partner's points count for the team), each draw
+    weighed by how likely it makes the others' points-game choices (``envido_tells``) and
+    the signs seen, and impossible when a seat that acted in round 1 did not sing a flor
+    it would hold."""
+    n = view.players
+    me = view.seat
+    strength = view.ruleset.strength_table(view.vira)
+    dealt: list[list[Card]] = [[] for _ in range(n)]
+    for s, a in view.history:
+        if a.act in (Act.PLAY, Act.COVER) and a.card is not None:
+            dealt[s].append(a.card)
+    dealt[me] = list(_own_dealt(view))
+    partner = view.partner
+    if partner is not None and view.partner_hand is not None:
+        dealt[partner] = [*dealt[partner], *view.partner_hand]
+    seen = {c for cards in dealt for c in cards}
+    pool = [c for c in view.ruleset.deck if c not in seen]
+    hidden = [s for s in range(n) if len(dealt[s]) < 3]
+    need = sum(3 - len(dealt[s]) for s in hidden)
+    tells = envido_tells(view)
+    flor_on = view.options.flor
+    no_flor = {s for s, a in view.history if a.act != Act.SIGNAL} - set(view.flor)
+    clues = Clues.of(view, strength)
+    mao_team = (view.dealer + 1) % n & 1
+    mine = view.envido_points or 0
+    won = total = 0.0
+    plain_won = plain = 0
+    for _ in range(deals):
+        draw = rng.sample(pool, need)
+        hands = [list(cards) for cards in dealt]
+        k = 0
+        for s in hidden:
+            more = 3 - len(dealt[s])
+            hands[s].extend(draw[k : k + more])
+            k += more
+        weight = 1.0
+        ours, theirs = mine, 0
+        for s in range(n):
+            if s == me:
+                continue
+            cards = hands[s]
+            points = E.envido_points(cards)
+            if s & 1 == view.team:
+                ours = max(ours, points)
+            else:
+                theirs = max(theirs, points)
+            if flor_on and s in no_flor and E.has_flor(cards):
+                weight = 0.0
+            for kind in tells.get(s, ()):
+                weight *= tell_likelihood(kind, points)
+        if clues and weight > 0:
+            weight *= clues.weight_dealt(hands, strength)
+        win = ours > theirs or (ours == theirs and view.team == mao_team)
+        total += weight
+        won += weight * win
+        plain += 1
+        plain_won += win
+    if total <= 0:
+        return plain_won / plain if plain else 0.5
+    return won / total

@@ -26,7 +26,7 @@ from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
 from engine.robots.base import Robot
-from engine.sinais import PAULISTA_SINAIS, Sinal, truthful
+from engine.sinais import PAULISTA_SINAIS, POINTS_FOR_SIGNAL, Sinal, truthful
 from engine.view import View
 
 TRUST_PARTNER = 0.9
@@ -77,14 +77,49 @@ class Clue:
     """Cards the signaller had played in this hand when it signalled."""
     later_open: tuple[int, ...]
     """Strengths of the cards it played face up after the signal (still its at the time)."""
+    points_game: bool = False
+    """A gaudério table (R13.5): below the 2, the honest signal tells the whole hand
+    ("tenho pontos", "tenho flor" or "nada"), and there is no signal of an ace."""
 
-    def likelihood(self, at_signal: Sequence[int]) -> float:
-        """Chance of this signal from a hand holding ``at_signal`` (strengths) then."""
+    def likelihood(self, at_signal: Sequence[int], dealt: Sequence[Card] | None = None) -> float:
+        """Chance of this signal from a hand holding ``at_signal`` (strengths) then.
+
+        ``dealt``: the signaller's three dealt cards when known (a sampled deal), which
+        tell its envido points and flor; without them a gaudério whole-hand signal only
+        says that no card of a strength signal was held.
+        """
+        top = sinal_of(at_signal)
+        if self.points_game:
+            # the four top cards, the 3 and the 2 have their signs; an ace-high hand has
+            # none and tells its points, its flor or nothing (``engine.sinais.truthful``)
+            low = top == Sinal.AS or top == Sinal.NADA
+            if self.sinal in _WHOLE_HAND:
+                if not low:
+                    hit = 0.0
+                elif dealt is None:
+                    hit = 1.0
+                else:
+                    hit = 1.0 if _whole_hand_sinal(dealt) == self.sinal else 0.0
+            else:
+                hit = 1.0 if _AS_STRENGTH.get(self.sinal, self.sinal) == top else 0.0
+            return self.trust * hit + (1.0 - self.trust) / _CHOICES
         sinal = _AS_STRENGTH.get(self.sinal, self.sinal)
-        if sinal is None:  # "tenho pontos", "tenho flor": nothing of the cards' strength
+        if sinal is None:  # "tenho pontos", "tenho flor" at a table without them
             return 1.0
-        hit = 1.0 if sinal_of(at_signal) == sinal else 0.0
+        hit = 1.0 if top == sinal else 0.0
         return self.trust * hit + (1.0 - self.trust) / _CHOICES
+
+
+_WHOLE_HAND = (Sinal.PONTOS, Sinal.FLOR, Sinal.NADA)
+"""Gaudério's honest signals of a hand without a signalled card (R13.5)."""
+
+
+def _whole_hand_sinal(dealt: Sequence[Card]) -> Sinal:
+    """The honest gaudério signal of a hand holding no signalled card, by its three dealt
+    cards: "tenho pontos" from 30 envido points, else "tenho flor", else "nada"."""
+    if E.envido_points(dealt) >= POINTS_FOR_SIGNAL:
+        return Sinal.PONTOS
+    return Sinal.FLOR if E.has_flor(dealt) else Sinal.NADA
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +148,7 @@ class Clues:
             elif act == _SIGNAL and a.sinal is not None and s != view.seat:
                 found.append((s, a.sinal, played[s], []))
         partner = view.partner
+        points_game = view.ruleset.envido
         return Clues(
             tuple(
                 Clue(
@@ -121,6 +157,7 @@ class Clues:
                     TRUST_PARTNER if seat == partner else TRUST_CAUGHT,
                     before,
                     tuple(later),
+                    points_game,
                 )
                 for seat, sinal, before, later in found
             )
@@ -137,7 +174,9 @@ class Clues:
         """Likelihood of the signals seen for a full deal (cards in each seat's play order)."""
         w = 1.0
         for c in self.clues:
-            w *= c.likelihood([strength[card] for card in dealt[c.seat][c.played_before :]])
+            cards = dealt[c.seat]
+            held = [strength[card] for card in cards[c.played_before :]]
+            w *= c.likelihood(held, cards if c.points_game else None)
         return w
 
     def top(self) -> float:

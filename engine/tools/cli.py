@@ -35,6 +35,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal against robots."""
     from engine import words
     from engine.tools.terminal import play
+    from engine.tutorial import STYLE_KEYS  # the deck styles as the site names them
+
+    decks = {key: style for style, key in STYLE_KEYS.items()}
 
     tag = args.lang or os.environ.get("LANGUAGE") or os.environ.get("LANG")
     lang = words.language_for(tag)
@@ -46,6 +49,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.robot,
         sinais=not args.sem_sinais,
         lang=lang,
+        deck=None if args.baralho is None else decks[args.baralho],
     )
 
 
@@ -75,6 +79,12 @@ def add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--robot", default="medio", help="nível dos robôs: facil, medio, dificil")
     p.add_argument("--sem-sinais", action="store_true", help="2x2 sem sinais entre parceiros")
+    p.add_argument(
+        "--baralho",
+        choices=("tradicional", "espanhol"),
+        default=None,
+        help="as cartas: padrão, o da variante (gaudério: espanhol)",
+    )
     p.add_argument(
         "--lang", default=None, help="idioma: pt, en, es (padrão: o do sistema, senão pt)"
     )

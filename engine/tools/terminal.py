@@ -1,7 +1,9 @@
 """``truco play``: a small terminal game against robots, to try the engine with no Telegram.
 
 Everything shown comes from the human's ``View`` and is worded by ``engine.words``
-(``--lang en`` plays in English).
+(``--lang en`` plays in English); the cards are named in the variant's own deck unless the
+player picks one (``--baralho``: gaudério plays the Spanish deck, R13.1, the others the
+traditional one, R11).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable
 
 from engine import words
 from engine.actions import Act, Action
+from engine.cards import DeckStyle
 from engine.match import HandKind, Match, Phase
 from engine.robots import get_robot
 from engine.rulesets import TableOptions, get_ruleset
@@ -23,11 +26,18 @@ QUIT = ("s", "sair", "q", "quit")
 """Answers that leave the game, in any language."""
 
 
-def describe(w: words.Words, before: View, seat: int, action: Action) -> str:
-    """One line telling the table what a seat did (``before``: a view it was legal in)."""
+def describe(
+    w: words.Words,
+    before: View,
+    seat: int,
+    action: Action,
+    style: DeckStyle = DeckStyle.TRADITIONAL,
+) -> str:
+    """One line telling the table what a seat did (``before``: a view it was legal in),
+    its card named in ``style``."""
     who = w.seat(seat, HUMAN, before.players)
     # a text, not "who did": Spanish would conjugate the reader's own "Vos" as a third person
-    what = w.did(action, before, public=seat != HUMAN)
+    what = w.did(action, before, style, public=seat != HUMAN)
     return w.gettext("{who} {what}").format(who=who, what=what)
 
 
@@ -55,15 +65,15 @@ def describe_signal(w: words.Words, after: View, seat: int) -> str:
     )
 
 
-def _vira(w: words.Words, v: View) -> str:
-    vira = v.vira.label if v.vira is not None else "?"
+def _vira(w: words.Words, v: View, style: DeckStyle) -> str:
+    vira = w.card(v.vira, style) if v.vira is not None else "?"
     return w.gettext("Vira: {vira} · manilha: {rank}").format(
-        vira=vira, rank=v.manilhas[0].rank.code
+        vira=vira, rank=w.rank_label(v.manilhas[0].rank, style)
     )
 
 
-def render(w: words.Words, v: View) -> str:
-    """The table as the human sees it (from the human's view only)."""
+def render(w: words.Words, v: View, style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
+    """The table as the human sees it (from the human's view only), cards in ``style``."""
     _ = w.gettext
     lines = [
         _("Placar: nós {us} × {them} eles · mão vale {stake}").format(
@@ -71,7 +81,7 @@ def render(w: words.Words, v: View) -> str:
         )
     ]
     if v.vira is not None:
-        lines.append(_vira(w, v))
+        lines.append(_vira(w, v, style))
     if v.kind == HandKind.SPECIAL:
         lines.append(_("É {hand}!").format(hand=w.special_hand(v.ruleset)))
     elif v.kind == HandKind.IRON:
@@ -81,14 +91,16 @@ def render(w: words.Words, v: View) -> str:
         lines.append(_("Vazas: {rounds}").format(rounds=marks))
     if v.table:
         played = ", ".join(
-            f"{w.seat(s, HUMAN, v.players)}: {w.card(c) if c is not None else words.COVERED}"
+            f"{w.seat(s, HUMAN, v.players)}: {w.card(c, style) if c is not None else words.COVERED}"
             for s, c, _cov in v.table
         )
         lines.append(_("Mesa: {plays}").format(plays=played))
     if v.hand:
-        lines.append(_("Sua mão: {cards}").format(cards="  ".join(w.card(c) for c in v.hand)))
+        lines.append(
+            _("Sua mão: {cards}").format(cards="  ".join(w.card(c, style) for c in v.hand))
+        )
     if v.partner_hand is not None:
-        cards = "  ".join(w.card(c) for c in v.partner_hand)
+        cards = "  ".join(w.card(c, style) for c in v.partner_hand)
         lines.append(_("Mão do parceiro: {cards}").format(cards=cards))
     if v.pending_step is not None and v.call_seat is not None:
         lines.append(
@@ -115,28 +127,38 @@ def render(w: words.Words, v: View) -> str:
     return "\n".join(lines)
 
 
-def announce_hand(w: words.Words, v: View, write: Callable[[str], None]) -> None:
-    """Print who deals, the vira and the human's cards at the start of a hand."""
+def announce_hand(
+    w: words.Words,
+    v: View,
+    write: Callable[[str], None],
+    style: DeckStyle = DeckStyle.TRADITIONAL,
+) -> None:
+    """Print who deals, the vira and the human's cards (in ``style``) at a hand's start."""
     dealer = w.seat(v.dealer, HUMAN, v.players)
     write(
         w.gettext("--- Mão {n} · dá as cartas: {who} ---").format(n=v.hand_number + 1, who=dealer)
     )
     if v.vira is not None:
-        write(_vira(w, v))
+        write(_vira(w, v, style))
     if v.hand:
-        write(w.gettext("Suas cartas: {cards}").format(cards="  ".join(w.card(c) for c in v.hand)))
+        cards = "  ".join(w.card(c, style) for c in v.hand)
+        write(w.gettext("Suas cartas: {cards}").format(cards=cards))
 
 
 def ask(
-    w: words.Words, v: View, read: Callable[[str], str], write: Callable[[str], None]
+    w: words.Words,
+    v: View,
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+    style: DeckStyle = DeckStyle.TRADITIONAL,
 ) -> Action | None:
-    """Ask the human for one legal action of their view (or a signal, R12); ``None`` when
-    they quit."""
+    """Ask the human for one legal action of their view (or a signal, R12), its cards in
+    ``style``; ``None`` when they quit."""
     legal = v.legal
     signals = v.legal_signals
     again = w.gettext("Escolha um número de 1 a {n} (ou s para sair).").format(n=len(legal))
-    write(render(w, v))
-    options = "  ".join(f"[{i}] {w.button(a, v)}" for i, a in enumerate(legal, 1))
+    write(render(w, v, style))
+    options = "  ".join(f"[{i}] {w.button(a, v, style)}" for i, a in enumerate(legal, 1))
     extra = f"  {w.gettext('[z] sinal')}" if signals else ""
     write(f"{options}{extra}  {w.gettext('[s] sair')}")
     picked = _pick(read, write, "> ", len(legal), "z" if signals else None, again)
@@ -195,17 +217,21 @@ def hand_over(w: words.Words, v: View) -> str:
     return text.format(points=v.points[v.hand_winner], us=v.score[0], them=v.score[1])
 
 
-def points_shown(w: words.Words, v: View) -> list[str]:
-    """Gaudério, at the end of a hand: the cards that proved the envido's winning points
-    and the flors sung (R13.3, R13.4)."""
+def points_shown(w: words.Words, v: View, style: DeckStyle = DeckStyle.TRADITIONAL) -> list[str]:
+    """Gaudério, at the end of a hand: the cards (in ``style``) that proved the envido's
+    winning points and the flors sung (R13.3, R13.4)."""
     lines = []
     e = v.envido
     if e is not None and e.proof is not None and e.winner_seat is not None:
         who = w.seat(e.winner_seat, v.seat, v.players)
-        lines.append(w.gettext("Envido de {who}: {cards}").format(who=who, cards=w.cards(e.proof)))
+        lines.append(
+            w.gettext("Envido de {who}: {cards}").format(who=who, cards=w.cards(e.proof, style))
+        )
     for s, cards in v.flor_cards:
         who = w.seat(s, v.seat, v.players)
-        lines.append(w.gettext("Flor de {who}: {cards}").format(who=who, cards=w.cards(cards)))
+        lines.append(
+            w.gettext("Flor de {who}: {cards}").format(who=who, cards=w.cards(cards, style))
+        )
     return lines
 
 
@@ -219,10 +245,13 @@ def play(
     write: Callable[[str], None] = print,
     sinais: bool = True,
     lang: str = words.SOURCE,
+    deck: DeckStyle | None = None,
 ) -> int:
-    """Play one match in the terminal in ``lang``; return the exit status."""
+    """Play one match in the terminal in ``lang``, its cards in ``deck`` (``None``: the
+    variant's own, ``Ruleset.deck_style``); return the exit status."""
     w = words.get(lang)
     ruleset = get_ruleset(variant)
+    style = ruleset.deck_style if deck is None else deck
     if target is None:
         target = ruleset.default_target_for(players)
     options = TableOptions(players=players, target=target, sinais=sinais).validated(ruleset)
@@ -243,7 +272,7 @@ def play(
                 "Com sinais: [z] faz um sinal ao parceiro; cada adversário vê com {chance}%."
             ).format(chance=chance)
         )
-    announce_hand(w, m.view(HUMAN), write)
+    announce_hand(w, m.view(HUMAN), write, style)
     while True:
         if m.phase == Phase.HAND_OVER or m.phase == Phase.MATCH_OVER:
             v = m.view(HUMAN)
@@ -256,10 +285,10 @@ def play(
                 )
                 write(f"{result} {v.score[0]} × {v.score[1]}")
                 return 0
-            for line in points_shown(w, v):
+            for line in points_shown(w, v, style):
                 write(line)
             m.deal()
-            announce_hand(w, m.view(HUMAN), write)
+            announce_hand(w, m.view(HUMAN), write, style)
             for s in m.flor:  # the mão's flor is sung at the deal (R13.4)
                 write(w.flor_result(m.view(HUMAN), s))
             continue
@@ -268,7 +297,7 @@ def play(
         seat = HUMAN if turn is None else turn.seat
         before = m.view(HUMAN)
         if turn is None:
-            action = ask(w, before, read, write)
+            action = ask(w, before, read, write, style)
             if action is None:
                 write(w.gettext("Até a próxima!"))
                 return 0
@@ -278,7 +307,7 @@ def play(
         if action.act == Act.SIGNAL:
             write(describe_signal(w, m.view(HUMAN), seat))
         else:
-            write(describe(w, before, seat, action))
+            write(describe(w, before, seat, action, style))
         after = m.view(HUMAN)
         for s in after.flor[len(before.flor) :]:
             write(w.flor_result(after, s))

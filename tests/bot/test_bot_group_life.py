@@ -82,7 +82,9 @@ async def test_a_signal_off_the_seats_turn_reaches_the_partner(harness: Harness)
     nada = next(b for b in buttons(listed) if b["text"] == "😑 nada")
     answer = await s.user_presses(cida, cida, listed["message_id"], nada["callback_data"])
     assert not answer["show_alert"], answer
-    await h.wait(lambda: any("Sinal de Cida: 😑 nada" in m["text"] for m in h.bot_messages(ana)))
+    await h.wait(
+        lambda: "Sinal de Cida: 😑 nada" in ((newest(h, ana, "Sua mão") or {}).get("text", ""))
+    )
     m = tables.load(runtime_of(h.app).db, gid).match()
     assert [str(a) for _seat, a in m.log] == ["signal nada"] and m.turn == 0
     # once per round: her button goes; Ana still leads with her own signal button

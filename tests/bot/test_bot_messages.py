@@ -1,4 +1,5 @@
-"""Messages after the game moves on: closed hand messages, and the table's newest state."""
+"""Messages after the game moves on: closed hand messages, a match's one closing line in
+the private chat, and the table's newest state."""
 
 from __future__ import annotations
 
@@ -50,19 +51,21 @@ async def test_the_private_chat_keeps_one_hand_message_per_match(
         assert game is not None and game.status == GameStatus.OVER
         hands_played = len(messages.events_of(h.db, 1, "hand_over"))
         assert hands_played >= 2, hands_played
-        # one message left: the last hand's, closed (no buttons, no turn), with the winner
+        # one message of the match left: the one that showed the hand, now its closing
+        # line (who won and the score: how the last hand went is the group's)
+        score = f"{game.view(0).score[0]} × {game.view(0).score[1]}"
         left = await h.wait(
             lambda: (
                 found
-                if len(found := [m for m in h.bot_messages(ana) if "Mão" in m["text"]]) == 1
-                and "Vitória" in found[0]["text"]
+                if len(found := [m for m in h.bot_messages(ana) if "Olá" not in m["text"]]) == 1
+                and "Fim de jogo" in found[0]["text"]
                 else None
             )
         )
         text = left[0]["text"]
-        assert not buttons(left[0]) and "Vez de" not in text and "sua vez" not in text
-        assert re.search(rf"Mão {hands_played} encerrada", text), text
-        assert re.search(rf"Mão {hands_played}: .*Placar \d+ × \d+", text), text
+        assert not buttons(left[0]) and "\n" not in text, text
+        assert text.startswith("🏆 Fim de jogo: vitória de ") and text.endswith(score), text
+        assert "Mão" not in text and "Sua mão" not in text
         # and every hand before it was told in the message of the hand that followed
         assert sorted(closings) == list(range(1, hands_played)), closings
         assert all("Placar" in line for line in closings.values())

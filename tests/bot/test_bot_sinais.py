@@ -1,4 +1,5 @@
-"""Sinais on Telegram end to end (R12): the 👁️ Sinal list, private pings, a seeded catch,
+"""Sinais on Telegram end to end (R12): the 👁️ Sinal list, the signal said in the private
+hand messages of who sent, saw or caught it (never a message of its own), a seeded catch,
 a group that only learns that a signal was made, and tables without sinais."""
 
 from __future__ import annotations
@@ -39,15 +40,16 @@ async def test_a_signal_reaches_the_partner_and_the_catcher_only(harness: Harnes
     assert labels(listed)[:2] == ["😉 zap", "🤨 copas"] and "😑 nada" in labels(listed)
     assert "3" not in "".join(labels(listed)).replace("🫦", "")  # no card buttons meanwhile
     zap = next(b for b in buttons(listed) if b["text"] == "😉 zap")
+    # everyone's hand message is out before counting what the signal sends
+    await h.wait(lambda: all(hand_of(h, u) for u in (ana, beto, cida, davi)))
+    sent_before = {u: sent_to(h, u) for u in (ana, beto, cida, davi)}
     answer = await s.user_presses(ana, ana, listed["message_id"], zap["callback_data"])
     assert not answer["show_alert"], answer
-    # the partner is pinged with the signal; Beto caught it; Davi did not
-    await h.wait(lambda: any("Sinal de Ana: 😉 zap" in m["text"] for m in h.bot_messages(cida)))
-    await h.wait(
-        lambda: any(
-            "Você viu Ana piscar um olho: 😉 zap!" in m["text"] for m in h.bot_messages(beto)
-        )
-    )
+    # each hand message says it: Ana what she sent, her partner Cida whose sign it was,
+    # Beto that he caught it; Davi did not catch it
+    await h.wait(lambda: "👁️ Sinal de Ana: 😉 zap" in hand_of(h, cida))
+    await h.wait(lambda: "👀 Você pegou o sinal de Ana: 😉 zap" in hand_of(h, beto))
+    await h.wait(lambda: "👁️ Você fez o sinal: 😉 zap" in hand_of(h, ana))
     await h.wait(lambda: "Ana fez um sinal" in (h.table(group) or {}).get("text", ""))
     for m in h.bot_messages(davi) + h.bot_messages(group):
         assert "zap" not in m["text"] and "😉" not in m["text"], m["text"]
@@ -60,10 +62,9 @@ async def test_a_signal_reaches_the_partner_and_the_catcher_only(harness: Harnes
     assert [str(a) for seat, a in m.log] == ["signal zap"]
     events = messages.events_of(runtime_of(h.app).db, gid, "button")
     assert [e.data["action"] for e in events] == ["signal zap"]
-    # the partner's private hand shows it for the rest of the hand; nobody else's does
-    await h.wait(lambda: "Sinal de Ana: 😉 zap" in hand_of(h, cida))
-    assert "Você viu Ana" in hand_of(h, beto)
-    assert "zap" not in hand_of(h, davi) and "zap" not in hand_of(h, ana).split("Sua mão")[0]
+    # nothing new in any private chat: the hand messages were edited, no ping was sent
+    assert {u: sent_to(h, u) for u in sent_before} == sent_before
+    assert "zap" not in hand_of(h, davi)
     # the same button again (a double tap) is told it was done, and changes nothing
     answer = await s.user_presses(ana, ana, listed["message_id"], zap["callback_data"])
     assert answer["text"]
@@ -72,6 +73,11 @@ async def test_a_signal_reaches_the_partner_and_the_catcher_only(harness: Harnes
     card = next(label for label in moves(back) if label != "Truco!")
     assert (await press(h, ana, card))["show_alert"] is False
     await h.wait(lambda: tables.load(runtime_of(h.app).db, gid).match().turn == 1)
+
+
+def sent_to(h: Harness, chat: int) -> int:
+    """How many messages the bot ever sent to a chat (deleted ones too)."""
+    return sum(1 for m in h.server.messages(chat) if m["from"]["is_bot"])
 
 
 def hand_of(h: Harness, user: int) -> str:
@@ -95,7 +101,7 @@ def test_truco_command_opens_a_table_without_sinais() -> None:
     assert truco_request(["2x2"], ChatSettings(id=-1)).options.sinais_on
 
 
-async def test_robots_signal_and_their_partner_is_pinged(harness: Harness) -> None:
+async def test_a_robots_signal_is_said_in_its_partners_hand_message(harness: Harness) -> None:
     h, s = harness, harness.server
     ana = s.add_user("Ana")
     group = s.add_group("G", admins=[ana], members=[])
@@ -112,11 +118,11 @@ async def test_robots_signal_and_their_partner_is_pinged(harness: Harness) -> No
 
     sinal = await h.wait(partner_signal, 20)
 
-    def ping() -> str | None:
-        texts = [m["text"] for m in h.bot_messages(ana) if "Sua mão" not in m["text"]]
-        return next((t for t in texts if "Sinal de" in t and "Cida" in t), None)
-
-    text = await h.wait(ping, 10)
-    assert text.endswith(f"{sinal.info.emoji} {sinal.info.name}")
+    said = f"👁️ Sinal de Cida: {sinal.info.emoji} {sinal.info.name}"
+    await h.wait(lambda: said in hand_of(h, ana), 10)
+    # in her hand message only: no message of its own
+    assert [m for m in h.bot_messages(ana) if "Sinal de" in m["text"]] == [
+        m for m in h.bot_messages(ana) if "Sua mão" in m["text"] and said in m["text"]
+    ]
     for m in h.bot_messages(group):  # the group may learn that Cida signalled, never which
         assert sinal.info.emoji not in m["text"]

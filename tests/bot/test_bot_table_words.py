@@ -1,11 +1,21 @@
-"""How the table and the hands name things: the mão de onze's value, who ran (plural or singular), the Spanish deck, manilhas, vaza, and the hint for text the bot does not understand."""
+"""How the table and the hands name things: each past play by who played it (a robot that
+took a seat did not), the mão de onze's value, who ran (plural or singular), the Spanish deck, manilhas, vaza, and the hint for text the bot does not understand."""
 
 from __future__ import annotations
 
-from bot.domain.values.game import Occupant
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from bot.domain import Database, Join, Person, RobotLevel, Rules, people, tables
+from bot.domain.values.commands import Source
+from bot.domain.values.game import Occupant, Table
 from bot.i18n import person_translations
+from bot.telegram.arguments import truco_request
 from bot.telegram.render.common import rounds_line
+from bot.telegram.render.table import table_text
 from engine import Match, TableOptions
+from engine.actions import Act
 from engine.cards import parse_cards
 from tests.bot.harness import (
     Harness,
@@ -153,3 +163,60 @@ def test_the_rounds_are_counted_in_each_language() -> None:
     assert rounds_line(person_translations("pt"), [0, None, 1], seats) == line
     line = "Rounds: 1st Ana · 2nd tie · 3rd Beto"
     assert rounds_line(person_translations("en"), [0, None, 1], seats) == line
+
+
+def test_each_past_play_keeps_the_name_of_who_played_it(tmp_path: Path) -> None:
+    # Caio lets his time run out twice in a row: a robot takes his seat from then on, and
+    # the cards his timeouts played are still his on the table, not the robot's
+    now = [1_800_000_000.0]
+    rules = Rules(decision_seconds=30, seed=7, clock=lambda: now[0], robot_delay=0)
+    db = Database(f"sqlite:///{tmp_path / 'plays.db'}")
+    ana, caio = Person(1, "Ana"), Person(2, "Caio")
+    for p in (ana, caio):
+        people.meet(db, p, started=True)
+    lobby = tables.open_table(
+        db, -100, None, ana, truco_request(["2x2"], people.chat_settings(db, -100))
+    )
+    tables.lobby(db, lobby.id, caio, Join(), authorised=False, rules=rules)
+    tables.start(db, lobby.id, rules, paulista_hand(players=4))
+    gid = lobby.id
+
+    def table() -> Table:
+        found = tables.load(db, gid)
+        assert found is not None
+        return found
+
+    robot_played = []
+    while not ((x := table()).seats[1] or Occupant("")).robot or x.match().to_act() != (2,):
+        seat = x.match().to_act()[0]
+        who = x.seats[seat]
+        assert who is not None and x.match().hand_number == 0
+        if who.robot:
+            turn = tables.robot_turn_of(x)
+            assert turn is not None
+            tables.act(db, gid, x.version, turn.seat, turn.default, rules, source=Source.ROBOT)
+            robot_played.append(turn.seat)
+        elif who.user == ana.id:
+            card = next(a for a in x.view(seat).legal if a.act is Act.PLAY)
+            tables.act(db, gid, x.version, None, card, rules, user_id=ana.id)
+        else:
+            assert x.deadline_at is not None
+            now[0] = x.deadline_at + 1
+            tables.time_out(db, gid, x.version, rules)
+    # the robot plays Caio's seat now, and has not played a card of it yet
+    x = table()
+    assert x.seats[1] == Occupant("Caio", user=caio.id, robot=RobotLevel.MEDIO)
+    assert 1 not in robot_played and x.stand_in_moves == {1: (False, False)}
+    t = person_translations("pt")
+    text = re.sub(r"<[^>]+>", "", table_text(t, x, x.view(0), 30))
+    vaza = next(line for line in text.splitlines() if line.startswith("1ª vaza:"))
+    on_table = next(line for line in text.splitlines() if line.startswith("Na mesa:"))
+    assert " · Caio 2♠ · " in vaza and "🤖 Caio" not in vaza, vaza
+    assert on_table.endswith(" · Caio Q♦") and "🤖 Caio" not in on_table, on_table
+    # the seat is the robot's: the team and the ⏰ line say so, and whose time ran out
+    assert "🤖 Caio & 🤖 Dita" in text and "⏰ Tempo esgotado: Caio jogou Q♦" in text
+    # a card the robot made for him is the robot's (as the events would say)
+    robot_made = replace(x, stand_in_moves={1: (False, True)})
+    text = re.sub(r"<[^>]+>", "", table_text(t, robot_made, x.view(0), 30))
+    assert "🤖 Caio Q♦" in text and " Caio 2♠" in text and "🤖 Caio 2♠" not in text
+    db.close()

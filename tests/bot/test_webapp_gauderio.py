@@ -1,6 +1,7 @@
 """Truco gaudério in the Mini App (R13), over real HTTP against the fake Telegram on the held
 clock: the envido buttons are the engine's legal actions, drawn in the Spanish deck, and a
-whole 2×2 match of two people (their pages) and two robots is played to its end."""
+whole 2×2 match of two people (their pages) and two robots is played to its end, with
+envido, truco and flor."""
 
 from __future__ import annotations
 
@@ -66,8 +67,21 @@ async def test_a_whole_gauderio_match_in_the_mini_app(server: FakeTelegram, tmp_
                 await h.wait(lambda: "quero" in acts(mine) or "play" in acts(mine))
                 if "quero" in acts(mine):
                     assert "nao_quero" in acts(mine)
-                    status, _ = await mine.move(base, mine.state["version"], "quero")
+                    # her widget says what waits; a falta at 0 × 0 would end the match at
+                    # once, before any truco: that one she declines
+                    rows = mine.state["points"]["rows"]
+                    waiting = [r["values"] for r in rows if r["kind"] == "envido_pending"]
+                    assert waiting and waiting[0]["quero"] > waiting[0]["nao_quero"]
+                    falta = waiting[0]["calls"][-1] == "falta-envido"
+                    answer = "nao_quero" if falta else "quero"
+                    status, _ = await mine.move(base, mine.state["version"], answer)
                     assert status == 200
+                # her truco from the page, shouted to the group like the envido
+                await h.wait(lambda: "truco" in acts(mine))
+                assert not set(CALLS) & set(acts(mine))  # the envido is settled
+                status, _ = await mine.move(base, mine.state["version"], "truco")
+                assert status == 200
+                await h.wait(lambda: newest(h, GROUP, "📣 Ana: TRUCO!"))
 
                 # then every page plays its first card (or accepts) until the match ends
                 def to_act() -> Page | None:
@@ -95,7 +109,7 @@ async def test_a_whole_gauderio_match_in_the_mini_app(server: FakeTelegram, tmp_
                     await h.wait(lambda p=p, v=version: over() or int(p.state["version"]) > v)
                 final = mine.state or {}
                 assert final["match_winner"] in (0, 1) and max(final["score"]) == 12
-                assert "Fim de jogo" in final["result"]
+                assert "Fim de jogo" in final["result"]["text"]
                 closings = events_of(rt.db, gid, "hand_over")
                 assert closings[0].data["envido"] is not None  # Ana's envido was settled
                 assert any(e.data["flor"] for e in closings)  # the second hand's flor

@@ -140,7 +140,7 @@ async def test_a_sinal_reaches_the_partners_page(server, tmp_path) -> None:
         status, _ = await ana.move(sent)
         assert status == 200
         seen = (await caio.state())["seen_signals"]
-        assert [s["seat"] for s in seen] == [0]
+        assert [s["values"]["seat"] for s in seen] == [0]
         # a sinal passes no turn: Ana still plays
         assert [x for x in (await ana.state())["legal"] if x["act"] == "play"]
 

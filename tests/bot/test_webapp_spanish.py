@@ -14,7 +14,11 @@ def test_a_spanish_page_is_sent_spanish_words(db: Database) -> None:
     gid = seated(db, [ANA, BETO], paulista_hand((11, 5)))
     state = state_of(db, gid, 0, "es-AR")
     assert state["words"]["lang"] == "es" and state["words"]["rounds"] == "Bazas"
-    assert state["kind_text"] == "Mano de once: vale 3, sin truco."
+    assert state["banner"] == {
+        "kind": "hand_kind",
+        "values": {"kind": "special", "value": 3},
+        "text": "Mano de once: vale 3, sin truco.",
+    }
     assert [a["label"] for a in state["legal"]] == ["Jugamos", "Irse al mazo"]
     assert state["hand"][1]["name"] == "rey de corazones"
     assert state["hand"][1]["esp_name"] == "12 de copas (rey)"
@@ -27,6 +31,7 @@ def test_a_spanish_page_is_sent_spanish_words(db: Database) -> None:
     person = (ANA, BETO)[caller]
     tables.act(db, gid, table.version, None, actions.TRUCO, RULES, user_id=person.id)
     answer = state_of(db, gid, 1 - caller, "es")
-    assert answer["speech"] == {str(caller): "¡Truco!"}
+    said = {"kind": "said", "values": {"seat": caller}, "text": "¡Truco!"}
+    assert answer["speech"] == {str(caller): said}
     assert [a["label"] for a in answer["legal"]] == ["¡Quiero!", "No quiero", "¡Seis!"]
-    assert state_of(db, gid, caller, "pt")["speech"] == {str(caller): "Truco!"}
+    assert state_of(db, gid, caller, "pt")["speech"][str(caller)]["text"] == "Truco!"

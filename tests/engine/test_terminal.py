@@ -9,6 +9,7 @@ from itertools import cycle
 
 import pytest
 
+from engine.cards import DeckStyle
 from engine.tools.terminal import play
 
 
@@ -108,3 +109,50 @@ def test_the_command_line_takes_the_language_from_lang_or_the_system() -> None:
     assert "See you next time!" in run(env_lang="en_US.UTF-8")
     assert "Até a próxima!" in run(env_lang="C.UTF-8")
     assert "Até a próxima!" in run("--lang", "pt", env_lang="en_US.UTF-8")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_gauderio_in_the_spanish_deck_by_default(players: int) -> None:
+    """Gaudério plays with the Spanish deck (R13.1): the terminal names its cards so unless
+    the player asks for the traditional deck; envido, flor and their proving cards too."""
+    out: list[str] = []
+    answers = cycle(["x", "1", "2"])
+    status = play("gauderio", players, 24, 6, "facil", lambda _: next(answers), out.append)
+    assert status == 0
+    text = "\n".join(out)
+    assert "Ganhamos!" in text or "Perdemos!" in text
+    hands = [line for line in out if line.startswith("Suas cartas: ")]
+    assert hands and all(" de " in line and not set("♠♥♦♣") & set(line) for line in hands)
+    assert "Envido" in text or "Flor" in text  # the points game was played and told
+    assert not set("♠♥♦♣") & set(text)
+    traditional: list[str] = []
+    answers = cycle(["1"])
+    play(
+        "gauderio",
+        players,
+        24,
+        6,
+        "facil",
+        lambda _: next(answers),
+        traditional.append,
+        deck=DeckStyle.TRADITIONAL,
+    )
+    assert any(set("♠♥♦♣") & set(line) for line in traditional if line.startswith("Suas cartas"))
+
+
+def test_the_command_line_picks_the_deck() -> None:
+    def run(*args: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine", "play", "--seed", "1", "--lang", "es", *args],
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return next(line for line in proc.stdout.splitlines() if line.startswith("Tus cartas"))
+
+    assert not set("♠♥♦♣") & set(run("gauderio"))
+    assert set("♠♥♦♣") & set(run("gauderio", "--baralho", "tradicional"))
+    assert set("♠♥♦♣") & set(run("paulista"))
+    assert not set("♠♥♦♣") & set(run("paulista", "--baralho", "espanhol"))

@@ -359,3 +359,31 @@ def test_the_trace_names_the_signals_for_the_player() -> None:
     assert steps[0]["view"]["history"] == [[0, "signal zap"]]
     # an opponent's signal the learner did not catch would read "signal" alone
     assert steps[2]["action"] == "signal tres"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_gauderio_lessons_are_translated_whole_and_name_the_same_cards(lang: str) -> None:
+    """A Spanish or English /tutorial learner gets gaudério's lessons (and the basics) in
+    their language:
+    every text of them translated (none missing), each translation naming exactly the
+    cards its source names, sayable in both deck styles; no translation of a text that is
+    no longer in the script."""
+    from engine.tutorial import in_language, texts, tokens, translated, translations_of
+
+    course = load_lessons()
+    for lesson_id in ("basico", "pontos", "flor"):
+        lesson = course.lesson(lesson_id)
+        missing = [t for t in texts(lesson) if in_language(t, lang, DeckStyle.SPANISH) is None]
+        assert missing == [] and translated(lesson, lang), (lesson_id, missing)
+    assert in_language(course.title, lang, DeckStyle.TRADITIONAL) is not None
+    written = {t.template for lesson in course.lessons for t in texts(lesson)}
+    written.add(course.title.template)
+    catalog = translations_of(lang)
+    assert set(catalog) <= written, set(catalog) - written
+    for source, translation in catalog.items():
+        assert tokens(translation) == tokens(source), (source, translation)
+    for lesson in course.lessons:
+        for text in texts(lesson):
+            for style in DeckStyle:
+                said = in_language(text, lang, style)
+                assert said is None or "{" not in said, said

@@ -3,6 +3,7 @@ and events. Every module of the package (and ``messages``) reads and writes thro
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
@@ -13,6 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Event, Game, SeatRow, utcnow
+from bot.domain.values.commands import Source
 from bot.domain.values.errors import Reason, Refused, Stale
 from bot.domain.values.game import ACTIVE, GameStatus, Occupant, RobotLevel, Table, TimeoutNote
 from engine import Match, TableOptions
@@ -141,9 +143,34 @@ def game_for_change(s: Session, game_id: int, gone: Collection[GameStatus] = ())
     return game
 
 
+MOVES = frozenset(str(source) for source in Source)
+"""The events of a seat's move, by where it came from (a robot's: ``Source.ROBOT``)."""
+
+
+def stand_in_moves(s: Session, game_id: int, seats: Sequence[int]) -> dict[int, tuple[bool, ...]]:
+    """For each of ``seats`` (played by a robot for their person): whether each of its moves
+    in the hand being played, in order, was the robot's. Read only while a robot stands in
+    for someone: the events since the hand's deal."""
+    q = (
+        select(Event.kind, Event.seat)
+        .where(Event.game_id == game_id, col(Event.kind).in_([*MOVES, "deal"]))
+        .order_by(col(Event.version), col(Event.id))
+    )
+    moves: dict[int, list[bool]] = {seat: [] for seat in seats}
+    for kind, seat in s.exec(q):
+        if kind == "deal":  # a new hand: only the moves of the one being played count
+            moves = {seat: [] for seat in seats}
+        elif seat in moves:
+            moves[seat].append(kind == Source.ROBOT)
+    return {seat: tuple(made) for seat, made in moves.items()}
+
+
 def row_to_table(s: Session, game: GameRow) -> Table:
     """The ``Table`` value of a game row (its seats read in the same session)."""
     options = load_options(game.options)
+    seats = tuple(read_seats(s, game, options.players))
+    standing_in = [i for i, x in enumerate(seats) if x and x.robot and x.user is not None]
+    moves = stand_in_moves(s, game.id or 0, standing_in) if standing_in and game.snapshot else {}
     return Table(
         id=game.id or 0,
         chat_id=game.chat_id,
@@ -153,13 +180,14 @@ def row_to_table(s: Session, game: GameRow) -> Table:
         status=GameStatus(game.status),
         variant=game.variant,
         options=options,
-        seats=tuple(read_seats(s, game, options.players)),
+        seats=seats,
         version=game.version,
         seed=game.seed,
         deadline_at=game.deadline_at,
         note=TimeoutNote.from_json(game.note) if game.note else None,
         table_message_id=game.table_message_id,
         snapshot=game.snapshot,
+        stand_in_moves=moves,
     )
 
 
@@ -190,6 +218,7 @@ def record_event(
     )
 
 
+@functools.cache
 def _versioned_update(columns: frozenset[str]) -> Any:
     """``UPDATE games SET ... WHERE id = :_id AND version = :_expected`` for these columns,
     built once per set of them, on the table itself: the ORM's bulk UPDATE (looking for

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -14,7 +14,6 @@ from bot.domain.values.errors import Reason, Refused
 from engine import Match, TableOptions, View, levels
 from engine.actions import Action
 from engine.cards import Card
-from engine.sinais import Sinal
 
 
 class GameStatus(StrEnum):
@@ -271,6 +270,10 @@ class Table:
     note: TimeoutNote | None
     table_message_id: int | None
     snapshot: str | None = field(default=None, repr=False)
+    stand_in_moves: Mapping[int, tuple[bool, ...]] = field(default_factory=dict, hash=False)
+    """For each seat a robot plays for its person: whether each of the seat's moves in the
+    hand being played, in order, was the robot's (the others were the person's, before the
+    robot took the seat), so that each past move keeps the name of who made it."""
 
     def match(self) -> Match:
         """A fresh engine match from the stored snapshot (``Refused`` before the start)."""
@@ -309,22 +312,6 @@ def seat_of(seats: Sequence[Occupant | None], user_id: int) -> int | None:
 
 
 @dataclass(frozen=True)
-class SignalNews:
-    """A signal just made (R12), for the private pings: who made it and who learns it.
-
-    Holds the signal's content: it goes only to ``receivers``' private chats, never
-    to a group or a log line.
-    """
-
-    seat: int
-    name: str
-    """The signaller's name at the table."""
-    sinal: Sinal
-    receivers: tuple[tuple[int, bool], ...]
-    """(user id, caught) of each person told: the partner (False) and catchers (True)."""
-
-
-@dataclass(frozen=True)
 class Change:
     """What a stored change means for the messages and the timers."""
 
@@ -338,8 +325,6 @@ class Change:
     robot_seat: int | None = None
     """A robot that must act now."""
     robot_level: RobotLevel | None = None
-    signal: SignalNews | None = None
-    """Set when the change was a signal: whom to ping privately."""
 
 
 @dataclass(frozen=True)

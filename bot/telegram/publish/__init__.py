@@ -8,7 +8,6 @@ and any process runs them (``bot.telegram.job_runner``).
 - ``table``: the public table of each chat and its announcements (the outbox),
   within the chat's shared flood budget.
 - ``hands``: each person's private hand message.
-- ``sinais``: the private pings of a signal (R12).
 - ``marcador``: the ``/marcador`` scoreboards' messages, within the same budget.
 - ``sending``: sends and edits, what to retry.
 """
@@ -18,7 +17,6 @@ from __future__ import annotations
 from bot.domain.values.game import Change
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.publish.hands import schedule_hands
-from bot.telegram.publish.sinais import ping_signal
 from bot.telegram.publish.table import schedule_table
 
 __all__ = ["refresh", "schedule_hands", "schedule_table", "subscribe"]
@@ -26,8 +24,8 @@ __all__ = ["refresh", "schedule_hands", "schedule_table", "subscribe"]
 
 def refresh(app: TrucoApp, change: Change) -> None:
     """After a stored change: tell the process's notifier (``bot.services``), whose
-    listeners start the jobs it recorded (robot, deadline, redraws), tell the open Mini App
-    pages and ping a signal's partner.
+    listeners start the jobs it recorded (robot, deadline, redraws) and tell the open Mini
+    App pages (a signal is said by the redraw of the hands that know it, not pinged).
 
     The change's transaction already holds the jobs, so nothing that follows a committed
     action depends on this process, or on a Telegram call, succeeding afterwards;
@@ -37,13 +35,7 @@ def refresh(app: TrucoApp, change: Change) -> None:
 
 
 def subscribe(app: TrucoApp) -> None:
-    """The Telegram adapter's listeners: the job runner wakes for every change or job
-    recorded in this process, and a signal is pinged to the partner privately."""
+    """The Telegram adapter's listener: the job runner wakes for every change or job
+    recorded in this process."""
     rt = runtime_of(app)
     rt.notifier.on_jobs(rt.jobs.wake)
-
-    def signal_made(change: Change) -> None:
-        if change.signal is not None:
-            ping_signal(app, change.signal)
-
-    rt.notifier.on_change(signal_made)

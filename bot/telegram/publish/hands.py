@@ -1,8 +1,11 @@
 """Each person's private hand message: their view and exactly their legal buttons.
 
 When a hand is over its message goes, and the next hand's message says first how
-it ended: a person's chat keeps one hand message per match. The last hand's message
-is closed instead (no buttons, how the hand and the match ended). One redraw job per game (``JobKind.HANDS``) is enough: it
+it ended: a person's chat keeps one hand message per match. When a group's match ends
+(or is cancelled) that message becomes one short closing line (who won and the score, or
+who cancelled): nothing else of the match stays in the private chat. A private table's
+hand message is its table, and ends as the table does (how the last hand and the match
+ended). One redraw job per game (``JobKind.HANDS``) is enough: it
 draws whatever the database holds when it runs.
 """
 
@@ -20,14 +23,14 @@ from telegram.error import Forbidden, TelegramError
 from bot.domain import jobs, messages, people, presence, tables
 from bot.domain.jobs import HandsJob
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
-from bot.domain.values.game import GameStatus
+from bot.domain.values.game import GameStatus, MatchEnd
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.publish.sending import RETRY_SECONDS, Edited, digest, edit
 from bot.telegram.render.common import warning_due
 from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text
-from bot.telegram.render.results import cancelled_by_text, hand_closed_text
+from bot.telegram.render.results import cancelled_by_text, hand_closed_text, match_over_text
 from bot.telegram.render.table import with_open_table
 
 log = logging.getLogger(__name__)
@@ -158,7 +161,13 @@ def plan_hands(
         if cancelled:
             # the words of the group's table: who cancelled, and the score
             text, markup = cancelled_by_text(t, table, drawing.cancelled_by), None
+        elif over and not table.private and view.match_winner is not None:
+            # a group's match is over: its one closing line (how each hand ended is the
+            # group's, and the Mini App's)
+            end = MatchEnd(view.match_winner, (view.score[0], view.score[1]))
+            text, markup = match_over_text(t, end, table.seats), None
         elif over and view.hand_number in drawing.ended:
+            # a private table's hand message is its table: it ends as the table does
             closing = drawing.ended[view.hand_number]
             text = hand_closed_text(
                 t, closing, table.seats, player.deck_at(table.variant), view.match_winner
@@ -216,6 +225,12 @@ def plan_hands(
             elif pointing and row.digest == fingerprint and row.ping == ping:
                 # it already points to the app: it stays from hand to hand
                 step = Step.SKIP if row.hand_number == view.hand_number else Step.KEEP
+        final = (over or cancelled) and not table.private
+        if final:
+            # a group's match ended (or was cancelled): the message that showed the hand,
+            # or pointed to the Mini App, becomes its one closing line, and no new one goes,
+            # so a private chat keeps at most one short line per match
+            step = Step.SKIP if row is None or row.digest == fingerprint else Step.EDIT
         ended = drawing.ended.get(row.hand_number) if row is not None else None
         retired = None
         if step == Step.RETIRE and ended is not None:
@@ -232,7 +247,7 @@ def plan_hands(
                 step,
                 row,
                 retired,
-                send=not cancelled,
+                send=not (cancelled or final),
             )
         )
     return plans
@@ -245,12 +260,13 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
     """
     rt = runtime_of(app)
     async with rt.lock(("hands", game_id)):
-        drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id)
+        # who has the Mini App open, read with the drawing (only when the bot has one)
+        since = None if rt.config.webapp is None else rt.rules.clock() - presence.PRESENCE
+        drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id, since)
         if drawing is None:
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)
-        in_app = await asyncio.to_thread(people_in_app, app, game_id)
-        plans = plan_hands(drawing, rt.rules.clock(), seconds, in_app, rt.config.webapp)
+        plans = plan_hands(drawing, rt.rules.clock(), seconds, drawing.in_app, rt.config.webapp)
         done = [await _carry_out(app, game_id, plan) for plan in plans]
     return all(done)
 

@@ -20,10 +20,10 @@ from bot.domain.values.game import HandSummary, Table
 from bot.i18n import Translations, words_for
 from bot.links import button_url
 from bot.telegram.callbacks import Move, back_data, posted_link, signals_data
-from bot.telegram.render.common import seat_name
+from bot.telegram.render.common import HTML, seat_name
 from bot.telegram.render.results import hand_over_line, last_round_line, points_over_lines
-from bot.telegram.render.sinais import signal_ping
 from bot.telegram.render.table import open_table_label, own_plays, table_head, table_text
+from bot.wording.sinais import hand_signals
 from bot.wording.table import COVERED, countdown
 from engine import HandKind, View, get_ruleset
 from engine.actions import Act
@@ -101,10 +101,9 @@ def hand_text(
                 cards=marked_cards(t, view.partner_hand, view.manilhas, style),
             )
         )
-    for seat, sinal in view.signals:
-        who = seats[seat]
-        caught = (seat - view.seat) % 2 == 1
-        lines.append(signal_ping(t, who.name if who else "", sinal, caught))
+    # the hand's signals, sent and known, in the message itself: none is a message of its
+    # own (the private chat would fill up with them), the redraw of the hand says them
+    lines += [said.text for said in hand_signals(t, view, seats, HTML)]
     if stand_in:
         lines.append(
             _(

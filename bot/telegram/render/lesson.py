@@ -1,9 +1,11 @@
 """The /tutorial screens: the lesson menu and each lesson's steps, drawn from the engine's
 scripted lessons (``engine.tutorial``).
 
-The lessons are written in Portuguese, so their frame (vira, mesa, placar...) and the cards
-on their buttons are drawn in Portuguese too, whatever the person's language: one language
-on the screen, not two mixed.
+The lessons are written in Portuguese; a lesson translated into the person's language
+(``engine.tutorial.translated``: gaudério's first, in Spanish and English) is drawn in it,
+frame, narration, cards and buttons alike; any other stays wholly in Portuguese, its frame
+too: one language on the screen, not two mixed. The menu marks the lessons shown in
+Portuguese to a person who reads another language.
 """
 
 from __future__ import annotations
@@ -20,13 +22,22 @@ from engine import words
 from engine.actions import Act
 from engine.cards import DeckStyle
 from engine.sinais import ALL_SINAIS
-from engine.tutorial import Course, Step, Tutorial, TutorialHand, Words, load_lessons
+from engine.tutorial import (
+    Course,
+    Step,
+    Tutorial,
+    TutorialHand,
+    Words,
+    in_language,
+    load_lessons,
+    told,
+    translated,
+)
 from engine.view import View
 
 PT = words.get("pt")
-"""The lessons are written in Portuguese: their cards and buttons are named in Portuguese too."""
-
-_ = translations("pt").gettext
+"""The lessons are written in Portuguese: an untranslated one is drawn all in Portuguese."""
+PT_READER = translations("pt")
 
 
 @dataclass(frozen=True)
@@ -62,13 +73,42 @@ def starts() -> tuple[int, ...]:
     return (*found, total)
 
 
-def say(text: Words | None, style: DeckStyle) -> str:
-    """A lesson's words in the person's deck style (nothing when there are none)."""
-    return text.in_style(style) if text is not None else ""
+@dataclass(frozen=True)
+class Reading:
+    """The language a lesson is drawn in: the frame's sentences and the game's words."""
+
+    t: Translations
+    w: words.Words
+
+
+def reading(n: int, reader: Translations | None) -> Reading:
+    """The person's language (``reader``) if lesson ``n`` is translated into it, else
+    Portuguese."""
+    if reader is not None:
+        w = words_for(reader)
+        if w.lang != PT.lang and translated(_lesson(n), w.lang):
+            return Reading(reader, w)
+    return Reading(PT_READER, PT)
+
+
+def say(text: Words | None, style: DeckStyle, w: words.Words = PT) -> str:
+    """A lesson's words in the person's deck style and the reading's language (nothing
+    when there are none)."""
+    if text is None:
+        return ""
+    return in_language(text, w.lang, style) or text.in_style(style)
 
 
 def _lesson(n: int) -> Tutorial:
     return course().lessons[n]
+
+
+def _told(index: int, style: DeckStyle, w: words.Words) -> str:
+    """The narration of step ``index`` (what its seat did) in the reading's language."""
+    step = flat()[index].step
+    if w is PT:
+        return step.narration.in_style(style)
+    return told(w, _before(index)[1], step.seat, step.action, course().seat, style)
 
 
 def _opens_hand(index: int) -> bool:
@@ -86,23 +126,22 @@ def _before(index: int) -> tuple[TutorialHand, View]:
     return hand, hand.start if _opens_hand(index) else flat()[index - 1].step.view
 
 
-def _view_lines(view: View, style: DeckStyle) -> list[str]:
+def _view_lines(view: View, style: DeckStyle, r: Reading) -> list[str]:
+    _, w = r.t.gettext, r.w
     lines = []
     if view.vira is not None:
-        lines.append(_("Vira: {card}").format(card=PT.card(view.vira, style)))
+        lines.append(_("Vira: {card}").format(card=w.card(view.vira, style)))
     if view.partner_hand is not None:
-        lines.append(_("Parceiro: {cards}").format(cards=PT.cards(view.partner_hand, style)))
+        lines.append(_("Parceiro: {cards}").format(cards=w.cards(view.partner_hand, style)))
     if view.table:
-        table = " · ".join(
-            PT.card(c, style) if c is not None else "🂠" for _s, c, _cov in view.table
-        )
+        table = " · ".join(w.card(c, style) if c is not None else "🂠" for _s, c, _cov in view.table)
         lines.append(_("Mesa: {cards}").format(cards=table))
     if view.hand:
-        lines.append(_("Sua mão: {cards}").format(cards=PT.cards(view.hand, style)))
+        lines.append(_("Sua mão: {cards}").format(cards=w.cards(view.hand, style)))
     elif view.blind_slots:
         lines.append(_("Sua mão: 🂠 🂠 🂠 (às cegas)"))
     seen = [
-        f"{PT.seat(seat, view.seat, view.players)} {ALL_SINAIS[sinal].emoji} {PT.sinal(sinal)}"
+        f"{w.seat(seat, view.seat, view.players)} {ALL_SINAIS[sinal].emoji} {w.sinal(sinal)}"
         for seat, sinal in view.signals
     ]
     if seen:
@@ -116,44 +155,55 @@ def _view_lines(view: View, style: DeckStyle) -> list[str]:
 
 
 def menu(style: DeckStyle, reader: Translations | None = None) -> tuple[str, InlineKeyboardMarkup]:
-    """The lesson menu: one button per lesson, as on the rulebook site.
-
-    ``reader``: the person's language; one who reads another than Portuguese is first
-    told, in their own language, that the lessons are in Portuguese."""
+    """The lesson menu: one button per lesson, as on the rulebook site, in ``reader``'s
+    language (the person's); a lesson not translated into it is listed in Portuguese,
+    marked 🇧🇷, and the menu says what the mark means."""
+    t = reader or PT_READER
+    w = words_for(t)
+    readings = [reading(n, t) for n in range(len(course().lessons))]
     lines = []
-    if reader is not None and words_for(reader).lang != PT.lang:
-        lines.append("(" + reader.gettext("O tutorial é em português.") + ")")
-    lines.append(f"🎓 <b>{html.escape(course().title.in_style(style))}</b>")
-    lines.append(_("Escolha uma lição; cada uma é uma mão curta, jogada com botões."))
-    for n, lesson in enumerate(course().lessons, start=1):
+    if w.lang != PT.lang and any(r.w is PT for r in readings):
+        lines.append("(" + t.gettext("As lições marcadas com 🇧🇷 são em português.") + ")")
+    title = in_language(course().title, w.lang, style) or course().title.in_style(style)
+    lines.append(f"🎓 <b>{html.escape(title)}</b>")
+    lines.append(t.gettext("Escolha uma lição; cada uma é uma mão curta, jogada com botões."))
+    names = []
+    for n, (lesson, r) in enumerate(zip(course().lessons, readings, strict=True), start=1):
+        mark = " 🇧🇷" if w.lang != PT.lang and r.w is PT else ""
+        names.append(f"{n}. {say(lesson.title, style, r.w)}{mark}")
         lines.append(
-            f"{n}. <b>{html.escape(lesson.title.in_style(style))}</b> — "
-            + html.escape(lesson.summary.in_style(style))
+            f"{n}. <b>{html.escape(say(lesson.title, style, r.w))}</b>{mark} — "
+            + html.escape(say(lesson.summary, style, r.w))
         )
     buttons = [
-        [InlineKeyboardButton(f"{n}. {lesson.title.in_style(style)}", callback_data=lesson_data(n))]
-        for n, lesson in enumerate(course().lessons, start=1)
+        [InlineKeyboardButton(name, callback_data=lesson_data(n))]
+        for n, name in enumerate(names, start=1)
     ]
     return "\n".join(lines), InlineKeyboardMarkup(buttons)
 
 
-def moved(step: Step, style: DeckStyle) -> list[str]:
-    """The lines that open the screen after the learner's right move: what it did and why."""
+def moved(index: int, style: DeckStyle, reader: Translations | None = None) -> list[str]:
+    """The lines that open the screen after the learner's right move (step ``index``):
+    what it did and why."""
+    r = reading(flat()[index].lesson, reader)
     return [
-        f"✅ {html.escape(step.narration.in_style(style))}",
-        html.escape(step.explanation.in_style(style)),
+        f"✅ {html.escape(_told(index, style, r.w))}",
+        html.escape(say(flat()[index].step.explanation, style, r.w)),
     ]
 
 
-def almost(step: Step, style: DeckStyle) -> str:
-    """The alert for a legal move the lesson did not ask for."""
-    return _("Quase! {prompt}").format(prompt=say(step.prompt, style))[:200]
+def almost(index: int, style: DeckStyle, reader: Translations | None = None) -> str:
+    """The alert for a legal move the lesson did not ask for at step ``index``."""
+    r = reading(flat()[index].lesson, reader)
+    prompt = say(flat()[index].step.prompt, style, r.w)
+    return r.t.gettext("Quase! {prompt}").format(prompt=prompt)[:200]
 
 
 def screen(
-    n: int, index: int, style: DeckStyle, lead: list[str]
+    n: int, index: int, style: DeckStyle, lead: list[str], reader: Translations | None = None
 ) -> tuple[str, InlineKeyboardMarkup | None, int]:
-    """Play the other seats' steps of lesson ``n`` from ``index`` on, then ask for a move.
+    """Play the other seats' steps of lesson ``n`` from ``index`` on, then ask for a move,
+    in ``reader``'s language if the lesson is translated into it (``reading``).
 
     Stops at the end of the lesson with the way on. Returns the text, the buttons and the
     index of the step now awaited.
@@ -161,28 +211,29 @@ def screen(
     steps, first = flat(), starts()
     end = first[n + 1]
     lines = list(lead)
+    r = reading(n, reader)
+    _, w = r.t.gettext, r.w
 
     def header(i: int) -> None:
         if i == first[n]:
-            lines.append(f"🎓 <b>{html.escape(_lesson(n).title.in_style(style))}</b>")
+            lines.append(f"🎓 <b>{html.escape(say(_lesson(n).title, style, w))}</b>")
         if _opens_hand(i):
             hand = _lesson(n).hands[steps[i].hand]
-            lines.append(f"<b>{html.escape(hand.title.in_style(style))}</b>")
-            lines.append(html.escape(hand.intro.in_style(style)))
+            lines.append(f"<b>{html.escape(say(hand.title, style, w))}</b>")
+            lines.append(html.escape(say(hand.intro, style, w)))
 
     while index < end and not steps[index].step.yours:
         header(index)
         step = steps[index].step
         lines.append(
-            f"{html.escape(step.narration.in_style(style))} "
-            + html.escape(step.explanation.in_style(style))
+            f"{html.escape(_told(index, style, w))} " + html.escape(say(step.explanation, style, w))
         )
         index += 1
     if index >= end:
         done = _("🎉 <b>Lição concluída!</b>")
         others = InlineKeyboardButton(_("Outras lições"), callback_data=lesson_data(0))
         if n + 1 < len(course().lessons):
-            following = _lesson(n + 1).title.in_style(style)
+            following = say(_lesson(n + 1).title, style, reading(n + 1, reader).w)
             onward = [
                 [
                     InlineKeyboardButton(
@@ -201,12 +252,12 @@ def screen(
     header(index)
     step = steps[index].step
     _hand, view = _before(index)
-    lines += _view_lines(view, style)
-    lines.append(f"👉 {html.escape(say(step.prompt, style))}")
+    lines += _view_lines(view, style, r)
+    lines.append(f"👉 {html.escape(say(step.prompt, style, w))}")
     # signals are offered only when the lesson teaches one: elsewhere they would distract
     choices = view.legal + view.legal_signals if step.action.act is Act.SIGNAL else view.legal
     buttons = [
-        InlineKeyboardButton(PT.button(a, view, style), callback_data=tutorial_data(index, a))
+        InlineKeyboardButton(w.button(a, view, style), callback_data=tutorial_data(index, a))
         for a in choices
     ]
     rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]

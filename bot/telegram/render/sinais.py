@@ -1,17 +1,16 @@
-"""Signals (R12): their names, the partner's ping, the list of signals on a hand."""
+"""Signals (R12) on a private hand: who signalled in the round (the group's table), and
+the list 👁️ Sinal opens; what a signal says to whoever knows it is ``bot.wording.sinais``."""
 
 from __future__ import annotations
-
-from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.domain.values.game import Table
-from bot.i18n import Translations, words_for
+from bot.i18n import Translations
 from bot.telegram.callbacks import Move, signals_data
+from bot.wording.sinais import sinal_name
 from engine import View
 from engine.actions import Act
-from engine.sinais import Sinal
 
 
 def signals_made(view: View) -> list[int]:
@@ -26,23 +25,6 @@ def signals_made(view: View) -> list[int]:
         elif a.act is Act.SIGNAL and s not in seats:
             seats.append(s)
     return seats
-
-
-def sinal_name(t: Translations, sinal: Sinal) -> str:
-    """A signal as buttons and messages name it: emoji and name (``😉 zap``)."""
-    return f"{sinal.info.emoji} {words_for(t).sinal(sinal)}"
-
-
-def signal_ping(t: Translations, name: str, sinal: Sinal, caught: bool) -> str:
-    """The private message of a signal: to the partner, or to an opponent who caught it."""
-    if caught:
-        face = words_for(t).sinal_face(sinal)
-        return t.gettext("👀 Você viu {name} {face}: {sinal}!").format(
-            name=escape(name), face=face, sinal=sinal_name(t, sinal)
-        )
-    return t.gettext("👁️ Sinal de {name}: {sinal}").format(
-        name=escape(name), sinal=sinal_name(t, sinal)
-    )
 
 
 def signals_keyboard(t: Translations, table: Table, view: View) -> InlineKeyboardMarkup | None:

@@ -24,7 +24,7 @@ from bot.telegram.render.results import (
     rematch_keyboard,
 )
 from bot.telegram.render.sinais import signals_made
-from bot.wording.table import Seats, countdown, points_lines
+from bot.wording.table import Seats, countdown, play_makers, points_lines
 from engine import HandKind, Phase, View, get_ruleset
 from engine.actions import ACCEPT, ENVIDO_CALLS, RUN, Act
 from engine.cards import Card, DeckStyle
@@ -111,14 +111,19 @@ def _table_rest(
     w = words_for(t)
     seats = table.seats
     lines: list[str] = []
+    # each card keeps the name of who played it (a robot that took a seat did not)
+    makers = play_makers(table, view)
+    n = view.players
     if view.rounds:
         lines.append(rounds_line(t, view.rounds, seats))
         # the cards of each closed vaza stay until the hand ends: what won it shows
         for i, plays in enumerate(closed_vazas(view)):
-            shown = plays_line(plays, seats, t, style, own, view.manilhas)
+            by = makers[i * n : (i + 1) * n]
+            shown = plays_line(plays, seats, t, style, own, view.manilhas, makers=by)
             lines.append(_("{n}ª vaza: {plays}").format(n=i + 1, plays=shown))
     if view.table:
-        shown = plays_line(view.table, seats, t, style, own, view.manilhas)
+        by = makers[len(makers) - len(view.table) :]
+        shown = plays_line(view.table, seats, t, style, own, view.manilhas, makers=by)
         lines.append(_("Na mesa: {plays}").format(plays=shown))
     if view.phase != Phase.DECIDE:
         # while the team decides, the hand is worth what the ⚠️ line says, not the stake

@@ -111,10 +111,16 @@
     });
   }
 
+  /* the state's sentences come with their kind and values; the page shows their words,
+     one a line (the bot words them: the page never builds a sentence of its own) */
+  function said(sentences) {
+    return (sentences || []).map(function (s) { return s.text; }).join("\n");
+  }
+
   var deck = window.TrucoDeck;
 
   function cardName(c) {
-    return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", manilha" : "");
+    return (state.deck === "espanhol" ? c.esp_name : c.name) + (c.manilha ? ", " + (state.points ? words.brava : words.manilha) : "");
   }
 
   function card(c, extra) {
@@ -160,7 +166,7 @@
         (played === null ? (st.players === 4 ? '<span class="teamtag">' + esc(words.team.replace("{n}", s.team + 1)) + "</span>" : "") +
           (late ? '<span class="late">' + esc(words.to_confirm) + "</span>" : "") :
           (s.you ? "" : backs(st.cards_left[s.seat] || 0)) +
-          (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat]) + "</span>" : "") +
+          (st.speech[s.seat] ? '<span class="said">' + esc(st.speech[s.seat].text) + "</span>" : "") +
           '<span class="played" data-seat="' + s.seat + '">' + (played[s.seat] || "") + "</span>") +
         "</div>";
     });
@@ -170,7 +176,7 @@
   function drawLobby(st) {
     $("felt").classList.add("felt--lobby");
     $("felt").innerHTML = seatsOnFelt(null);
-    $("lobby-text").textContent = st.lobby.text;
+    $("lobby-text").textContent = said(st.lobby.sentences);
     $("lobby-actions").innerHTML = st.lobby.actions.map(function (a) {
       return '<button type="button" class="lobby lobby--' + esc(a.command) + '" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
     }).join("");
@@ -182,6 +188,35 @@
     el.hidden = !text;
     el.textContent = text;
     el.className = text ? "ended ended--" + st.status : "";
+  }
+
+  /* gaudério's points game (envido and flor): a widget of the table, not a line lost in a
+     log; every row is a sentence of the bot's (kind, values, words), the page lays it out:
+     the big number of one's own or the winning points, what quero and não quero pay */
+  function drawPoints(st) {
+    var el = $("tantos");
+    var p = st.points;
+    el.hidden = !p;
+    if (!p) { el.innerHTML = ""; return; }
+    function big(x) { return x === undefined || x === null ? "" : '<span class="tantos__n">' + esc(x) + "</span>"; }
+    function cards(list) {
+      return list && list.length ? '<span class="tantos__cartas">' + list.map(function (c) { return card(c); }).join("") + "</span>" : "";
+    }
+    function row(r) {
+      var v = r.values || {};
+      var text = '<span class="tantos__text">' + esc(r.text) +
+        (r.detail ? '<span class="tantos__detail">' + esc(r.detail) + "</span>" : "") +
+        (r.calls && r.calls.length > 1 ? '<span class="tantos__calls">' + r.calls.map(esc).join(" → ") + "</span>" : "") + "</span>";
+      var worths = r.kind !== "envido_pending" ? "" : '<span class="tantos__worths">' +
+        '<span class="tantos__worth" data-answer="quero">' + big(v.quero) + esc(words.if_quero) + "</span>" +
+        '<span class="tantos__worth" data-answer="nao_quero">' + big(v.nao_quero) + esc(words.if_nao_quero) + "</span></span>";
+      return '<li class="tantos__row tantos__row--' + esc(r.kind) + '" data-kind="' + esc(r.kind) + '">' +
+        (r.kind === "envido_own" || r.kind === "envido_won" ? big(v.points) : "") + text + worths + cards(r.cards) + "</li>";
+    }
+    el.setAttribute("aria-label", words.points_game);
+    el.innerHTML = '<h2 class="tantos__title">' + esc(words.points_game) + ' <span class="tantos__target">' + esc(p.target.text) + "</span></h2>" +
+      (p.rows.length ? '<ul class="tantos__rows">' + p.rows.map(row).join("") + "</ul>" : "") +
+      (p.last ? '<p class="tantos__last">' + esc(p.last.text) + '</p><ul class="tantos__rows tantos__rows--last">' + p.proved.map(row).join("") + "</ul>" : "");
   }
 
   function render() {
@@ -199,6 +234,7 @@
     if (!("score" in st)) {
       ["score", "worth", "info", "partner", "seen", "hand", "actions", "signals"].forEach(function (id) { $(id).innerHTML = ""; });
       $("kind").hidden = $("closing").hidden = $("partner").hidden = $("seen").hidden = $("signals").hidden = true;
+      drawPoints({ points: null });
       $("status").textContent = st.status === "cancelled" ? "" : words.lobby;
       var main = null;
       if (st.lobby) {
@@ -221,8 +257,8 @@
     }).join('<span class="points">' + st.score[0] + " × " + st.score[1] + "</span>");
     var worth = "worth" in st ? st.worth : st.stake;
     $("worth").textContent = words.worth + " " + (st.pending_value ? worth + "→" + st.pending_value : worth);
-    $("kind").hidden = !st.kind_text;
-    $("kind").textContent = st.kind_text;
+    $("kind").hidden = !st.banner;
+    $("kind").textContent = st.banner ? st.banner.text : "";
 
     /* an ended match says so once, in its banner (#ended): no turn is anyone's any more */
     var turn = "";
@@ -257,14 +293,17 @@
       return '<span class="round round--' + who + '" data-round="' + who + '"></span>';
     }).join("");
     $("info").innerHTML = (st.vira ? '<span class="info-vira">' + esc(words.vira) + " " + card(st.vira) + "</span>" : "") +
-      '<span class="info-manilhas">' + esc(words.manilhas) + " " + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>" +
+      '<span class="info-manilhas">' + esc(st.points ? words.bravas : words.manilhas) + " " + st.manilhas.map(function (c) { return card(c); }).join("") + "</span>" +
       '<span id="rounds" data-rounds="' + st.rounds.map(function (r) { return r === null ? "x" : r; }).join("") + '">' + esc(words.rounds) + " " + rounds + "</span>";
+
+    drawPoints(st);
 
     $("partner").hidden = !st.partner_hand;
     $("partner").innerHTML = st.partner_hand ? esc(words.partner_cards) + " " + st.partner_hand.map(function (c) { return card(c); }).join("") : "";
-    var notes = (st.sent_signals || []).map(function (text) { return '<li class="sig-sent">' + esc(text) + "</li>"; })
+    /* the signals as sentences: what kind, about whom, and the words */
+    var notes = (st.sent_signals || []).map(function (s) { return '<li class="sig-sent">' + esc(s.text) + "</li>"; })
       .concat(st.seen_signals.map(function (s) {
-        return '<li class="' + (s.caught ? "sig-caught" : "sig-partner") + '" data-seat="' + s.seat + '">' + esc(s.text) + "</li>";
+        return '<li class="' + (s.kind === "signal_caught" ? "sig-caught" : "sig-partner") + '" data-seat="' + s.values.seat + '">' + esc(s.text) + "</li>";
       }));
     $("seen").hidden = !notes.length;
     $("seen").innerHTML = notes.length ? "<ul>" + notes.join("") + "</ul>" : "";
@@ -302,11 +341,11 @@
       return '<button type="button" class="sig" data-action="' + esc(s.action) + '">' + esc(s.label) + "</button>";
     }).join("") : "";
     $("closing").hidden = !st.closing;
-    $("closing").textContent = st.closing ? st.closing.text : "";
+    $("closing").textContent = st.closing ? said(st.closing.sentences) : "";
 
     /* the end: the result, and the Revanche (a Revanche someone asked for opens here) */
     $("result").hidden = !st.result;
-    $("result-text").textContent = st.result || "";
+    $("result-text").textContent = st.result ? st.result.text : "";
     var offer = st.status === "over" && st.can_rematch;
     $("result-actions").innerHTML = offer ? '<button type="button" class="rematch">' + esc(words.rematch) + "</button>" : "";
     /* a robot plays this seat for the person: 🙋 Voltei, here and on Telegram's MainButton */
