@@ -6,8 +6,8 @@ a match changes the table every second: drawing each change would spend the minu
 20 s and leave the group silent for the other 40, calls unsaid and commands unanswered.
 The planner shares the minute between three kinds of traffic, by what each one keeps free:
 
-- **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez decision,
-  envido, flor), the end of a match, the question of /cancelar. They ring, and a late call
+- **urgent** (``Traffic.URGENT``): a call (truco…doze, envido, flor), the end of a match,
+  the question of /cancelar. They ring, and a late call
   is a wrong one: they may spend the whole minute and never wait for anything but the
   second between two calls to a group. Whatever the table owes before a call goes in the
   same message (a hand's closing, a run), so the call is never held behind it.
@@ -36,9 +36,9 @@ Folding, so that a hand costs fewer calls: the table's lines wait while the grou
 busy and are sent together (a run and the hand's closing, a closing and the next hand's
 answers, in one message); a call takes every line owed before it in its own message; and
 the table message is edited only in a silence, once the announcements owed are out, to its
-newest state (the edits in between, superseded, are never made). While the minute is under
-pressure the table message shows no state of the hand (``Plan.pressed``): edited only now
-and then at a pace of a move a second, "Mão 1 … Vez de Caio" would be stale at once. It
+newest state (the edits in between, superseded, are never made). Once the minute is nearly
+spent (``Plan.bare``: the table's share gone) the table message shows no state of the hand:
+edited only now and then at a pace of a move a second, "Mão 1 … Vez de Caio" would be stale at once. It
 keeps the variant, the teams and its buttons and says the game is fast (one edit, made as
 an urgent call lest a stale table wait behind the calls, then none while the pressure lasts:
 it does not change); the announcements carry the score, each
@@ -101,9 +101,12 @@ class Plan:
     pressed: bool
     """The group's minute is under pressure: the table is drawn only in its silences and makes
     no claim that a second makes stale (whose turn it is)."""
+    bare: bool = False
+    """The minute is nearly spent (the table's share of it gone): the table message shows no
+    state of the hand, which would be stale before its next edit."""
     calm_in: float = 0.0
-    """Seconds until the pressure is over if nothing more is sent (0: not pressed): the table
-    is drawn again then, with its claims."""
+    """Seconds until the minute is no longer nearly spent if nothing more is sent (0: it is
+    not): the table is drawn again then, with its state."""
 
 
 def plan(
@@ -130,8 +133,10 @@ def plan(
     }[traffic]
     wait = flood.seconds_to_wait(recent, budget, now, 1 + keep, spaced=True)
     calm_in = 0.0
-    if pressed:
-        calm_in = recent[len(recent) - pressed_from(limit)] + budget.window - now
+    full = limit - table_keep(limit)
+    bare = len(recent) >= full
+    if bare:
+        calm_in = recent[len(recent) - full] + budget.window - now
     if traffic == Traffic.TABLE and pressed:
         wait = max(wait, max(recent) + QUIET - now)
         # spread over the window: at most half of the table's share in its last half, or
@@ -144,4 +149,4 @@ def plan(
         # a long silence is worse than a command answered in private instead
         keep_calls = flood.seconds_to_wait(recent, budget, now, 1 + urgent_keep(limit), True)
         wait = min(wait, max(keep_calls, max(recent) + SILENT - now))
-    return Plan(max(0.0, wait), pressed, max(0.0, calm_in))
+    return Plan(max(0.0, wait), pressed, bare, max(0.0, calm_in))

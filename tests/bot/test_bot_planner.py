@@ -46,7 +46,9 @@ def test_the_planner_keeps_the_minute_for_calls_then_commands_then_the_table() -
     six = [now - 30, now - 20, now - 19, now - 18, now - 17, now - 2]
     paced = plan(six, now, 20, Traffic.TABLE)
     assert paced.pressed and paced.wait == pytest.approx(QUIET - 2)
-    assert paced.calm_in == pytest.approx(31)  # when the call of now - 30 leaves the window
+    assert not paced.bare  # the table's share is not spent: it shows its state
+    spent = plan(full, now, 20, Traffic.TABLE)  # 19 calls, the table's 14 spent
+    assert spent.bare and spent.calm_in == pytest.approx(16)  # when 6 have left the window
     assert plan(six, now, 20, Traffic.URGENT).wait == 0
     # after a long silence it may spend the commands' share, never the calls'
     fourteen = [now - 50 + i for i in range(14)]

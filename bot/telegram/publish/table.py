@@ -137,13 +137,13 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             table = drawing.table
             t = translations(drawing.language)
             traffic = _traffic(owed, drawing.noise)
-            pressed, calm_in = False, 0.0
+            bare, calm_in = False, 0.0
             if not table.private and traffic is not None:
                 limit = rt.budget.group_limit
                 urgent_lately = rt.urgent.get(table.chat_id, ())
                 made = planner.plan(found.marks, rt.budget.clock(), limit, traffic, urgent_lately)
-                wait, pressed, calm_in = made.wait, made.pressed, made.calm_in
-                if wait > 0 and pressed and not owed and _stale(app, drawing, t):
+                wait, bare, calm_in = made.wait, made.bare, made.calm_in
+                if wait > 0 and bare and not owed and _stale(app, drawing, t):
                     urgent = Traffic.URGENT
                     wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
                 if wait > SHORT_WAIT:
@@ -164,10 +164,10 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 wait, in_app = found.gate
                 if wait > 0:
                     return wait  # everyone plays in the Mini App: the table can wait
-                later = await _draw_table(app, drawing, t, in_app, pressed)
+                later = await _draw_table(app, drawing, t, in_app, bare)
                 if in_app:
                     await asyncio.to_thread(presence.table_drawn, rt.db, table.id, rt.rules.clock())
-                if pressed and table.status == GameStatus.PLAYING:
+                if bare and table.status == GameStatus.PLAYING:
                     # drawn without its claims: drawn again once the group's minute is calm
                     return min(x for x in (later, calm_in) if x > 0) if later else calm_in
                 return later
@@ -219,13 +219,12 @@ CALLS_HEARD = (
     Saying.ENVIDO_WON.value,
     Saying.FLOR.value,
 )
-URGENT_SAYINGS = (*CALLS_HEARD, Saying.PLAY11.value)
-"""What the group is told at once (``planner.Traffic.URGENT``): the calls, and a team's
-choice to play the mão de onze/dez."""
+URGENT_SAYINGS = CALLS_HEARD
+"""What the group is told at once (``planner.Traffic.URGENT``): the calls."""
 
 
 def _urgent(o: Outgoing) -> bool:
-    """Whether an announcement goes at once: a call, a mão de onze/dez played, the end."""
+    """Whether an announcement goes at once: a call, the end of the match."""
     if o.kind == Announcement.MATCH_OVER:
         return True
     return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS
