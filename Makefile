@@ -38,8 +38,10 @@ site: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 # the site first: on a fresh machine its first build downloads Pyodide and compiles it with
-# Node.js, a few CPU-heavy minutes that would otherwise land on the timed waits of the tests
-test: lint typecheck site unit
+# Node.js, a few CPU-heavy minutes that would otherwise land on the timed waits of the tests;
+# the tests then read that build instead of making another (tests/site/conftest.py)
+test: lint typecheck site
+	TRUCO_SITE_BUILT=build/site $(MAKE) --no-print-directory unit
 
 # the pictures of site/telegram.md, taken from the sandbox (the real bot on the fake Telegram)
 screenshots: $(STAMP)

@@ -22,6 +22,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 
 from telegram.ext import Application
 
+from bot.clock import WALL, Clock
 from bot.config import Config
 from bot.domain import Database, Rules
 from bot.domain.values.game import Change
@@ -78,6 +79,9 @@ class Services:
     config: Config
     db: Database
     rules: Rules
+    clock: Clock = WALL
+    """The time everything runs by, and its waits (``rules.clock`` is the same one; tests
+    hold it: ``tests/bot/harness.FakeClock``)."""
     notifier: Notifier = field(default_factory=Notifier)
     _updates: ThreadPoolExecutor | None = None
 

@@ -29,7 +29,8 @@ The lessons are written in pt-BR; a lesson's translation lives in a gettext cata
 language, ``engine/words/locale/<lang>/LC_MESSAGES/tutorial.po``, whose msgids are the
 script's texts as written (tokens and all). A translation names the same cards with the
 tokens a language's ``engine.words`` can say: ``{KH}``, ``{o KH}`` (``the king of hearts
-(K♥)``, ``el 12 de copas``), ``{nome KH}`` and a rank alone, ``{K}``. ``in_language`` gives
+(K♥)``, ``el 12 de copas``), ``{nome KH}``, and a rank alone, ``{K}`` (``king``, ``12``) or
+in the plural with no article, ``{os K}`` (``kings``, ``reyes``; the Spanish deck's ``12``). ``in_language`` gives
 a text in a language; ``translated`` says whether a whole lesson is there (a lesson is
 shown in one language, never half of one).
 
@@ -108,12 +109,12 @@ def _foreign(w: words.Words, m: re.Match[str], style: DeckStyle) -> str:
     """A card token in a translation: only the forms ``engine.words`` says in any language."""
     form, rank_code, suit_code = (m.group(1) or "").lower(), m.group(2), m.group(3)
     if suit_code is None:
-        if form:
-            raise TutorialError(f"{m.group(0)}: em {w.lang}, uma carta sem naipe é só {{K}}")
+        if form not in ("", "os"):
+            raise TutorialError(f"{m.group(0)}: em {w.lang}, um valor sozinho é {{K}} ou {{os K}}")
         rank = Card.parse(rank_code + "C").rank
-        if style == DeckStyle.SPANISH:
-            return SPANISH_RANKS[rank]
-        return w.rank(rank) if rank in _FACE_PLURALS else rank.code
+        if style == DeckStyle.SPANISH or rank not in _FACE_PLURALS:
+            return SPANISH_RANKS[rank] if style == DeckStyle.SPANISH else rank.code
+        return w.ranks(rank) if form == "os" else w.rank(rank)
     card = Card.parse(rank_code + suit_code)
     if form == "":
         return w.card(card, style)

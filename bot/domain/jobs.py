@@ -129,13 +129,22 @@ def table_key(chat_id: int, thread_id: int | None) -> str:
 
 
 def after_change(
-    s: Session, change: Change, now: float, robot_delay: float, warning: float | None = None
+    s: Session,
+    change: Change,
+    now: float,
+    robot_delay: float,
+    warning: float | None = None,
+    table_wait: float = 0.0,
+    *,
+    hands: bool = True,
 ) -> None:
     """Record, in the change's transaction, everything that must follow it.
 
     The robot's turn or the deadline of the pending decision (a robot to act moves by
-    itself; the clock is for people), the redraw of the table and the hands, and the
-    hands' warning ``warning`` seconds before the deadline.
+    itself; the clock is for people), the redraw of the table (``table_wait`` seconds from
+    now: a redraw already due sooner keeps its time) and the hands (unless ``hands`` is
+    False: they show nothing new), and the hands' warning ``warning`` seconds before the
+    deadline.
     """
     key = str(change.game_id)
     game, version = change.game_id, change.version
@@ -149,7 +158,7 @@ def after_change(
         dropped.append((JobKind.ROBOT, key))
     else:
         dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
-    if change.status != GameStatus.LOBBY:
+    if change.status != GameStatus.LOBBY and hands:
         schedule(s, key, now, HandsJob(game), keep_earlier=True)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
@@ -159,7 +168,7 @@ def after_change(
         dropped.append((JobKind.HANDS, f"{key}:warning"))
     s.execute(_CANCEL_ALL, {"pairs": [(str(kind), k) for kind, k in dropped]})
     tkey = table_key(change.chat_id, change.thread_id)
-    schedule(s, tkey, now, TableJob((game,)), keep_earlier=True, merge=True)
+    schedule(s, tkey, now + table_wait, TableJob((game,)), keep_earlier=True, merge=True)
 
 
 def request(
@@ -283,6 +292,19 @@ def claim(
 
 
 @dataclass(frozen=True)
+class Later:
+    """A job that ran and asked to run again at ``due_at`` (``postpone``'s arguments), given
+    back by the next turn of its runner."""
+
+    job: ClaimedJob
+    due_at: float
+    failed: bool = False
+    """Count the attempt (a failure: backoff)."""
+    left: Payload | None = None
+    """What is left to do, unless the job was rescheduled meanwhile."""
+
+
+@dataclass(frozen=True)
 class Cycle:
     """What one turn of a runner found."""
 
@@ -294,6 +316,8 @@ class Cycle:
     """When the next job becomes claimable (looked up when none is waiting: ``more`` False)."""
     unfinished: list[ClaimedJob]
     """Jobs that ran whose rows a change held: finish them next time."""
+    not_given_back: list[Later] = dataclasses.field(default_factory=list)
+    """Jobs to give back whose rows a change held: give them back next time."""
 
 
 _MINE = (
@@ -354,12 +378,16 @@ def cycle(
     lease: float,
     wants: Sequence[tuple[Iterable[str], int]],
     done: Sequence[ClaimedJob] = (),
+    later: Sequence[Later] = (),
 ) -> Cycle:
     """One turn of a runner, in one transaction: finish the jobs ``done`` (as ``finish``),
-    claim due ones (as ``claim``), and, when no more are waiting, when the next one is due.
+    give back the jobs ``later`` (as ``postpone``), claim due ones (as ``claim``), and,
+    when no more are waiting, when the next one is due.
 
     Every job ran used to cost a transaction to finish and every look for work two more
-    (claim, then the next due time): most of the database's transactions of a hand.
+    (claim, then the next due time): most of the database's transactions of a hand. A
+    job put off (a table waiting for its group's minute or for the Mini App's gap) cost
+    one more of its own.
 
     The rows of ``done`` are locked with SKIP LOCKED, never waited for: a change
     rescheduling a game locks its jobs in its own order, and waiting here while holding
@@ -368,7 +396,18 @@ def cycle(
     claimed: list[ClaimedJob] = []
     more = False
     unfinished: list[ClaimedJob] = []
+    not_given_back: list[Later] = []
     with db.session() as s:
+        if later:
+            back = {x.job.id: x for x in later}
+            ours = {i for i, _gen in s.execute(_MINE, {"ids": list(back), "w": worker}).all()}
+            for i in ours:
+                _give_back(s, back[i], worker)
+            gone = [i for i in back if i not in ours]
+            if gone:  # locked by a change, or no longer ours (as ``done`` below)
+                q = select(Job.id).where(col(Job.id).in_(gone), col(Job.claimed_by) == worker)
+                still = set(s.exec(q).all())
+                not_given_back = [back[i] for i in gone if i in still]
         if done:
             by_id = {j.id: j for j in done}
             rows = s.execute(_MINE, {"ids": list(by_id), "w": worker}).all()
@@ -405,7 +444,7 @@ def cycle(
         free = frozenset(k for kinds, limit in wants if limit > 0 for k in kinds)
         nxt = None if more or not free else s.execute(_next_query(free)).scalar()
         s.commit()
-    return Cycle(claimed, more, nxt, unfinished)
+    return Cycle(claimed, more, nxt, unfinished, not_given_back)
 
 
 def postpone(
@@ -419,24 +458,38 @@ def postpone(
 ) -> None:
     """Give the job back to run at ``due_at`` (``failed``: count the attempt, for backoff).
 
-    ``left``: what is left to do, unless the job was rescheduled meanwhile.
+    ``left``: what is left to do, unless the job was rescheduled meanwhile. (A runner
+    gives its jobs back with its next turn instead: ``cycle``'s ``later``.)
     """
     with db.session() as s:
-        values: dict[str, Any] = {"claimed_by": None, "claimed_until": None}
-        if failed:
-            values["attempts"] = col(Job.attempts) + 1
-        stmt = update(Job).where(col(Job.id) == job.id, col(Job.claimed_by) == worker)
-        s.execute(stmt.values(**values))
-        # a reschedule meanwhile chose its own time and data; otherwise as asked
-        later: dict[str, Any] = {"due_at": due_at}
-        if left is not None:
-            later["data"] = stored_form(left)
-        s.execute(
-            update(Job)
-            .where(col(Job.id) == job.id, col(Job.generation) == job.generation)
-            .values(**later)
-        )
+        _give_back(s, Later(job, due_at, failed, left), worker)
         s.commit()
+
+
+def _give_back(s: Session, later: Later, worker: str) -> None:
+    """``postpone`` in the caller's transaction."""
+    job = later.job
+    s.execute(_UNCLAIM, {"job": job.id, "w": worker, "tries": 1 if later.failed else 0})
+    # a reschedule meanwhile chose its own time and data; otherwise as asked
+    params = {"job": job.id, "gen": job.generation, "due": later.due_at}
+    if later.left is None:
+        s.execute(_AGAIN, params)
+    else:
+        s.execute(_AGAIN_LEFT, {**params, "left": stored_form(later.left)})
+
+
+# every job put off comes back through these: built once
+_UNCLAIM = (
+    _JOBS.update()
+    .where(_JOBS.c.id == bindparam("job"), _JOBS.c.claimed_by == bindparam("w"))
+    .values(claimed_by=None, claimed_until=None, attempts=_JOBS.c.attempts + bindparam("tries"))
+)
+_AGAIN = (
+    _JOBS.update()
+    .where(_JOBS.c.id == bindparam("job"), _JOBS.c.generation == bindparam("gen"))
+    .values(due_at=bindparam("due"))
+)
+_AGAIN_LEFT = _AGAIN.values(data=bindparam("left"))
 
 
 def renew(db: Database, ids: Iterable[int], worker: str, until: float) -> None:

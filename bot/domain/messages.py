@@ -16,16 +16,17 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from bot.domain import flood, outbox
+from bot.domain import flood, outbox, presence
 from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
-from bot.domain.people import chat_language_in, chat_noise_in, info_of
+from bot.domain.people import chat_language_in, chat_voice_in, info_of
 from bot.domain.store import Database, raise_to
 from bot.domain.tables.rows import GameRow, game_row, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
 from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
 from bot.domain.values.people import PlayerInfo
+from bot.domain.values.settings import Noise
 from bot.i18n import language_for
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
@@ -84,7 +85,10 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
     table = row_to_table(s, game)
     missing = pending_starts(s, table.seats) if table.status == GameStatus.LOBBY else []
     waiting = rematch_waiting(s, game, table.seats)
-    noise = "all" if game.private else chat_noise_in(s, game.chat_id)
+    if game.private:
+        language, noise = _language(s, game), Noise.ALL.value
+    else:
+        language, noise = chat_voice_in(s, game.chat_id)
     last = None
     if noise != "all" and table.status == GameStatus.PLAYING:
         q = _HAND_OVERS.order_by(None).order_by(_EVENTS.c.id.desc()).limit(1)
@@ -95,7 +99,7 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
     unsure = table.status == GameStatus.OVER and outbox.ending_unsure(s, game_id, now)
     return TableDrawing(
         table,
-        _language(s, game),
+        language,
         tuple(missing),
         cancelled_by=by,
         buried=game.table_after,
@@ -116,6 +120,9 @@ class TableRound:
     """The announcements still to send, oldest first (``outbox.pending``)."""
     wait: float
     """Seconds before one more call fits the chat's budgets (``flood.wait``)."""
+    gate: tuple[float, bool] = (0.0, False)
+    """``presence.table_gate_in``: how long the table message may wait, and whether everyone
+    seated plays in the Mini App (read only when asked: ``table_round``'s ``in_app``)."""
 
 
 def table_round(
@@ -124,6 +131,8 @@ def table_round(
     now: float,
     budgets: Callable[[int], Sequence[flood.Budget]],
     at: float,
+    *,
+    in_app: bool = False,
 ) -> TableRound | None:
     """The drawing, the outbox and the flood budget of a table's chat, in one transaction.
 
@@ -131,6 +140,8 @@ def table_round(
     (none for a private table), looked at as of ``at`` (the budgets' real seconds). Three
     sessions a round before. The drawing is read first: all it shows was recorded with
     what it owes, so the outbox read after it holds every announcement it owes.
+    ``in_app``: the bot has a Mini App, so also read ``presence.table_gate_in`` (a fourth
+    session before).
     """
     with db.session() as s:
         drawing = _table_drawing(s, game_id, now)
@@ -139,7 +150,8 @@ def table_round(
         table = drawing.table
         owed = outbox.pending_in(s, game_id, now)
         wait = 0.0 if table.private else flood.wait_in(s, budgets(table.chat_id), at, 1)
-        return TableRound(drawing, owed, wait)
+        gate = presence.table_gate_in(s, table, now) if in_app else (0.0, False)
+        return TableRound(drawing, owed, wait, gate)
 
 
 def _canceller(s: Session, game_id: int) -> str | None:
@@ -152,8 +164,14 @@ def _canceller(s: Session, game_id: int) -> str | None:
     return player.name if player is not None else None
 
 
-def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
-    """The private hand messages of a started table: seated people, their messages, closings."""
+def hands_drawing(
+    db: Database, game_id: int, present_since: float | None = None
+) -> HandsDrawing | None:
+    """The private hand messages of a started table: seated people, their messages, closings.
+
+    ``present_since``: also who had the table open in the Mini App since then
+    (``presence.in_app``), in the same transaction (it was a second one at every redraw).
+    """
     with db.session() as s:
         game = game_row(s, game_id)
         if game is None or game.snapshot is None:
@@ -176,7 +194,10 @@ def hands_drawing(db: Database, game_id: int) -> HandsDrawing | None:
         # every hand message tells how the hand before it ended: the closings are always read
         ended = {h.hand: h for h in hand_overs_in(s, game_id)}
         by = _canceller(s, game_id) if table.status == GameStatus.CANCELLED else None
-        return HandsDrawing(table, people, rows, ended, cancelled_by=by)
+        in_app = (
+            frozenset() if present_since is None else presence.in_app_in(s, game_id, present_since)
+        )
+        return HandsDrawing(table, people, rows, ended, cancelled_by=by, in_app=in_app)
 
 
 def _hand_row(game_id: int, seat: int) -> SelectOfScalar[HandMessage]:
@@ -272,17 +293,25 @@ def note_posted(
     ``None`` when the chat has no live table message.
     """
     with db.session() as s:
-        game = s.get(Game, game_id) if game_id is not None else _live_table(s, chat_id, thread_id)
-        if game is None or game.id is None or game.private:
-            return None
-        s.execute(
-            update(Game)
-            .where(col(Game.id) == game.id)
-            .values(table_after=col(Game.table_after) + count)
-        )
+        if game_id is None:
+            game = _live_table(s, chat_id, thread_id)
+            if game is None or game.id is None:
+                return None
+            game_id = game.id
+        # the count read back by the UPDATE itself: reading the row again after the commit
+        # was a second transaction for every announcement
+        after = s.execute(_POSTED, {"game": game_id, "count": count}).scalar()
         s.commit()
-        s.refresh(game)
-        return game.id, game.table_after
+        return None if after is None else (game_id, int(after))
+
+
+_GAMES = Game.__table__  # type: ignore[attr-defined]
+_POSTED = (
+    _GAMES.update()
+    .where(_GAMES.c.id == bindparam("game"), _GAMES.c.private.is_(False))
+    .values(table_after=_GAMES.c.table_after + bindparam("count"))
+    .returning(_GAMES.c.table_after)
+)
 
 
 def note_seen(
@@ -298,15 +327,57 @@ def note_seen(
     if thread_id:
         return None
     with db.session() as s:
-        game = _live_table(s, chat_id, None)
-        if game is None or game.id is None or game.private or game.table_message_id is None:
-            return None
-        after = message_id - game.table_message_id
-        if after <= game.table_after:
-            return game.id, game.table_after
-        raise_to(s, Game.table_after, game.id, after)
+        found = _seen_in(s, chat_id, message_id)
         s.commit()
-        return game.id, after
+        return found
+
+
+def _seen_in(s: Session, chat_id: int, message_id: int) -> tuple[int, int] | None:
+    """``note_seen`` in the caller's transaction (not committed)."""
+    game = s.execute(_LIVE_TABLE, {"chat": chat_id}).first()
+    if game is None or game.private or game.table_message_id is None:
+        return None
+    after = message_id - game.table_message_id
+    if after <= game.table_after:
+        return game.id, game.table_after
+    raise_to(s, Game.table_after, game.id, after)
+    return game.id, after
+
+
+_LIVE_TABLE = (
+    core_select(_GAMES.c.id, _GAMES.c.private, _GAMES.c.table_message_id, _GAMES.c.table_after)
+    .where(
+        _GAMES.c.chat_id == bindparam("chat"),
+        _GAMES.c.status.in_((GameStatus.LOBBY.value, GameStatus.PLAYING.value)),
+        _GAMES.c.table_message_id.is_not(None),
+        _GAMES.c.thread_id.is_(None),
+    )
+    .order_by(_GAMES.c.id.desc())
+    .limit(1)
+)
+"""``_live_table`` of a chat without topics, as plain columns (every announcement sent
+reads it: built once, no ORM object)."""
+
+
+def announced(
+    db: Database,
+    ids: Sequence[int],
+    worker: str,
+    game_id: int,
+    chat_id: int,
+    thread_id: int | None,
+    telegram_id: int,
+) -> None:
+    """Announcements of a group's table went out as the message ``telegram_id``: they are
+    sent (``outbox.sent``), the message pushes the table up (``note_posted``) and its id
+    tells of the chatter a bot in privacy mode does not see (``note_seen``), in one
+    transaction (one for each, and one more per announcement, before)."""
+    with db.session() as s:
+        outbox.finish_in(s, ids, worker, **outbox.sent_values(telegram_id))
+        s.execute(_POSTED, {"game": game_id, "count": 1})
+        if not thread_id:
+            _seen_in(s, chat_id, telegram_id)
+        s.commit()
 
 
 def bring_table_down(db: Database, game_id: int, after: int) -> None:

@@ -15,12 +15,15 @@ from ``kind`` and ``payload`` at sending time, in the chat's language.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import bindparam, func, update
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from bot.domain.models import Game, OutboxMessage, utcnow
@@ -62,8 +65,19 @@ class Outgoing:
     payload: dict[str, Any]
 
 
+ANNOUNCED = "announced"
+"""The session's ``info`` key of the games that recorded an announcement in it (their
+table's redraw, which sends it, is due at once: ``recorded_in``)."""
+
+
+def recorded_in(s: Session, game_id: int) -> bool:
+    """Whether this transaction recorded an announcement of the game."""
+    return game_id in s.info.get(ANNOUNCED, ())
+
+
 def record(s: Session, game: Game, kind: Announcement, key: str, payload: dict[str, Any]) -> None:
     """Record an announcement of ``game`` in the caller's transaction (once per ``key``)."""
+    s.info.setdefault(ANNOUNCED, set()).add(game.id)
     stmt = insert_of(s, OutboxMessage).values(
         key=key,
         game_id=game.id or 0,
@@ -83,14 +97,26 @@ def pending(db: Database, game_id: int, now: float) -> list[Outgoing]:
         return pending_in(s, game_id, now)
 
 
+_OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
 _OPEN = (
-    select(OutboxMessage)
-    .where(
-        col(OutboxMessage.game_id) == bindparam("game"),
-        col(OutboxMessage.state).in_((State.PENDING.value, State.SENDING.value)),
+    core_select(
+        _OUTBOX.c.id,
+        _OUTBOX.c.game_id,
+        _OUTBOX.c.chat_id,
+        _OUTBOX.c.thread_id,
+        _OUTBOX.c.kind,
+        _OUTBOX.c.payload,
+        _OUTBOX.c.state,
+        _OUTBOX.c.claimed_until,
     )
-    .order_by(col(OutboxMessage.id))
+    .where(
+        _OUTBOX.c.game_id == bindparam("game"),
+        _OUTBOX.c.state.in_((State.PENDING.value, State.SENDING.value)),
+    )
+    .order_by(_OUTBOX.c.id)
 )
+"""Read at every round of a table's redraw: plain columns (ORM objects cost more CPU than
+the query)."""
 
 
 def pending_in(s: Session, game_id: int, now: float) -> list[Outgoing]:
@@ -100,7 +126,7 @@ def pending_in(s: Session, game_id: int, now: float) -> list[Outgoing]:
     when a sender's lease ran out (a process died during the call), which is rare: it
     was a statement and a transaction of every redraw.
     """
-    rows = s.execute(_OPEN, {"game": game_id}).scalars().all()
+    rows = s.execute(_OPEN, {"game": game_id}).all()
     expired = [
         m.id
         for m in rows
@@ -131,54 +157,92 @@ def pending_in(s: Session, game_id: int, now: float) -> list[Outgoing]:
     ]
 
 
-def begin(db: Database, message_id: int, worker: str, until: float) -> bool:
-    """Take one announcement for sending; ``False`` if someone else took it first."""
+Ids = int | Sequence[int]
+"""One announcement, or several sent as one message (one transaction for them all)."""
+
+
+def _ids(message_id: Ids) -> list[int]:
+    return [message_id] if isinstance(message_id, int) else list(message_id)
+
+
+def take(db: Database, message_id: Ids, worker: str, until: float) -> list[int]:
+    """Take announcements for sending; the ids taken (those someone else took first are not)."""
     with db.session() as s:
         took = s.execute(
             update(OutboxMessage)
-            .where(col(OutboxMessage.id) == message_id, col(OutboxMessage.state) == State.PENDING)
-            .values(state=State.SENDING, claimed_by=worker, claimed_until=until)
-        ).rowcount  # type: ignore[attr-defined]
-        s.commit()
-        return bool(took)
-
-
-def _finish(db: Database, row_id: int, worker: str, **values: Any) -> None:
-    with db.session() as s:
-        s.execute(
-            update(OutboxMessage)
             .where(
-                col(OutboxMessage.id) == row_id,
-                col(OutboxMessage.claimed_by) == worker,
-                col(OutboxMessage.state) == State.SENDING,
+                col(OutboxMessage.id).in_(_ids(message_id)),
+                col(OutboxMessage.state) == State.PENDING,
             )
-            .values(**values)
+            .values(state=State.SENDING, claimed_by=worker, claimed_until=until)
+            .returning(col(OutboxMessage.id))
+        ).scalars()
+        taken = sorted(took)
+        s.commit()
+        return taken
+
+
+def begin(db: Database, message_id: int, worker: str, until: float) -> bool:
+    """Take one announcement for sending; ``False`` if someone else took it first."""
+    return bool(take(db, message_id, worker, until))
+
+
+def finish_in(s: Session, ids: Ids, worker: str, **values: Any) -> None:
+    """Record how the sending of announcements this worker took ended, in the caller's
+    transaction (``sent``, ``skipped``, ``failed``, ``uncertain``, ``retry``)."""
+    params = {f"v_{k}": v for k, v in values.items()}
+    s.execute(_finishing(frozenset(values)), {"ids": _ids(ids), "w": worker, **params})
+
+
+@functools.cache
+def _finishing(columns: frozenset[str]) -> Any:
+    """``finish_in``'s ``UPDATE`` for these columns, built once per set of them (every
+    announcement sent comes here: building it anew cost more CPU than running it)."""
+    table = OutboxMessage.__table__  # type: ignore[attr-defined]
+    return (
+        table.update()
+        .where(
+            table.c.id.in_(bindparam("ids", expanding=True)),
+            table.c.claimed_by == bindparam("w"),
+            table.c.state == State.SENDING.value,
         )
+        .values({k: bindparam(f"v_{k}") for k in sorted(columns)})
+    )
+
+
+def _finish(db: Database, ids: Ids, worker: str, **values: Any) -> None:
+    with db.session() as s:
+        finish_in(s, ids, worker, **values)
         s.commit()
 
 
-def sent(db: Database, message_id: int, worker: str, telegram_id: int) -> None:
+def sent_values(telegram_id: int) -> dict[str, Any]:
+    """``finish_in``'s values for announcements Telegram accepted as ``telegram_id``."""
+    return {"state": State.SENT, "message_id": telegram_id, "sent_at": utcnow()}
+
+
+def sent(db: Database, message_id: Ids, worker: str, telegram_id: int) -> None:
     """Telegram accepted it."""
-    _finish(db, message_id, worker, state=State.SENT, message_id=telegram_id, sent_at=utcnow())
+    _finish(db, message_id, worker, **sent_values(telegram_id))
 
 
-def skipped(db: Database, message_id: int, worker: str) -> None:
+def skipped(db: Database, message_id: Ids, worker: str) -> None:
     """Not posted on purpose (the group chose to hear less, ``Chat.noise``): done, with no
     message of its own."""
     _finish(db, message_id, worker, state=State.SENT, sent_at=utcnow())
 
 
-def failed(db: Database, message_id: int, worker: str) -> None:
+def failed(db: Database, message_id: Ids, worker: str) -> None:
     """Telegram refused it for good (bot removed from the group, bad request): never retried."""
     _finish(db, message_id, worker, state=State.FAILED)
 
 
-def uncertain(db: Database, message_id: int, worker: str) -> None:
+def uncertain(db: Database, message_id: Ids, worker: str) -> None:
     """The call ended without an answer (timeout): it may have been shown; never resent."""
     _finish(db, message_id, worker, state=State.UNCERTAIN)
 
 
-def retry(db: Database, message_id: int, worker: str) -> None:
+def retry(db: Database, message_id: Ids, worker: str) -> None:
     """It surely did not arrive (429, connection refused): back in line."""
     _finish(db, message_id, worker, state=State.PENDING, claimed_by=None, claimed_until=None)
 

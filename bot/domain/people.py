@@ -155,6 +155,17 @@ def chat_noise_in(s: Session, chat_id: int) -> str:
     return s.execute(_CHAT_NOISE, {"id": chat_id}).scalar() or Noise.ALL.value
 
 
+_CHAT_VOICE = select(Chat.language, Chat.noise).where(col(Chat.id) == bindparam("id"))
+
+
+def chat_voice_in(s: Session, chat_id: int) -> tuple[str, str]:
+    """A group's language and ``Noise`` in one read (``chat_language_in``,
+    ``chat_noise_in``): a table's redraw needs both."""
+    row = s.execute(_CHAT_VOICE, {"id": chat_id}).first()
+    language, noise = row if row is not None else (None, None)
+    return language or SOURCE, noise or Noise.ALL.value
+
+
 def setting_choices(setting: Setting, languages: tuple[str, ...] = LANGUAGES) -> tuple[Any, ...]:
     """The values ``/config`` offers for a setting, in the order its menu lists them.
 

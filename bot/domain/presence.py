@@ -2,19 +2,23 @@
 
 A person counts as having the app open ``PRESENCE`` seconds after their page's last sign
 of life (``people_in_app``); while everyone seated at a group's match plays it there, the
-group's table message waits (``table_gate``, ``table_drawn``); a page that closes gives
+group's table message waits (``table_gate_in``, ``table_drawn``); a page that closes gives
 the person their hand message back (``page_closed``). The rows are ``app_presence``'s, one per
 table and person, written by the pages of every replica.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, delete, select
 
 from bot.domain import jobs
 from bot.domain.models import AppPresence
 from bot.domain.store import Database, insert_of
-from bot.domain.values.game import GameStatus, Table
+from bot.domain.values.game import GameStatus, Occupant, Table
 
 GROUP_TABLE = 0
 """The presence row (``user_id`` 0: no Telegram user has it) that holds when the group's
@@ -31,10 +35,24 @@ bot's 30 messages a second. Calls and hands' ends are announced as the group cho
 
 
 def present(db: Database, game_id: int, user_id: int, now: float) -> None:
-    """The person has the table open in the app now."""
+    """The person has the table open in the app now.
+
+    One who had not (a page just opened, or back after its presence lapsed) gets their
+    hand message redrawn now, to point to the app: the moves made while everyone seated
+    plays in the app redraw no hands (``bot.domain.tables.changes.commit``).
+    """
     with db.session() as s:
+        if user_id != GROUP_TABLE:
+            was = s.execute(_SEEN, {"game": game_id, "user": user_id}).scalar()
+            if was is None or was < now - PRESENCE:
+                jobs.schedule(s, str(game_id), now, jobs.HandsJob(game_id), keep_earlier=True)
         mark_present(s, game_id, user_id, now)
         s.commit()
+
+
+_SEEN = select(AppPresence.seen_at).where(
+    col(AppPresence.game_id) == bindparam("game"), col(AppPresence.user_id) == bindparam("user")
+)
 
 
 def mark_present(s: Session, game_id: int, user_id: int, now: float) -> None:
@@ -64,25 +82,47 @@ def unmark_present(s: Session, game_id: int, user_id: int) -> None:
 def in_app(db: Database, game_id: int, since: float) -> frozenset[int]:
     """The people who had the table open in the app at ``since`` or later."""
     with db.session() as s:
-        q = select(AppPresence.user_id).where(
-            AppPresence.game_id == game_id,
-            col(AppPresence.seen_at) >= since,
-            col(AppPresence.user_id) != GROUP_TABLE,
-        )
-        return frozenset(s.exec(q))
+        return in_app_in(s, game_id, since)
+
+
+def in_app_in(s: Session, game_id: int, since: float) -> frozenset[int]:
+    """``in_app`` in the caller's session (the hands' redraw reads it with its drawing)."""
+    return frozenset(s.execute(_IN_APP, {"game": game_id, "since": since}).scalars())
+
+
+# read at every move of a group's match and every redraw: built once (building a
+# statement anew cost more CPU than running it)
+_PRESENCE = AppPresence.__table__  # type: ignore[attr-defined]
+_IN_APP = core_select(_PRESENCE.c.user_id).where(
+    _PRESENCE.c.game_id == bindparam("game"),
+    _PRESENCE.c.seen_at >= bindparam("since"),
+    _PRESENCE.c.user_id != GROUP_TABLE,
+)
+_SEEN_ALL = core_select(_PRESENCE.c.user_id, _PRESENCE.c.seen_at).where(
+    _PRESENCE.c.game_id == bindparam("game")
+)
 
 
 def seen_at(db: Database, game_id: int) -> dict[int, float]:
     """Every row of a table's presence: person (or ``GROUP_TABLE``) -> when last seen."""
     with db.session() as s:
-        q = select(AppPresence.user_id, AppPresence.seen_at).where(AppPresence.game_id == game_id)
-        return {user: seen for user, seen in s.exec(q)}
+        return seen_at_in(s, game_id)
+
+
+def seen_at_in(s: Session, game_id: int) -> dict[int, float]:
+    """``seen_at`` in the caller's session."""
+    return {user: seen for user, seen in s.execute(_SEEN_ALL, {"game": game_id})}
 
 
 def seated_people(table: Table) -> frozenset[int]:
     """The people (not robots, nor robots standing in for someone) seated at a table."""
+    return seated_in(table.seats)
+
+
+def seated_in(seats: Sequence[Occupant | None]) -> frozenset[int]:
+    """``seated_people`` of a table's seats."""
     return frozenset(
-        x.user for x in table.seats if x is not None and x.user is not None and x.robot is None
+        x.user for x in seats if x is not None and x.user is not None and x.robot is None
     )
 
 
@@ -91,15 +131,21 @@ def people_in_app(db: Database, game_id: int, now: float) -> frozenset[int]:
     return in_app(db, game_id, now - PRESENCE)
 
 
-def table_gate(db: Database, table: Table, now: float) -> tuple[float, bool]:
+def table_gate_in(s: Session, table: Table, now: float) -> tuple[float, bool]:
     """Seconds before the group's table message of this match should be redrawn (0: now),
-    and whether everyone seated plays it in the Mini App. It waits only then, and only
-    while the last such drawing (by any replica) is under ``APP_TABLE_GAP`` seconds old.
-    Nothing is read for private tables or tables not in play."""
+    and whether everyone seated plays it in the Mini App (``gate``), read in the caller's
+    session (a table's redraw reads it with its drawing). Nothing is read for private
+    tables or tables not in play."""
     if table.private or table.status != GameStatus.PLAYING:
         return 0.0, False
-    seated = seated_people(table)
-    seen = seen_at(db, table.id)
+    return gate(seated_people(table), seen_at_in(s, table.id), now)
+
+
+def gate(seated: frozenset[int], seen: dict[int, float], now: float) -> tuple[float, bool]:
+    """``table_gate_in`` from a table's seated people and its presence rows (``seen_at``).
+
+    The table waits only while everyone seated plays in the app, and only while the last
+    such drawing (by any replica) is under ``APP_TABLE_GAP`` seconds old."""
     everyone = bool(seated) and all(seen.get(u, -PRESENCE) >= now - PRESENCE for u in seated)
     last = seen.get(GROUP_TABLE)
     if not everyone or last is None:
@@ -109,7 +155,7 @@ def table_gate(db: Database, table: Table, now: float) -> tuple[float, bool]:
 
 def table_drawn(db: Database, game_id: int, now: float) -> None:
     """The group's table of ``game_id`` was just drawn for a match played in the Mini App
-    (every replica's ``table_gate`` counts from now)."""
+    (every replica's ``table_gate_in`` counts from now)."""
     present(db, game_id, GROUP_TABLE, now)
 
 

@@ -34,6 +34,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from bot.clock import WALL, Clock
 from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.i18n import LANGUAGES, SOURCE, translations
@@ -41,7 +42,6 @@ from bot.ops.metrics import Metrics, received_at
 from bot.telegram import command_table, guards, job_table, publish
 from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
-from bot.telegram.clock import WALL, Clock
 from bot.telegram.context import (
     CONTEXT_TYPES,
     RUNTIME_KEY,
@@ -329,6 +329,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
         config=config,
         db=db,
         rules=rules,
+        clock=clock,
         budget=budget,
         jobs=JobRunner(
             db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES

@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 
 from telegram.error import TelegramError
 
+from bot.clock import WALL, Clock
 from bot.domain import flood
 from bot.domain.store import Database
-from bot.telegram.clock import WALL, Clock
 from bot.telegram.job_runner import worker_name
 
 ALIVE_EVERY = 1.0

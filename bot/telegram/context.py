@@ -24,7 +24,6 @@ from bot.ops.metrics import Metrics
 from bot.robot_workers import Thinkers
 from bot.services import SERVICES_KEY, BotApp, Services
 from bot.telegram.budget import SharedBudget
-from bot.telegram.clock import Clock
 from bot.telegram.job_runner import JobRunner
 from bot.telegram.throttle import CommandThrottle
 
@@ -47,11 +46,6 @@ class Runtime(Services):
     """The Bot API's request (PTB's ``Bot`` holds it too)."""
     reposted: dict[int, float] = field(default_factory=dict)
     """When this process last posted each table again below (``clock`` time)."""
-
-    @property
-    def clock(self) -> Clock:
-        """The time everything runs by (the budgets'; ``rules.clock`` is the same one)."""
-        return self.budget.clock
 
     def lock(self, key: Any) -> asyncio.Lock:
         """A lock serialising the messages of one game or chat inside this process."""

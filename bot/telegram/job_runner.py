@@ -124,6 +124,8 @@ class JobRunner:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._done: list[ClaimedJob] = []
         """Jobs that ran, finished (deleted) by the next claim's transaction."""
+        self._later: list[store.Later] = []
+        """Jobs that ran and come back later, given back by the next claim's transaction."""
         self._lane_of: dict[int, str] = {}
         self._wake = asyncio.Event()
         self._stopping = False
@@ -170,16 +172,26 @@ class JobRunner:
                     ]
                     claimed: list[ClaimedJob] = []
                     more, nxt = False, None
-                    if self._done or any(free > 0 for _, free in wants):
+                    if self._done or self._later or any(free > 0 for _, free in wants):
                         done, self._done = self._done, []
+                        later, self._later = self._later, []
                         try:
                             turn = await asyncio.to_thread(
-                                store.cycle, self.db, self.worker, now, self.lease, wants, done
+                                store.cycle,
+                                self.db,
+                                self.worker,
+                                now,
+                                self.lease,
+                                wants,
+                                done,
+                                later,
                             )
                         except BaseException:
                             self._done[:0] = done  # finished next time
+                            self._later[:0] = later
                             raise
                         self._done[:0] = turn.unfinished
+                        self._later[:0] = turn.not_given_back
                         claimed, more, nxt = turn.claimed, turn.more, turn.next_due
                     for job in claimed:
                         if job.id in self._running:
@@ -214,11 +226,12 @@ class JobRunner:
         if self._running:
             await asyncio.gather(*self._running.values(), return_exceptions=True)
         with contextlib.suppress(Unavailable):
-            if self._done:  # claim nothing: only finish what ran
+            if self._done or self._later:  # claim nothing: only finish what ran
                 done, self._done = self._done, []
+                later, self._later = self._later, []
                 now = self.clock()
                 await asyncio.to_thread(
-                    store.cycle, self.db, self.worker, now, self.lease, [], done
+                    store.cycle, self.db, self.worker, now, self.lease, [], done, later
                 )
             released = await asyncio.to_thread(store.release_all, self.db, self.worker)
             if released:
@@ -239,13 +252,13 @@ class JobRunner:
                 await callback(app, job)
             except Postpone as later:
                 due = self.clock() + later.seconds
-                await self._give_back(job, due, failed=False, left=later.left)
+                self._give_back(job, due, failed=False, left=later.left)
                 return
             except Unavailable as exc:
                 wait = min(MAX_BACKOFF, 0.5 * 2**job.attempts)
                 log.warning("job %s %s failed (%s); again in %.1f s", kind, job.key, exc, wait)
                 self.metrics.jobs_retried.labels(kind).inc()
-                await self._give_back(job, self.clock() + wait, failed=True)
+                self._give_back(job, self.clock() + wait, failed=True)
                 return
             except Exception:
                 log.exception("job %s %s failed", kind, job.key)
@@ -256,12 +269,9 @@ class JobRunner:
             if self._stopping is False:
                 self._wake.set()
 
-    async def _give_back(
+    def _give_back(
         self, job: ClaimedJob, due_at: float, *, failed: bool, left: Payload | None = None
     ) -> None:
-        try:
-            await asyncio.to_thread(
-                store.postpone, self.db, job, self.worker, due_at, failed=failed, left=left
-            )
-        except Unavailable:
-            log.warning("job %s %s: could not postpone; its lease will run out", job.kind, job.key)
+        """Give the job back with the next turn's transaction (``jobs.cycle``: one
+        transaction of its own each before), to run again at ``due_at``."""
+        self._later.append(store.Later(job, due_at, failed, left))

@@ -79,8 +79,8 @@ class Pages:
         self.streams = Streams()
         self._redrawn: dict[tuple[int, int], float] = {}
         """When each person's hands at each table may next be redrawn for their page
-        going away (``presence.REDRAW_GAP`` apart), in the loop's time."""
-        self._deferred: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        going away (``presence.REDRAW_GAP`` apart), on the bot's clock."""
+        self._deferred: dict[tuple[int, int], asyncio.Task[None]] = {}
         """The redraws waiting for their time."""
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -163,10 +163,10 @@ class Pages:
 
     def redraw_soon(self, game_id: int, user_id: int, redraw: Callable[[], None]) -> bool:
         """Whether the person's hand may be redrawn now for their page going away; if not,
-        ``redraw`` is called once when it may (``REDRAW_GAP`` after the previous one),
-        however often it is asked meanwhile."""
-        loop = asyncio.get_running_loop()
-        key, now = (game_id, user_id), loop.time()
+        ``redraw`` is called once when it may (``REDRAW_GAP`` after the previous one, on
+        the bot's clock), however often it is asked meanwhile."""
+        clock = services_of(self.app).clock
+        key, now = (game_id, user_id), clock()
         if key in self._deferred:
             return False
         if self._redrawn.get(key, now) <= now:
@@ -175,12 +175,16 @@ class Pages:
                 self._redrawn = {k: t for k, t in self._redrawn.items() if t > now}
             return True
 
-        def later() -> None:
+        async def later(due: float) -> None:
+            await clock.sleep(due - clock())
             del self._deferred[key]
-            self._redrawn[key] = loop.time() + REDRAW_GAP
+            self._redrawn[key] = clock() + REDRAW_GAP
             redraw()
 
-        self._deferred[key] = loop.call_at(self._redrawn[key], later)
+        task = asyncio.get_running_loop().create_task(later(self._redrawn[key]))
+        self._deferred[key] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         return False
 
     def unwatch(self, game_id: int, wake: asyncio.Event) -> None:

@@ -17,6 +17,7 @@ from bot.domain.values.errors import Reason
 from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
 from bot.i18n import Translations, words_for
 from bot.wording import Sentence
+from bot.wording.points import Row, match_target, points_now, points_proved
 from bot.wording.refusals import reason_text
 from bot.wording.sinais import hand_signals, sinal_name
 from bot.wording.table import (
@@ -29,12 +30,9 @@ from bot.wording.table import (
     rematch_label,
     said_now,
     seat_name,
-    team_name,
 )
-from engine.actions import Act
 from engine.browser import card_json
 from engine.cards import Card, DeckStyle
-from engine.envido import FLOR_WORTH
 from engine.match import HandKind, Phase
 from engine.view import SeenPlay, View
 
@@ -162,101 +160,24 @@ def _points_game(
     own: bool,
     card: Callable[[Card | None], JSON | None],
 ) -> JSON:
-    """Gaudério's points game as the page's widget draws it (R13.3, R13.4): the match's
-    target, this seat's own envido points in round 1, the envido waiting with what each
-    answer is worth, who won it with how many points, the flors sung, and the cards that
-    proved the last hand's points. ``own``: ``v`` is the person's own seat's view, not the
-    public table's (which is made from seat 0's: its own points stay out); the losing
-    team's points are never in a view."""
-    _ = t.gettext
-    w = words_for(t)
-    seats = table.seats
-    rows: list[JSON] = []
-    e = v.envido
-    # the person's own points while they still count: round 1, no envido settled yet
-    if own and v.envido_points is not None and not v.rounds and (e is None or e.state == "pending"):
-        rows.append({"kind": "own", "text": _("Seus pontos de envido"), "n": v.envido_points})
-    if e is not None:
-        calls = [w.envido_shout(Act.from_code(c)).strip("¡!") for c in e.calls]
-        caller = seat_name(seats[e.seat], t)
-        if e.state == "pending":
-            rows.append(
-                {
-                    "kind": "pending",
-                    "text": _("{call} de {who}").format(call=calls[-1].upper(), who=caller),
-                    "calls": calls,
-                    "quero": e.accept_value,
-                    "nao_quero": e.decline_value,
-                }
-            )
-        elif e.winner is not None and e.winner_points is not None and e.winner_seat is not None:
-            rows.append(
-                {
-                    "kind": "won",
-                    "text": _("🎯 {team} ganhou o envido: +{worth}").format(
-                        team=team_name(seats, e.winner, t), worth=e.worth
-                    ),
-                    "detail": _("{points} pontos de {who}").format(
-                        points=e.winner_points, who=seat_name(seats[e.winner_seat], t)
-                    ),
-                    "calls": calls,
-                    "n": e.winner_points,
-                    "cards": [card(c) for c in e.proof or ()],
-                }
-            )
-        elif e.winner is not None:
-            rows.append(
-                {
-                    "kind": "declined",
-                    "text": _("🎯 Envido não querido: {worth} para {team}").format(
-                        worth=e.worth, team=team_name(seats, e.winner, t)
-                    ),
-                    "calls": calls,
-                }
-            )
-        else:  # withdrawn: a flor was sung over it (R13.4)
-            rows.append(
-                {"kind": "withdrawn", "text": _("🌸 A flor anulou o envido"), "calls": calls}
-            )
-    shown = dict(v.flor_cards)
-    for s in v.flor:
-        rows.append(
-            {
-                "kind": "flor",
-                "text": _("🌸 Flor de {who}: +{worth}").format(
-                    who=seat_name(seats[s], t), worth=FLOR_WORTH
-                ),
-                "cards": [card(c) for c in shown.get(s, ())],
-            }
-        )
-    proved: list[JSON] = []
-    if last is not None and last.envido is not None and last.envido.seat is not None:
-        proved.append(
-            {
-                "kind": "proof",
-                "text": _("🎯 Envido de {who}: {n} pontos").format(
-                    who=seat_name(seats[last.envido.seat], t), n=last.envido.points
-                ),
-                "cards": [card(c) for c in last.envido.proof],
-            }
-        )
-    for s, cards in last.flor if last is not None else ():
-        proved.append(
-            {
-                "kind": "proof",
-                "text": _("🌸 Flor de {who}").format(who=seat_name(seats[s], t)),
-                "cards": [card(c) for c in cards],
-            }
-        )
+    """Gaudério's points game as the page's widget draws it (``bot.wording.points``): the
+    match's target, the hand's rows, and the last hand's proving cards. ``own``: ``v`` is
+    the person's own seat's view, not the public table's."""
+
+    def row(r: Row) -> JSON:
+        return {
+            **r.sentence.to_json(),
+            "detail": r.detail.text if r.detail is not None else None,
+            "calls": list(r.calls),
+            "cards": [card(c) for c in r.cards],
+        }
+
+    heading, proved = points_proved(t, table.seats, last) if last is not None else (None, [])
     return {
-        "target": _("Partida até {n}").format(n=v.target),
-        "rows": rows,
-        "last": (
-            _("Mão {n}: os pontos mostrados").format(n=last.hand + 1)
-            if last is not None and proved
-            else None
-        ),
-        "proved": proved,
+        "target": match_target(t, v.target).to_json(),
+        "rows": [row(r) for r in points_now(t, table.seats, v, own)],
+        "last": heading.to_json() if heading is not None and proved else None,
+        "proved": [row(r) for r in proved],
     }
 
 

@@ -352,7 +352,7 @@ async def _stream(
     app, pages = bot_of(request), pages_of(request)
     rt = services_of(app)
     sent: tuple[int, miniapp.Around] | None = None
-    loop = asyncio.get_running_loop()
+    clock = rt.clock
     present_at = -HEARTBEAT
     loaded = seen.loaded
     try:
@@ -366,16 +366,14 @@ async def _stream(
             if seated and not seen.seated:
                 present_at = -HEARTBEAT
             seen.seated = seen.seated or seated
-            if seated and loop.time() - present_at >= HEARTBEAT / 2:
-                present_at = loop.time()
-                await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
+            if seated and clock() - present_at >= HEARTBEAT / 2:
+                present_at = clock()
+                await asyncio.to_thread(present, rt.db, game_id, user.id, present_at)
             if (loaded.table.version, loaded.around) != sent:
                 data = json.dumps(await state_for(app, user, loaded, deck))
                 await response.write(f"event: state\ndata: {data}\n\n".encode())
                 sent = (loaded.table.version, loaded.around)
-            try:
-                await asyncio.wait_for(wake.wait(), HEARTBEAT)
-            except TimeoutError:
+            if not await clock.wait(wake, HEARTBEAT):
                 door.launch(request)  # launch data too old now: the page reopens
                 await response.write(b": ping\n\n")
             wake.clear()

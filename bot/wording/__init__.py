@@ -9,6 +9,8 @@ passes its HTML (``bot.telegram.render.common.HTML``: names escaped, emphasis in
 - ``table``: what a table's screens share in both adapters: seat and team names, cards on
   the table, rounds, the countdown, the lobby, a hand's and a match's end, Revanche.
 - ``sinais``: a signal as the person who sent, saw or caught it says it (R12).
+- ``points``: gaudério's points game on a table's widget: the envido waiting and its
+  worths, who won it with how many points, the flors, the proving cards (R13.3, R13.4).
 
 A sentence a Mini App page draws goes as a ``Sentence``: its kind, the values it says and
 its words, so that the page gets the sentence with what it is about, not only a string.

@@ -10,9 +10,11 @@ answering like médio, by its chances against its habits and by its best card ag
 its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
-by match-winning chance, and the action with the best paired gain over médio's own
-choice is taken when the gain is clear of the sampling noise. Options clearly worse
-than médio's choice stop being played out part way (``prune``), on the same worlds.
+by match-winning chance, and the action with the best paired gain over the baseline
+choice is taken when the gain is clear of the sampling noise: the baseline is the learned
+policy's call (``robots.policy``, where it has a table for the variant) and médio's
+answer, or médio's own choice. Options clearly worse than the baseline stop being played
+out part way (``prune``), on the same worlds.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from engine import actions as A
 from engine import envido as E
 from engine.actions import Act, Action
 from engine.cards import Card
+from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import SeededRobot
 from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action, medio_play
@@ -94,8 +97,10 @@ class Dificil(SeededRobot):
         the cap stops a search early (after ``MIN_WORLDS`` deals at least) the
         decision depends on the machine's speed, which the bot accepts under load.
         ``policy``: the call searched against is the learned policy's (``robots.policy``)
-        instead of médio's; answers stay médio's (the policy's own answers lost to the
-        tight style, docs-dev/robots-log.md, 2026-12-06).
+        instead of médio's, where the policy has a table for the variant; answers stay
+        médio's (the policy's own answers lost to the tight style, docs-dev/robots-log.md,
+        2026-12-06). ``False`` is the search of before, kept to compare
+        (``robot:dificil-busca`` in the arena).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -281,6 +286,21 @@ def weighted_world(view: View, rng: random.Random) -> tuple[Match, float]:
 
 
 def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
+    """``_deal_one`` until a drawn world replays the hand as the table played it.
+
+    A drawn world may part from the table where the cards decide without a card played
+    (gaudério: two teams' flors; ``_PointsFacts`` draws agreeing ones when it can), and end
+    the hand or the match there: such a world is drawn again.
+    """
+    for _ in range(MAX_TRIES - 1):
+        try:
+            return _deal_one(view, rng, judge)
+        except IllegalAction:
+            continue
+    return _deal_one(view, rng, judge)
+
+
+def _deal_one(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
     """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
     Unknown cards are the deck minus this seat's cards (held and played), the vira,
@@ -311,9 +331,9 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     for _ in range(MAX_TRIES if clues or facts else 1):
         pool = unknown.copy()
         rng.shuffle(pool)
-        shown = facts.draw_shown(rng) if facts is not None else None
-        if shown is not None:
-            taken = set(shown[1])
+        fixed = facts.draw_fixed(rng) if facts is not None else {}
+        if fixed:
+            taken = {c for cards in fixed.values() for c in cards}
             pool = [c for c in pool if c not in taken]
         hands: list[tuple[Card, ...]] = []
         for s in range(n):
@@ -321,8 +341,8 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
                 held: tuple[Card, ...] = view.hand
             elif s == partner and visible is not None:
                 held = visible
-            elif shown is not None and s == shown[0]:
-                held = shown[1]
+            elif s in fixed:
+                held = fixed[s]
             else:
                 k = view.cards_left[s]
                 held = tuple(pool[-k:]) if k else ()
@@ -382,18 +402,21 @@ class _PointsFacts:
     acted in round 1 without one sung holds none; and the others' calls and answers make
     some points likelier (``pontos.envido_tells``)."""
 
-    __slots__ = ("cap", "flor", "no_flor", "shown_hands", "shown_seat", "tells")
+    __slots__ = ("cap", "fixed", "flor", "flor_team", "flors", "mao_team", "no_flor", "tells")
 
     def __init__(self) -> None:
         self.cap: dict[int, int] = {}
         self.flor: set[int] = set()
+        self.flors: tuple[int, ...] = ()
+        self.flor_team: int | None = None
+        self.mao_team = 0
         self.no_flor: set[int] = set()
-        self.shown_seat: int | None = None
-        self.shown_hands: tuple[tuple[Card, ...], ...] = ()
+        self.fixed: dict[int, tuple[tuple[Card, ...], ...]] = {}
+        """Seats whose cards held are drawn among those that agree (``draw_fixed``)."""
         self.tells: dict[int, list[str]] = {}
 
     def __bool__(self) -> bool:
-        return bool(self.cap or self.flor or self.no_flor or self.shown_hands)
+        return bool(self.cap or self.flor or self.no_flor or self.fixed)
 
     @staticmethod
     def of(
@@ -402,10 +425,16 @@ class _PointsFacts:
         """The facts of ``view`` about the ``hidden`` seats (each with its ``played`` cards)."""
         f = _PointsFacts()
         f.tells = {s: k for s, k in envido_tells(view).items() if s in hidden}
+        f.mao_team = (view.dealer + 1) % view.players & 1
         if view.options.flor:
             acted = {s for s, a in view.history if a.act != Act.SIGNAL}
             f.flor = {s for s in view.flor if s in hidden}
             f.no_flor = {s for s in acted if s in hidden and s not in view.flor}
+            if len({s & 1 for s in view.flor}) == 2:
+                # both teams sang: the best flor took every flor's points, in the hand's
+                # points so far (a flor calls the envido off)
+                f.flors = view.flor
+                f.flor_team = 0 if view.points[0] > view.points[1] else 1
         seen = view.envido
         if seen is not None and seen.winner_points is not None and seen.winner is not None:
             points = seen.winner_points
@@ -428,15 +457,32 @@ class _PointsFacts:
                         True if ws in f.flor else False if ws in f.no_flor else None,
                     )
                     if hands:
-                        f.shown_seat, f.shown_hands = ws, hands
+                        f.fixed[ws] = hands
+        # a sung flor is three cards of one suit: drawn among those, as 5% of blind draws
+        for s in sorted(f.flor):
+            known = tuple(c for c in played[s] if c is not None)
+            if s not in f.fixed and len(known) == len(played[s]) and view.cards_left[s] > 0:
+                hands = _completions(tuple(unknown), known, view.cards_left[s], None, True)
+                if hands:
+                    f.fixed[s] = hands
         return f
 
-    def draw_shown(self, rng: random.Random) -> tuple[int, tuple[Card, ...]] | None:
-        """The envido winner's seat and cards still held, drawn among those that make its
-        points, or ``None`` when no hidden seat showed points."""
-        if self.shown_seat is None:
-            return None
-        return self.shown_seat, self.shown_hands[rng.randrange(len(self.shown_hands))]
+    def draw_fixed(self, rng: random.Random) -> dict[int, tuple[Card, ...]]:
+        """Cards still held by each seat the table's points game pins down (the envido's
+        winner, a flor's holder), drawn among those that agree with it, no card twice;
+        empty when no hidden seat is pinned (or no disjoint draw was found)."""
+        for _ in range(MAX_TRIES):
+            out: dict[int, tuple[Card, ...]] = {}
+            taken: set[Card] = set()
+            for s, hands in self.fixed.items():
+                cards = hands[rng.randrange(len(hands))]
+                if taken.intersection(cards):
+                    break
+                out[s] = cards
+                taken.update(cards)
+            else:
+                return out
+        return {}
 
     def allows(self, hands: list[tuple[Card, ...]]) -> bool:
         """Whether a deal (each seat's three dealt cards) agrees with the facts."""
@@ -446,7 +492,14 @@ class _PointsFacts:
         for s in self.flor:
             if not E.has_flor(hands[s]):
                 return False
-        return not any(E.has_flor(hands[s]) for s in self.no_flor)
+        if any(E.has_flor(hands[s]) for s in self.no_flor):
+            return False
+        if self.flor_team is not None:
+            # the same best flor as at the table (``Match._flor_payout``), or the drawn
+            # world scores the flors to the other team, and may end the match there
+            best = max(self.flors, key=lambda s: (E.flor_points(hands[s]), s & 1 == self.mao_team))
+            return best & 1 == self.flor_team
+        return True
 
     def tells_weight(self, hands: list[tuple[Card, ...]]) -> float:
         """How likely the hidden seats' points-game choices are with these dealt hands."""
@@ -460,14 +513,18 @@ class _PointsFacts:
 
 @lru_cache(maxsize=64)
 def _completions(
-    unknown: tuple[Card, ...], known: tuple[Card, ...], k: int, points: int, flor: bool | None
+    unknown: tuple[Card, ...],
+    known: tuple[Card, ...],
+    k: int,
+    points: int | None,
+    flor: bool | None,
 ) -> tuple[tuple[Card, ...], ...]:
     """Every ``k`` cards of ``unknown`` that, with the ``known`` ones played, make exactly
-    ``points`` envido points (and a flor or none, when ``flor`` says)."""
+    ``points`` envido points (any, with ``None``) and a flor or none, when ``flor`` says."""
     out = []
     for more in combinations(unknown, k):
         cards = (*known, *more)
-        if E.envido_points(cards) != points:
+        if points is not None and E.envido_points(cards) != points:
             continue
         if flor is not None and E.has_flor(cards) != flor:
             continue

@@ -310,12 +310,20 @@ class Probe(SeededRobot):
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
-SPARRING = (*STYLES, "probe", "policy", "policy-calls", "probe-policy", "dificil-policy")
+SPARRING = (
+    *STYLES,
+    "probe",
+    "policy",
+    "policy-calls",
+    "probe-policy",
+    "dificil-policy",
+    "dificil-busca",
+)
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
-answers), ``probe-policy`` the probe against ``policy``, and ``dificil-policy`` difícil
-searching from the learned calls (``Dificil(policy=True)``, no time cap), to measure it
-before it becomes difícil's default."""
+answers), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil as it
+plays now (searching from the learned calls, no signals, no time cap) and
+``dificil-busca`` the difícil of before (searching from médio's calls), to compare."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -324,8 +332,8 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         return Probe(seed)
     if name == "policy":
         return Learned(seed)
-    if name == "dificil-policy":
-        searcher = Dificil(seed, policy=True)
+    if name in ("dificil-policy", "dificil-busca"):
+        searcher = Dificil(seed, policy=name == "dificil-policy")
         searcher.level = name
         return searcher
     if name == "policy-calls":

@@ -611,7 +611,14 @@ SIDE_NAMES = {
     "robot:policy-calls": "treino: médio com os pedidos da política aprendida",
     "robot:probe-policy": "treino: sonda da política aprendida",
     "robot:dificil-policy": "difícil a partir dos pedidos da política aprendida",
+    "robot:dificil-busca": "difícil de antes (busca a partir dos pedidos do médio)",
 }
+
+
+BEST_RESPONSES = {"medio": "robot:probe", "dificil": "robot:probe-policy"}
+"""The arena robot that answers each level best, when one was built: the probe asks médio's
+own policy what it would do (médio); difícil calls from the learned policy, and the probe of
+that policy is the nearest to a best response to it (its search is too costly to probe)."""
 
 
 def _side(spec: str) -> str:
@@ -700,13 +707,16 @@ def robots() -> str:
 
 def robots_verdict() -> str:
     """Each level in a few words, from the same runs: whom it clearly beats (the whole 95%
-    margin above half the matches), who clearly beats it, and where the margin leaves it open;
+    margin above half the matches), who clearly beats it, where the margin leaves it open,
+    and how much its best response (``BEST_RESPONSES``) wins from it when that was measured;
     one sentence per table and variant, paulista first, the others in the runs' order."""
     runs = _runs(_arena_path())
     if runs is None:
         return ""
     # (level, table, variant) -> the opponents it beats, loses to, and has no clear result against
     found: dict[tuple[str, int, str], tuple[list[str], list[str], list[str]]] = {}
+    # (level, table, variant) -> the best response's share of the matches and its margin
+    answered: dict[tuple[str, int, str], tuple[float, float, float]] = {}
     variants = ["paulista"]
     for run in runs:
         players = int(run["players"])
@@ -721,6 +731,9 @@ def robots_verdict() -> str:
             beats, loses, open_ = found.setdefault((spec[1], players, variant), ([], [], []))
             name = _side(run["results"][other]["side"])
             (beats if low > 0.5 else loses if high < 0.5 else open_).append(name)
+            if run["results"][other]["side"] == BEST_RESPONSES.get(spec[1]):
+                rate = run["results"][me]["win_rate"]
+                answered[spec[1], players, variant] = (1 - rate, 1 - high, 1 - low)
     items = []
     for level in ROBOT_LEVELS:
         parts = []
@@ -734,6 +747,12 @@ def robots_verdict() -> str:
                     f"perde com folga de {', '.join(loses)}" if loses else "",
                     f"sem diferença clara contra {', '.join(open_)}" if open_ else "",
                 ]
+                if (level, players, variant) in answered:
+                    share, low, high = answered[level, players, variant]
+                    said.append(
+                        f"a melhor resposta a ele ({_side(BEST_RESPONSES[level])}) ganha "
+                        f"{_pct(share)} das partidas (margem de {_pct(low)} a {_pct(high)})"
+                    )
                 where = "" if variant == "paulista" else f", {_variant_title({'variant': variant})}"
                 parts.append(
                     f'<span data-variant="{html.escape(variant)}" data-players="{players}">'

@@ -146,7 +146,7 @@ def start_bot(
 
 
 class FakeClock:
-    """The bot's clock in tests (``bot.telegram.clock.Clock``): it moves only when told.
+    """The bot's clock in tests (``bot.clock.Clock``): it moves only when told.
 
     Deadlines, jobs, the flood budgets and their waits, and the fake Telegram's counters
     all read it. A test moves it (``advance``, or setting ``now``); a running
@@ -158,6 +158,8 @@ class FakeClock:
         """Start at ``now`` (Unix time)."""
         self._now = now
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._timeouts: list[tuple[float, int, asyncio.Future[None]]] = []
+        """The time limits of ``wait``: woken when the clock passes them, never moved to."""
         self._order = itertools.count()
         self.moved: list[Callable[[], None]] = []
         """Called whenever the clock moves (the harness wakes the job runner)."""
@@ -174,10 +176,11 @@ class FakeClock:
     @now.setter
     def now(self, value: float) -> None:
         self._now = value
-        while self._sleepers and self._sleepers[0][0] <= value:
-            _, _, waiter = heapq.heappop(self._sleepers)
-            if not waiter.done():
-                waiter.set_result(None)
+        for waiting in (self._sleepers, self._timeouts):
+            while waiting and waiting[0][0] <= value:
+                _, _, waiter = heapq.heappop(waiting)
+                if not waiter.done():
+                    waiter.set_result(None)
         for call in self.moved:
             call()
 
@@ -197,6 +200,29 @@ class FakeClock:
         finally:
             if not waiter.done():  # cancelled: forget it
                 waiter.cancel()
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """Wait for ``event``, at most until the clock has moved ``seconds`` on (a test's
+        or a sleep's doing: the pump never moves the clock to a timeout, so a page's
+        heartbeat does not run the time on while nothing else waits)."""
+        if event.is_set():
+            return True
+        loop = asyncio.get_running_loop()
+        limit: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._timeouts, (self._now + seconds, next(self._order), limit))
+        waiting = loop.create_task(event.wait())
+        try:
+            await asyncio.wait((waiting, limit), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            limit.cancel()
+        return event.is_set()
+
+    def next_timeout(self) -> float | None:
+        """When the earliest pending timeout of ``wait`` ends (``None``: none pending)."""
+        while self._timeouts and self._timeouts[0][2].done():
+            heapq.heappop(self._timeouts)
+        return self._timeouts[0][0] if self._timeouts else None
 
     def next_wake(self) -> float | None:
         """When the earliest sleeper wakes (``None``: nobody sleeps)."""
@@ -280,6 +306,21 @@ class Harness:
         """Move the fake clock on; the job runner finds the deadlines now past at once."""
         assert self.clock is not None and self.app is not None
         self.clock.advance(seconds)
+
+    async def beat_until(self, done: Callable[[], Any], heartbeat: float) -> Any:
+        """Move the held clock on one Mini App ``heartbeat`` at a time until ``done()``
+        holds (its value): a page that closed is seen gone only when its live stream next
+        writes, which on a held clock happens only when the clock gets there. Each step
+        waits for the streams to be waiting again (or for ``done``) before the next."""
+        clock = self.clock
+        assert clock is not None
+        for _ in range(5):
+            if found := done():
+                return found
+            clock.advance(heartbeat)
+            now = clock.now
+            await self.wait(lambda t=now: done() or (clock.next_timeout() or t) > t)
+        return await self.wait(done)
 
     async def pump(self, clock: FakeClock) -> None:
         """While the bot runs: move the clock to what the bot itself waits for, never past

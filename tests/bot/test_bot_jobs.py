@@ -135,6 +135,37 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     db.close()
 
 
+def test_jobs_put_off_are_given_back_with_the_next_claim(tmp_path: Path) -> None:
+    """A job that asked to run later is given back by the runner's next turn, in its one
+    transaction: claimable again at its new time, with what was left of it, its attempt
+    counted when it failed; one rescheduled meanwhile keeps the new time and data."""
+    db = Database(database_url(tmp_path))
+    store.request(db, "-1:0", 0, TableJob((1, 2)))
+    store.request(db, "-2:0", 0, TableJob((3,)))
+    store.request(db, "5", 0, HandsJob(5))
+    lanes = [({JobKind.TABLE, JobKind.HANDS}, 8)]
+    turn = store.cycle(db, "me", now=10, lease=5, wants=lanes)
+    ran = {j.key: j for j in turn.claimed}
+    store.request(db, "-2:0", 11, TableJob((4,)))  # a move asked for it again meanwhile
+    later = [
+        store.Later(ran["-1:0"], 30.0, left=TableJob((2,))),
+        store.Later(ran["-2:0"], 40.0),
+        store.Later(ran["5"], 20.0, failed=True),
+    ]
+    turn = store.cycle(db, "me", 12, 5, lanes, later=later)
+    assert [j.key for j in turn.claimed] == ["-2:0"]  # rescheduled: its own time, now due
+    assert turn.claimed[0].payload() == TableJob((3, 4))
+    assert turn.not_given_back == []
+    assert store.cycle(db, "me", 13, 5, lanes, turn.claimed).claimed == []  # it ran: done
+    assert store.cycle(db, "me", 19, 5, lanes).claimed == []
+    [hands] = store.cycle(db, "me", 20, 5, lanes).claimed
+    assert hands.key == "5" and hands.attempts == 1
+    assert store.cycle(db, "me", 21, 5, lanes, [hands]).claimed == []
+    [table] = store.cycle(db, "me", 30, 5, lanes).claimed
+    assert table.key == "-1:0" and table.payload() == TableJob((2,))
+    db.close()
+
+
 def test_a_job_redrawn_again_as_its_run_is_finished_runs_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

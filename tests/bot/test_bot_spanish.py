@@ -54,10 +54,11 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         assert "/truco [" in help_text and "abre una mesa" in help_text
         assert "Quién puede" in help_text and "Quem pode" not in help_text
 
-        # the menu is in Spanish; the lessons still in Portuguese are marked, and she is told so
+        # the lessons are in Spanish, every one of them
         await s.user_sends(sofi, sofi, "/tutorial")
         lessons = await _said(h, sofi, "🎓")
-        assert lessons["text"].startswith("(Las lecciones marcadas con 🇧🇷 están en portugués.)")
+        assert lessons["text"].startswith("🎓 Mano de práctica: aprendé jugando\n")
+        assert "🇧🇷" not in lessons["text"] and "Lo básico" in labels(lessons)[0]
 
         # /idioma in private: her Telegram's language is the chat's
         await s.user_sends(sofi, sofi, "/idioma")

@@ -1,7 +1,7 @@
-"""/tutorial in the person's language: a lesson translated into it (gaudério's, in Spanish
-and English) is played wholly in it, frame, narration, cards and buttons; the others stay
-wholly in Portuguese, marked on the menu. Through the real bot and the fake Telegram, on the
-held clock."""
+"""/tutorial in the person's language: a lesson translated into it (all of them, in Spanish
+and English, gaudério's first) is played wholly in it, frame, narration, cards and
+buttons; one that is not (a new lesson, say) stays wholly in Portuguese, marked on the
+menu. Through the real bot and the fake Telegram, on the held clock."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import person_translations, words_for
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.callbacks import parse_tutorial, tutorial_data
 from bot.telegram.render import lesson as draw
 from engine.cards import DeckStyle
+from engine.tutorial import translated
 from tests.bot.harness import JSON, FakeClock, Harness, button, buttons, labels, newest, running
 
 PORTUGUESE = ("Sua mão", "Placar", "Você", "Jogue", "Conte", "Adversário", "vaza", "Quero")
@@ -43,11 +45,11 @@ async def play_lesson(h: Harness, user: int, title: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("lang", "menu_note", "pontos", "flor", "done", "words"),
+    ("lang", "course", "pontos", "flor", "done", "words"),
     [
         (
             "es-UY",
-            "(Las lecciones marcadas con 🇧🇷 están en portugués.)",
+            "Mano de práctica: aprendé jugando",
             "El juego de los tantos (gaudério)",
             "Flor (gaudério)",
             "¡Lección terminada!",
@@ -55,7 +57,7 @@ async def play_lesson(h: Harness, user: int, title: str) -> list[str]:
         ),
         (
             "en",
-            "(The lessons marked 🇧🇷 are in Portuguese.)",
+            "Practice hand: learn by playing",
             "The points game (gaudério)",
             "Flor (gaudério)",
             "Lesson complete!",
@@ -67,7 +69,7 @@ async def test_gauderio_lessons_in_the_persons_language(
     server: FakeTelegram,
     tmp_path: Path,
     lang: str,
-    menu_note: str,
+    course: str,
     pontos: str,
     flor: str,
     done: str,
@@ -78,11 +80,12 @@ async def test_gauderio_lessons_in_the_persons_language(
         await h.server.user_sends(sofi, sofi, "/start")
         await h.server.user_sends(sofi, sofi, "/tutorial")
         menu: JSON = await h.wait(lambda: newest(h, sofi, "🎓"))
-        assert menu["text"].startswith(menu_note)
-        # the translated lessons are listed in her language, the others in Portuguese, marked
+        # every lesson is listed in her language, none marked as Portuguese
+        assert menu["text"].startswith(f"🎓 {course}\n")
         names = labels(menu)
-        assert any(pontos in n and "🇧🇷" not in n for n in names)
-        assert sum("🇧🇷" in n for n in names) == len(draw.course().lessons) - 2
+        assert any(pontos in n for n in names) and not any("🇧🇷" in n for n in names)
+        ours = words_for(person_translations(lang)).lang
+        assert all(translated(x, ours) for x in draw.course().lessons)
         screens = await play_lesson(h, sofi, pontos) + await play_lesson(h, sofi, flor)
         text = "\n".join(screens)
         assert done in text
@@ -93,13 +96,23 @@ async def test_gauderio_lessons_in_the_persons_language(
 
 
 async def test_an_untranslated_lesson_stays_wholly_in_portuguese(
-    server: FakeTelegram, tmp_path: Path
+    server: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A lesson with no translation yet (here the basics, as if just written) is listed in
+    Portuguese, marked, the mark explained, and played wholly in Portuguese."""
+    basics = draw.course().lessons[0]
+    monkeypatch.setattr(draw, "translated", lambda lesson, lang: lesson is not basics)
     async with running(server, tmp_path, clock=FakeClock()) as h:
         caio = h.server.add_user("Caio", language_code="en")
         await h.server.user_sends(caio, caio, "/start")
-        first = draw.course().lessons[0].title.in_style(DeckStyle.TRADITIONAL)
-        screens = await play_lesson(h, caio, first)
+        await h.server.user_sends(caio, caio, "/tutorial")
+        menu: JSON = await h.wait(lambda: newest(h, caio, "🎓"))
+        assert menu["text"].startswith("(The lessons marked 🇧🇷 are in Portuguese.)")
+        names = labels(menu)
+        assert "🇧🇷" in names[0] and not any("🇧🇷" in n for n in names[1:])
+        title = basics.title.in_style(DeckStyle.TRADITIONAL)
+        assert title in names[0]
+        screens = await play_lesson(h, caio, title)
         text = "\n".join(screens)
         assert "Sua mão" in text and "Lição concluída" in text
         assert "Your hand" not in text and "Lesson complete" not in text

@@ -12,7 +12,8 @@ from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
 from bot.webapp.initdata import sign, user_json
-from tests.bot.harness import next_event, paulista_hand, running, seat_match
+from bot.webapp.views import HEARTBEAT
+from tests.bot.harness import FakeClock, next_event, paulista_hand, running, seat_match
 
 GROUP = -100_777
 WEBAPP = {"TELEGRAM_WEBAPP_URL": "http://127.0.0.1:1/app/", "TELEGRAM_WEBAPP_NAME": "mesa"}
@@ -41,7 +42,7 @@ def cards_in(text: str) -> set[str]:
 
 async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_path) -> None:
     ana, beto, caio = setup_people(server)
-    async with running(server, tmp_path, **WEBAPP) as h:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP) as h:
         front = BotServer(h.app, runtime_of(h.app).db, Metrics())
         base = await front.start("127.0.0.1", 0) + "/app/"
         try:
@@ -95,8 +96,9 @@ async def test_each_person_sees_their_own_cards_and_moves_go_live(server, tmp_pa
                     last = lambda: (h.bot_messages(beto) or [{}])[-1]  # noqa: E731
                     await h.wait(lambda: "no app" in last().get("text", ""))
                     assert h.hand(beto) is None
-                # the page closed: his hand comes back whole, with its buttons, as a new message
-                hand = await h.wait(lambda: h.hand(beto))
+                # the page closed: at a heartbeat of its stream the bot sees it gone, and his hand
+                # comes back whole, with its buttons, as a new message
+                hand = await h.beat_until(lambda: h.hand(beto), HEARTBEAT)
                 assert "Sua mão" in hand["text"]
 
                 # a tap made for a version that has passed changes nothing
@@ -133,7 +135,7 @@ async def test_a_stopping_server_ends_open_streams_at_once(server, tmp_path) -> 
     # a replica that stops lets its pages go (they reconnect, to another replica if any)
     # instead of holding them, and its own stop, for the server's grace period
     ana, beto, _caio = setup_people(server)
-    async with running(server, tmp_path, **WEBAPP) as h:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP) as h:
         front = BotServer(h.app, runtime_of(h.app).db, Metrics())
         base = await front.start("127.0.0.1", 0) + "/app/"
         stopped = False

@@ -20,6 +20,7 @@ from bot.sandbox.runner import free_port
 from bot.telegram.context import runtime_of
 from tests.bot.harness import (
     TOKEN,
+    FakeClock,
     Harness,
     database_url,
     paulista_hand,
@@ -48,7 +49,7 @@ class World:
         self.server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
         self.run(self.server.start(host="127.0.0.1", port=0))
         env = {"TELEGRAM_WEBAPP_URL": self.base, "TELEGRAM_WEBAPP_NAME": "mesa"}
-        self.h = Harness(self.server, database_url(tmp_path), **env)
+        self.h = Harness(self.server, database_url(tmp_path), FakeClock(), **env)
         self.run(self.h.start())
         self.front = BotServer(self.h.app, runtime_of(self.h.app).db, Metrics())
         self.run(self.front.start("127.0.0.1", port))

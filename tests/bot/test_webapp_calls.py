@@ -21,7 +21,7 @@ from bot.telegram.publish import refresh
 from bot.telegram.publish.hands import people_in_app
 from bot.tools.pages import Page
 from engine.rulesets import TableOptions
-from tests.bot.harness import buttons, paulista_hand, running, seat_match
+from tests.bot.harness import FakeClock, buttons, paulista_hand, running, seat_match
 from tests.bot.test_webapp import init_data
 
 GROUP = -100_444
@@ -90,7 +90,7 @@ async def test_a_match_in_the_app_costs_no_private_message_and_its_end_one_table
     server: FakeTelegram, tmp_path: Any
 ) -> None:
     ana, beto = people(server)
-    async with running(server, tmp_path, **WEBAPP) as h:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP) as h:
         rt = runtime_of(h.app)
         front = BotServer(h.app, rt.db, Metrics())
         base = await front.start("127.0.0.1", 0) + "/app/"
@@ -181,7 +181,7 @@ async def test_the_same_match_with_buttons_keeps_its_private_messages(
     server: FakeTelegram, tmp_path: Any
 ) -> None:
     ana, beto = people(server)
-    async with running(server, tmp_path, **WEBAPP) as h:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP) as h:
         gid = await seat_match(h, GROUP, [ana, beto], paulista_hand((10, 0)))
         await h.wait(lambda: h.table_message(GROUP))  # drawn before the end: then edited
         for k, (_action, code) in enumerate(ENDING):

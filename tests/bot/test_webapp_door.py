@@ -3,7 +3,6 @@ presence only for real seats, the security headers (issue 48's findings, one tes
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
 import json
@@ -19,7 +18,7 @@ from bot.domain import presence, tables
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
-from tests.bot.harness import Harness, paulista_hand, running, seat_match
+from tests.bot.harness import FakeClock, Harness, paulista_hand, running, seat_match
 from tests.bot.test_webapp import GROUP, WEBAPP, init_data, setup_people
 
 JSON = dict[str, Any]
@@ -47,8 +46,8 @@ class Door:
 
 
 @contextlib.asynccontextmanager
-async def door(server: Any, tmp_path: Any) -> AsyncIterator[Door]:
-    async with running(server, tmp_path, **WEBAPP) as h:
+async def door(server: Any, tmp_path: Any, **env: Any) -> AsyncIterator[Door]:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP, **env) as h:
         front = BotServer(h.app, runtime_of(h.app).db, Metrics())
         base = await front.start("127.0.0.1", 0) + "/app/"
         try:
@@ -269,19 +268,22 @@ async def test_a_page_toggled_hidden_and_visible_redraws_the_hand_at_most_every_
     from bot.domain.presence import REDRAW_GAP
 
     ana, beto, _caio = setup_people(server)
-    async with door(server, tmp_path) as d:
+    # the held clock runs on to each deferred redraw while the script toggles: her
+    # deadline (and its warning) must stay beyond them all, or the pump stops short of them
+    async with door(server, tmp_path, TRUCO_DECISION_SECONDS=100_000) as d:
         gid = await seat_match(d.h, GROUP, [ana, beto], paulista_hand())
         await d.h.wait(lambda: d.h.hand(ana))  # her turn: the hand she sees depends on the app
         drawing = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
         before = len(server.calls_to(ana, drawing))
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+        clock = d.h.clock
+        assert clock is not None
+        start = clock.now
         auth = d.auth(ana, gid)
         for _ in range(40):  # as fast as a script can: the review's 230 edits in 20 s
             for hidden in ("true", "false"):
                 body = f'{{"table": "g{gid}", "hidden": {hidden}}}'
                 assert (await d.post("api/presence", body, auth))[0] == 200
-        elapsed = loop.time() - start
+        elapsed = clock.now - start  # the bot's time, which the redraws are spaced by
         # the last toggle's redraw comes at most REDRAW_GAP later
         allowed = 2 + int(elapsed / REDRAW_GAP)
         await d.h.wait(lambda: len(server.calls_to(ana, drawing)) > before)

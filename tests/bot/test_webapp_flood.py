@@ -20,7 +20,7 @@ from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
 from bot.tools.flood import start_hold, stop_hold
-from tests.bot.harness import running
+from tests.bot.harness import FakeClock, running
 from tests.bot.test_webapp import GROUP, WEBAPP, init_data, setup_people
 
 HEADROOM = 200
@@ -38,7 +38,7 @@ async def test_a_flood_of_held_connections_never_keeps_out_healthz_or_a_command(
     server: Any, tmp_path: Any, few_descriptors: None
 ) -> None:
     ana, beto, _caio = setup_people(server)
-    async with running(server, tmp_path, **WEBAPP) as h:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP) as h:
         await server.user_sends(ana, GROUP, "/truco")
         await h.wait(lambda: h.bot_messages(GROUP))
         _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -77,7 +77,7 @@ async def test_a_half_sent_request_is_closed_after_the_idle_time(
     server: Any, tmp_path: Any
 ) -> None:
     setup_people(server)
-    async with running(server, tmp_path, **WEBAPP) as h:
+    async with running(server, tmp_path, FakeClock(), **WEBAPP) as h:
         front = BotServer(h.app, runtime_of(h.app).db, Metrics(), idle_seconds=0.5)
         address = await front.start("127.0.0.1", 0)
         try:

@@ -69,9 +69,10 @@ async def test_a_whole_gauderio_match_in_the_mini_app(server: FakeTelegram, tmp_
                     assert "nao_quero" in acts(mine)
                     # her widget says what waits; a falta at 0 × 0 would end the match at
                     # once, before any truco: that one she declines
-                    waiting = [r for r in mine.state["points"]["rows"] if r["kind"] == "pending"]
+                    rows = mine.state["points"]["rows"]
+                    waiting = [r["values"] for r in rows if r["kind"] == "envido_pending"]
                     assert waiting and waiting[0]["quero"] > waiting[0]["nao_quero"]
-                    falta = waiting[0]["text"].startswith("FALTA")
+                    falta = waiting[0]["calls"][-1] == "falta-envido"
                     answer = "nao_quero" if falta else "quero"
                     status, _ = await mine.move(base, mine.state["version"], answer)
                     assert status == 200

@@ -79,8 +79,8 @@ def test_envido_quero_from_the_app(world: World, browser: Any) -> None:  # noqa:
     assert acts(pb) == []
     # the widget: the match's target and her own envido points, big (Beto's never)
     expect(pa.locator("#tantos .tantos__title")).to_have_text("Envido e flor Partida até 18")
-    expect(pa.locator('#tantos [data-kind="own"]')).to_have_text("33Seus pontos de envido")
-    assert pb.locator('#tantos [data-kind="own"] .tantos__n').inner_text() == "29"
+    expect(pa.locator('#tantos [data-kind="envido_own"]')).to_have_text("33Seus pontos de envido")
+    assert pb.locator('#tantos [data-kind="envido_own"] .tantos__n').inner_text() == "29"
     assert pa.locator("#kind").is_hidden()  # no line of text lost above the table
     pa.locator('button.act[data-act="envido"]').click()
     # Beto answers it: quero, não quero, or a raise the engine allows after envido
@@ -89,7 +89,7 @@ def test_envido_quero_from_the_app(world: World, browser: Any) -> None:  # noqa:
     assert pb.locator("#hand button[data-card]:enabled").count() == 0
     # the envido waiting, on both pages, with what each answer pays (nobody's points shown)
     for p in (pa, pb):
-        pending = p.locator('#tantos [data-kind="pending"]')
+        pending = p.locator('#tantos [data-kind="envido_pending"]')
         expect(pending.locator(".tantos__text")).to_have_text("ENVIDO de Ana")
         expect(pending.locator('[data-answer="quero"]')).to_have_text("2se quiser")
         expect(pending.locator('[data-answer="nao_quero"]')).to_have_text("1se não quiser")
@@ -99,11 +99,11 @@ def test_envido_quero_from_the_app(world: World, browser: Any) -> None:  # noqa:
     # settled: Ana plays on, with truco and no envido call left
     expect(pa.locator('button.act[data-act="truco"]')).to_be_visible()
     assert acts(pa) == ["truco"]
-    won = pb.locator('#tantos [data-kind="won"]')
+    won = pb.locator('#tantos [data-kind="envido_won"]')
     expect(won.locator(".tantos__n")).to_have_text("33")
     expect(won.locator(".tantos__text")).to_contain_text("Ana ganhou o envido: +2")
     assert won.locator(".carta").count() == 0  # the proof waits for the hand's end
-    assert rows(pb) == ["won"]  # round 1's own points are gone once the envido is settled
+    assert rows(pb) == ["envido_won"]  # round 1's own points are gone once the envido is settled
     said = world.run(
         world.h.wait(
             lambda: (
@@ -121,7 +121,7 @@ def test_envido_quero_from_the_app(world: World, browser: Any) -> None:  # noqa:
     play_out([pa, pb])
     for p in (pa, pb):
         expect(p.locator("#tantos .tantos__last")).to_have_text("Mão 1: os pontos mostrados")
-        proof = p.locator('#tantos .tantos__rows--last [data-kind="proof"]')
+        proof = p.locator('#tantos .tantos__rows--last [data-kind="envido_proof"]')
         expect(proof.locator(".tantos__text")).to_have_text("🎯 Envido de Ana: 33 pontos")
         codes = proof.locator(".carta").evaluate_all("e => e.map(x => x.dataset.card)")
         assert sorted(codes) == ["6S", "7S"]
@@ -150,7 +150,7 @@ def test_flor_in_spanish_on_a_phone(world: World, browser: Any) -> None:  # noqa
     pa = open_app(context, world.launch(ana, gid))
     pb = open_app(context, world.launch(bruno, gid))
     expect(pb.locator("#tantos .tantos__title")).to_have_text("Envido y flor Partido a 18")
-    expect(pb.locator('#tantos [data-kind="own"]')).to_have_text("31Tus tantos de envido")
+    expect(pb.locator('#tantos [data-kind="envido_own"]')).to_have_text("31Tus tantos de envido")
     # the four top cards are the South's bravas, not manilhas (R13.1)
     expect(pb.locator("#info .info-manilhas")).to_contain_text("Bravas")
     assert (
@@ -162,15 +162,19 @@ def test_flor_in_spanish_on_a_phone(world: World, browser: Any) -> None:  # noqa
     pa.locator('button.act[data-act="envido"]').click()
     # Bruno's flor is sung by the engine at once: the envido is off, the flor pays 3
     expect(pb.locator('#tantos [data-kind="flor"]')).to_have_text("🌸 Flor de Bruno: +3")
-    expect(pb.locator('#tantos [data-kind="withdrawn"]')).to_have_text("🌸 La flor anuló el envido")
-    expect(pa.locator('#tantos [data-kind="withdrawn"]')).to_have_text("🌸 A flor anulou o envido")
+    expect(pb.locator('#tantos [data-kind="envido_withdrawn"]')).to_have_text(
+        "🌸 La flor anuló el envido"
+    )
+    expect(pa.locator('#tantos [data-kind="envido_withdrawn"]')).to_have_text(
+        "🌸 A flor anulou o envido"
+    )
     assert pb.locator('#tantos [data-kind="flor"] .carta').count() == 0  # not before the end
-    assert rows(pb) == ["withdrawn", "flor"]
+    assert rows(pb) == ["envido_withdrawn", "flor"]
     fits_the_phone(pa)
     shot(pb, "webapp-gauderio-flor-es.png")
     play_out([pa, pb])
     expect(pb.locator("#tantos .tantos__last")).to_have_text("Mano 1: los tantos mostrados")
-    proof = pb.locator('#tantos .tantos__rows--last [data-kind="proof"]')
+    proof = pb.locator('#tantos .tantos__rows--last [data-kind="flor_proof"]')
     expect(proof.locator(".tantos__text")).to_have_text("🌸 Flor de Bruno")
     codes = proof.locator(".carta").evaluate_all("e => e.map(x => x.dataset.card)")
     assert sorted(codes) == ["4C", "5C", "6C"]

@@ -169,8 +169,21 @@ def test_the_points_widget_tells_each_seat_only_what_it_may_know(db: Database) -
     )
     gid = seated(db, [ANA, BETO], match)
     ana, public = state_of(db, gid, 0)["points"], state_of(db, gid, None)["points"]  # type: ignore[arg-type]
-    assert ana["target"] == "Partida até 18"
-    assert ana["rows"] == [{"kind": "own", "text": "Seus pontos de envido", "n": 33}]
+    assert ana["target"] == {
+        "kind": "match_target",
+        "values": {"target": 18},
+        "text": "Partida até 18",
+    }
+    assert ana["rows"] == [
+        {
+            "kind": "envido_own",
+            "values": {"points": 33},
+            "text": "Seus pontos de envido",
+            "detail": None,
+            "calls": [],
+            "cards": [],
+        }
+    ]
     assert public["rows"] == []
 
     def act(user: Person, code: str) -> None:
@@ -181,13 +194,39 @@ def test_the_points_widget_tells_each_seat_only_what_it_may_know(db: Database) -
     act(ANA, "envido")
     beto = state_of(db, gid, 1, "es")["points"]
     own, pending = beto["rows"]
-    assert own["n"] == 29 and "29" not in str(state_of(db, gid, 0)["points"])
+    assert own["values"]["points"] == 29 and "29" not in str(state_of(db, gid, 0)["points"])
     # the Spanish call is "¡Envido!": the widget names it without its marks
-    assert pending["kind"] == "pending" and pending["text"] == "ENVIDO de Ana"
-    assert (pending["quero"], pending["nao_quero"]) == (2, 1)
+    assert pending["kind"] == "envido_pending" and pending["text"] == "ENVIDO de Ana"
+    assert pending["values"] == {"calls": ["envido"], "seat": 0, "quero": 2, "nao_quero": 1}
     act(BETO, "quero")
     for seat in (0, 1, None):
         rows = state_of(db, gid, seat)["points"]["rows"]  # type: ignore[arg-type]
-        assert [r["kind"] for r in rows] == ["won"]
-        assert rows[0]["n"] == 33 and rows[0]["detail"] == "33 pontos de Ana"
+        assert [r["kind"] for r in rows] == ["envido_won"]
+        assert rows[0]["values"] == {"team": 0, "worth": 2, "seat": 0, "points": 33}
+        assert rows[0]["detail"] == "33 pontos de Ana"
         assert "29" not in str(rows)
+
+
+def test_a_team_of_two_wins_the_envido_in_the_plural(db: Database) -> None:
+    from engine.actions import Action
+    from engine.cards import parse_cards
+
+    hands = ("7S 6S 3D", "5C 4C KH", "4D 5S 6H", "QD JH 2S")  # Ana's 33 is the best
+    match = Match.from_hand(
+        "gauderio",
+        TableOptions(players=4, target=24),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in hands],
+    )
+    gid = seated(db, [ANA, BETO, CIDA, DITA], match)
+    for person, code in ((ANA, "envido"), (BETO, "quero")):
+        table = tables.load(db, gid)
+        assert table is not None
+        tables.act(db, gid, table.version, None, Action.parse(code), RULES, user_id=person.id)
+    for lang, said in (
+        ("pt", "🎯 Ana & Cida ganharam o envido: +2"),
+        ("es", "🎯 Ana & Cida ganaron el envido: +2"),
+    ):
+        (won,) = state_of(db, gid, 3, lang)["points"]["rows"]
+        assert won["text"] == said and won["values"]["points"] == 33

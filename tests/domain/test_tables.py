@@ -400,3 +400,67 @@ def test_the_table_votes_an_absent_seat_to_a_robot(db: Database, clock: Clock, g
     assert voted is not None
     occupant = voted.seats[late]
     assert occupant is not None and occupant.robot and occupant.user == seated[late].id
+
+
+def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_news(
+    db: Database, clock: Clock, group: int
+) -> None:
+    # while everyone seated plays in the Mini App the group's table is drawn once a gap:
+    # a move that tells the group nothing records the redraw for then, not for now, and
+    # no redraw of the hands (their messages point to the app)
+    rules = rules_on(clock)
+    seated = [ANA, BETO]
+    gid = open_and_start(db, group, rules, ["1x1"], seated)
+    key = store.table_key(group, None)
+
+    def table_due() -> float:
+        [due] = [due for _kind, k, due in store.waiting(db, "table") if k == key]
+        return due
+
+    def redrawn() -> None:  # the redraws ran: their jobs are gone
+        with db.session() as s:
+            store.cancel(s, "table", key)
+            store.cancel(s, "hands", str(gid))
+            s.commit()
+
+    def hands_redrawn() -> bool:
+        return str(gid) in {k for _kind, k, _due in store.waiting(db, "hands")}
+
+    def play_card() -> None:
+        table = tables.load(db, gid)
+        assert table is not None
+        seat = table.shown.to_act()[0]
+        card = next(a for a in table.shown.legal_actions(seat) if a.act == Act.PLAY)
+        tables.act(db, gid, table.version, None, card, rules, user_id=seated[seat].id)
+
+    for p in seated:
+        redrawn()
+        presence.present(db, gid, p.id, clock.now)
+        assert hands_redrawn()  # the page opened: the hand message points there now
+    presence.table_drawn(db, gid, clock.now)
+    redrawn()
+    presence.present(db, gid, ANA.id, clock.now)
+    assert not hands_redrawn()  # still open: nothing to redraw
+    clock.now += 5
+    play_card()  # the hand's first card: no news for the group
+    assert table_due() == clock.now - 5 + presence.APP_TABLE_GAP
+    assert not hands_redrawn()
+    redrawn()
+    table = tables.load(db, gid)
+    assert table is not None
+    seat = table.shown.to_act()[0]
+    truco = next(a for a in table.shown.legal_actions(seat) if a.act == Act.TRUCO)
+    tables.act(db, gid, table.version, None, truco, rules, user_id=seated[seat].id)
+    assert table_due() == clock.now  # a call is news: the group hears it now
+    assert hands_redrawn()
+    redrawn()
+    presence.absent(db, gid, BETO.id)  # someone plays outside the app: every move shows
+    table = tables.load(db, gid)
+    assert table is not None
+    seat = table.shown.to_act()[0]
+    accept = next(a for a in table.shown.legal_actions(seat) if a.act == Act.ACCEPT)
+    tables.act(db, gid, table.version, None, accept, rules, user_id=seated[seat].id)
+    redrawn()
+    play_card()
+    assert table_due() == clock.now
+    assert hands_redrawn()

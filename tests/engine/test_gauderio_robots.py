@@ -95,3 +95,21 @@ def test_gauderio_whole_hand_signals_read_the_ace_high_hand() -> None:
     assert pontos.likelihood([5, 4, 0], parse_cards("7C 6C 4D")) > 0.5  # 33
     assert pontos.likelihood([5, 4, 0], parse_cards("7C 6H 4D")) < 0.1  # 7
     assert Clues((pontos,)).top() >= pontos.likelihood([5, 4, 0], parse_cards("7C 6C 4D"))
+
+
+def test_worlds_keep_the_table_s_flors_when_both_teams_sang_one() -> None:
+    # seats 0 and 3 sing flor; team 1's is the best and took 6 points at 18 × 14 of 24:
+    # a world where seat 3's drawn flor lost would end the match at the flors
+    opts = TableOptions(players=4, target=24, flor=True)
+    hands = [parse_cards(h) for h in ("3H JH 6H", "5D 4C KS", "7C 2C QS", "7S 6S 5S")]
+    m = Match.from_hand("gauderio", opts, score=(18, 14), dealer=3, hands=hands)
+    for seat in (0, 1, 2):
+        m.apply(seat, next(a for a in m.legal_actions(seat) if a.act == Act.PLAY))
+    _act(m, 3, Act.TRUCO)
+    v = m.view(0)
+    assert v.flor == (0, 3) and v.points == (0, 6)
+    rng = random.Random(5)
+    for _ in range(30):
+        world, _ = weighted_world(v, rng)
+        assert E.has_flor(world.hands[3] + tuple(c for s, c, _ in world.table if s == 3))
+        assert world.score == v.score and world.phase == v.phase

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine import Match, Phase, TableOptions
 from engine import actions as A
+from engine.actions import Action
 from engine.cards import Card, parse_cards
 from engine.robots.heuristic import Learned
 from engine.robots.policy import (
@@ -213,3 +214,36 @@ def test_dificil_searches_from_the_learned_calls_legally_and_deterministically()
         logs.append(log)
     assert logs[0] == logs[1]
     assert get_sparring("dificil-policy").level == "dificil-policy"
+
+
+def test_the_search_from_medios_calls_stays_reachable_in_the_arena() -> None:
+    from engine.robots import Dificil
+
+    before = get_sparring("dificil-busca", 1)
+    assert isinstance(before, Dificil) and not before.policy
+    assert before.level == "dificil-busca"
+
+
+def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:
+    # the site's engine zip stores each data file deflated (site/_hooks/jogo.py, engine_zip)
+    import zlib
+
+    data = (Path(__file__).parents[2] / "engine" / "robots" / "data" / "policy.json").read_bytes()
+    assert len(zlib.compress(data)) <= 2 * 1024 * 1024
+
+
+def test_the_policy_bets_at_a_mineiro_table_and_leaves_a_table_it_has_not_learned() -> None:
+    def opening(variant: str) -> dict[Action, float] | None:
+        m = Match.from_hand(
+            variant,
+            TableOptions(players=2, sinais=False),
+            score=(0, 0),
+            dealer=1,
+            hands=[parse_cards("4C 3H 2S"), parse_cards("KC QH JS")],
+        )
+        return Learned(3).mix(m.view(0))
+
+    mix = opening("mineiro")
+    assert mix is not None and set(mix) == {A.TRUCO, PASS}
+    assert abs(sum(mix.values()) - 1) < 1e-9
+    assert opening("gauderio") is None

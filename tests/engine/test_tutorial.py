@@ -363,14 +363,15 @@ def test_the_trace_names_the_signals_for_the_player() -> None:
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_gauderio_lessons_are_translated_whole_and_name_the_same_cards(lang: str) -> None:
-    """A Spanish or English /tutorial learner gets gaudério's lessons in their language:
+    """A Spanish or English /tutorial learner gets gaudério's lessons (and the basics) in
+    their language:
     every text of them translated (none missing), each translation naming exactly the
     cards its source names, sayable in both deck styles; no translation of a text that is
     no longer in the script."""
     from engine.tutorial import in_language, texts, tokens, translated, translations_of
 
     course = load_lessons()
-    for lesson_id in ("pontos", "flor"):
+    for lesson_id in ("basico", "pontos", "flor"):
         lesson = course.lesson(lesson_id)
         missing = [t for t in texts(lesson) if in_language(t, lang, DeckStyle.SPANISH) is None]
         assert missing == [] and translated(lesson, lang), (lesson_id, missing)

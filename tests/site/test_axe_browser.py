@@ -24,8 +24,11 @@ SIZES = {"celular": (390, 844), "computador": (1280, 900), "zoom200": (195, 422)
 SCHEMES = {"light": "default", "dark": "slate"}
 RUN = """async () => {
   // colours mid-transition (a button just focused fades to its focus colour) are not what
-  // anyone reads: let the page's transitions end first (a pulsing hint ends within 3 s)
-  const settled = Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)));
+  // anyone reads: let the page's transitions end first (a pulsing hint ends within 3 s).
+  // An endless animation never ends: waiting for it only cost the 4 s below on every page
+  const ending = document.getAnimations().filter(
+    a => a.effect === null || a.effect.getComputedTiming().endTime !== Infinity);
+  const settled = Promise.all(ending.map(a => a.finished.catch(() => null)));
   await Promise.race([settled, new Promise(r => setTimeout(r, 4000))]);
   const result = await axe.run(document, {
     resultTypes: ['violations'],

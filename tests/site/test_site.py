@@ -402,6 +402,7 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
         arena_run("robot:medio", "random", 0.955, [0.9451, 0.9632], 2.5),
         arena_run("robot:facil", "robot:tight", 0.48, [0.4581, 0.5019], 1.0),
         arena_run("robot:medio", "robot:facil", 0.7, [0.63, 0.76], 2.0, variant="gauderio"),
+        arena_run("robot:medio", "robot:probe", 0.43, [0.408, 0.451], 1.1),
     ]
     runs[1]["load_average"] = {"start": [10.88, 11.9, 10.7], "end": [8.2, 9.0, 9.9]}
     for side, cpu in zip(
@@ -435,6 +436,10 @@ def test_robots_table_shows_the_arena_numbers(tmp_path) -> None:
     assert "perde com folga de robô difícil" in said["medio"]
     assert "ganha com folga de aleatório" in said["medio"]
     assert "sem diferença clara contra treino: fechado" in said["facil"]
+    # the best response's margin: what the probe wins from médio, not what médio wins
+    assert "a melhor resposta a ele (treino: sonda do médio) ganha 57,0%" in said["medio"]
+    assert "(margem de 54,9% a 59,2%)" in said["medio"]
+    assert "melhor resposta" not in said["dificil"] + said["facil"]
     # each variant has its own sentence: médio beats fácil at gaudério, not at paulista
     by_variant = {
         (s.attrs["data-level"], span.attrs["data-variant"]): span.text

@@ -16,7 +16,7 @@ What the adapter calls is named here.
 from bot.domain.tables.absent import come_back, vote_robot
 from bot.domain.tables.changes import change_of, deadline_for, decision_seconds, robot_turn_of
 from bot.domain.tables.lobby import cancel, lobby, open_table, rematch, reshape
-from bot.domain.tables.play import act, time_out
+from bot.domain.tables.play import RobotStep, act, robot_acts, time_out
 from bot.domain.tables.reads import (
     active_table,
     existing,
@@ -31,6 +31,7 @@ from bot.domain.tables.starting import REMATCH_SECONDS, robot, start
 
 __all__ = [
     "REMATCH_SECONDS",
+    "RobotStep",
     "act",
     "active_table",
     "cancel",
@@ -48,6 +49,7 @@ __all__ = [
     "reshape",
     "resume_jobs",
     "robot",
+    "robot_acts",
     "robot_turn_of",
     "start",
     "time_out",

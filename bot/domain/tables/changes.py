@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from sqlmodel import Session
 
-from bot.domain import jobs
+from bot.domain import jobs, outbox, presence
 from bot.domain.models import Game
 from bot.domain.values.game import Change, GameStatus, Occupant, Table, TimeoutNote
 from bot.domain.values.settings import Rules
@@ -75,9 +75,26 @@ def change_of(table: Table) -> Change:
 def commit(
     s: Session, game: Game, m: Match | None, seats: Sequence[Occupant | None], rules: Rules
 ) -> Change:
-    """Commit a change together with the jobs that must follow it (robot, deadline, redraws)."""
+    """Commit a change together with the jobs that must follow it (robot, deadline, redraws).
+
+    While everyone seated at a group's match plays it in the Mini App, the group's table
+    is redrawn only every ``presence.APP_TABLE_GAP`` seconds: a move that owes the group
+    nothing (no announcement) records its table's redraw for then, instead of a redraw
+    that would run now only to put itself off (``presence.gate``, as the redraw asks),
+    and no redraw of the hands, whose messages point to the app and stay as they are
+    (they are redrawn when a page opens or closes, and at every hand's end, which is news).
+    """
     change = game_change(game, m, seats)
-    jobs.after_change(s, change, rules.clock(), rules.robot_delay, rules.warning_seconds)
+    now = rules.clock()
+    wait, hands = 0.0, True
+    playing = change.status == GameStatus.PLAYING and not change.private
+    if playing and not outbox.recorded_in(s, change.game_id):
+        seated = presence.seated_in(seats)
+        wait, everyone = presence.gate(seated, presence.seen_at_in(s, change.game_id), now)
+        # a person a robot stands in for has a hand message that follows the cards
+        stand_in = any(x is not None and x.user is not None and x.robot for x in seats)
+        hands = not everyone or stand_in
+    jobs.after_change(s, change, now, rules.robot_delay, rules.warning_seconds, wait, hands=hands)
     s.commit()
     return change
 

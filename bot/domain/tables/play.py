@@ -4,8 +4,8 @@ signals (R12), timeouts (R10) and the closing of hands and matches."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, select
@@ -14,7 +14,7 @@ from bot.domain import outbox
 from bot.domain.models import Event, Game, Result
 from bot.domain.store import Database
 from bot.domain.tables.absent import person_acted, robot_level
-from bot.domain.tables.changes import commit, deadline_for, game_change
+from bot.domain.tables.changes import commit, deadline_for, game_change, robot_turn
 from bot.domain.tables.points import announce, flor_payout, points_said
 from bot.domain.tables.rows import (
     game_for_change,
@@ -41,6 +41,7 @@ from bot.domain.values.game import (
 from bot.domain.values.settings import Rules
 from engine import HandKind, Match, Phase
 from engine.actions import Act, Action
+from engine.turns import RobotTurn
 
 
 def act(
@@ -86,25 +87,7 @@ def act(
             if source != Source.ROBOT and _overdue(game, rules):
                 raise Stale()  # its deadline passed first: the default action is the one played
             m = stored_match(game)
-            if action.act == Act.SIGNAL:
-                return _signal(s, game, expected, m, seats, seat, action, source, user_id, rules)
-            if seat not in m.to_act():
-                raise Refused(Reason.NOT_YOUR_TURN)
-            if action not in m.legal_actions(seat):
-                raise Refused(Reason.ILLEGAL)
-            present = person_acted(s, game, seats, seat, user_id) if user_id is not None else None
-            said = _said(m, seat, action)
-            flor = m.flor
-            m.apply(seat, action)
-            version = expected + 1
-            record_event(
-                s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number
-            )
-            ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
-            sayings = [said] if said is not None and not ran_out else []
-            sayings += points_said(m, seat, action, flor)
-            announce(s, game, version, sayings)
-            return _store_move(s, game, expected, m, seats, rules, note=present)
+            return _apply(s, game, expected, m, seats, seat, action, source, user_id, rules)
     except Stale as stale:
         if stale.reason != Reason.STALE:
             raise
@@ -113,6 +96,90 @@ def act(
         if first is None:
             raise
         raise Stale(Reason.ANSWERED, seat=first[0], action=first[1]) from stale
+
+
+def _apply(
+    s: Session,
+    game: Game,
+    expected: int,
+    m: Match,
+    seats: list[Occupant | None],
+    seat: int,
+    action: Action,
+    source: Source,
+    user_id: int | None,
+    rules: Rules,
+) -> Change:
+    """Apply a seat's action to the game read for ``expected`` and commit it (``act``)."""
+    if action.act == Act.SIGNAL:
+        return _signal(s, game, expected, m, seats, seat, action, source, user_id, rules)
+    if seat not in m.to_act():
+        raise Refused(Reason.NOT_YOUR_TURN)
+    if action not in m.legal_actions(seat):
+        raise Refused(Reason.ILLEGAL)
+    present = person_acted(s, game, seats, seat, user_id) if user_id is not None else None
+    said = _said(m, seat, action)
+    flor = m.flor
+    m.apply(seat, action)
+    version = expected + 1
+    record_event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
+    ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
+    sayings = [said] if said is not None and not ran_out else []
+    sayings += points_said(m, seat, action, flor)
+    announce(s, game, version, sayings)
+    return _store_move(s, game, expected, m, seats, rules, note=present)
+
+
+@dataclass(frozen=True)
+class RobotStep:
+    """What ``robot_acts`` did with a robot's turn."""
+
+    change: Change | None = None
+    """The robot's move, stored (``None``: none was, see ``think``)."""
+    think: RobotTurn | None = None
+    """The turn, when the robot chooses elsewhere (a worker process): awaited, then
+    stored with ``act``. Both ``None``: it is not this robot's turn at that version."""
+    seed: int = 0
+    """The robot's seed for this turn."""
+
+
+def robot_acts(
+    db: Database,
+    game_id: int,
+    version: int,
+    seat: int,
+    rules: Rules,
+    choose: Callable[[RobotTurn, int], Action | None],
+) -> RobotStep:
+    """The turn of the robot in ``seat`` at ``version``, read, chosen and stored in one
+    transaction: ``choose(turn, seed)`` gives its move, or ``None`` when the robot thinks
+    elsewhere (then the turn comes back to be awaited and stored with ``act``).
+
+    A robot's turn used to read the table in one transaction and store its move in
+    another. Someone who moved first, or a robot that now waits for its person partner
+    (R6), leaves nothing to do.
+    """
+    try:
+        with db.session() as s:
+            game = s.get(Game, game_id)
+            if game is None or game.status != GameStatus.PLAYING or game.version != version:
+                return RobotStep()
+            if game.snapshot is None:
+                return RobotStep()
+            seats = read_seats(s, game)
+            m = stored_match(game)
+            note = TimeoutNote.from_json(game.note) if game.note else None
+            turn = robot_turn(m, seats, note, version)
+            if turn is None or turn.seat != seat:
+                return RobotStep()
+            seed = game.seed * 1_000_003 + version
+            action = choose(turn, seed)
+            if action is None:
+                return RobotStep(think=turn, seed=seed)
+            change = _apply(s, game, version, m, seats, seat, action, Source.ROBOT, None, rules)
+            return RobotStep(change, seed=seed)
+    except (Refused, Stale):
+        return RobotStep()  # someone else moved first; the newer state has its own turn
 
 
 def _store_move(

@@ -3,6 +3,7 @@ and events. Every module of the package (and ``messages``) reads and writes thro
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
@@ -217,6 +218,7 @@ def record_event(
     )
 
 
+@functools.cache
 def _versioned_update(columns: frozenset[str]) -> Any:
     """``UPDATE games SET ... WHERE id = :_id AND version = :_expected`` for these columns,
     built once per set of them, on the table itself: the ORM's bulk UPDATE (looking for

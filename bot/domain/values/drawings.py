@@ -74,3 +74,5 @@ class HandsDrawing:
     """How finished hands ended, by hand number."""
     cancelled_by: str | None = None
     """Who cancelled the table, when it was cancelled."""
+    in_app: frozenset[int] = frozenset()
+    """Who has the table open in the Mini App (read only when asked: ``hands_drawing``)."""

@@ -13,7 +13,7 @@ from sqlmodel import SQLModel
 from engine import DEFAULT_VARIANT, Ruleset, TableOptions
 
 Now = Callable[[], float]
-"""Unix time now (the domain only reads the time; the adapter's ``bot.telegram.clock.Clock``
+"""Unix time now (the domain only reads the time; the adapter's ``bot.clock.Clock``
 also waits on it); injected so tests move deadlines without waiting."""
 
 

@@ -284,7 +284,7 @@ class PeopleDriver(BotApi):
         fragment, signed with the bot's token for ``user_id`` (as Telegram signs it, with
         ``signature`` and the ``user`` JSON's ``/`` escaped). A direct link's
         ``startapp`` becomes ``tgWebAppStartParam`` in the query and ``start_param`` in the
-        signed data."""
+        signed data. Signed now by the fake's clock unless ``auth_date`` says when."""
         from urllib.parse import quote, urlencode
 
         user = {k: v for k, v in self.users[user_id].items() if k != "is_bot"}
@@ -292,7 +292,7 @@ class PeopleDriver(BotApi):
         fields = {
             "query_id": f"AAF{user_id}",
             "user": user_json(user),
-            "auth_date": str(int(time.time() if auth_date is None else auth_date)),
+            "auth_date": str(int(self.clock() if auth_date is None else auth_date)),
             "signature": "fake-ed25519-signature-for-third-parties",
         }
         if start_param is not None:

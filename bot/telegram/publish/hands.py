@@ -260,12 +260,13 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
     """
     rt = runtime_of(app)
     async with rt.lock(("hands", game_id)):
-        drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id)
+        # who has the Mini App open, read with the drawing (only when the bot has one)
+        since = None if rt.config.webapp is None else rt.rules.clock() - presence.PRESENCE
+        drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id, since)
         if drawing is None:
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)
-        in_app = await asyncio.to_thread(people_in_app, app, game_id)
-        plans = plan_hands(drawing, rt.rules.clock(), seconds, in_app, rt.config.webapp)
+        plans = plan_hands(drawing, rt.rules.clock(), seconds, drawing.in_app, rt.config.webapp)
         done = [await _carry_out(app, game_id, plan) for plan in plans]
     return all(done)
 

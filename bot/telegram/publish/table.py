@@ -85,14 +85,6 @@ def schedule_table(
     app.create_task(record())
 
 
-def _table_gate(app: TrucoApp, table: Table) -> tuple[float, bool]:
-    """In a thread: ``presence.table_gate`` when the bot has a Mini App (else: draw now)."""
-    rt = runtime_of(app)
-    if rt.config.webapp is None:
-        return 0.0, False
-    return presence.table_gate(rt.db, table, rt.rules.clock())
-
-
 async def flush_table(app: TrucoApp, job: ClaimedJob, redraw: TableJob) -> None:
     """Job: draw the newest state of the tables waiting in this chat, then their announcements."""
     left: list[int] = []
@@ -128,6 +120,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 rt.rules.clock(),
                 rt.budget.budgets,
                 rt.budget.clock(),
+                in_app=rt.config.webapp is not None,
             )
             if found is None:
                 return 0.0
@@ -149,7 +142,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     # in a private chat the hand message is the table: a second copy of it,
                     # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
                     return 0.0
-                wait, in_app = await asyncio.to_thread(_table_gate, app, table)
+                wait, in_app = found.gate
                 if wait > 0:
                     return wait  # everyone plays in the Mini App: the table can wait
                 later = await _draw_table(app, drawing, t, in_app)
@@ -186,9 +179,9 @@ async def _skip(app: TrucoApp, items: Sequence[Outgoing]) -> None:
     """Mark announcements the chat chose not to hear as done (the table tells the rest)."""
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
-    for o in items:
-        if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until):
-            await asyncio.to_thread(outbox.skipped, rt.db, o.id, worker)
+    taken = await asyncio.to_thread(outbox.take, rt.db, [o.id for o in items], worker, until)
+    if taken:
+        await asyncio.to_thread(outbox.skipped, rt.db, taken, worker)
 
 
 async def _announce(
@@ -217,12 +210,9 @@ async def _announce(
         # only a call rings: answers, timeouts and closings matter to the players, who
         # see them in their hands anyway
         calls = any(_is_call(o) for o in heard)
-        sent = await _send_once(app, table, heard, text, None, quiet=not calls)
-        if sent is not None:
-            await _posted(app, table, 1)
-            # its id also tells of the chatter a bot in privacy mode does not see
-            rt = runtime_of(app)
-            await asyncio.to_thread(messages.note_seen, rt.db, table.chat_id, table.thread_id, sent)
+        # it pushes the table up like anyone's message, and its id also tells of the
+        # chatter a bot in privacy mode does not see (``posted``)
+        await _send_once(app, table, heard, text, None, quiet=not calls, posted=True)
         return
     end = owed[0]
     score = end.payload["score"]
@@ -248,14 +238,6 @@ def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
     )
 
 
-async def _posted(app: TrucoApp, table: Table, count: int) -> None:
-    """Our own messages push the table up like anyone's."""
-    rt = runtime_of(app)
-    await asyncio.to_thread(
-        messages.note_posted, rt.db, table.chat_id, table.thread_id, count, game_id=table.id
-    )
-
-
 async def _send_once(
     app: TrucoApp,
     table: Table,
@@ -264,17 +246,18 @@ async def _send_once(
     markup: InlineKeyboardMarkup | None,
     *,
     quiet: bool = False,
+    posted: bool = False,
 ) -> int | None:
     """One message for some outbox items: claimed, sent, recorded; never sent twice.
 
-    The message's id when Telegram took it. ``quiet``: no notification.
+    The message's id when Telegram took it. ``quiet``: no notification. ``posted``: it
+    pushes the table up (``messages.announced``).
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
-    taken = [o for o in items if await asyncio.to_thread(outbox.begin, rt.db, o.id, worker, until)]
-    if not taken:
+    ids = await asyncio.to_thread(outbox.take, rt.db, [o.id for o in items], worker, until)
+    if not ids:
         return None
-    ids = [o.id for o in taken]
     try:
         sent = await app.bot.send_message(
             table.chat_id,
@@ -285,27 +268,26 @@ async def _send_once(
         )
     except Forbidden:
         log.info("chat %s does not accept messages: its announcements are dropped", table.chat_id)
-        for i in ids:
-            await asyncio.to_thread(outbox.failed, rt.db, i, worker)
+        await asyncio.to_thread(outbox.failed, rt.db, ids, worker)
         await asyncio.to_thread(outbox.drop_chat, rt.db, table.chat_id)
         return None
     except BadRequest as exc:
         log.warning("announcement in %s refused: %s", table.chat_id, exc)
-        for i in ids:
-            await asyncio.to_thread(outbox.failed, rt.db, i, worker)
+        await asyncio.to_thread(outbox.failed, rt.db, ids, worker)
         return None
     except TimedOut:
         log.warning("announcement in %s timed out: maybe shown, never resent", table.chat_id)
-        for i in ids:
-            await asyncio.to_thread(outbox.uncertain, rt.db, i, worker)
+        await asyncio.to_thread(outbox.uncertain, rt.db, ids, worker)
         return None
     except (RetryAfter, TelegramError) as exc:
         log.warning("announcement in %s failed: %s", table.chat_id, exc)
-        for i in ids:
-            await asyncio.to_thread(outbox.retry, rt.db, i, worker)
+        await asyncio.to_thread(outbox.retry, rt.db, ids, worker)
         raise Later from exc
-    for i in ids:
-        await asyncio.to_thread(outbox.sent, rt.db, i, worker, sent.message_id)
+    if posted:
+        where = (table.id, table.chat_id, table.thread_id)
+        await asyncio.to_thread(messages.announced, rt.db, ids, worker, *where, sent.message_id)
+    else:
+        await asyncio.to_thread(outbox.sent, rt.db, ids, worker, sent.message_id)
     return int(sent.message_id)
 
 

@@ -191,7 +191,8 @@
   }
 
   /* gaudério's points game (envido and flor): a widget of the table, not a line lost in a
-     log; the bot words every row, the page lays them out */
+     log; every row is a sentence of the bot's (kind, values, words), the page lays it out:
+     the big number of one's own or the winning points, what quero and não quero pay */
   function drawPoints(st) {
     var el = $("tantos");
     var p = st.points;
@@ -202,19 +203,20 @@
       return list && list.length ? '<span class="tantos__cartas">' + list.map(function (c) { return card(c); }).join("") + "</span>" : "";
     }
     function row(r) {
+      var v = r.values || {};
       var text = '<span class="tantos__text">' + esc(r.text) +
         (r.detail ? '<span class="tantos__detail">' + esc(r.detail) + "</span>" : "") +
         (r.calls && r.calls.length > 1 ? '<span class="tantos__calls">' + r.calls.map(esc).join(" → ") + "</span>" : "") + "</span>";
-      var worths = r.kind !== "pending" ? "" : '<span class="tantos__worths">' +
-        '<span class="tantos__worth" data-answer="quero">' + big(r.quero) + esc(words.if_quero) + "</span>" +
-        '<span class="tantos__worth" data-answer="nao_quero">' + big(r.nao_quero) + esc(words.if_nao_quero) + "</span></span>";
+      var worths = r.kind !== "envido_pending" ? "" : '<span class="tantos__worths">' +
+        '<span class="tantos__worth" data-answer="quero">' + big(v.quero) + esc(words.if_quero) + "</span>" +
+        '<span class="tantos__worth" data-answer="nao_quero">' + big(v.nao_quero) + esc(words.if_nao_quero) + "</span></span>";
       return '<li class="tantos__row tantos__row--' + esc(r.kind) + '" data-kind="' + esc(r.kind) + '">' +
-        (r.kind === "own" || r.kind === "won" ? big(r.n) : "") + text + worths + cards(r.cards) + "</li>";
+        (r.kind === "envido_own" || r.kind === "envido_won" ? big(v.points) : "") + text + worths + cards(r.cards) + "</li>";
     }
     el.setAttribute("aria-label", words.points_game);
-    el.innerHTML = '<h2 class="tantos__title">' + esc(words.points_game) + ' <span class="tantos__target">' + esc(p.target) + "</span></h2>" +
+    el.innerHTML = '<h2 class="tantos__title">' + esc(words.points_game) + ' <span class="tantos__target">' + esc(p.target.text) + "</span></h2>" +
       (p.rows.length ? '<ul class="tantos__rows">' + p.rows.map(row).join("") + "</ul>" : "") +
-      (p.last ? '<p class="tantos__last">' + esc(p.last) + '</p><ul class="tantos__rows tantos__rows--last">' + p.proved.map(row).join("") + "</ul>" : "");
+      (p.last ? '<p class="tantos__last">' + esc(p.last.text) + '</p><ul class="tantos__rows tantos__rows--last">' + p.proved.map(row).join("") + "</ul>" : "");
   }
 
   function render() {

@@ -1,4 +1,5 @@
-"""The one clock the bot runs by: deadlines, flood budgets, spacing and waits.
+"""The one clock the bot runs by: deadlines, flood budgets, spacing and waits (both
+adapters': the Mini App's live streams beat by it too).
 
 Production reads the wall clock (budgets are compared across processes, so Unix
 time, not a process's monotonic one) and sleeps on the event loop. Tests hand
@@ -25,6 +26,14 @@ class Clock(Protocol):
         """Return once ``seconds`` have passed on this clock."""
         ...
 
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """Wait until ``event`` is set, at most ``seconds`` on this clock; whether it was set.
+
+        The time limit is a timeout, not a wait for time to pass: a held clock (tests)
+        moves to the bot's sleeps on its own, never to a timeout.
+        """
+        ...
+
 
 class WallClock:
     """The real time (what production runs by)."""
@@ -36,6 +45,14 @@ class WallClock:
     async def sleep(self, seconds: float) -> None:
         """``asyncio.sleep``."""
         await asyncio.sleep(seconds)
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """``asyncio.wait_for(event.wait(), seconds)``, ``False`` when it timed out."""
+        try:
+            await asyncio.wait_for(event.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
 
 
 WALL = WallClock()
