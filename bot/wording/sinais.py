@@ -4,16 +4,12 @@ names in HTML) and the Mini App page (plain)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from bot.domain.values.game import Occupant
 from bot.i18n import Translations, words_for
 from bot.wording import PLAIN, Sentence, Style, Value
+from bot.wording.table import Seats
 from engine.actions import Act
 from engine.sinais import Sinal
 from engine.view import View
-
-Seats = Sequence[Occupant | None]
 
 
 def sinal_name(t: Translations, sinal: Sinal) -> str:

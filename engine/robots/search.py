@@ -12,7 +12,7 @@ Worlds count as much as the other team's calls and accepts this hand make them l
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over the baseline
 choice is taken when the gain is clear of the sampling noise: the baseline is the learned
-policy's call (``robots.policy``, where it has a table for the variant) and médio's
+policy's call (``robots.policy``, in the variants of ``POLICY_VARIANTS``) and médio's
 answer, or médio's own choice. Options clearly worse than the baseline stop being played
 out part way (``prune``), on the same worlds.
 """
@@ -41,6 +41,10 @@ from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
 
+POLICY_VARIANTS = frozenset({"paulista"})
+"""The variants where difícil searches from the learned calls by default: where the arena
+measured it above the search from médio's calls (docs-dev/robots-log.md, 2026-12-06); a
+variant's table alone is not enough (mineiro's measured no better)."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -86,7 +90,7 @@ class Dificil(SeededRobot):
         *,
         budget_ms: float | None = None,
         playouts: int | None = None,
-        policy: bool = False,
+        policy: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -99,8 +103,8 @@ class Dificil(SeededRobot):
         ``policy``: the call searched against is the learned policy's (``robots.policy``)
         instead of médio's, where the policy has a table for the variant; answers stay
         médio's (the policy's own answers lost to the tight style, docs-dev/robots-log.md,
-        2026-12-06). ``False`` is the search of before, kept to compare
-        (``robot:dificil-busca`` in the arena).
+        2026-12-06). ``None``: only in the variants of ``POLICY_VARIANTS``; ``False`` is
+        the search of before, kept to compare (``robot:dificil-busca`` in the arena).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -115,7 +119,7 @@ class Dificil(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        if self.policy:
+        if self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
             baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False)
         elif view.envido_points is not None and view.kind != HandKind.IRON:
             # gaudério: its own envido choice (``pontos``: the others' points-game choices

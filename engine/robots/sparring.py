@@ -321,9 +321,10 @@ SPARRING = (
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
-answers), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil as it
-plays now (searching from the learned calls, no signals, no time cap) and
-``dificil-busca`` the difícil of before (searching from médio's calls), to compare."""
+answers), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil
+searching from the learned calls wherever the policy has a table (difícil does so only in
+``search.POLICY_VARIANTS``; no time cap) and ``dificil-busca`` the difícil of before
+(searching from médio's calls everywhere), to compare."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:

@@ -135,7 +135,7 @@ def test_the_page_gets_sentences_with_their_values_and_no_markup(db: Database) -
     drawing = messages.hands_drawing(db, gid)
     assert table is not None and drawing is not None
     for lang, won in (("pt", "🏆 Fim de jogo: vitória de Ana! 12 × 0"),
-                      ("en", "🏆 Game over: Ana win! 12 × 0")):  # fmt: skip
+                      ("en", "🏆 Game over: Ana won! 12 × 0")):  # fmt: skip
         t = person_translations(lang)
         state = table_state(t, table, 1, drawing.ended, DeckStyle.TRADITIONAL, NOW)
         assert state["result"] == {

@@ -216,9 +216,30 @@ def test_dificil_searches_from_the_learned_calls_legally_and_deterministically()
     assert get_sparring("dificil-policy").level == "dificil-policy"
 
 
-def test_the_search_from_medios_calls_stays_reachable_in_the_arena() -> None:
-    from engine.robots import Dificil
+def test_dificil_calls_from_the_policy_in_paulista_and_the_search_of_before_stays() -> None:
+    from engine.robots import Dificil, get_robot
+    from engine.robots.search import POLICY_VARIANTS
 
+    robot = get_robot("dificil", seed=1)
+    assert isinstance(robot, Dificil) and robot.policy is None
+    assert {"paulista"} == POLICY_VARIANTS
+    # at a paulista table its call is the one searched from the learned policy's
+    m = _scripted("4C 3H 2S / KC QH JS")
+    view = m.view(0)
+    searching = [Dificil(s, playouts=8) for s in range(6)]
+    learned = [Dificil(s, playouts=8, policy=True) for s in range(6)]
+    assert [r.choose(view) for r in searching] == [r.choose(view) for r in learned]
+    # at a mineiro table, which has a table that measured no better, it searches as before
+    m = Match.from_hand(
+        "mineiro",
+        TableOptions(players=2, sinais=False),
+        score=(0, 0),
+        dealer=1,
+        hands=[parse_cards("4C 3H 2S"), parse_cards("KC QH JS")],
+    )
+    view = m.view(0)
+    old = [Dificil(s, playouts=8, policy=False) for s in range(6)]
+    assert [r.choose(view) for r in searching] == [r.choose(view) for r in old]
     before = get_sparring("dificil-busca", 1)
     assert isinstance(before, Dificil) and not before.policy
     assert before.level == "dificil-busca"
