@@ -333,28 +333,41 @@ CANGOU_FILLER = {1: "7C 7D", 2: "6C 6S"}
 """Cards for the rounds a situation never reaches (each seat holds three cards)."""
 
 
-def play_cangou_case(rounds: tuple[str, ...]) -> Match:
-    """Play one situation in paulista 1×1 (``us them`` per round) and return the finished match."""
+def play_rounds(
+    variant: str,
+    options: TableOptions,
+    filler: dict[int, str],
+    rounds: tuple[str, ...],
+    vira: Card | None = None,
+) -> Match:
+    """Play the rounds of one 1×1 situation (``us them`` per round, Nós the mão) and return
+    the match; ``filler`` gives the cards of the rounds the situation never reaches."""
     plays = [parse_cards(r) for r in rounds]
     ours = [p[0] for p in plays]
     theirs = [p[1] for p in plays]
     while len(ours) < 3:
-        us, them = parse_cards(CANGOU_FILLER[len(ours)])
+        us, them = parse_cards(filler[len(ours)])
         ours.append(us)
         theirs.append(them)
     m = Match.from_hand(
-        "paulista",
-        TableOptions(players=2),
+        variant,
+        options,
         score=(0, 0),
         dealer=1,
         hands=[tuple(ours), tuple(theirs)],
-        vira=Card.parse(CANGOU_VIRA),
+        vira=vira,
     )
     for i in range(len(plays)):
         for _ in range(2):
             seat = m.turn
             m.apply(seat, A.PLAY[(ours if seat == 0 else theirs)[i]])
     return m
+
+
+def play_cangou_case(rounds: tuple[str, ...]) -> Match:
+    """Play one situation in paulista 1×1 (``us them`` per round) and return the finished match."""
+    options = TableOptions(players=2)
+    return play_rounds("paulista", options, CANGOU_FILLER, rounds, Card.parse(CANGOU_VIRA))
 
 
 def _team(result: int | None) -> str:
@@ -1165,25 +1178,8 @@ def gauderio_value(name: str) -> str:
 
 def play_gauderio_ties(rounds: tuple[str, ...]) -> Match:
     """Play one tie case in gaudério 1×1 (``us them`` per round; Nós are the mão)."""
-    plays = [parse_cards(r) for r in rounds]
-    ours = [p[0] for p in plays]
-    theirs = [p[1] for p in plays]
-    while len(ours) < 3:
-        us, them = parse_cards(GAUDERIO_TIE_FILLER[len(ours)])
-        ours.append(us)
-        theirs.append(them)
-    m = Match.from_hand(
-        "gauderio",
-        TableOptions(players=2, target=_gauderio().default_target_for(2)),
-        score=(0, 0),
-        dealer=1,
-        hands=[tuple(ours), tuple(theirs)],
-    )
-    for i in range(len(plays)):
-        for _ in range(2):
-            seat = m.turn
-            m.apply(seat, A.PLAY[(ours if seat == 0 else theirs)[i]])
-    return m
+    options = TableOptions(players=2, target=_gauderio().default_target_for(2))
+    return play_rounds("gauderio", options, GAUDERIO_TIE_FILLER, rounds)
 
 
 def gauderio_ties() -> str:
