@@ -153,6 +153,12 @@ def gate(seated: frozenset[int], seen: dict[int, float], now: float) -> tuple[fl
     return max(0.0, last + APP_TABLE_GAP - now), everyone
 
 
+def anyone_in(seated: frozenset[int], seen: dict[int, float], now: float) -> bool:
+    """Whether any of the people ``seated`` has the table open in the app (``seen``: its
+    presence rows, ``seen_at``)."""
+    return any(seen.get(u, -PRESENCE) >= now - PRESENCE for u in seated)
+
+
 def table_drawn(db: Database, game_id: int, now: float) -> None:
     """The group's table of ``game_id`` was just drawn for a match played in the Mini App
     (every replica's ``table_gate_in`` counts from now)."""

@@ -91,7 +91,7 @@ class Pages:
         """Tables already checked for being the Revanche of one of those."""
         app.bot_data[APP_KEY] = self
         services_of(app).notifier.on_change(
-            lambda change: self.heard(change.game_id, change.version)
+            lambda change: self.heard(change.game_id, change.version, change.page)
         )
 
     async def listening(self) -> AsyncIterator[None]:
@@ -111,10 +111,17 @@ class Pages:
         self._cache.clear()
         self.live.gap()
 
-    def heard(self, game_id: int, version: int) -> None:
-        """A table has (at least) ``version`` now: wake its pages. A table nobody here
-        watches may be the Revanche of an ended match whose pages wait for it (its version
-        never moves again): those are told, once per new table."""
+    def heard(self, game_id: int, version: int, carried: str | miniapp.Page | None = None) -> None:
+        """A table has (at least) ``version`` now: wake its pages. ``carried``: the table
+        the change sent along (``miniapp.carried_table``), kept for them instead of a read.
+        A table nobody here watches may be the Revanche of an ended match whose pages wait
+        for it (its version never moves again): those are told, once per new table."""
+        if carried is not None and game_id in self.live.waiting:
+            cached = self._cache.get(game_id)
+            if cached is None or cached.table.version < version:
+                found = miniapp.carried_table(carried)
+                if found is not None and found.table.version == version:
+                    self._keep(game_id, Loaded(found.table, found.ended, found.around))
         self.live.changed(game_id, version)
         if game_id in self.live.waiting or not self._over or game_id in self._checked:
             return
@@ -148,13 +155,22 @@ class Pages:
             loaded = await asyncio.to_thread(self.read, game_id)
             if loaded is None:
                 return None
-            self._cache[game_id] = loaded
-            self.live.changed(game_id, loaded.table.version)
-            if loaded.table.status == GameStatus.OVER and loaded.around.rematch is None:
-                self._over.add(game_id)  # its Revanche is news that comes from another table
-            else:
-                self._over.discard(game_id)
-            return loaded
+            kept = self._keep(game_id, loaded)
+            self.live.changed(game_id, kept.table.version)
+            return kept
+
+    def _keep(self, game_id: int, loaded: Loaded) -> Loaded:
+        """Keep ``loaded`` for the table's pages unless a newer version is kept already (a
+        change's carried table may come while an older one is being read); the one kept."""
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.table.version > loaded.table.version:
+            return cached
+        self._cache[game_id] = loaded
+        if loaded.table.status == GameStatus.OVER and loaded.around.rematch is None:
+            self._over.add(game_id)  # its Revanche is news that comes from another table
+        else:
+            self._over.discard(game_id)
+        return loaded
 
     @property
     def redraws_waiting(self) -> int:
