@@ -4,7 +4,6 @@ everyone in a group, rematches that ask the others first."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
@@ -481,15 +480,25 @@ async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
     await press(h, ana, "Truco!")
     b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
     d = await h.wait(lambda: (m := h.hand(dita)) and "Corro" in moves(m) and m)
-    answers = await asyncio.gather(
-        s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"]),
-        s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"]),
-    )
-    texts = [a["text"] for a in answers]
-    # one of them counted; the other is told whose answer came first and what it was
-    assert texts.count(None) + texts.count("") == 1, texts
-    told = next(x for x in texts if x)
-    assert told in ("Beto respondeu primeiro: aceitou.", "Dita respondeu primeiro: correu."), told
+    # Beto's Desce! settles the truco; Dita's Corro, pressed on the hand drawn before it,
+    # comes too late, and she is told whose answer came first and what it was
+    first = await s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"])
+    assert not first["text"], first
+    late = await s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"])
+    assert late["text"] == "Beto respondeu primeiro: aceitou.", late
+
+
+async def test_an_answer_pressed_as_the_partner_ran_still_counts(harness: Harness) -> None:
+    h, s = harness, harness.server
+    group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
+    # Dita runs: that settles nothing while Beto still answers (R6), so his Desce!, pressed
+    # on the hand drawn before her run, is the team's answer
+    await press(h, dita, "Corro")
+    answer = await s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"])
+    assert not answer["show_alert"], answer
+    await h.wait(lambda: any("Beto: Desce!" in m["text"] for m in h.bot_messages(group)))
 
 
 def test_table_and_deck_labels_fit_a_phone_in_both_languages() -> None:

@@ -19,6 +19,7 @@ from engine.robots.sense import read
 from engine.robots.sinais import Clues, bluff_scale, choose_signal, sinal_of
 from engine.sinais import PAULISTA_SINAIS, Sinal, truthful
 from engine.tools.arena import Setup, Side, arena
+from engine.tools.arena.protocol import RobotPlayer
 from engine.tools.terminal import play
 
 
@@ -175,6 +176,21 @@ def test_arena_sides_and_tables_with_and_without_sinais() -> None:
     assert run["errors"] == [] and run["matches"] == 2 and "sinais" not in run
     off = arena(replace(setup, sinais=False), 2, progress=False)
     assert off["sinais"] is False and off["errors"] == []
+
+
+def test_a_sparring_side_without_sinais_is_deaf() -> None:
+    # a sparring robot built on médio signals at a table with sinais, as médio does; with
+    # the suffix it neither signals nor reads, like robot:medio:sem-sinais
+    m = Match("paulista", TableOptions(players=4), 1, dealer=3)
+    view = m.view(m.to_act()[0])
+    assert view.legal_signals
+    speaking = RobotPlayer(Side.parse("robot:policy-calls"), 1, None)
+    deaf_side = Side.parse("robot:policy-calls:sem-sinais")
+    deaf = RobotPlayer(deaf_side, 1, None)
+    assert speaking.signal(view) is not None
+    assert deaf_side.spec == "robot:policy-calls:sem-sinais" and not deaf_side.sinais
+    assert deaf.signal(view) is None and isinstance(deaf.robot, Deaf)
+    assert Side.parse("robot:tight").sinais
 
 
 def test_robots_sign_from_the_gauderio_list() -> None:

@@ -219,12 +219,13 @@ CALLS_HEARD = (
     Saying.ENVIDO_WON.value,
     Saying.FLOR.value,
 )
-URGENT_SAYINGS = CALLS_HEARD
-"""What the group is told at once (``planner.Traffic.URGENT``): the calls."""
+URGENT_SAYINGS = (*CALLS_HEARD, Saying.PLAY11.value)
+"""What the group is told at once (``planner.Traffic.URGENT``): the calls, and a team's
+choice to play the mão de onze/dez (it sets the hand's stake as a call does)."""
 
 
 def _urgent(o: Outgoing) -> bool:
-    """Whether an announcement goes at once: a call, the end of the match."""
+    """Whether an announcement goes at once: a call, a mão de onze/dez played, the end."""
     if o.kind == Announcement.MATCH_OVER:
         return True
     return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS

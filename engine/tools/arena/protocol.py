@@ -21,7 +21,15 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.match import Match
-from engine.robots import LEVELS, RandomRobot, Robot, get_robot, normalize_level, robot_signal
+from engine.robots import (
+    LEVELS,
+    Deaf,
+    RandomRobot,
+    Robot,
+    get_robot,
+    normalize_level,
+    robot_signal,
+)
 from engine.robots.sparring import SPARRING, get_sparring
 from engine.view import View
 
@@ -68,7 +76,8 @@ class Side:
     level: str = ""
     command: tuple[str, ...] = ()
     sinais: bool = True
-    """Whether the robot uses signals (``robot:medio:sem-sinais`` ignores them)."""
+    """Whether the robot uses signals (``robot:medio:sem-sinais`` ignores them: ``Deaf``, a
+    sparring robot's side as well, ``robot:dificil-busca:sem-sinais``)."""
 
     @staticmethod
     def parse(text: str) -> Side:
@@ -82,9 +91,8 @@ class Side:
             if extra not in ("", "sem-sinais"):
                 raise ValueError(f"lado desconhecido: {text!r} (só existe :sem-sinais)")
             if level in SPARRING:
-                if extra:
-                    raise ValueError(f"os robôs de treino não usam sinais: {text!r}")
-                return Side(text, "robot", level=level, sinais=False)
+                # as it plays at a table (those that signal, signal), or deaf with the suffix
+                return Side(text, "robot", level=level, sinais=not extra)
             level = normalize_level(level)
             sinais = not extra
             spec = f"robot:{level}" + ("" if sinais else ":sem-sinais")
@@ -116,7 +124,8 @@ class RobotPlayer:
         if side.kind == "random":
             self.robot = RandomRobot(seed)
         elif side.level in SPARRING:
-            self.robot = get_sparring(side.level, seed)
+            sparring = get_sparring(side.level, seed)
+            self.robot = sparring if side.sinais else Deaf(sparring)
         else:
             self.robot = get_robot(
                 side.level,
