@@ -89,6 +89,9 @@ class Pages:
         """Ended matches watched here with no Revanche yet."""
         self._checked: set[int] = set()
         """Tables already checked for being the Revanche of one of those."""
+        self._hidden: dict[int, dict[int, int]] = {}
+        """How often each person said their page of each watched table went to the
+        background (``hidden``)."""
         app.bot_data[APP_KEY] = self
         services_of(app).notifier.on_change(
             lambda change: self.heard(change.game_id, change.version, change.page)
@@ -172,6 +175,20 @@ class Pages:
             self._over.discard(game_id)
         return loaded
 
+    def hidden(self, game_id: int, user_id: int) -> None:
+        """The person's page of ``game_id`` went to the background: it let go of its live
+        stream, whose end this process may not have seen yet. Those streams end now,
+        before they count the person as in the app again (``hides``)."""
+        if game_id in self.live.waiting:
+            said = self._hidden.setdefault(game_id, {})
+            said[user_id] = said.get(user_id, 0) + 1
+            self.live.poke(game_id)
+
+    def hides(self, game_id: int, user_id: int) -> int:
+        """How often the person's page of ``game_id`` went to the background so far: a
+        stream opened before the latest is one its page let go of."""
+        return self._hidden.get(game_id, {}).get(user_id, 0)
+
     @property
     def redraws_waiting(self) -> int:
         """Hand redraws deferred by :meth:`redraw_soon`, not yet due."""
@@ -210,5 +227,6 @@ class Pages:
             self._cache.pop(game_id, None)
             self._locks.pop(game_id, None)
             self._over.discard(game_id)
+            self._hidden.pop(game_id, None)
             if not self._over:
                 self._checked.clear()
