@@ -339,6 +339,11 @@ class Change:
     robot_seat: int | None = None
     """A robot that must act now."""
     robot_level: RobotLevel | None = None
+    page: tuple[Table, tuple[HandSummary, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The table as committed and how its hands ended, when the change carried them to the
+    Mini App's pages (``bot.domain.tables.news``): this process's draw it without a read."""
 
 
 @dataclass(frozen=True)
