@@ -208,6 +208,29 @@ def _hand_row(game_id: int, seat: int) -> SelectOfScalar[HandMessage]:
     )
 
 
+SEATED = -1
+"""The hand number of a seat's message sent in the lobby (the "you are seated" answer):
+the first hand's redraw retires it (``Step.RETIRE``), so nothing of the lobby stays behind."""
+
+
+def seated_message(db: Database, game_id: int, seat: int, chat_id: int, message_id: int) -> None:
+    """Record the lobby's answer to the person in ``seat`` as the seat's message, so that
+    the match's first hand message takes its place (it is deleted then)."""
+    with db.session() as s:
+        if s.exec(_hand_row(game_id, seat)).first() is not None:
+            return  # a message of the match already: this one is older news
+        s.add(
+            HandMessage(
+                game_id=game_id,
+                seat=seat,
+                chat_id=chat_id,
+                message_id=message_id,
+                hand_number=SEATED,
+            )
+        )
+        s.commit()
+
+
 def ask_for_hand(db: Database, game_id: int, seat: int) -> None:
     """The person wants their hand message at the bottom of the chat: the next redraw sends
     it anew (and deletes the old one)."""

@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from sqlmodel import select
+
 from bot.domain import messages, people, tables
+from bot.domain.models import HandMessage
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values.game import GameStatus, Occupant, Table
 from bot.domain.values.settings import Setting
@@ -399,6 +402,33 @@ async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harn
     assert f"https://t.me/c/1000000001/{lobby['message_id']}" in str(said.get("entities"))
     assert not newest(h, beto, "Aqui chegam as suas cartas")  # no generic greeting
     await h.wait(lambda: "Falta abrir" not in s.message(group, lobby["message_id"])["text"])
+
+
+async def test_the_seat_confirmation_gives_way_to_the_first_hand(harness: Harness) -> None:
+    # the lobby's "✅ Você está na mesa…" is no news once the cards come: nothing of the
+    # lobby stays in the private chat
+    h, s = harness, harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("Truco da firma", admins=[ana], members=[beto])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco")
+    lobby = await h.wait(lambda: h.table(group))
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
+    gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
+    await s.user_sends(beto, beto, f"/start g{gid}")
+    seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    db = runtime_of(h.app).db
+
+    def recorded() -> bool:
+        with db.session() as session:
+            return session.exec(select(HandMessage).where(HandMessage.game_id == gid)).first()
+
+    await h.wait(recorded)  # what a person takes a few seconds to do: Ana starts it later
+    lobby = await h.wait(lambda: (m := h.table(group)) and "Começar" in labels(m) and m)
+    await s.user_presses(ana, group, lobby["message_id"], button(lobby, "Começar")["callback_data"])
+    await h.wait(lambda: newest(h, beto, "Sua mão"))
+    await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
+    assert not newest(h, beto, "Você está na mesa")
 
 
 async def test_truco_sizes_itself_to_the_group_and_reshapes_ones_own_lobby(

@@ -135,7 +135,7 @@ def _apply(
     ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
     sayings = [said] if said is not None and not ran_out else []
     sayings += points_said(m, seat, action, flor)
-    announce(s, game, version, sayings)
+    announce(s, game, version, sayings, seats)
     return _store_move(s, game, expected, m, seats, rules, note=present)
 
 
@@ -225,7 +225,7 @@ def _finish(
         _closing(s, game, version, m)
         m.deal()
         record_event(s, game, version, "deal", hand=m.hand_number)
-        announce(s, game, version, points_said(m, None, None, ()), part="deal")
+        announce(s, game, version, points_said(m, None, None, ()), seats, part="deal")
         return GameStatus.PLAYING
     if m.phase == Phase.MATCH_OVER:
         _closing(s, game, version, m)
@@ -456,5 +456,5 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             payload = json.loads(note.to_json())
             outbox.record(s, game, outbox.Announcement.TIMEOUT, key, payload)
         if done:  # a flor the engine sang for the seat the turn passed to
-            announce(s, game, version, points_said(m, None, None, flor), part="t")
+            announce(s, game, version, points_said(m, None, None, flor), seats, part="t")
         return _store_move(s, game, expected, m, seats, rules, note=note)

@@ -405,7 +405,10 @@ async def _draw_table(
     text, markup = _table_message(app, drawing, t, in_app, pressed)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
-    repost = old is not None and live and drawing.buried >= REPOST_AFTER
+    # while the minute is nearly spent the table claims nothing worth two calls to bring down
+    # (a repost and the old one's retiring): the calls carry the match, and it comes down
+    # once the minute is calm and it is drawn whole again
+    repost = old is not None and live and drawing.buried >= REPOST_AFTER and not pressed
     later = 0.0
     if repost:
         later = rt.reposted.get(table.id, -REPOST_GAP) + REPOST_GAP - rt.clock()
