@@ -21,7 +21,7 @@ from bot.domain.models import Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_voice_in, info_of
 from bot.domain.store import Database, raise_to
-from bot.domain.tables.rows import GameRow, game_row, row_to_table
+from bot.domain.tables.rows import HAND_OVERS, GameRow, game_row, hand_overs_in, row_to_table
 from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
 from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
@@ -30,11 +30,6 @@ from bot.domain.values.settings import Noise
 from bot.i18n import language_for
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
-_HAND_OVERS = (
-    core_select(_EVENTS.c.data)
-    .where(_EVENTS.c.game_id == bindparam("game"), _EVENTS.c.kind == "hand_over")
-    .order_by(_EVENTS.c.id)
-)
 _HANDS = HandMessage.__table__  # type: ignore[attr-defined]
 _HAND_ROWS = core_select(
     _HANDS.c.seat, _HANDS.c.chat_id, _HANDS.c.message_id, _HANDS.c.hand_number, _HANDS.c.digest
@@ -49,12 +44,6 @@ _SEATED = core_select(
 ).where(_PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
 """The reads of every hands redraw, as plain columns by statements built once: loading
 the rows as ORM objects cost more CPU than the queries."""
-
-
-def hand_overs_in(s: Session, game_id: int) -> list[HandSummary]:
-    """How each ended hand of a game closed, in the caller's session (tables and pages)."""
-    rows = s.execute(_HAND_OVERS, {"game": game_id}).scalars()
-    return [HandSummary.from_json(json.loads(data)) for data in rows]
 
 
 _PERSON_LANGUAGE = select(Player.language_code).where(col(Player.id) == bindparam("id"))
@@ -91,7 +80,7 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
         language, noise = chat_voice_in(s, game.chat_id)
     last = None
     if noise != "all" and table.status == GameStatus.PLAYING:
-        q = _HAND_OVERS.order_by(None).order_by(_EVENTS.c.id.desc()).limit(1)
+        q = HAND_OVERS.order_by(None).order_by(_EVENTS.c.id.desc()).limit(1)
         found = s.execute(q, {"game": game_id}).scalar()
         last = HandSummary.from_json(json.loads(found)) if found else None
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
@@ -217,6 +206,29 @@ def _hand_row(game_id: int, seat: int) -> SelectOfScalar[HandMessage]:
         .where(HandMessage.game_id == game_id, HandMessage.seat == seat)
         .with_for_update()
     )
+
+
+SEATED = -1
+"""The hand number of a seat's message sent in the lobby (the "you are seated" answer):
+the first hand's redraw retires it (``Step.RETIRE``), so nothing of the lobby stays behind."""
+
+
+def seated_message(db: Database, game_id: int, seat: int, chat_id: int, message_id: int) -> None:
+    """Record the lobby's answer to the person in ``seat`` as the seat's message, so that
+    the match's first hand message takes its place (it is deleted then)."""
+    with db.session() as s:
+        if s.exec(_hand_row(game_id, seat)).first() is not None:
+            return  # a message of the match already: this one is older news
+        s.add(
+            HandMessage(
+                game_id=game_id,
+                seat=seat,
+                chat_id=chat_id,
+                message_id=message_id,
+                hand_number=SEATED,
+            )
+        )
+        s.commit()
 
 
 def ask_for_hand(db: Database, game_id: int, seat: int) -> None:

@@ -3,8 +3,9 @@ has a table open: ``bot.domain.presence``).
 
 Several replicas serve pages; a move made on one must reach pages connected to another.
 On PostgreSQL a trigger (migration ``0008_miniapp_presence``) sends ``NOTIFY truco_table,
-'<game>:<version>'`` with every new game version, and :func:`listen` hears them on a
-connection of its own. On SQLite there is one process: the adapter tells its own pages.
+'<game>:<version>'`` with every new game version (a change of a match someone plays in
+the app sends the table along before it: ``bot.domain.tables.news``), and :func:`listen`
+hears them on a connection of its own. On SQLite there is one process: the adapter tells its own pages.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from bot.domain.messages import hand_overs_in
 from bot.domain.models import Game, Player
 from bot.domain.store import Database
-from bot.domain.tables.rows import GameRow, game_row, row_to_table
+from bot.domain.tables.news import CHANNEL, heard
+from bot.domain.tables.news import Page as Page  # what a change carries to the pages
+from bot.domain.tables.rows import GameRow, game_row, hand_overs_in, row_to_table
 from bot.domain.tables.starting import rematch_waiting
 from bot.domain.values.game import GameStatus, HandSummary, Table
 
 log = logging.getLogger(__name__)
-CHANNEL = "truco_table"
 RECONNECT_SECONDS = 1.0
 
 
@@ -60,6 +61,17 @@ def page_table(db: Database, game_id: int) -> PageTable | None:
         table = row_to_table(s, game)
         ended = {h.hand: h for h in hand_overs_in(s, game_id)} if game.snapshot else {}
         return PageTable(table, ended, _around(s, table, game))
+
+
+def carried_table(carried: str | Page) -> PageTable | None:
+    """The table a change carried to the pages (a notification's text, or this process's
+    own ``Change.page``); ``None``: read it instead. Only a match in play is carried: nothing
+    is drawn around it."""
+    page = heard(carried) if isinstance(carried, str) else carried
+    if page is None:
+        return None
+    table, ended = page
+    return PageTable(table, {h.hand: h for h in ended}, Around())
 
 
 def around(db: Database, table: Table) -> Around:
@@ -101,11 +113,14 @@ def shares_changes(db: Database) -> bool:
 
 
 async def listen(
-    db: Database, on_change: Callable[[int, int], None], on_gap: Callable[[], None]
+    db: Database,
+    on_change: Callable[[int, int, str | None], None],
+    on_gap: Callable[[], None],
 ) -> None:
-    """Call ``on_change(game, version)`` for every game version any process commits, until
-    cancelled (PostgreSQL only; returns at once elsewhere). After a lost connection it
-    reconnects and calls ``on_gap()``: what changed meanwhile was not heard."""
+    """Call ``on_change(game, version, carried)`` for every game version any process
+    commits, until cancelled (PostgreSQL only; returns at once elsewhere); ``carried``: the
+    table the change sent along, if it did (read by :func:`carried_table`). After a lost
+    connection it reconnects and calls ``on_gap()``: what changed meanwhile was not heard."""
     if not shares_changes(db):
         return
     import psycopg
@@ -122,9 +137,9 @@ async def listen(
                     on_gap()
                 first = False
                 async for note in conn.notifies():
-                    game, _, version = note.payload.partition(":")
+                    game, version, *carried = note.payload.split(":", 2)
                     if game.isdigit() and version.isdigit():
-                        on_change(int(game), int(version))
+                        on_change(int(game), int(version), carried[0] if carried else None)
         except psycopg.Error as exc:
             log.warning("table changes: connection lost (%s)", exc.__class__.__name__)
             first = False

@@ -34,20 +34,25 @@ the group can watch it live there (🃏 Abrir a mesa), and each edit counts agai
 bot's 30 messages a second. Calls and hands' ends are announced as the group chose."""
 
 
-def present(db: Database, game_id: int, user_id: int, now: float) -> None:
-    """The person has the table open in the app now.
+def present(db: Database, game_id: int, user_id: int, now: float, *, hands: bool = True) -> bool:
+    """The person has the table open in the app now; whether they came back to it.
 
-    One who had not (a page just opened, or back after its presence lapsed) gets their
-    hand message redrawn now, to point to the app: the moves made while everyone seated
-    plays in the app redraw no hands (``bot.domain.tables.changes.commit``).
+    One who had not (a page just opened, or back after its presence lapsed) came back and
+    gets their hand message redrawn now, to point to the app: the moves made while everyone
+    seated plays in the app redraw no hands (``bot.domain.tables.changes.commit``). Without
+    ``hands`` that redraw is left to the caller (:func:`redraw_hands`), as a page's leaving
+    is: a page toggled back and forth is redrawn once for many toggles (``REDRAW_GAP``).
     """
+    back = False
     with db.session() as s:
         if user_id != GROUP_TABLE:
             was = s.execute(_SEEN, {"game": game_id, "user": user_id}).scalar()
-            if was is None or was < now - PRESENCE:
+            back = was is None or was < now - PRESENCE
+            if back and hands:
                 jobs.schedule(s, str(game_id), now, jobs.HandsJob(game_id), keep_earlier=True)
         mark_present(s, game_id, user_id, now)
         s.commit()
+    return back
 
 
 _SEEN = select(AppPresence.seen_at).where(
@@ -151,6 +156,12 @@ def gate(seated: frozenset[int], seen: dict[int, float], now: float) -> tuple[fl
     if not everyone or last is None:
         return 0.0, everyone
     return max(0.0, last + APP_TABLE_GAP - now), everyone
+
+
+def anyone_in(seated: frozenset[int], seen: dict[int, float], now: float) -> bool:
+    """Whether any of the people ``seated`` has the table open in the app (``seen``: its
+    presence rows, ``seen_at``)."""
+    return any(seen.get(u, -PRESENCE) >= now - PRESENCE for u in seated)
 
 
 def table_drawn(db: Database, game_id: int, now: float) -> None:

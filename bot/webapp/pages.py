@@ -89,9 +89,12 @@ class Pages:
         """Ended matches watched here with no Revanche yet."""
         self._checked: set[int] = set()
         """Tables already checked for being the Revanche of one of those."""
+        self._hidden: dict[int, dict[int, int]] = {}
+        """How often each person said their page of each watched table went to the
+        background (``hidden``)."""
         app.bot_data[APP_KEY] = self
         services_of(app).notifier.on_change(
-            lambda change: self.heard(change.game_id, change.version)
+            lambda change: self.heard(change.game_id, change.version, change.page)
         )
 
     async def listening(self) -> AsyncIterator[None]:
@@ -111,10 +114,17 @@ class Pages:
         self._cache.clear()
         self.live.gap()
 
-    def heard(self, game_id: int, version: int) -> None:
-        """A table has (at least) ``version`` now: wake its pages. A table nobody here
-        watches may be the Revanche of an ended match whose pages wait for it (its version
-        never moves again): those are told, once per new table."""
+    def heard(self, game_id: int, version: int, carried: str | miniapp.Page | None = None) -> None:
+        """A table has (at least) ``version`` now: wake its pages. ``carried``: the table
+        the change sent along (``miniapp.carried_table``), kept for them instead of a read.
+        A table nobody here watches may be the Revanche of an ended match whose pages wait
+        for it (its version never moves again): those are told, once per new table."""
+        if carried is not None and game_id in self.live.waiting:
+            cached = self._cache.get(game_id)
+            if cached is None or cached.table.version < version:
+                found = miniapp.carried_table(carried)
+                if found is not None and found.table.version == version:
+                    self._keep(game_id, Loaded(found.table, found.ended, found.around))
         self.live.changed(game_id, version)
         if game_id in self.live.waiting or not self._over or game_id in self._checked:
             return
@@ -148,13 +158,36 @@ class Pages:
             loaded = await asyncio.to_thread(self.read, game_id)
             if loaded is None:
                 return None
-            self._cache[game_id] = loaded
-            self.live.changed(game_id, loaded.table.version)
-            if loaded.table.status == GameStatus.OVER and loaded.around.rematch is None:
-                self._over.add(game_id)  # its Revanche is news that comes from another table
-            else:
-                self._over.discard(game_id)
-            return loaded
+            kept = self._keep(game_id, loaded)
+            self.live.changed(game_id, kept.table.version)
+            return kept
+
+    def _keep(self, game_id: int, loaded: Loaded) -> Loaded:
+        """Keep ``loaded`` for the table's pages unless a newer version is kept already (a
+        change's carried table may come while an older one is being read); the one kept."""
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.table.version > loaded.table.version:
+            return cached
+        self._cache[game_id] = loaded
+        if loaded.table.status == GameStatus.OVER and loaded.around.rematch is None:
+            self._over.add(game_id)  # its Revanche is news that comes from another table
+        else:
+            self._over.discard(game_id)
+        return loaded
+
+    def hidden(self, game_id: int, user_id: int) -> None:
+        """The person's page of ``game_id`` went to the background: it let go of its live
+        stream, whose end this process may not have seen yet. Those streams end now,
+        before they count the person as in the app again (``hides``)."""
+        if game_id in self.live.waiting:
+            said = self._hidden.setdefault(game_id, {})
+            said[user_id] = said.get(user_id, 0) + 1
+            self.live.poke(game_id)
+
+    def hides(self, game_id: int, user_id: int) -> int:
+        """How often the person's page of ``game_id`` went to the background so far: a
+        stream opened before the latest is one its page let go of."""
+        return self._hidden.get(game_id, {}).get(user_id, 0)
 
     @property
     def redraws_waiting(self) -> int:
@@ -194,5 +227,6 @@ class Pages:
             self._cache.pop(game_id, None)
             self._locks.pop(game_id, None)
             self._over.discard(game_id)
+            self._hidden.pop(game_id, None)
             if not self._over:
                 self._checked.clear()

@@ -129,17 +129,15 @@ async def body_of(request: web.Request) -> tuple[int, JSON]:
     return game_id, body
 
 
-async def left(request: web.Request, table: Table, user_id: int) -> None:
-    """The page closed (or went to the background): the person's hand message shows
-    their hand again, and the group's table follows every move again (only a match in
-    play is drawn otherwise while its people are in the app: an ended match's table,
-    redrawn when its pages close, would be the same edit again). A page toggled back and
+def redraw_spaced(request: web.Request, game_id: int, user_id: int) -> bool:
+    """Whether the person's hand may be redrawn now for their page going away or coming
+    back; if not, it is redrawn (a job recorded) once when it may: a page toggled back and
     forth gets its hand redrawn at most every ``presence.REDRAW_GAP`` seconds."""
     rt = services_of(bot_of(request))
     loop = asyncio.get_running_loop()
 
     def redraw() -> None:
-        task = loop.create_task(asyncio.to_thread(redraw_hands, rt.db, table.id, rt.rules.clock()))
+        task = loop.create_task(asyncio.to_thread(redraw_hands, rt.db, game_id, rt.rules.clock()))
         _redraws.add(task)
         task.add_done_callback(redrawn)
 
@@ -148,10 +146,29 @@ async def left(request: web.Request, table: Table, user_id: int) -> None:
         if not task.cancelled() and task.exception() is None:  # else the next move redraws
             rt.notifier.jobs_recorded()
 
-    hands = pages_of(request).redraw_soon(table.id, user_id, redraw)
+    return pages_of(request).redraw_soon(game_id, user_id, redraw)
+
+
+async def left(request: web.Request, table: Table, user_id: int) -> None:
+    """The page closed (or went to the background): the person's hand message shows
+    their hand again, and the group's table follows every move again (only a match in
+    play is drawn otherwise while its people are in the app: an ended match's table,
+    redrawn when its pages close, would be the same edit again)."""
+    rt = services_of(bot_of(request))
+    hands = redraw_spaced(request, table.id, user_id)
     with contextlib.suppress(Exception):  # the process may be stopping
         now = rt.rules.clock()
         await asyncio.to_thread(page_closed, rt.db, table, user_id, now, hands=hands)
+        rt.notifier.jobs_recorded()
+
+
+async def came(request: web.Request, game_id: int, user_id: int, now: float) -> None:
+    """The page is open (or back from the background): the person counts as in the app,
+    and one who came back gets their hand message pointing to the app (``redraw_spaced``)."""
+    rt = services_of(bot_of(request))
+    if await asyncio.to_thread(present, rt.db, game_id, user_id, now, hands=False):
+        if redraw_spaced(request, game_id, user_id):
+            await asyncio.to_thread(redraw_hands, rt.db, game_id, now)
         rt.notifier.jobs_recorded()
 
 
@@ -273,9 +290,10 @@ async def presence(request: web.Request) -> web.Response:
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is not None and table.seat_of(user.id) is not None:
         if body.get("hidden"):
+            pages_of(request).hidden(game_id, user.id)
             await left(request, table, user.id)
         else:
-            await asyncio.to_thread(present, rt.db, game_id, user.id, rt.rules.clock())
+            await came(request, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
 
 
@@ -355,10 +373,13 @@ async def _stream(
     clock = rt.clock
     present_at = -HEARTBEAT
     loaded = seen.loaded
+    hides = pages.hides(game_id, user.id)
     try:
         while True:
             if request.transport is None or request.transport.is_closing():
                 break  # the page let go (and may have said it is hidden): not present
+            if pages.hides(game_id, user.id) != hides:
+                break  # the page said it is hidden: it let go of this stream
             if pages.live.closing:
                 break
             # a lobby's seats change under an open page: present once seated
@@ -368,7 +389,7 @@ async def _stream(
             seen.seated = seen.seated or seated
             if seated and clock() - present_at >= HEARTBEAT / 2:
                 present_at = clock()
-                await asyncio.to_thread(present, rt.db, game_id, user.id, present_at)
+                await came(request, game_id, user.id, present_at)
             if (loaded.table.version, loaded.around) != sent:
                 data = json.dumps(await state_for(app, user, loaded, deck))
                 await response.write(f"event: state\ndata: {data}\n\n".encode())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import heapq
 import itertools
 import json
@@ -39,8 +40,11 @@ TOKEN = "123456:TEST"
 JSON = dict[str, Any]
 
 
-def database_url(tmp_path: Path) -> str:
-    """SQLite in the test's folder, or the PostgreSQL of TRUCO_TEST_DATABASE_URL (emptied)."""
+def database_url(tmp_path: Path, *, schema: bool = False) -> str:
+    """SQLite in the test's folder, or the PostgreSQL of TRUCO_TEST_DATABASE_URL emptied:
+    no tables at all, or with ``schema`` the newest schema with no rows in it (a schema
+    already at the newest migration is only truncated: making it anew for every test
+    cost more than most tests)."""
     url = os.environ.get("TRUCO_TEST_DATABASE_URL")
     if not url:
         return f"sqlite:///{tmp_path}/truco.db"
@@ -50,11 +54,34 @@ def database_url(tmp_path: Path) -> str:
 
     db = Database(url, migrate=False)
     with db.engine.begin() as conn:
-        for table in reversed(SQLModel.metadata.sorted_tables):
-            conn.execute(text(f"DROP TABLE IF EXISTS {table.name} CASCADE"))
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        names = ", ".join(t.name for t in SQLModel.metadata.sorted_tables)
+        if schema and _at_head(conn):
+            # DELETE, not TRUNCATE: a few rows go faster than TRUNCATE's new files
+            for table in reversed(SQLModel.metadata.sorted_tables):
+                conn.execute(table.delete())
+            for seq in conn.execute(text("SELECT relname FROM pg_class WHERE relkind = 'S'")):
+                conn.execute(text(f'ALTER SEQUENCE "{seq[0]}" RESTART'))
+        else:
+            conn.execute(text(f"DROP TABLE IF EXISTS {names}, alembic_version CASCADE"))
     db.close()
     return url
+
+
+def _at_head(conn: Any) -> bool:
+    """Whether the database's schema is the newest migration's."""
+    found = conn.execute(text("SELECT to_regclass('alembic_version') IS NOT NULL")).scalar()
+    if not found:
+        return False
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == _head()
+
+
+@functools.cache
+def _head() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    from bot.domain.store import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def buttons(message: JSON) -> list[JSON]:
@@ -647,7 +674,7 @@ async def running(
     server: FakeTelegram, tmp_path: Path, clock: FakeClock | None = None, **env: Any
 ) -> AsyncIterator[Harness]:
     """The bot running against the fake server with extra configuration (and clock)."""
-    h = Harness(server, database_url(tmp_path), clock, **env)
+    h = Harness(server, database_url(tmp_path, schema=True), clock, **env)
     await h.start()
     try:
         yield h

@@ -107,6 +107,27 @@ async def test_the_mao_de_onze_decision_is_said_to_the_group(harness: Harness) -
     ]
 
 
+async def test_a_partner_deciding_on_the_hand_drawn_before_a_run_still_decides(
+    harness: Harness,
+) -> None:
+    # both partners press at once: Cida's "Vamos jogar" was drawn before Ana's run, which
+    # settled nothing (running needs both, R6), so Cida's choice holds as she made it
+    s = harness.server
+    ana, beto, cida, dita = (s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita"))
+    group = s.add_group("G", admins=[ana], members=[beto, cida, dita])
+    await seat_match(harness, group, [ana, beto, cida, dita], paulista_hand((11, 4), players=4))
+    before = await harness.wait(
+        lambda: (m := harness.hand(cida)) and "Vamos jogar" in moves(m) and m
+    )
+    await press(harness, ana, "Correr")
+    await _heard(harness, group, "Ana quer correr da mão de onze")
+    data = moves(before)["Vamos jogar"]
+    answer = await s.user_presses(cida, cida, before["message_id"], data)
+    assert not answer["show_alert"], answer
+    said = await _heard(harness, group, "vão jogar")
+    assert said[-1] == "🤝 Ana & Cida vão jogar a mão de onze, valendo 3."
+
+
 async def test_running_from_the_mao_de_onze_is_said_by_the_closing(harness: Harness) -> None:
     s = harness.server
     ana, beto = s.add_user("Ana"), s.add_user("Beto")

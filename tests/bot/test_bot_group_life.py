@@ -4,11 +4,13 @@ everyone in a group, rematches that ask the others first."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
+from sqlmodel import select
+
 from bot.domain import messages, people, tables
+from bot.domain.models import HandMessage
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values.game import GameStatus, Occupant, Table
 from bot.domain.values.settings import Setting
@@ -402,6 +404,33 @@ async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harn
     await h.wait(lambda: "Falta abrir" not in s.message(group, lobby["message_id"])["text"])
 
 
+async def test_the_seat_confirmation_gives_way_to_the_first_hand(harness: Harness) -> None:
+    # the lobby's "✅ Você está na mesa…" is no news once the cards come: nothing of the
+    # lobby stays in the private chat
+    h, s = harness, harness.server
+    ana, beto = s.add_user("Ana"), s.add_user("Beto")
+    group = s.add_group("Truco da firma", admins=[ana], members=[beto])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco")
+    lobby = await h.wait(lambda: h.table(group))
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
+    gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
+    await s.user_sends(beto, beto, f"/start g{gid}")
+    seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    db = runtime_of(h.app).db
+
+    def recorded() -> bool:
+        with db.session() as session:
+            return session.exec(select(HandMessage).where(HandMessage.game_id == gid)).first()
+
+    await h.wait(recorded)  # what a person takes a few seconds to do: Ana starts it later
+    lobby = await h.wait(lambda: (m := h.table(group)) and "Começar" in labels(m) and m)
+    await s.user_presses(ana, group, lobby["message_id"], button(lobby, "Começar")["callback_data"])
+    await h.wait(lambda: newest(h, beto, "Sua mão"))
+    await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
+    assert not newest(h, beto, "Você está na mesa")
+
+
 async def test_truco_sizes_itself_to_the_group_and_reshapes_ones_own_lobby(
     harness: Harness,
 ) -> None:
@@ -481,15 +510,25 @@ async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
     await press(h, ana, "Truco!")
     b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
     d = await h.wait(lambda: (m := h.hand(dita)) and "Corro" in moves(m) and m)
-    answers = await asyncio.gather(
-        s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"]),
-        s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"]),
-    )
-    texts = [a["text"] for a in answers]
-    # one of them counted; the other is told whose answer came first and what it was
-    assert texts.count(None) + texts.count("") == 1, texts
-    told = next(x for x in texts if x)
-    assert told in ("Beto respondeu primeiro: aceitou.", "Dita respondeu primeiro: correu."), told
+    # Beto's Desce! settles the truco; Dita's Corro, pressed on the hand drawn before it,
+    # comes too late, and she is told whose answer came first and what it was
+    first = await s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"])
+    assert not first["text"], first
+    late = await s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"])
+    assert late["text"] == "Beto respondeu primeiro: aceitou.", late
+
+
+async def test_an_answer_pressed_as_the_partner_ran_still_counts(harness: Harness) -> None:
+    h, s = harness, harness.server
+    group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
+    # Dita runs: that settles nothing while Beto still answers (R6), so his Desce!, pressed
+    # on the hand drawn before her run, is the team's answer
+    await press(h, dita, "Corro")
+    answer = await s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"])
+    assert not answer["show_alert"], answer
+    await h.wait(lambda: any("Beto: Desce!" in m["text"] for m in h.bot_messages(group)))
 
 
 def test_table_and_deck_labels_fit_a_phone_in_both_languages() -> None:

@@ -7,13 +7,15 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from bot.domain import Database, Join, Person, RobotLevel, Rules, people, tables
+from bot.domain import Database, Join, Person, RobotLevel, Rules, outbox, people, tables
+from bot.domain.models import Game
+from bot.domain.tables.rows import store_seats
 from bot.domain.values.commands import Source
-from bot.domain.values.game import Occupant, Table
+from bot.domain.values.game import Occupant, Said, Saying, Table
 from bot.i18n import person_translations
 from bot.telegram.arguments import truco_request
 from bot.telegram.render.common import rounds_line
-from bot.telegram.render.table import table_text
+from bot.telegram.render.table import said_line, table_text
 from engine import Match, TableOptions
 from engine.actions import Act
 from engine.cards import parse_cards
@@ -219,4 +221,51 @@ def test_each_past_play_keeps_the_name_of_who_played_it(tmp_path: Path) -> None:
     robot_made = replace(x, stand_in_moves={1: (False, True)})
     text = re.sub(r"<[^>]+>", "", table_text(t, robot_made, x.view(0), 30))
     assert "🤖 Caio Q♦" in text and " Caio 2♠" in text and "🤖 Caio 2♠" not in text
+    db.close()
+
+
+def test_a_call_is_said_by_who_made_it_though_the_seat_changed_hands(tmp_path: Path) -> None:
+    # Caio calls truco himself; before the group hears it a robot takes his seat: the
+    # line is still his ("📣 Caio: TRUCO!"), not the robot's
+    rules = Rules(decision_seconds=30, seed=7, robot_delay=0)
+    db = Database(f"sqlite:///{tmp_path / 'said.db'}")
+    ana, caio = Person(1, "Ana"), Person(2, "Caio")
+    for p in (ana, caio):
+        people.meet(db, p, started=True)
+    lobby = tables.open_table(
+        db, -100, None, ana, truco_request(["2x2"], people.chat_settings(db, -100))
+    )
+    tables.lobby(db, lobby.id, caio, Join(), authorised=False, rules=rules)
+    tables.start(db, lobby.id, rules, paulista_hand(players=4))
+    gid = lobby.id
+    x = tables.load(db, gid)
+    assert x is not None and x.seats[1] == Occupant("Caio", user=caio.id)
+    card = next(a for a in x.view(0).legal if a.act is Act.PLAY)
+    tables.act(db, gid, x.version, None, card, rules, user_id=ana.id)
+    x = tables.load(db, gid)
+    assert x is not None
+    call = next(a for a in x.view(1).legal if a.act is Act.TRUCO)
+    tables.act(db, gid, x.version, None, call, rules, user_id=caio.id)
+    t = person_translations("pt")
+
+    def heard(seats: list[Occupant | None]) -> str:
+        with db.session() as s:
+            game = s.get(Game, gid)
+            assert game is not None
+            store_seats(s, gid, seats)
+            s.commit()
+            owed = outbox.pending_in(s, gid, rules.clock())
+        table = tables.load(db, gid)
+        assert table is not None
+        said = next(Said.from_json(o.payload) for o in owed if o.payload.get("seat") == 1)
+        return said_line(t, said, table, table.view(0))
+
+    robot = Occupant("Caio", user=caio.id, robot=RobotLevel.MEDIO)
+    seats = list(x.seats)
+    assert heard([*seats[:1], robot, *seats[2:]]) == "📣 Caio: TRUCO!"
+    # a line stored before who said it was kept names the seat's occupant, as it did
+    said = Said(0, 1, Saying.CALL, step=0)
+    table = tables.load(db, gid)
+    assert table is not None
+    assert said_line(t, said, table, table.view(0)) == "📣 🤖 Caio: TRUCO!"
     db.close()

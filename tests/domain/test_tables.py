@@ -26,11 +26,15 @@ from bot.domain import (
     Stale,
     Start,
     messages,
+    miniapp,
     people,
     presence,
     tables,
 )
 from bot.domain import jobs as store
+from bot.domain.tables import news
+from bot.domain.tables.rows import GameRow, game_row
+from bot.domain.values.game import Change
 from bot.telegram.arguments import truco_request
 from engine.actions import Act
 
@@ -464,3 +468,48 @@ def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_ne
     play_card()
     assert table_due() == clock.now
     assert hands_redrawn()
+
+
+def test_a_change_of_a_match_played_in_the_app_carries_the_table_its_pages_would_read(
+    db: Database, clock: Clock, group: int
+) -> None:
+    # the pages of every replica draw the table a change carried instead of reading it
+    # once each: it must be the very table, with how its hands ended, that they would read
+    rules = rules_on(clock)
+    seated = [ANA, BETO]
+    gid = open_and_start(db, group, rules, ["1x1"], seated)
+
+    def move(present: bool) -> Change:
+        table = tables.load(db, gid)
+        assert table is not None
+        seat = table.shown.to_act()[0]
+        if present:
+            presence.present(db, gid, seated[seat].id, clock.now)
+        else:
+            presence.absent(db, gid, seated[seat].id)
+        action = next(a for a in table.shown.legal_actions(seat) if a.act == Act.PLAY)
+        return tables.act(db, gid, table.version, None, action, rules, user_id=seated[seat].id)
+
+    change = move(present=False)
+    assert change.page is None  # nobody has it open: nothing is carried
+    ends = 0
+    while ends < 2:
+        change = move(present=True)
+        assert change.page is not None
+        read = miniapp.page_table(db, gid)
+        assert read is not None and miniapp.carried_table(change.page) == read
+        table, ended = change.page
+        text = news.carried(rows_of(db, gid), table.seats, dict(table.stand_in_moves), ended)
+        assert miniapp.carried_table(text) == read  # as another replica hears it
+        ends = len(read.ended)
+        if change.status != GameStatus.PLAYING:
+            break
+    assert ends >= 1
+    assert miniapp.carried_table("not a table") is None  # read it instead
+
+
+def rows_of(db: Database, gid: int) -> GameRow:
+    with db.session() as s:
+        row = game_row(s, gid)
+    assert row is not None
+    return row

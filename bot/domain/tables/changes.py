@@ -4,11 +4,13 @@ adapter, the jobs committed with it, and when the pending decision times out (R1
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlmodel import Session
 
 from bot.domain import jobs, outbox, presence
 from bot.domain.models import Game
+from bot.domain.tables import news
 from bot.domain.values.game import Change, GameStatus, Occupant, Table, TimeoutNote
 from bot.domain.values.settings import Rules
 from engine import Match, get_ruleset
@@ -87,13 +89,16 @@ def commit(
     change = game_change(game, m, seats)
     now = rules.clock()
     wait, hands = 0.0, True
-    playing = change.status == GameStatus.PLAYING and not change.private
-    if playing and not outbox.recorded_in(s, change.game_id):
+    if change.status == GameStatus.PLAYING and not change.private:
         seated = presence.seated_in(seats)
-        wait, everyone = presence.gate(seated, presence.seen_at_in(s, change.game_id), now)
-        # a person a robot stands in for has a hand message that follows the cards
-        stand_in = any(x is not None and x.user is not None and x.robot for x in seats)
-        hands = not everyone or stand_in
+        seen = presence.seen_at_in(s, change.game_id)
+        if not outbox.recorded_in(s, change.game_id):
+            wait, everyone = presence.gate(seated, seen, now)
+            # a person a robot stands in for has a hand message that follows the cards
+            stand_in = any(x is not None and x.user is not None and x.robot for x in seats)
+            hands = not everyone or stand_in
+        if presence.anyone_in(seated, seen, now):
+            change = replace(change, page=news.tell(s, game, seats))
     jobs.after_change(s, change, now, rules.robot_delay, rules.warning_seconds, wait, hands=hands)
     s.commit()
     return change

@@ -76,9 +76,13 @@ def act(
                 if user_id is not None and _made(s, game_id, expected, user_id, action):
                     raise Stale(Reason.DONE)
                 first = _answered_first(s, game_id, expected, user_id, action)
-                if first is not None:
+                if first is None:
+                    raise Stale()
+                if not _still_answers(s, game, user_id, action):
                     raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
-                raise Stale()
+                # a partner's answer that settled nothing (a run while this seat still
+                # answers, R6): both pressed at once, and this answer still stands
+                expected = game.version
             seats = read_seats(s, game)
             if user_id is not None:
                 seat = seat_of(seats, user_id)
@@ -93,8 +97,13 @@ def act(
             raise
         with db.session() as s:  # both read the same version; the other one was stored
             first = _answered_first(s, game_id, asked, user_id, action)
+            now = s.get(Game, game_id)
+            version = now.version if now is not None else None
+            pending = now is not None and _still_answers(s, now, user_id, action)
         if first is None:
             raise
+        if pending and version == asked + 1:  # the partner's answer settled nothing
+            return act(db, game_id, version, seat, action, rules, user_id=user_id, source=source)
         raise Stale(Reason.ANSWERED, seat=first[0], action=first[1]) from stale
 
 
@@ -126,7 +135,7 @@ def _apply(
     ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
     sayings = [said] if said is not None and not ran_out else []
     sayings += points_said(m, seat, action, flor)
-    announce(s, game, version, sayings)
+    announce(s, game, version, sayings, seats)
     return _store_move(s, game, expected, m, seats, rules, note=present)
 
 
@@ -216,7 +225,7 @@ def _finish(
         _closing(s, game, version, m)
         m.deal()
         record_event(s, game, version, "deal", hand=m.hand_number)
-        announce(s, game, version, points_said(m, None, None, ()), part="deal")
+        announce(s, game, version, points_said(m, None, None, ()), seats, part="deal")
         return GameStatus.PLAYING
     if m.phase == Phase.MATCH_OVER:
         _closing(s, game, version, m)
@@ -332,6 +341,18 @@ def _answered_first(
     return None
 
 
+def _still_answers(s: Session, game: Game, user_id: int | None, action: Action) -> bool:
+    """Whether this person's answer is still awaited, and legal, in the game as stored now
+    (a partner ran while this seat still answers: the same question stands)."""
+    if user_id is None or game.snapshot is None or game.status != GameStatus.PLAYING:
+        return False
+    seat = seat_of(read_seats(s, game), user_id)
+    if seat is None:
+        return False
+    m = stored_match(game)
+    return seat in m.to_act() and action in m.legal_actions(seat)
+
+
 def _made(s: Session, game_id: int, version: int, user_id: int, action: Action) -> bool:
     """Whether this person's action made for ``version`` is the one stored for it."""
     q = select(Event).where(
@@ -435,5 +456,5 @@ def time_out(db: Database, game_id: int, expected: int, rules: Rules) -> Change 
             payload = json.loads(note.to_json())
             outbox.record(s, game, outbox.Announcement.TIMEOUT, key, payload)
         if done:  # a flor the engine sang for the seat the turn passed to
-            announce(s, game, version, points_said(m, None, None, flor), part="t")
+            announce(s, game, version, points_said(m, None, None, flor), seats, part="t")
         return _store_move(s, game, expected, m, seats, rules, note=note)

@@ -4,12 +4,13 @@ the showdown's winner and the flors the engine sings, as ``Said`` announcements.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlmodel import Session
 
 from bot.domain import outbox
 from bot.domain.models import Game
-from bot.domain.values.game import Said, Saying
+from bot.domain.values.game import Occupant, Said, Saying
 from engine import Match
 from engine import envido as E
 from engine.actions import ENVIDO_CALLS, Act, Action
@@ -28,15 +29,24 @@ def flor_payout(m: Match) -> tuple[int | None, int]:
     return best & 1, E.FLOR_WORTH * len(flor)
 
 
-def announce(s: Session, game: Game, version: int, sayings: Sequence[Said], part: str = "") -> None:
+def announce(
+    s: Session,
+    game: Game,
+    version: int,
+    sayings: Sequence[Said],
+    seats: Sequence[Occupant | None],
+    part: str = "",
+) -> None:
     """Owe a group's chat what was said at this version, in order (a private table's
-    person reads it in their hand message)."""
+    person reads it in their hand message). Each line keeps who sat in its seat then
+    (``seats``): the seat may change hands before the group hears it."""
     if game.private:
         return
     for i, said in enumerate(sayings):
         # the first keeps the key every call had before several were said at once
         key = f"{game.id}:said:{version}" + (f":{part}{i}" if part or i else "")
-        outbox.record(s, game, outbox.Announcement.SAID, key, said.to_json())
+        made = replace(said, maker=seats[said.seat])
+        outbox.record(s, game, outbox.Announcement.SAID, key, made.to_json())
 
 
 def points_said(

@@ -16,7 +16,15 @@ from sqlmodel import Session, col, select
 from bot.domain.models import Event, Game, SeatRow, utcnow
 from bot.domain.values.commands import Source
 from bot.domain.values.errors import Reason, Refused, Stale
-from bot.domain.values.game import ACTIVE, GameStatus, Occupant, RobotLevel, Table, TimeoutNote
+from bot.domain.values.game import (
+    ACTIVE,
+    GameStatus,
+    HandSummary,
+    Occupant,
+    RobotLevel,
+    Table,
+    TimeoutNote,
+)
 from engine import Match, TableOptions
 from engine.sinais import DEFAULT_CATCH_PERCENT
 
@@ -167,10 +175,22 @@ def stand_in_moves(s: Session, game_id: int, seats: Sequence[int]) -> dict[int, 
 
 def row_to_table(s: Session, game: GameRow) -> Table:
     """The ``Table`` value of a game row (its seats read in the same session)."""
-    options = load_options(game.options)
-    seats = tuple(read_seats(s, game, options.players))
+    seats = read_seats(s, game, load_options(game.options).players)
+    return table_of(game, seats, seat_moves(s, game, seats))
+
+
+def seat_moves(
+    s: Session, game: GameRow, seats: Sequence[Occupant | None]
+) -> dict[int, tuple[bool, ...]]:
+    """``stand_in_moves`` of the seats a robot plays for their person (read only then)."""
     standing_in = [i for i, x in enumerate(seats) if x and x.robot and x.user is not None]
-    moves = stand_in_moves(s, game.id or 0, standing_in) if standing_in and game.snapshot else {}
+    return stand_in_moves(s, game.id or 0, standing_in) if standing_in and game.snapshot else {}
+
+
+def table_of(
+    game: GameRow, seats: Sequence[Occupant | None], moves: dict[int, tuple[bool, ...]]
+) -> Table:
+    """The ``Table`` value of a game row, its seats and its stand-ins' moves."""
     return Table(
         id=game.id or 0,
         chat_id=game.chat_id,
@@ -179,8 +199,8 @@ def row_to_table(s: Session, game: GameRow) -> Table:
         creator_id=game.creator_id,
         status=GameStatus(game.status),
         variant=game.variant,
-        options=options,
-        seats=seats,
+        options=load_options(game.options),
+        seats=tuple(seats),
         version=game.version,
         seed=game.seed,
         deadline_at=game.deadline_at,
@@ -189,6 +209,21 @@ def row_to_table(s: Session, game: GameRow) -> Table:
         snapshot=game.snapshot,
         stand_in_moves=moves,
     )
+
+
+_EVENTS = Event.__table__  # type: ignore[attr-defined]
+HAND_OVERS = (
+    core_select(_EVENTS.c.data)
+    .where(_EVENTS.c.game_id == bindparam("game"), _EVENTS.c.kind == "hand_over")
+    .order_by(_EVENTS.c.id)
+)
+"""The stored closings of a game's hands, oldest first."""
+
+
+def hand_overs_in(s: Session, game_id: int) -> list[HandSummary]:
+    """How each ended hand of a game closed, in the caller's session (tables and pages)."""
+    rows = s.execute(HAND_OVERS, {"game": game_id}).scalars()
+    return [HandSummary.from_json(json.loads(data)) for data in rows]
 
 
 def stored_match(game: Game) -> Match:

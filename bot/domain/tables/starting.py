@@ -83,7 +83,7 @@ def start(db: Database, game_id: int, rules: Rules, match: Match | None = None) 
         store_seats(s, game_id, full)
         record_event(s, game, expected + 1, "start", seed=match.seed, seats=[x.name for x in full])
         record_event(s, game, expected + 1, "deal", hand=match.hand_number)
-        announce(s, game, expected + 1, points_said(match, None, None, ()), part="deal")
+        announce(s, game, expected + 1, points_said(match, None, None, ()), full, part="deal")
         for i, x in enumerate(full):
             if x is not None and x.user in waiting:
                 record_event(s, game, expected + 1, "away", i, x.user, level=level.value)

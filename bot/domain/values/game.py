@@ -218,10 +218,14 @@ class Said:
     value: int | None = None
     points: int | None = None
     """The showdown's winning envido points (``Saying.ENVIDO_WON``)."""
+    maker: Occupant | None = None
+    """Who sat in ``seat`` when it was said (``None`` in lines stored before it was kept):
+    the line names them even once the seat has changed hands (a robot took a person's
+    seat, or the person came back) before the group heard it."""
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (an outbox payload)."""
-        return {
+        data: dict[str, Any] = {
             "hand": self.hand,
             "seat": self.seat,
             "saying": self.saying.value,
@@ -229,10 +233,19 @@ class Said:
             "value": self.value,
             "points": self.points,
         }
+        if self.maker is not None:
+            x = self.maker
+            data["maker"] = {"name": x.name, "user": x.user, "robot": x.robot}
+        return data
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Said:
         """Read the stored form."""
+        x = d.get("maker")
+        maker = None
+        if x is not None:
+            robot = RobotLevel(x["robot"]) if x.get("robot") else None
+            maker = Occupant(x["name"], x.get("user"), robot)
         return cls(
             d["hand"],
             d["seat"],
@@ -240,6 +253,7 @@ class Said:
             d.get("step"),
             d.get("value"),
             d.get("points"),
+            maker,
         )
 
 
@@ -325,6 +339,11 @@ class Change:
     robot_seat: int | None = None
     """A robot that must act now."""
     robot_level: RobotLevel | None = None
+    page: tuple[Table, tuple[HandSummary, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The table as committed and how its hands ended, when the change carried them to the
+    Mini App's pages (``bot.domain.tables.news``): this process's draw it without a read."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ for anything else written in private."""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.constants import ChatType
 
 from bot.domain import GameStatus, Refused, messages, people, tables
@@ -14,7 +14,7 @@ from bot.telegram.arguments import truco_request
 from bot.telegram.budget import Looked
 from bot.telegram.callbacks import parse_start
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.common import refuse, reply
+from bot.telegram.handlers.common import post, refuse, reply
 from bot.telegram.publish import schedule_hands, schedule_table
 from bot.telegram.publish.table import REPOST_AFTER
 from bot.telegram.render.hand import seated_text
@@ -48,7 +48,13 @@ async def start(update: Update, context: BotContext) -> None:
     if live is not None and live.status == GameStatus.LOBBY and seat is not None:
         # "Entrar" sent them here: confirm the seat, and the lobby stops asking for them
         title = await context.call(people.chat_title, context.db, live.chat_id)
-        await reply(update, context, seated_text(t, live, title))
+
+        async def seated(sent: Message) -> None:
+            # the match's first hand message takes its place: the chat keeps nothing of it
+            where = (live.id, seat, chat.id, sent.message_id)
+            await context.call(messages.seated_message, context.db, *where)
+
+        post(update, context, seated_text(t, live, title), then=seated)
         schedule_table(context.application, live.chat_id, live.thread_id, live.id)
         return
     await reply(

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 
@@ -88,10 +88,16 @@ async def refuse(
 
 
 def post(
-    update: Update, context: BotContext, text: str, target: int | None = None, **kw: Any
+    update: Update,
+    context: BotContext,
+    text: str,
+    target: int | None = None,
+    *,
+    then: Callable[[Message], Awaitable[None]] | None = None,
+    **kw: Any,
 ) -> None:
     """Send a command's answer in the background, routed already (``route_of``): in its
-    chat, or to ``target``."""
+    chat, or to ``target``; ``then``: what to do with the message once sent."""
     msg, chat = update.effective_message, update.effective_chat
     if msg is None or chat is None:
         return
@@ -100,11 +106,14 @@ def post(
     async def send() -> None:
         try:
             if to == chat.id:
-                await msg.reply_text(text, do_quote=False, **kw)
+                sent = await msg.reply_text(text, do_quote=False, **kw)
             else:
-                await context.bot.send_message(to, text, **kw)
+                sent = await context.bot.send_message(to, text, **kw)
         except TelegramError as exc:
             log.warning("reply in %s failed: %s", to, exc)
+            return
+        if then is not None:
+            await then(sent)
 
     context.application.create_task(send(), update=update)
 

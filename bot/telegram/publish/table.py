@@ -219,12 +219,13 @@ CALLS_HEARD = (
     Saying.ENVIDO_WON.value,
     Saying.FLOR.value,
 )
-URGENT_SAYINGS = CALLS_HEARD
-"""What the group is told at once (``planner.Traffic.URGENT``): the calls."""
+URGENT_SAYINGS = (*CALLS_HEARD, Saying.PLAY11.value)
+"""What the group is told at once (``planner.Traffic.URGENT``): the calls, and a team's
+choice to play the mão de onze/dez (it sets the hand's stake as a call does)."""
 
 
 def _urgent(o: Outgoing) -> bool:
-    """Whether an announcement goes at once: a call, the end of the match."""
+    """Whether an announcement goes at once: a call, a mão de onze/dez played, the end."""
     if o.kind == Announcement.MATCH_OVER:
         return True
     return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS
@@ -404,7 +405,10 @@ async def _draw_table(
     text, markup = _table_message(app, drawing, t, in_app, pressed)
     old = table.table_message_id
     live = table.status in (GameStatus.LOBBY, GameStatus.PLAYING) and not table.private
-    repost = old is not None and live and drawing.buried >= REPOST_AFTER
+    # while the minute is nearly spent the table claims nothing worth two calls to bring down
+    # (a repost and the old one's retiring): the calls carry the match, and it comes down
+    # once the minute is calm and it is drawn whole again
+    repost = old is not None and live and drawing.buried >= REPOST_AFTER and not pressed
     later = 0.0
     if repost:
         later = rt.reposted.get(table.id, -REPOST_GAP) + REPOST_GAP - rt.clock()

@@ -10,7 +10,7 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.domain.values.drawings import TableDrawing
-from bot.domain.values.game import GameStatus, Said, Saying, Table, TimeoutNote
+from bot.domain.values.game import GameStatus, Occupant, Said, Saying, Table, TimeoutNote
 from bot.i18n import Translations, words_for
 from bot.links import app_link, button_url
 from bot.telegram.callbacks import deep_link, vote_data
@@ -240,6 +240,12 @@ def timeout_line(
     return line
 
 
+def said_by(said: Said, table: Table) -> Occupant | None:
+    """Who said a line: who sat there then (a person, or the robot playing their seat), not
+    who sits there now."""
+    return said.maker if said.maker is not None else table.seats[said.seat]
+
+
 def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
     """A call, answer or decision as the group hears it: ``📣 Ana: TRUCO!``, ``Beto: Desce!``.
 
@@ -248,7 +254,7 @@ def said_line(t: Translations, said: Said, table: Table, view: View) -> str:
     _ = t.gettext
     w = words_for(t)
     rs = get_ruleset(table.variant)
-    who = seat_name(table.seats[said.seat], t)
+    who = seat_name(said_by(said, table), t)
     if said.saying == Saying.CALL:
         return _("📣 {who}: {call}").format(who=who, call=w.shout(said.step, rs).upper())
     if said.saying == Saying.ACCEPT:
@@ -289,7 +295,7 @@ def points_said_line(t: Translations, said: Said, table: Table) -> str:
     ``📣 Ana: REAL ENVIDO! (vale 5)``, ``🎯 Time 1 ganhou o envido com 31 pontos (Ana): 5``."""
     _ = t.gettext
     w = words_for(t)
-    who = seat_name(table.seats[said.seat], t)
+    who = seat_name(said_by(said, table), t)
     if said.saying == Saying.ENVIDO:
         call = w.envido_shout(ENVIDO_CALLS[said.step or 0]).upper()
         return _("📣 {who}: {call} (vale {value})").format(who=who, call=call, value=said.value)
