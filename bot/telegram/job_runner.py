@@ -44,6 +44,13 @@ from bot.ops.metrics import Metrics
 log = logging.getLogger(__name__)
 P = TypeVar("P", bound=Payload)
 MAX_BACKOFF = 60.0
+POLL = 2.5
+"""Seconds a runner waits for work before it looks again by itself. A process wakes its
+own runner for the jobs it records, and every runner wakes for the next due time it read
+(a deadline, a lease running out): the poll only finds what another process recorded and
+could not run itself. Shorter, the replicas' looks for nothing, and the turns of their own
+that gave back a job put off (now carried by the next look), were a large share of the
+database's transactions (docs-dev/bot-bench-log.md)."""
 
 __all__ = ["ClaimedJob", "JobBinding", "JobRunner", "Lane", "Postpone"]
 
@@ -106,7 +113,7 @@ class JobRunner:
         *,
         clock: Callable[[], float] = time.time,
         lease: float = 10.0,
-        poll: float = 0.5,
+        poll: float = POLL,
         lanes: tuple[Lane, ...] = (),
     ) -> None:
         """A runner that claims jobs for ``lease`` s, at most each lane's slots at once.
@@ -216,6 +223,8 @@ class JobRunner:
                     log.warning("jobs: database unavailable (%s); again in %.1f s", exc, wait)
                     nxt = now + wait
                 wait = self.poll if nxt is None else min(self.poll, max(0.0, nxt - self.clock()))
+                if self._later:  # given back before they are due (they were put off past a poll)
+                    wait = min(wait, min(x.due_at for x in self._later) - self.clock())
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), max(wait, 0.005))
         finally:
@@ -240,6 +249,7 @@ class JobRunner:
 
     async def _run(self, app: Any, job: ClaimedJob) -> None:
         kind = job.kind
+        wake = True
         try:
             callback = self._callbacks.get(kind)
             if callback is None:
@@ -253,6 +263,10 @@ class JobRunner:
             except Postpone as later:
                 due = self.clock() + later.seconds
                 self._give_back(job, due, failed=False, left=later.left)
+                # a job put off past the next poll is given back by that turn, not by one
+                # of its own (most of a hand's turns, while its table waits for the group's
+                # minute or the Mini App's gap); unless its lane is full: its slot is news
+                wake = later.seconds <= self.poll or self._lane_full(job.id)
                 return
             except Unavailable as exc:
                 wait = min(MAX_BACKOFF, 0.5 * 2**job.attempts)
@@ -266,8 +280,15 @@ class JobRunner:
         finally:
             self._running.pop(job.id, None)
             self._lane_of.pop(job.id, None)
-            if self._stopping is False:
+            if self._stopping is False and wake:
                 self._wake.set()
+
+    def _lane_full(self, job_id: int) -> bool:
+        """Whether the lane of a running job has all its slots taken."""
+        name = self._lane_of.get(job_id, "")
+        lane = next((x for x in self.lanes if x.name == name), None)
+        taken = sum(n == name for n in self._lane_of.values())
+        return lane is not None and taken >= lane.slots
 
     def _give_back(
         self, job: ClaimedJob, due_at: float, *, failed: bool, left: Payload | None = None
