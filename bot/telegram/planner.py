@@ -6,8 +6,8 @@ a match changes the table every second: drawing each change would spend the minu
 20 s and leave the group silent for the other 40, calls unsaid and commands unanswered.
 The planner shares the minute between three kinds of traffic, by what each one keeps free:
 
-- **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez played, envido,
-  flor), the end of a match, the question of /cancelar. They ring, and a late call
+- **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez decided — played
+  or run from —, envido, flor), the end of a match, the question of /cancelar. They ring, and a late call
   is a wrong one: they may spend the whole minute and never wait for anything but the
   second between two calls to a group. Whatever the table owes before a call goes in the
   same message (a hand's closing, a run), so the call is never held behind it.

@@ -13,9 +13,12 @@ from sqlmodel import col, select
 
 from bot.domain.messages import events_of
 from bot.domain.models import OutboxMessage
-from bot.domain.outbox import Announcement
+from bot.domain.outbox import Announcement, Outgoing
+from bot.domain.values.settings import Noise
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
 from bot.telegram.context import runtime_of
+from bot.telegram.planner import Traffic
+from bot.telegram.publish.table import _traffic
 from engine import Match, TableOptions
 from tests.bot.harness import (
     FakeClock,
@@ -136,6 +139,23 @@ async def test_running_from_the_mao_de_onze_is_said_by_the_closing(harness: Harn
     await press(harness, ana, "Correr")
     said = await _heard(harness, group, "Mão 1:")
     assert len(said) == 1 and "Ana" in said[0] and "Placar 11 × 5" in said[0]
+    # the decision is heard as a call is: at once, whatever the group's minute holds
+    db = runtime_of(harness.app).db
+    with db.session() as session:
+        rows = list(session.exec(select(OutboxMessage)))
+    closing = [
+        Outgoing(
+            r.id or 0,
+            r.game_id,
+            r.chat_id,
+            r.thread_id,
+            Announcement(r.kind),
+            json.loads(r.payload),
+        )
+        for r in rows
+        if r.kind == Announcement.HAND_OVER
+    ]
+    assert _traffic(closing, Noise.ALL) == Traffic.URGENT
 
 
 async def test_a_timeout_is_said_to_the_group(server: FakeTelegram, tmp_path) -> None:
