@@ -49,10 +49,7 @@ async def _heard(h: Harness, group: int, line: str) -> list[str]:
 async def test_each_call_and_answer_is_a_new_group_message_naming_the_seat(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    # on the wall clock: held, Dita's "Seis!" is never heard (the harness moves a held
-    # clock to the bot's own waits only up to a person's deadline, and here the table's
-    # wait for the group's minute reaches past Dita's)
-    async with running(server, tmp_path) as harness:
+    async with running(server, tmp_path, FakeClock()) as harness:
         s = harness.server
         ana, beto, cida, dita = (s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita"))
         group = s.add_group("G", admins=[ana], members=[beto, cida, dita])
