@@ -184,6 +184,10 @@ def upgrade(engine: Engine) -> None:
         raise DatabaseError(f"não consegui abrir o banco de dados: {reason}") from None
 
 
+CLOSE_WAIT = 5.0
+"""Seconds ``Database.close`` waits for the connections still in use."""
+
+
 class Database:
     """The bot's database: one engine, short sessions.
 
@@ -240,7 +244,14 @@ class Database:
             conn.execute(text("SELECT 1"))
 
     def close(self) -> None:
-        """Release every connection."""
+        """Release every connection, once those still in use (by a thread finishing its
+        transaction as the process stops) are given back, or after ``CLOSE_WAIT``
+        seconds: a connection given back after the pool is disposed goes back to the old
+        pool, never closed, and stays open at the server for the life of the process."""
+        pool = self.engine.pool
+        deadline = time.monotonic() + CLOSE_WAIT
+        while getattr(pool, "checkedout", lambda: 0)() and time.monotonic() < deadline:
+            time.sleep(0.01)
         self.engine.dispose()
 
 

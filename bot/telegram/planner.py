@@ -6,8 +6,8 @@ a match changes the table every second: drawing each change would spend the minu
 20 s and leave the group silent for the other 40, calls unsaid and commands unanswered.
 The planner shares the minute between three kinds of traffic, by what each one keeps free:
 
-- **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez played, envido,
-  flor), the end of a match, the question of /cancelar. They ring, and a late call
+- **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez decided — played
+  or run from —, envido, flor), the end of a match, the question of /cancelar. They ring, and a late call
   is a wrong one: they may spend the whole minute and never wait for anything but the
   second between two calls to a group. Whatever the table owes before a call goes in the
   same message (a hand's closing, a run), so the call is never held behind it.
@@ -18,9 +18,12 @@ The planner shares the minute between three kinds of traffic, by what each one k
 - **the table** (``Traffic.TABLE``): the table message's edits and reposts, the lines that
   are not calls (answers, timeouts, a hand's closing). They keep ``table_keep`` calls free
   (the calls' and two for commands), or more when the match calls often: as many as its
-  calls in the last minute, and the calls' reserve (the next minute will likely hold as
-  many), and once the group's minute is under pressure
-  (``pressed_from`` calls in it) they only fill the group's silences: they go once the
+  calls at their pace (read over at least ``PROJECTED_OVER`` seconds: a match that called
+  twice in its first 10 s will call about seven times a minute), and the calls' reserve,
+  and once the group's minute is under pressure (``pressed_from`` calls in it, or
+  ``brisk_from`` in the last ``BRISK`` seconds, a pace that would spend it: at the worst
+  pace the first seconds of a match spent a third of the minute on table edits that the
+  calls then lacked) they only fill the group's silences: they go once the
   group has heard nothing for ``QUIET`` seconds, spread over the window (at most half their
   share in its last half: a burst spent at once leaves the window at once, and a silence
   follows), and after ``SILENT`` seconds they may spend the commands' share too (a long
@@ -52,6 +55,7 @@ only computes; the table job (``bot.telegram.publish.table``) asks it before eve
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -83,6 +87,16 @@ def pressed_from(limit: int) -> int:
     """Calls in a group's window from which its minute is under pressure (6 of 20): from
     there on the table's traffic only fills the group's silences."""
     return max(2, round(limit * 0.3))
+
+
+BRISK = 10.0
+"""Seconds of a group's calls the planner reads its pace from (``brisk_from``)."""
+
+
+def brisk_from(limit: int) -> int:
+    """Calls in the last ``BRISK`` seconds that would spend the minute at that pace (3 of 20:
+    18 a minute): the group is under pressure from there on, even at a minute's start."""
+    return max(2, math.ceil(limit * BRISK / 60 * 0.9))
 
 
 QUIET = 5.0
@@ -124,8 +138,11 @@ def plan(
     """
     budget = flood.group_budget(0, limit)
     recent = [t for t in marks if now - t < budget.window]
-    pressed = len(recent) >= pressed_from(limit)
-    calls = sum(1 for t in urgent if now - t < budget.window)
+    # under pressure once the window holds its share, or sooner when the calls come at a
+    # pace that would spend the minute (a match's first seconds at the worst pace)
+    brisk = [t for t in recent if now - t < BRISK]
+    pressed = len(recent) >= pressed_from(limit) or len(brisk) >= brisk_from(limit)
+    calls = _projected([t for t in urgent if now - t < budget.window], now, budget.window)
     keep = {
         Traffic.URGENT: 0,
         Traffic.COMMAND: urgent_keep(limit),
@@ -146,7 +163,22 @@ def plan(
         lately = [t for t in recent if now - t < half]
         if len(lately) >= share:
             wait = max(wait, lately[len(lately) - share] + half - now)
+    if traffic == Traffic.TABLE and recent:
         # a long silence is worse than a command answered in private instead
         keep_calls = flood.seconds_to_wait(recent, budget, now, 1 + urgent_keep(limit), True)
         wait = min(wait, max(keep_calls, max(recent) + SILENT - now))
     return Plan(max(0.0, wait), pressed, bare, max(0.0, calm_in))
+
+
+PROJECTED_OVER = 20.0
+"""Seconds of a group's urgent calls from which their pace is taken for the whole minute."""
+
+
+def _projected(calls: Sequence[float], now: float, window: float) -> int:
+    """How many urgent calls the next window likely holds, from those made lately: a match
+    that called twice in its first 10 s will call about a dozen times a minute, and the
+    table must leave room for them before they come, not once the minute is spent."""
+    if not calls:
+        return 0
+    span = max(now - min(calls), PROJECTED_OVER)
+    return max(len(calls), math.ceil(len(calls) * window / span))

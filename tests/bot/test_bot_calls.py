@@ -13,9 +13,12 @@ from sqlmodel import col, select
 
 from bot.domain.messages import events_of
 from bot.domain.models import OutboxMessage
-from bot.domain.outbox import Announcement
+from bot.domain.outbox import Announcement, Outgoing
+from bot.domain.values.settings import Noise
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
 from bot.telegram.context import runtime_of
+from bot.telegram.planner import Traffic
+from bot.telegram.publish.table import _traffic
 from engine import Match, TableOptions
 from tests.bot.harness import (
     FakeClock,
@@ -46,10 +49,7 @@ async def _heard(h: Harness, group: int, line: str) -> list[str]:
 async def test_each_call_and_answer_is_a_new_group_message_naming_the_seat(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
-    # on the wall clock: held, Dita's "Seis!" is never heard (the harness moves a held
-    # clock to the bot's own waits only up to a person's deadline, and here the table's
-    # wait for the group's minute reaches past Dita's)
-    async with running(server, tmp_path) as harness:
+    async with running(server, tmp_path, FakeClock()) as harness:
         s = harness.server
         ana, beto, cida, dita = (s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita"))
         group = s.add_group("G", admins=[ana], members=[beto, cida, dita])
@@ -136,6 +136,23 @@ async def test_running_from_the_mao_de_onze_is_said_by_the_closing(harness: Harn
     await press(harness, ana, "Correr")
     said = await _heard(harness, group, "Mão 1:")
     assert len(said) == 1 and "Ana" in said[0] and "Placar 11 × 5" in said[0]
+    # the decision is heard as a call is: at once, whatever the group's minute holds
+    db = runtime_of(harness.app).db
+    with db.session() as session:
+        rows = list(session.exec(select(OutboxMessage)))
+    closing = [
+        Outgoing(
+            r.id or 0,
+            r.game_id,
+            r.chat_id,
+            r.thread_id,
+            Announcement(r.kind),
+            json.loads(r.payload),
+        )
+        for r in rows
+        if r.kind == Announcement.HAND_OVER
+    ]
+    assert _traffic(closing, Noise.ALL) == Traffic.URGENT
 
 
 async def test_a_timeout_is_said_to_the_group(server: FakeTelegram, tmp_path) -> None:

@@ -274,9 +274,10 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
         lobby = ana.locator(".msg.from-bot", has_text="Mesa de Truco paulista").last
         lobby.get_by_role("button", name="+ Robô médio").click()
         # the second robot from the redrawn lobby: a tap on the same drawing is a repeat
-        expect(lobby).to_contain_text("Robôs: Cida")
+        # (the sandbox's bot runs on the wall clock: its edit may take a loaded machine a while)
+        expect(lobby).to_contain_text("Robôs: Cida", timeout=15_000)
         lobby.get_by_role("button", name="+ Robô médio").click()
-        expect(lobby).not_to_contain_text("(livre)")
+        expect(lobby).not_to_contain_text("(livre)", timeout=15_000)
         lobby.get_by_role("button", name="Começar").click()
         table = ana.locator(".msg.from-bot", has_text="Mão 1").last
         expect(table).to_be_visible(timeout=15_000)

@@ -89,7 +89,8 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
     pa.locator('button.lobby[data-command="start"]').click()
     for page in (pa, pb, pc):
         expect(page.locator("#hand button[data-card]")).to_have_count(3)
-    # whoever's turn it is (robots play theirs at once) gets Truco! big enough for a thumb
+    # whoever's turn it is (robots play theirs at once) gets Truco! big enough for a thumb,
+    # or the answers to a robot's truco (the deal is random: a robot may call it first)
     pages = {ana: pa, beto: pb, caio: pc}
 
     def person_to_act() -> Any:
@@ -98,7 +99,7 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
         return who is not None and not who.robot and pages[who.user]
 
     page = world.run(world.h.wait(person_to_act))
-    expect(page.locator('button.act[data-act="truco"]')).to_be_visible()
+    expect(page.locator("button.act").first).to_be_visible()
     assert min(heights(page, "button.act")) >= TOUCH
     assert min(heights(page, "button.sig")) >= TOUCH
     shot(page, "webapp-2x2.png")

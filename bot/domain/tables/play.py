@@ -290,6 +290,7 @@ def hand_summary(m: Match) -> HandSummary:
         envido=envido,
         flor=view.flor_cards,
         extra=(extra[0], extra[1]),
+        ran11=last is Act.RUN11,
     )
 
 

@@ -141,10 +141,13 @@ class HandSummary:
     """Gaudério: the flors sung, as (seat, its cards), shown once the hand is over."""
     extra: tuple[int, int] = (0, 0)
     """Of ``points``, what each team scored by envido and flor (the rest is the hand's)."""
+    ran11: bool = False
+    """The team ran from the mão de onze/dez: a decision the group hears as it does a call."""
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (a ``hand_over`` event)."""
         return {
+            "ran11": self.ran11,
             "envido": self.envido.to_json() if self.envido is not None else None,
             "flor": [[s, [c.code for c in cards]] for s, cards in self.flor],
             "extra": list(self.extra),
@@ -176,6 +179,7 @@ class HandSummary:
             envido=EnvidoSummary.from_json(d["envido"]) if d.get("envido") else None,
             flor=tuple((s, tuple(map(Card.parse, cards))) for s, cards in d.get("flor", ())),
             extra=(extra[0], extra[1]),
+            ran11=d.get("ran11", False),
         )
 
 

@@ -225,9 +225,12 @@ choice to play the mão de onze/dez (it sets the hand's stake as a call does).""
 
 
 def _urgent(o: Outgoing) -> bool:
-    """Whether an announcement goes at once: a call, a mão de onze/dez played, the end."""
+    """Whether an announcement goes at once: a call, the mão de onze/dez decided (played,
+    or run from: its closing says so), the end."""
     if o.kind == Announcement.MATCH_OVER:
         return True
+    if o.kind == Announcement.HAND_OVER:
+        return bool(o.payload.get("ran11"))
     return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS
 
 
