@@ -331,9 +331,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
         rules=rules,
         clock=clock,
         budget=budget,
-        jobs=JobRunner(
-            db, metrics, clock=rules.clock, lease=config.job_lease, lanes=job_table.LANES
-        ),
+        jobs=JobRunner(db, metrics, clock=clock, lease=config.job_lease, lanes=job_table.LANES),
         metrics=metrics,
         throttle=CommandThrottle(notes_for(db), reserve=budget.reserve, clock=clock),
         http=http,

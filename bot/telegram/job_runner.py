@@ -31,11 +31,11 @@ import logging
 import os
 import secrets
 import socket
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from bot.clock import WALL, Clock
 from bot.domain import Database, Unavailable
 from bot.domain import jobs as store
 from bot.domain.jobs import ClaimedJob, JobKind, Payload
@@ -111,7 +111,7 @@ class JobRunner:
         db: Database,
         metrics: Metrics,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = WALL,
         lease: float = 10.0,
         poll: float = POLL,
         lanes: tuple[Lane, ...] = (),
@@ -135,6 +135,10 @@ class JobRunner:
         """Jobs that ran and come back later, given back by the next claim's transaction."""
         self._lane_of: dict[int, str] = {}
         self._wake = asyncio.Event()
+        self._timer: tuple[float, asyncio.Task[None]] | None = None
+        """When the loop wakes for the earliest job put off and not yet given back, and the
+        sleep that wakes it (on the bot's clock: a test's held clock is moved to it, and no
+        other process knows of the job before it is given back)."""
         self._stopping = False
         self._loop_task: asyncio.Task[None] | None = None
 
@@ -224,11 +228,27 @@ class JobRunner:
                     nxt = now + wait
                 wait = self.poll if nxt is None else min(self.poll, max(0.0, nxt - self.clock()))
                 if self._later:  # given back before they are due (they were put off past a poll)
-                    wait = min(wait, min(x.due_at for x in self._later) - self.clock())
+                    self._wake_at(min(x.due_at for x in self._later))
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), max(wait, 0.005))
         finally:
+            if self._timer is not None:
+                self._timer[1].cancel()
+                self._timer = None
             await self._drain()
+
+    def _wake_at(self, due: float) -> None:
+        """Wake the loop when the bot's clock reaches ``due`` (or earlier, if asked so)."""
+        if self._timer is not None:
+            if not self._timer[1].done() and self._timer[0] <= due:
+                return
+            self._timer[1].cancel()
+
+        async def sleep() -> None:
+            await self.clock.sleep(due - self.clock())
+            self._wake.set()
+
+        self._timer = (due, asyncio.get_running_loop().create_task(sleep()))
 
     async def _drain(self) -> None:
         """Let the running jobs finish, then give back every claim left."""
@@ -296,3 +316,4 @@ class JobRunner:
         """Give the job back with the next turn's transaction (``jobs.cycle``: one
         transaction of its own each before), to run again at ``due_at``."""
         self._later.append(store.Later(job, due_at, failed, left))
+        self._wake_at(due_at)
