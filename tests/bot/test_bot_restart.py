@@ -102,7 +102,8 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
     bot = start_bot(server.api_url, url, log, **ENV)
     try:
         await server.user_sends(ana, ana, "/start")
-        await server.wait_for(lambda: bot_messages(server, ana), timeout=20)
+        # the new process migrates an empty database first: slow beside another suite
+        await server.wait_for(lambda: bot_messages(server, ana), timeout=60)
         await server.user_sends(ana, ana, "/truco")
         await play(server, ana, 5)
         # as in the reference: the robot has answered, and Ana's clock runs when the bot dies
