@@ -144,18 +144,20 @@ def pending_in(s: Session, game_id: int, now: float) -> list[Outgoing]:
             .values(state=State.UNCERTAIN)
         )
         s.commit()
-    return [
-        Outgoing(
-            m.id or 0,
-            m.game_id,
-            m.chat_id,
-            m.thread_id,
-            Announcement(m.kind),
-            json.loads(m.payload),
-        )
-        for m in rows
-        if m.state == State.PENDING
-    ]
+    return [outgoing(m) for m in rows if m.state == State.PENDING]
+
+
+def outgoing(row: Any) -> Outgoing:
+    """An outbox row (an ``OutboxMessage``, or a row selected with its columns) as the
+    announcement it stores."""
+    return Outgoing(
+        row.id or 0,
+        row.game_id,
+        row.chat_id,
+        row.thread_id,
+        Announcement(row.kind),
+        json.loads(row.payload),
+    )
 
 
 Ids = int | Sequence[int]

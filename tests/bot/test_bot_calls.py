@@ -13,7 +13,7 @@ from sqlmodel import col, select
 
 from bot.domain.messages import events_of
 from bot.domain.models import OutboxMessage
-from bot.domain.outbox import Announcement, Outgoing
+from bot.domain.outbox import Announcement, outgoing
 from bot.domain.values.settings import Noise
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
 from bot.telegram.context import runtime_of
@@ -140,18 +140,7 @@ async def test_running_from_the_mao_de_onze_is_said_by_the_closing(harness: Harn
     db = runtime_of(harness.app).db
     with db.session() as session:
         rows = list(session.exec(select(OutboxMessage)))
-    closing = [
-        Outgoing(
-            r.id or 0,
-            r.game_id,
-            r.chat_id,
-            r.thread_id,
-            Announcement(r.kind),
-            json.loads(r.payload),
-        )
-        for r in rows
-        if r.kind == Announcement.HAND_OVER
-    ]
+    closing = [outgoing(r) for r in rows if r.kind == Announcement.HAND_OVER]
     assert _traffic(closing, Noise.ALL) == Traffic.URGENT
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import select
 
@@ -387,8 +388,10 @@ async def test_with_privacy_mode_on_the_ids_of_what_the_bot_sees_bring_the_table
     await h.wait(lambda: "continua abaixo" in s.message(group, table["message_id"])["text"])
 
 
-async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harness) -> None:
-    h, s = harness, harness.server
+async def _beto_sat_by_entrar(h: Harness) -> tuple[int, int, int, dict[str, Any], int]:
+    """Ana opens a table in her group, Beto presses Entrar and opens the bot from it:
+    Ana, Beto, the group, the lobby message and the table's id."""
+    s = h.server
     ana, beto = s.add_user("Ana"), s.add_user("Beto")
     group = s.add_group("Truco da firma", admins=[ana], members=[beto])
     await s.user_sends(ana, ana, "/start")
@@ -397,6 +400,12 @@ async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harn
     await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
     gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
     await s.user_sends(beto, beto, f"/start g{gid}")
+    return ana, beto, group, lobby, gid
+
+
+async def test_entrar_then_start_confirms_the_seat_with_a_way_back(harness: Harness) -> None:
+    h, s = harness, harness.server
+    _ana, beto, group, lobby, _gid = await _beto_sat_by_entrar(h)
     said = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
     assert "Truco paulista" in said["text"] and "Truco da firma" in said["text"]
     assert f"https://t.me/c/1000000001/{lobby['message_id']}" in str(said.get("entities"))
@@ -408,14 +417,7 @@ async def test_the_seat_confirmation_gives_way_to_the_first_hand(harness: Harnes
     # the lobby's "✅ Você está na mesa…" is no news once the cards come: nothing of the
     # lobby stays in the private chat
     h, s = harness, harness.server
-    ana, beto = s.add_user("Ana"), s.add_user("Beto")
-    group = s.add_group("Truco da firma", admins=[ana], members=[beto])
-    await s.user_sends(ana, ana, "/start")
-    await s.user_sends(ana, group, "/truco")
-    lobby = await h.wait(lambda: h.table(group))
-    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
-    gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
-    await s.user_sends(beto, beto, f"/start g{gid}")
+    ana, beto, group, lobby, gid = await _beto_sat_by_entrar(h)
     seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
     db = runtime_of(h.app).db
 

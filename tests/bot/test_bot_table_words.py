@@ -167,12 +167,10 @@ def test_the_rounds_are_counted_in_each_language() -> None:
     assert rounds_line(person_translations("en"), [0, None, 1], seats) == line
 
 
-def test_each_past_play_keeps_the_name_of_who_played_it(tmp_path: Path) -> None:
-    # Caio lets his time run out twice in a row: a robot takes his seat from then on, and
-    # the cards his timeouts played are still his on the table, not the robot's
-    now = [1_800_000_000.0]
-    rules = Rules(decision_seconds=30, seed=7, clock=lambda: now[0], robot_delay=0)
-    db = Database(f"sqlite:///{tmp_path / 'plays.db'}")
+def _ana_and_caio_at_four(path: Path, rules: Rules) -> tuple[Database, Person, Person, int]:
+    """A 2×2 of the group -100 started with Ana and Caio seated (robots in the other two
+    seats), in a new SQLite database at ``path``: the database, Ana, Caio, the table."""
+    db = Database(f"sqlite:///{path}")
     ana, caio = Person(1, "Ana"), Person(2, "Caio")
     for p in (ana, caio):
         people.meet(db, p, started=True)
@@ -181,7 +179,15 @@ def test_each_past_play_keeps_the_name_of_who_played_it(tmp_path: Path) -> None:
     )
     tables.lobby(db, lobby.id, caio, Join(), authorised=False, rules=rules)
     tables.start(db, lobby.id, rules, paulista_hand(players=4))
-    gid = lobby.id
+    return db, ana, caio, lobby.id
+
+
+def test_each_past_play_keeps_the_name_of_who_played_it(tmp_path: Path) -> None:
+    # Caio lets his time run out twice in a row: a robot takes his seat from then on, and
+    # the cards his timeouts played are still his on the table, not the robot's
+    now = [1_800_000_000.0]
+    rules = Rules(decision_seconds=30, seed=7, clock=lambda: now[0], robot_delay=0)
+    db, ana, caio, gid = _ana_and_caio_at_four(tmp_path / "plays.db", rules)
 
     def table() -> Table:
         found = tables.load(db, gid)
@@ -228,16 +234,7 @@ def test_a_call_is_said_by_who_made_it_though_the_seat_changed_hands(tmp_path: P
     # Caio calls truco himself; before the group hears it a robot takes his seat: the
     # line is still his ("📣 Caio: TRUCO!"), not the robot's
     rules = Rules(decision_seconds=30, seed=7, robot_delay=0)
-    db = Database(f"sqlite:///{tmp_path / 'said.db'}")
-    ana, caio = Person(1, "Ana"), Person(2, "Caio")
-    for p in (ana, caio):
-        people.meet(db, p, started=True)
-    lobby = tables.open_table(
-        db, -100, None, ana, truco_request(["2x2"], people.chat_settings(db, -100))
-    )
-    tables.lobby(db, lobby.id, caio, Join(), authorised=False, rules=rules)
-    tables.start(db, lobby.id, rules, paulista_hand(players=4))
-    gid = lobby.id
+    db, ana, caio, gid = _ana_and_caio_at_four(tmp_path / "said.db", rules)
     x = tables.load(db, gid)
     assert x is not None and x.seats[1] == Occupant("Caio", user=caio.id)
     card = next(a for a in x.view(0).legal if a.act is Act.PLAY)
