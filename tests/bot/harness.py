@@ -589,7 +589,11 @@ class PrivacyWatch:
         chat = event["chat_id"]
         text_ = event["message"].get("text", "")
         # the table's own line (a hand message may first say how the hand before ended)
-        shown = re.search(r"M[ãa]o (\d+) [·e]|Hand (\d+) [·i]", text_)
+        # or else a hand's closing line ("Mão 1: …"), which the group may hear only once
+        # the next hand is dealt (the planner folds the calls before it into it)
+        shown = re.search(r"M[ãa]o (\d+) [·e]|Hand (\d+) [·i]", text_) or re.search(
+            r"^M[ãa]o (\d+):|^Hand (\d+):", text_, re.MULTILINE
+        )
         for game in self._games():
             own = game.seat_of(chat) if chat > 0 else None
             if (chat < 0 and game.chat_id != chat) or (chat > 0 and own is None):
