@@ -103,9 +103,23 @@ def play(page, level: str, players: int, seed: int) -> tuple[list[float], list[f
             break
         if waiting == "hand_over":
             page.click("[data-jogo-proxima]")
-            page.wait_for_function(
-                "document.querySelector('[data-jogo]').getAttribute('data-jogo-espera') !== 'hand_over'"
-            )
+            try:
+                page.wait_for_function(
+                    "document.querySelector('[data-jogo]').getAttribute('data-jogo-espera') !== 'hand_over'",
+                    timeout=60_000,  # Playwright's 30 s ran out at a load of 31 (two cores)
+                )
+            except Exception:
+                # what the page showed when the next hand did not come, to find out why
+                attrs = page.eval_on_selector(
+                    GAME, "e => Object.fromEntries([...e.attributes].map(a => [a.name, a.value]))"
+                )
+                print(
+                    json.dumps({"stuck": level, "players": players, "seed": seed, **attrs}),
+                    file=sys.stderr,
+                )
+                print(page.inner_text(GAME)[:3000], file=sys.stderr)
+                page.screenshot(path=os.path.join(tempfile.gettempdir(), "bench_jogo_stuck.png"))
+                raise
             continue
         actions = page.eval_on_selector_all(
             f"{GAME} button[data-acao]:not([disabled])",
@@ -115,7 +129,8 @@ def play(page, level: str, players: int, seed: int) -> tuple[list[float], list[f
         start = time.perf_counter()
         page.click(f'{GAME} button[data-acao="{rng.choice(actions)}"]')
         page.wait_for_function(
-            f"+document.querySelector('[data-jogo]').getAttribute('data-jogo-passo') > {before}"
+            f"+document.querySelector('[data-jogo]').getAttribute('data-jogo-passo') > {before}",
+            timeout=60_000,
         )
         page.wait_for_function(wait_person, timeout=60_000)
         answers.append((time.perf_counter() - start) * 1000)
