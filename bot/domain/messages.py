@@ -101,6 +101,17 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
 
 
 @dataclass(frozen=True)
+class RoundAsk:
+    """``table_round``'s arguments, for a round read in another call's transaction
+    (``announced``)."""
+
+    now: float
+    budgets: Callable[[int], Sequence[flood.Budget]]
+    at: float
+    in_app: bool = False
+
+
+@dataclass(frozen=True)
 class TableRound:
     """What one round of a table's redraw needs: the drawing, what it owes, the budget."""
 
@@ -136,20 +147,32 @@ def table_round(
     session before).
     """
     with db.session() as s:
-        drawing = _table_drawing(s, game_id, now)
-        if drawing is None:
-            return None
-        table = drawing.table
-        owed = outbox.pending_in(s, game_id, now)
-        gate = presence.table_gate_in(s, table, now) if in_app else (0.0, False)
-        if table.private:
-            return TableRound(drawing, owed, 0.0, gate)
-        chat = budgets(table.chat_id)
-        if len(chat) != 1:
-            return TableRound(drawing, owed, flood.wait_in(s, chat, at, 1), gate)
-        marks = tuple(flood.marks_in(s, chat[0], at))  # one read: the wait is made of them
-        wait = flood.seconds_to_wait(marks, chat[0], at, 1, spaced=True)
-        return TableRound(drawing, owed, wait, gate, marks)
+        return _round_in(s, game_id, now, budgets, at, in_app)
+
+
+def _round_in(
+    s: Session,
+    game_id: int,
+    now: float,
+    budgets: Callable[[int], Sequence[flood.Budget]],
+    at: float,
+    in_app: bool,
+) -> TableRound | None:
+    """``table_round`` in the caller's session."""
+    drawing = _table_drawing(s, game_id, now)
+    if drawing is None:
+        return None
+    table = drawing.table
+    owed = outbox.pending_in(s, game_id, now)
+    gate = presence.table_gate_in(s, table, now) if in_app else (0.0, False)
+    if table.private:
+        return TableRound(drawing, owed, 0.0, gate)
+    chat = budgets(table.chat_id)
+    if len(chat) != 1:
+        return TableRound(drawing, owed, flood.wait_in(s, chat, at, 1), gate)
+    marks = tuple(flood.marks_in(s, chat[0], at))  # one read: the wait is made of them
+    wait = flood.seconds_to_wait(marks, chat[0], at, 1, spaced=True)
+    return TableRound(drawing, owed, wait, gate, marks)
 
 
 def _canceller(s: Session, game_id: int) -> str | None:
@@ -388,17 +411,26 @@ def announced(
     chat_id: int,
     thread_id: int | None,
     telegram_id: int,
-) -> None:
+    then: RoundAsk | None = None,
+) -> TableRound | None:
     """Announcements of a group's table went out as the message ``telegram_id``: they are
     sent (``outbox.sent``), the message pushes the table up (``note_posted``) and its id
     tells of the chatter a bot in privacy mode does not see (``note_seen``), in one
-    transaction (one for each, and one more per announcement, before)."""
+    transaction (one for each, and one more per announcement, before).
+
+    ``then``: also read the table's next round (``table_round``, as of after these writes)
+    in the same transaction, and return it: the redraw goes on from there at once (a
+    round of its own after every announcement was one more transaction per hand)."""
     with db.session() as s:
         outbox.finish_in(s, ids, worker, **outbox.sent_values(telegram_id))
         s.execute(_POSTED, {"game": game_id, "count": 1})
         if not thread_id:
             _seen_in(s, chat_id, telegram_id)
+        found = None
+        if then is not None:
+            found = _round_in(s, game_id, then.now, then.budgets, then.at, then.in_app)
         s.commit()
+    return found
 
 
 def bring_table_down(db: Database, game_id: int, after: int) -> None:

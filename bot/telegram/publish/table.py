@@ -120,9 +120,10 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
     """
     rt = runtime_of(app)
     async with rt.lock(("chat", game_id)):
+        ahead: messages.TableRound | None = None  # read with the last announcement's marks
         for _round in range(ROUNDS):
             # the drawing, then the outbox, then the chat's budget: one look at the database
-            found = await asyncio.to_thread(
+            found = ahead or await asyncio.to_thread(
                 messages.table_round,
                 rt.db,
                 game_id,
@@ -131,6 +132,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 rt.budget.clock(),
                 in_app=rt.config.webapp is not None,
             )
+            ahead = None
             if found is None:
                 return 0.0
             drawing, owed = found.drawing, found.owed
@@ -153,7 +155,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     continue
             try:
                 if owed:
-                    said = await _announce(app, table, owed, t, drawing.noise)
+                    said, ahead = await _announce(app, table, owed, t, drawing.noise)
                     if said and traffic == Traffic.URGENT and not table.private:
                         _urgent_made(app, table.chat_id)
                     continue  # then the newest table, or what was said meanwhile
@@ -252,12 +254,13 @@ async def _skip(app: TrucoApp, items: Sequence[Outgoing]) -> None:
 
 async def _announce(
     app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations, noise: str = "all"
-) -> bool:
+) -> tuple[bool, messages.TableRound | None]:
     """Send what the outbox holds for this table, in order: the lines said, the hands'
     closings and timeouts in one message, the end of the match in its own (Revanche).
 
     ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent.
-    Whether a message was sent."""
+    Whether a message was sent, and the table's next round when it was read with the
+    message recorded (``messages.announced``)."""
     lines: list[Outgoing] = []
     for o in owed:
         if o.kind == Announcement.MATCH_OVER:
@@ -271,7 +274,7 @@ async def _announce(
         if muted:
             await _skip(app, muted)
         if not heard:
-            return False
+            return False, None
         view = table.view(0)
         text = "\n".join(_line(t, o, table, view) for o in heard)
         # only a call rings: answers, timeouts and closings matter to the players, who
@@ -280,12 +283,12 @@ async def _announce(
         # it pushes the table up like anyone's message, and its id also tells of the
         # chatter a bot in privacy mode does not see (``posted``)
         sent = await _send_once(app, table, heard, text, None, quiet=not calls, posted=True)
-        return sent is not None
+        return (True, sent[1]) if sent is not None else (False, None)
     end = owed[0]
     score = end.payload["score"]
     ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
     text = match_over_text(t, ending, table.seats)
-    return await _send_once(app, table, [end], text, rematch_keyboard(t, table)) is not None
+    return await _send_once(app, table, [end], text, rematch_keyboard(t, table)) is not None, None
 
 
 def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
@@ -314,11 +317,12 @@ async def _send_once(
     *,
     quiet: bool = False,
     posted: bool = False,
-) -> int | None:
+) -> tuple[int, messages.TableRound | None] | None:
     """One message for some outbox items: claimed, sent, recorded; never sent twice.
 
     The message's id when Telegram took it. ``quiet``: no notification. ``posted``: it
-    pushes the table up (``messages.announced``).
+    pushes the table up (``messages.announced``), and then the table's next round is read
+    with the message recorded, as of now, and returned with the id.
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
@@ -350,12 +354,17 @@ async def _send_once(
         log.warning("announcement in %s failed: %s", table.chat_id, exc)
         await asyncio.to_thread(outbox.retry, rt.db, ids, worker)
         raise Later from exc
+    found = None
     if posted:
         where = (table.id, table.chat_id, table.thread_id)
-        await asyncio.to_thread(messages.announced, rt.db, ids, worker, *where, sent.message_id)
+        webapp = rt.config.webapp is not None
+        then = messages.RoundAsk(rt.rules.clock(), rt.budget.budgets, rt.budget.clock(), webapp)
+        found = await asyncio.to_thread(
+            messages.announced, rt.db, ids, worker, *where, sent.message_id, then
+        )
     else:
         await asyncio.to_thread(outbox.sent, rt.db, ids, worker, sent.message_id)
-    return int(sent.message_id)
+    return int(sent.message_id), found
 
 
 def _table_message(
