@@ -271,6 +271,11 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         # who has the Mini App open, read with the drawing (only when the bot has one)
         since = None if rt.config.webapp is None else rt.rules.clock() - presence.PRESENCE
         drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id, since)
+        if drawing is None or any(seat < 0 for seat in drawing.messages):
+            # lobby answers of people who left (or of a cancelled lobby): deleted
+            left = await asyncio.to_thread(messages.take_leftovers, rt.db, game_id)
+            for chat_id, message_id in left:
+                await _deleted(app, chat_id, message_id)
         if drawing is None:
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)
