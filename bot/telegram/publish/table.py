@@ -140,6 +140,12 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             t = translations(drawing.language)
             traffic = _traffic(owed, drawing.noise)
             bare, calm_in = False, 0.0
+            if not owed and found.gate[0] > 0 and not table.private:
+                # everyone plays in the Mini App and nothing is owed: the table waits for
+                # the app's gap whatever the group's minute would allow (asked first, the
+                # planner's short waits brought the redraw back, to wait again, ~2.5 times
+                # a hand at the bench's pace)
+                return found.gate[0]
             if not table.private and traffic is not None:
                 limit = rt.budget.group_limit
                 urgent_lately = rt.urgent.get(table.chat_id, ())
