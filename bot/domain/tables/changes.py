@@ -88,13 +88,18 @@ def commit(
     """
     change = game_change(game, m, seats)
     now = rules.clock()
-    wait, hands = 0.0, True
+    wait, hands, held = 0.0, True, False
     if change.status == GameStatus.PLAYING and not change.private:
         seated = presence.seated_in(seats)
         seen = presence.seen_at_in(s, change.game_id)
         gap, everyone = presence.gate(seated, seen, now)
         if not outbox.recorded_in(s, change.game_id):
             wait = gap
+        elif not outbox.urgent_in(s, change.game_id):
+            # lines that are not calls (an answer, a hand's closing) while older ones wait
+            # for room in the group's minute: they go together, when the redraw comes back
+            # (brought forward, it read the table only to wait again)
+            held = outbox.owed_before_in(s, change.game_id)
         # a person a robot stands in for has a hand message that follows the cards; the
         # others' messages point to the app whatever was announced (a hand's end too: that
         # redraw only wrote down the new hand's number, one job and a transaction a seat,
@@ -103,7 +108,16 @@ def commit(
         hands = not everyone or stand_in
         if presence.anyone_in(seated, seen, now):
             change = replace(change, page=news.tell(s, game, seats))
-    jobs.after_change(s, change, now, rules.robot_delay, rules.warning_seconds, wait, hands=hands)
+    jobs.after_change(
+        s,
+        change,
+        now,
+        rules.robot_delay,
+        rules.warning_seconds,
+        wait,
+        hands=hands,
+        table_held=held,
+    )
     s.commit()
     return change
 

@@ -227,19 +227,16 @@ CALLS_HEARD = (
     Saying.ENVIDO_WON.value,
     Saying.FLOR.value,
 )
-URGENT_SAYINGS = (*CALLS_HEARD, Saying.PLAY11.value)
-"""What the group is told at once (``planner.Traffic.URGENT``): the calls, and a team's
-choice to play the mão de onze/dez (it sets the hand's stake as a call does)."""
+
+
+URGENT_SAYINGS = outbox.URGENT_SAYINGS
+"""What is said that the group is told at once (``planner.Traffic.URGENT``)."""
 
 
 def _urgent(o: Outgoing) -> bool:
-    """Whether an announcement goes at once: a call, the mão de onze/dez decided (played,
-    or run from: its closing says so), the end."""
-    if o.kind == Announcement.MATCH_OVER:
-        return True
-    if o.kind == Announcement.HAND_OVER:
-        return bool(o.payload.get("ran11"))
-    return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS
+    """Whether an announcement goes at once (``planner.Traffic.URGENT``: ``outbox.urgent``,
+    which the domain also reads to bring the redraw forward)."""
+    return outbox.urgent(o.kind, o.payload)
 
 
 def _heard(o: Outgoing, noise: str) -> bool:
