@@ -149,7 +149,14 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             if not table.private and traffic is not None:
                 limit = rt.budget.group_limit
                 urgent_lately = rt.urgent.get(table.chat_id, ())
-                made = planner.plan(found.marks, rt.budget.clock(), limit, traffic, urgent_lately)
+                made = planner.plan(
+                    found.marks,
+                    rt.budget.clock(),
+                    limit,
+                    traffic,
+                    urgent_lately,
+                    in_app=found.gate[1],
+                )
                 wait, bare, calm_in = made.wait, made.bare, made.calm_in
                 if wait > 0 and bare and not owed and _stale(app, drawing, t):
                     urgent = Traffic.URGENT
