@@ -124,9 +124,28 @@ def take(
     the lock is held is what bounds the bot's calls a second. The statements are built
     once (every send in a group comes here): building them cost more CPU than running them.
     """
+    return take_alive(db, budgets, now, lock, needed=needed, spaced=spaced)[0]
+
+
+def take_alive(
+    db: Database,
+    budgets: Sequence[Budget],
+    now: float,
+    lock: Sequence[str] | None = None,
+    *,
+    needed: int = 1,
+    spaced: bool = False,
+    alive_as: tuple[str, float] | None = None,
+) -> tuple[float, int]:
+    """``take``, and with ``alive_as`` (a worker, a ``ttl``) also ``alive`` in the same
+    transaction: the wait, and how many processes are alive (0 when not asked).
+
+    A replica notes itself alive once a second while it sends: a transaction of its own
+    each time was most of a second's worth of a busy group's sends."""
     keys = sorted({b.key for b in budgets} if lock is None else set(lock))
     marked = sorted({b.key for b in budgets})
     with db.session() as s:
+        found = 0 if alive_as is None else _alive_in(s, alive_as[0], now, alive_as[1])
         # in key order: two processes never wait on each other in a cycle
         if len(s.execute(_LOCK, {"keys": keys}).all()) < len(keys):  # counted the first time
             for key in keys:
@@ -140,8 +159,11 @@ def take(
             marks = [at for key, at in rows if key == b.key and at > now - b.window]
             worst = max(worst, seconds_to_wait(marks, b, now, needed, spaced=spaced))
         if worst > 0:
-            s.rollback()
-            return worst
+            if alive_as is None:
+                s.rollback()
+            else:  # the note stays (and the first time's keys, which nothing else writes)
+                s.commit()
+            return worst, found
         if len(budgets) == 1:  # a group's send: the statements built once
             b = budgets[0]
             s.execute(_MARK, {"key": b.key, "at": now})
@@ -159,7 +181,7 @@ def take(
                 )
             )
         s.commit()
-        return 0.0
+        return 0.0, found
 
 
 _KEYS = FloodKey.__table__  # type: ignore[attr-defined]
@@ -219,13 +241,18 @@ def alive(db: Database, worker: str, now: float, ttl: float) -> int:
 
     The bot's per-second budget is split between them (``bot.telegram.budget``).
     """
-    key = f"alive:{worker}"
     with db.session() as s:
-        s.execute(_MARK, {"key": key, "at": now})
-        s.execute(_FORGET, {"key": key, "before": now})
-        found = int(s.execute(_ALIVE, {"since": now - ttl}).scalar_one())
+        found = _alive_in(s, worker, now, ttl)
         s.commit()
-    return max(1, found)
+    return found
+
+
+def _alive_in(s: Session, worker: str, now: float, ttl: float) -> int:
+    """``alive`` in the caller's transaction."""
+    key = f"alive:{worker}"
+    s.execute(_MARK, {"key": key, "at": now})
+    s.execute(_FORGET, {"key": key, "before": now})
+    return max(1, int(s.execute(_ALIVE, {"since": now - ttl}).scalar_one()))
 
 
 _ALIVE = core_select(func.count(func.distinct(_MARKS_T.c.key))).where(

@@ -137,6 +137,7 @@ def after_change(
     table_wait: float = 0.0,
     *,
     hands: bool = True,
+    table_held: bool = False,
 ) -> None:
     """Record, in the change's transaction, everything that must follow it.
 
@@ -168,7 +169,8 @@ def after_change(
         dropped.append((JobKind.HANDS, f"{key}:warning"))
     s.execute(_CANCEL_ALL, {"pairs": [(str(kind), k) for kind, k in dropped]})
     tkey = table_key(change.chat_id, change.thread_id)
-    schedule(s, tkey, now + table_wait, TableJob((game,)), keep_earlier=True, merge=True)
+    payload = TableJob((game,))
+    schedule(s, tkey, now + table_wait, payload, keep_earlier=True, merge=True, keep=table_held)
 
 
 def request(
@@ -209,10 +211,12 @@ def schedule(
     *,
     keep_earlier: bool = False,
     merge: bool = False,
+    keep: bool = False,
 ) -> None:
     """Create or replace the job of ``payload``'s kind and ``key`` in the caller's transaction.
 
     ``keep_earlier``: a job already due sooner keeps its time (redraws coalesce).
+    ``keep``: a job already waiting keeps its time, whenever it is due.
     ``merge`` (a ``TableJob``): a redraw already waiting draws its games and these.
     A job being run while it is rescheduled runs again once its run ends.
     """
@@ -221,7 +225,7 @@ def schedule(
     # path): a new job, or the waiting one replaced. With ``merge`` only when the data is
     # the same (a chat's one table redrawn again); other data is merged below.
     params = {"kind": kind, "key": key, "due_at": due_at, "data": stored_form(payload)}
-    upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge)
+    upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge, keep)
     if s.execute(upsert, params).first() is not None:
         return
     q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
@@ -230,14 +234,15 @@ def schedule(
         waiting = json.loads(row.data).get("games", [])
         payload = TableJob(tuple(sorted(set(waiting) | set(payload.games))))
     row.data = stored_form(payload)
-    row.due_at = min(row.due_at, due_at) if keep_earlier else due_at
+    if not keep:
+        row.due_at = min(row.due_at, due_at) if keep_earlier else due_at
     row.generation += 1
     row.attempts = 0
     s.add(row)
 
 
 @functools.cache
-def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool) -> Any:
+def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool, keep: bool = False) -> Any:
     """``schedule``'s statement, built once per shape: building it anew for every job
     (its ``excluded`` alias, the ON CONFLICT clause, their cache key) cost more CPU than
     running it."""
@@ -252,6 +257,8 @@ def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool) -> Any:
     )
     jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
     due = case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at) if keep_earlier else None
+    if keep:
+        due = jobs.due_at
     upsert = stmt.on_conflict_do_update(
         index_elements=["kind", "key"],
         set_={

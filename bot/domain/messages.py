@@ -17,14 +17,21 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.domain import flood, outbox, presence
-from bot.domain.models import Event, Game, HandMessage, Player
+from bot.domain.models import SEATED, Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_voice_in, info_of
 from bot.domain.store import Database, raise_to
-from bot.domain.tables.rows import HAND_OVERS, GameRow, game_row, hand_overs_in, row_to_table
+from bot.domain.tables.rows import (
+    HAND_OVERS,
+    GameRow,
+    game_row,
+    hand_overs_in,
+    read_seats,
+    row_to_table,
+)
 from bot.domain.tables.starting import pending_starts, rematch_waiting
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping, TableDrawing
-from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent
+from bot.domain.values.game import GameStatus, HandSummary, LoggedEvent, seat_of
 from bot.domain.values.people import PlayerInfo
 from bot.domain.values.settings import Noise
 from bot.i18n import language_for
@@ -101,6 +108,17 @@ def _table_drawing(s: Session, game_id: int, now: float | None) -> TableDrawing 
 
 
 @dataclass(frozen=True)
+class RoundAsk:
+    """``table_round``'s arguments, for a round read in another call's transaction
+    (``announced``)."""
+
+    now: float
+    budgets: Callable[[int], Sequence[flood.Budget]]
+    at: float
+    in_app: bool = False
+
+
+@dataclass(frozen=True)
 class TableRound:
     """What one round of a table's redraw needs: the drawing, what it owes, the budget."""
 
@@ -136,20 +154,32 @@ def table_round(
     session before).
     """
     with db.session() as s:
-        drawing = _table_drawing(s, game_id, now)
-        if drawing is None:
-            return None
-        table = drawing.table
-        owed = outbox.pending_in(s, game_id, now)
-        gate = presence.table_gate_in(s, table, now) if in_app else (0.0, False)
-        if table.private:
-            return TableRound(drawing, owed, 0.0, gate)
-        chat = budgets(table.chat_id)
-        if len(chat) != 1:
-            return TableRound(drawing, owed, flood.wait_in(s, chat, at, 1), gate)
-        marks = tuple(flood.marks_in(s, chat[0], at))  # one read: the wait is made of them
-        wait = flood.seconds_to_wait(marks, chat[0], at, 1, spaced=True)
-        return TableRound(drawing, owed, wait, gate, marks)
+        return _round_in(s, game_id, now, budgets, at, in_app)
+
+
+def _round_in(
+    s: Session,
+    game_id: int,
+    now: float,
+    budgets: Callable[[int], Sequence[flood.Budget]],
+    at: float,
+    in_app: bool,
+) -> TableRound | None:
+    """``table_round`` in the caller's session."""
+    drawing = _table_drawing(s, game_id, now)
+    if drawing is None:
+        return None
+    table = drawing.table
+    owed = outbox.pending_in(s, game_id, now)
+    gate = presence.table_gate_in(s, table, now) if in_app else (0.0, False)
+    if table.private:
+        return TableRound(drawing, owed, 0.0, gate)
+    chat = budgets(table.chat_id)
+    if len(chat) != 1:
+        return TableRound(drawing, owed, flood.wait_in(s, chat, at, 1), gate)
+    marks = tuple(flood.marks_in(s, chat[0], at))  # one read: the wait is made of them
+    wait = flood.seconds_to_wait(marks, chat[0], at, 1, spaced=True)
+    return TableRound(drawing, owed, wait, gate, marks)
 
 
 def _canceller(s: Session, game_id: int) -> str | None:
@@ -208,17 +238,21 @@ def _hand_row(game_id: int, seat: int) -> SelectOfScalar[HandMessage]:
     )
 
 
-SEATED = -1
-"""The hand number of a seat's message sent in the lobby (the "you are seated" answer):
-the first hand's redraw retires it (``Step.RETIRE``), so nothing of the lobby stays behind."""
-
-
-def seated_message(db: Database, game_id: int, seat: int, chat_id: int, message_id: int) -> None:
+def seated_message(db: Database, game_id: int, seat: int, chat_id: int, message_id: int) -> bool:
     """Record the lobby's answer to the person in ``seat`` as the seat's message, so that
-    the match's first hand message takes its place (it is deleted then)."""
+    the match's first hand message takes its place (it is deleted then), and it follows the
+    person if they change seats. ``False`` when it is stale already (they left the seat
+    while it was being sent, or the lobby is over): the caller deletes it."""
     with db.session() as s:
+        # the game row locked: a lobby change (which writes it first) sees this answer, or
+        # this sees the change's seats
+        game = s.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+        if game is None or game.status != GameStatus.LOBBY:
+            return False
+        if seat_of(read_seats(s, game), chat_id) != seat:  # a private chat's id is its person's
+            return False
         if s.exec(_hand_row(game_id, seat)).first() is not None:
-            return  # a message of the match already: this one is older news
+            return True  # a message of the match already: this one is older news
         s.add(
             HandMessage(
                 game_id=game_id,
@@ -229,6 +263,21 @@ def seated_message(db: Database, game_id: int, seat: int, chat_id: int, message_
             )
         )
         s.commit()
+    return True
+
+
+def take_leftovers(db: Database, game_id: int) -> list[tuple[int, int]]:
+    """A table's lobby answers whose person left their seat or whose lobby was cancelled
+    (``models.leave_seat``), as ``(chat_id, message_id)``: forgotten here, the caller deletes
+    them. Any process may take them; each is taken once."""
+    with db.session() as s:
+        left = select(HandMessage).where(HandMessage.game_id == game_id, col(HandMessage.seat) < 0)
+        rows = s.exec(left.with_for_update(skip_locked=True)).all()
+        gone = [(row.chat_id, row.message_id) for row in rows]
+        for row in rows:
+            s.delete(row)
+        s.commit()
+    return gone
 
 
 def ask_for_hand(db: Database, game_id: int, seat: int) -> None:
@@ -388,17 +437,26 @@ def announced(
     chat_id: int,
     thread_id: int | None,
     telegram_id: int,
-) -> None:
+    then: RoundAsk | None = None,
+) -> TableRound | None:
     """Announcements of a group's table went out as the message ``telegram_id``: they are
     sent (``outbox.sent``), the message pushes the table up (``note_posted``) and its id
     tells of the chatter a bot in privacy mode does not see (``note_seen``), in one
-    transaction (one for each, and one more per announcement, before)."""
+    transaction (one for each, and one more per announcement, before).
+
+    ``then``: also read the table's next round (``table_round``, as of after these writes)
+    in the same transaction, and return it: the redraw goes on from there at once (a
+    round of its own after every announcement was one more transaction per hand)."""
     with db.session() as s:
         outbox.finish_in(s, ids, worker, **outbox.sent_values(telegram_id))
         s.execute(_POSTED, {"game": game_id, "count": 1})
         if not thread_id:
             _seen_in(s, chat_id, telegram_id)
+        found = None
+        if then is not None:
+            found = _round_in(s, game_id, then.now, then.budgets, then.at, then.in_app)
         s.commit()
+    return found
 
 
 def bring_table_down(db: Database, game_id: int, after: int) -> None:

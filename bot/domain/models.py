@@ -128,7 +128,12 @@ class Event(SQLModel, table=True):
 
 
 class HandMessage(SQLModel, table=True):
-    """The private message showing one seat's hand, edited as the hand goes."""
+    """The private message showing one seat's hand, edited as the hand goes.
+
+    In a lobby it is the answer that told the person their seat (``SEATED``): it follows
+    them from seat to seat, and goes when they leave or the lobby is cancelled
+    (``leave_seat``) or when the first hand's message takes its place.
+    """
 
     __tablename__ = "hand_messages"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
@@ -140,6 +145,17 @@ class HandMessage(SQLModel, table=True):
     message_id: int = Field(sa_column=Column(BigInteger, nullable=False))
     hand_number: int
     digest: str = ""
+
+
+SEATED = -1
+"""The hand number of a seat's message sent in the lobby (the "you are seated" answer)."""
+
+
+def leave_seat(row: HandMessage) -> None:
+    """Set a lobby answer aside to be deleted: its person left the seat, or the lobby was
+    cancelled. Its seat becomes its own id, negated: no hand draws a negative seat, and two
+    answers set aside from the same seat stay apart."""
+    row.seat = -(row.id or 0)
 
 
 class Result(SQLModel, table=True):

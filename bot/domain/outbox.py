@@ -29,6 +29,7 @@ from sqlmodel import Session, col, select
 
 from bot.domain.models import Game, OutboxMessage, utcnow
 from bot.domain.store import Database, insert_of
+from bot.domain.values.game import Saying
 
 
 class Announcement(StrEnum):
@@ -71,14 +72,59 @@ ANNOUNCED = "announced"
 table's redraw, which sends it, is due at once: ``recorded_in``)."""
 
 
+URGENT = "announced_urgent"
+"""The session's ``info`` key of the games that recorded an urgent announcement in it."""
+RECORDED = "announced_keys"
+"""The session's ``info`` key of the announcements' keys recorded in it."""
+URGENT_SAYINGS = (
+    Saying.CALL.value,
+    Saying.ENVIDO.value,
+    Saying.ENVIDO_WON.value,
+    Saying.FLOR.value,
+    Saying.PLAY11.value,
+)
+"""What is said that the group is told at once: the calls, and a team's choice to play the
+mão de onze/dez (it sets the hand's stake as a call does)."""
+
+
+def urgent(kind: Announcement | str, payload: dict[str, Any]) -> bool:
+    """Whether an announcement goes at once (the group-call planner's urgent traffic): a
+    call, the mão de onze/dez decided (played, or run from: its closing says so), the end."""
+    if kind == Announcement.MATCH_OVER:
+        return True
+    if kind == Announcement.HAND_OVER:
+        return bool(payload.get("ran11"))
+    return kind == Announcement.SAID and payload.get("saying") in URGENT_SAYINGS
+
+
 def recorded_in(s: Session, game_id: int) -> bool:
     """Whether this transaction recorded an announcement of the game."""
     return game_id in s.info.get(ANNOUNCED, ())
 
 
+def urgent_in(s: Session, game_id: int) -> bool:
+    """Whether this transaction recorded an urgent announcement of the game (``urgent``)."""
+    return game_id in s.info.get(URGENT, ())
+
+
+def owed_before_in(s: Session, game_id: int) -> bool:
+    """Whether announcements of the game recorded before this transaction are still owed
+    (their table's redraw is waiting for room in the group's minute)."""
+    keys = sorted(s.info.get(RECORDED, ()))
+    q = core_select(_OUTBOX.c.id).where(
+        _OUTBOX.c.game_id == game_id,
+        _OUTBOX.c.state.in_((State.PENDING.value, State.SENDING.value)),
+        _OUTBOX.c.key.not_in(keys),
+    )
+    return s.execute(q.limit(1)).first() is not None
+
+
 def record(s: Session, game: Game, kind: Announcement, key: str, payload: dict[str, Any]) -> None:
     """Record an announcement of ``game`` in the caller's transaction (once per ``key``)."""
     s.info.setdefault(ANNOUNCED, set()).add(game.id)
+    s.info.setdefault(RECORDED, set()).add(key)
+    if urgent(kind, payload):
+        s.info.setdefault(URGENT, set()).add(game.id)
     stmt = insert_of(s, OutboxMessage).values(
         key=key,
         game_id=game.id or 0,

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import deque
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -170,14 +171,32 @@ class SharedBudget:
         while True:
             async with self._taking:
                 now = self.clock()
-                await self._count_replicas(now)
+                # after the first count, a group's call notes this process alive with its
+                # own transaction (``flood.take_alive``): one transaction, not two
+                counting = bool(budgets) and self._counted_at is not None and self._count_due(now)
+                if counting:
+                    self._counted_at = now
+                else:
+                    await self._count_replicas(now)
                 wait = max(self._ready_at - now, self._second_wait(now))
                 if wait <= 0:
                     self._sent.append(now)  # held while the group's minute is asked
-            if wait <= 0 and budgets:
-                wait = await asyncio.to_thread(
-                    flood.take, self.db, budgets, now, needed=needed, spaced=True
+            if counting and wait > 0:  # no call now: the note goes on its own
+                self.replicas = await asyncio.to_thread(
+                    flood.alive, self.db, self.worker, now, ALIVE_FOR
                 )
+            if wait <= 0 and budgets:
+                alive_as = (self.worker, ALIVE_FOR) if counting else None
+                wait, found = await asyncio.to_thread(
+                    functools.partial(
+                        flood.take_alive, needed=needed, spaced=True, alive_as=alive_as
+                    ),
+                    self.db,
+                    budgets,
+                    now,
+                )
+                if found:
+                    self.replicas = found
                 if wait > 0:
                     self._sent.remove(now)  # the group said no: the slot goes back
                     if needed > 1:
@@ -203,11 +222,15 @@ class SharedBudget:
         budget = flood.Budget("bot", self.share, 1.0)
         return flood.seconds_to_wait(list(self._sent), budget, now, 1, spaced=False)
 
+    def _count_due(self, now: float) -> bool:
+        """Whether this process should note itself alive now (PostgreSQL; once a second)."""
+        if self.db.engine.dialect.name != "postgresql":
+            return False
+        return self._counted_at is None or now - self._counted_at >= ALIVE_EVERY
+
     async def _count_replicas(self, now: float) -> None:
         """Note this process alive and count the others (PostgreSQL; once a second)."""
-        if self.db.engine.dialect.name != "postgresql":
-            return
-        if self._counted_at is not None and now - self._counted_at < ALIVE_EVERY:
+        if not self._count_due(now):
             return
         first = self._counted_at is None
         self._counted_at = now

@@ -129,12 +129,16 @@ def plan(
     limit: int,
     traffic: Traffic,
     urgent: Sequence[float] = (),
+    *,
+    in_app: bool = False,
 ) -> Plan:
     """When a call of ``traffic`` may go in a group whose calls in its window were made at
     ``marks`` (``flood.marks_in``, by every process), ``limit`` a minute.
 
     ``urgent``: when this process made the group's urgent calls lately. As many are
     likely in the next minute: the table's traffic leaves room for them too.
+    ``in_app``: everyone seated plays in the Mini App, where every line is seen at once:
+    the table's lines only fill the group's silences of ``SILENT`` seconds.
     """
     budget = flood.group_budget(0, limit)
     recent = [t for t in marks if now - t < budget.window]
@@ -163,6 +167,10 @@ def plan(
         lately = [t for t in recent if now - t < half]
         if len(lately) >= share:
             wait = max(wait, lately[len(lately) - share] + half - now)
+    if traffic == Traffic.TABLE and in_app and recent:
+        # the players see each answer and closing in the app as it happens; the group hears
+        # them folded, a message per silence (a call still goes at once, carrying them)
+        wait = max(wait, max(recent) + SILENT - now)
     if traffic == Traffic.TABLE and recent:
         # a long silence is worse than a command answered in private instead
         keep_calls = flood.seconds_to_wait(recent, budget, now, 1 + urgent_keep(limit), True)

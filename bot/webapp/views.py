@@ -387,7 +387,10 @@ async def _stream(
             if seated and not seen.seated:
                 present_at = -HEARTBEAT
             seen.seated = seen.seated or seated
-            if seated and clock() - present_at >= HEARTBEAT / 2:
+            # once a heartbeat at most: a stream woken by every move wrote at every other
+            # one (a transaction a page every 5 s); the longest gap between two writes is
+            # under two heartbeats, well inside ``PRESENCE``
+            if seated and clock() - present_at >= HEARTBEAT:
                 present_at = clock()
                 await came(request, game_id, user.id, present_at)
             if (loaded.table.version, loaded.around) != sent:

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
+from telegram.error import BadRequest
 
 from bot.domain import messages, outbox, tables
 from bot.sandbox.fakeapi import FakeTelegram
-from bot.telegram.context import runtime_of
+from bot.telegram.context import BotContext, runtime_of
+from bot.telegram.handlers.errors import on_error
 from tests.bot.harness import (
     FakeClock,
     Harness,
@@ -152,3 +157,18 @@ async def test_an_ending_that_was_never_shown_leaves_the_revanche_on_the_table(
     answer = await s.user_presses(ana, group, table["message_id"], revanche["callback_data"])
     assert not answer["show_alert"], answer
     await harness.wait(lambda: tables.load(db, gid + 1))
+
+
+async def test_a_failed_telegram_call_is_one_line_in_the_log_and_a_defect_keeps_its_trace(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # a button answered after Telegram's deadline (a loaded replica) is no defect: what
+    # was pressed is stored, and a traceback per late answer only buries real ones
+    late = BadRequest("Query is too old and response timeout expired or query id is invalid")
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.handlers.errors"):
+        await on_error(object(), cast(BotContext, SimpleNamespace(error=late)))
+        await on_error(object(), cast(BotContext, SimpleNamespace(error=KeyError("seat"))))
+    late_line, defect = caplog.records
+    assert "Query is too old" in late_line.getMessage() and late_line.exc_info is None
+    assert late_line.levelno == logging.WARNING
+    assert defect.levelno == logging.ERROR and defect.exc_info is not None

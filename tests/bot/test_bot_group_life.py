@@ -433,6 +433,63 @@ async def test_the_seat_confirmation_gives_way_to_the_first_hand(harness: Harnes
     assert not newest(h, beto, "Você está na mesa")
 
 
+def _answers(h: Harness, gid: int) -> list[tuple[int, int]]:
+    """The lobby answers recorded for a table: (seat, message id)."""
+    with runtime_of(h.app).db.session() as session:
+        rows = session.exec(select(HandMessage).where(HandMessage.game_id == gid)).all()
+        return [(row.seat, row.message_id) for row in rows]
+
+
+async def test_the_seat_confirmation_goes_when_its_person_leaves(harness: Harness) -> None:
+    # "✅ Você está na mesa…" is a claim: once Beto presses Sair it is untrue, and it goes
+    h, s = harness, harness.server
+    _ana, beto, group, lobby, gid = await _beto_sat_by_entrar(h)
+    seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    await h.wait(lambda: _answers(h, gid))
+    lobby = await h.wait(lambda: (m := h.table(group)) and "Sair" in labels(m) and m)
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Sair")["callback_data"])
+    await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
+    await h.wait(lambda: not _answers(h, gid))
+
+
+async def test_the_seat_confirmation_goes_with_a_cancelled_lobby(harness: Harness) -> None:
+    h, s = harness, harness.server
+    ana, beto, group, lobby, gid = await _beto_sat_by_entrar(h)
+    seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    await h.wait(lambda: _answers(h, gid))
+    lobby = await h.wait(lambda: (m := h.table(group)) and "Cancelar" in labels(m) and m)
+    await s.user_presses(
+        ana, group, lobby["message_id"], button(lobby, "Cancelar")["callback_data"]
+    )
+    await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
+    await h.wait(lambda: not _answers(h, gid))
+
+
+async def test_the_seat_confirmation_follows_a_change_of_team(harness: Harness) -> None:
+    # Beto moves to the other team: his confirmation moves with him, and the first hand
+    # still takes its place (it stayed behind when it was kept under his old seat)
+    h, s = harness, harness.server
+    ana, beto, cida, dita = (s.add_user(n) for n in ("Ana", "Beto", "Cida", "Dita"))
+    group = s.add_group("Quatro", admins=[ana], members=[beto, cida, dita])
+    await s.user_sends(ana, ana, "/start")
+    await s.user_sends(ana, group, "/truco")
+    lobby = await h.wait(lambda: (m := h.table(group)) and "2×2" in m["text"] and m)
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Entrar")["callback_data"])
+    gid = (await h.wait(lambda: tables.active_table(runtime_of(h.app).db, group, None))).id
+    await s.user_sends(beto, beto, f"/start g{gid}")
+    seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
+    [(before, _id)] = await h.wait(lambda: _answers(h, gid))
+    lobby = await h.wait(lambda: (m := h.table(group)) and "Beto" in m["text"] and m)
+    other = "Time 1" if before % 2 else "Time 2"
+    await s.user_presses(beto, group, lobby["message_id"], button(lobby, other)["callback_data"])
+    await h.wait(lambda: (a := _answers(h, gid)) and a[0][0] % 2 != before % 2)
+    assert not s.message(beto, seated["message_id"]).get("deleted")
+    lobby = await h.wait(lambda: (m := h.table(group)) and "Começar" in labels(m) and m)
+    await s.user_presses(ana, group, lobby["message_id"], button(lobby, "Começar")["callback_data"])
+    await h.wait(lambda: newest(h, beto, "Sua mão"))
+    await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
+
+
 async def test_truco_sizes_itself_to_the_group_and_reshapes_ones_own_lobby(
     harness: Harness,
 ) -> None:

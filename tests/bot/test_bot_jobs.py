@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -209,4 +210,38 @@ def test_a_full_lane_does_not_make_the_runner_look_again_at_once(tmp_path: Path)
     assert turn.claimed == [] and turn.next_due == 50
     turn = store.cycle(db, "me", now=10, lease=5, wants=[turns, ({JobKind.HANDS}, 2)])
     assert [j.key for j in turn.claimed] == ["1"] and turn.next_due == 15  # its lease
+    db.close()
+
+
+def test_a_redraw_held_for_the_groups_minute_keeps_its_time(tmp_path: Path) -> None:
+    """A table's redraw put off for room in the group's minute keeps its time when a change
+    asks for it with ``keep`` (a line that goes with the ones waiting), and takes the
+    change's games; asked for without it, it comes at once, as before."""
+    db = Database(database_url(tmp_path))
+    with db.session() as s:
+        store.schedule(s, "-100:0", 50, TableJob((1,)), keep_earlier=True, merge=True)
+        s.commit()
+
+    def due_and_games() -> tuple[float, list[int]]:
+        with db.session() as s:
+            row = s.exec(select(Job).where(Job.kind == JobKind.TABLE)).one()
+            return row.due_at, store.read_payload(row.kind, json.loads(row.data)).games  # type: ignore[union-attr]
+
+    with db.session() as s:
+        store.schedule(s, "-100:0", 10, TableJob((1,)), keep_earlier=True, merge=True, keep=True)
+        s.commit()
+    assert due_and_games() == (50, (1,))
+    with db.session() as s:  # another game of the chat: merged, still at its time
+        store.schedule(s, "-100:0", 10, TableJob((2,)), keep_earlier=True, merge=True, keep=True)
+        s.commit()
+    assert due_and_games() == (50, (1, 2))
+    with db.session() as s:  # no job waiting: it is due when asked
+        store.cancel(s, JobKind.TABLE, "-100:0")
+        store.schedule(s, "-100:0", 10, TableJob((3,)), keep_earlier=True, merge=True, keep=True)
+        s.commit()
+    assert due_and_games() == (10, (3,))
+    with db.session() as s:  # without keep an earlier time wins
+        store.schedule(s, "-100:0", 5, TableJob((3,)), keep_earlier=True, merge=True)
+        s.commit()
+    assert due_and_games() == (5, (3,))
     db.close()

@@ -74,6 +74,18 @@ def test_the_planner_keeps_the_minute_for_calls_then_commands_then_the_table() -
     assert all(table_keep(n) < n and urgent_keep(n) <= table_keep(n) for n in range(2, 31))
 
 
+def test_while_everyone_plays_in_the_app_the_tables_lines_fill_the_groups_silences() -> None:
+    now = 1000.0
+    calm = [now - 30, now - 3]  # two calls in the minute: no pressure
+    assert plan(calm, now, 20, Traffic.TABLE).wait == 0
+    # the players see every line in the app: the group hears them once it is silent
+    assert plan(calm, now, 20, Traffic.TABLE, in_app=True).wait == pytest.approx(SILENT - 3)
+    assert plan([now - 30, now - SILENT], now, 20, Traffic.TABLE, in_app=True).wait == 0
+    # a call never waits for it, and a group that heard nothing yet hears the line at once
+    assert plan(calm, now, 20, Traffic.URGENT, in_app=True).wait == 0
+    assert plan([], now, 20, Traffic.TABLE, in_app=True).wait == 0
+
+
 def _jobs_due(h: Harness) -> int:
     """The bot's jobs due by the held clock but for people's deadlines (still to run, or
     running)."""

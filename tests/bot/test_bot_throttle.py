@@ -112,6 +112,23 @@ def test_processes_alive_are_counted_from_their_recent_notes(tmp_path: Path) -> 
     db.close()
 
 
+def test_a_groups_call_notes_its_process_alive_in_the_same_transaction(tmp_path: Path) -> None:
+    db = Database(database_url(tmp_path))
+    now = 1_800_000_000.0
+    group = flood.group_budget(-100, 20)
+    assert flood.alive(db, "a", now, 3.0) == 1
+    before = db.transactions
+    assert flood.take_alive(db, [group], now + 0.5, alive_as=("b", 3.0)) == (0.0, 2)
+    assert db.transactions == before + 1
+    # no room in the group (a second apart): the call is not counted, the note still is
+    wait, alive = flood.take_alive(db, [group], now + 1.0, spaced=True, alive_as=("c", 3.0))
+    assert wait == pytest.approx(0.5) and alive == 3
+    assert flood.alive(db, "a", now + 1.1, 3.0) == 3
+    # without a note asked, nobody is counted
+    assert flood.take_alive(db, [group], now + 2.0, spaced=True) == (0.0, 0)
+    db.close()
+
+
 async def test_each_process_sends_its_share_of_the_bots_second(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path}/one.db")  # one process: the whole second is its own
     clock = FakeClock()

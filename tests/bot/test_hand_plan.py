@@ -106,3 +106,27 @@ def test_no_message_goes_to_a_person_whose_app_shows_the_hand_and_none_ends_a_ma
     # without the Mini App nothing changes: the hand message is sent
     (plain,) = plan_hands(fresh, now=50.0, seconds=30.0, in_app=frozenset({1}), webapp=None)
     assert plain.step == Step.SEND
+
+
+def test_a_message_pointing_to_the_app_counts_as_every_hand_and_is_edited_when_the_page_closes() -> (
+    None
+):
+    m = Match("paulista", TableOptions(2, 12), seed=4)
+    ana = PlayerInfo(1, "Ana", "pt", DeckStyle.TRADITIONAL, started=True)
+    webapp = ("https://bot.example/app/", "mesa")
+    fresh = HandsDrawing(table_at(m), {0: ana}, {}, {})
+    (pointing,) = plan_hands(fresh, now=50.0, seconds=30.0, in_app=frozenset({1}), webapp=webapp)
+    # the message pointing to the app was sent hands ago: the moves since redrew no hands
+    older = shown(m.hand_number - 1, pointing.digest)
+    drawing = HandsDrawing(table_at(m), {0: ana}, {0: older}, {})
+    (still,) = plan_hands(drawing, now=50.0, seconds=30.0, in_app=frozenset({1}), webapp=webapp)
+    assert still.step == Step.SKIP
+    # the page closed: that message becomes this hand (no new message, no older hand's
+    # closing), ringing only if it is the person's turn
+    (back,) = plan_hands(drawing, now=50.0, seconds=30.0, in_app=frozenset(), webapp=webapp)
+    assert back.step == (Step.RING if 0 in m.to_act() else Step.EDIT)
+    assert back.hand == m.hand_number and "no app" not in back.text
+    # a message of an older hand that showed the hand itself is retired, as before
+    hand_shown = HandsDrawing(table_at(m), {0: ana}, {0: shown(m.hand_number - 1, "x")}, {})
+    (old,) = plan_hands(hand_shown, now=50.0, seconds=30.0, in_app=frozenset(), webapp=webapp)
+    assert old.step == Step.RETIRE

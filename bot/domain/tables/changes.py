@@ -83,23 +83,41 @@ def commit(
     is redrawn only every ``presence.APP_TABLE_GAP`` seconds: a move that owes the group
     nothing (no announcement) records its table's redraw for then, instead of a redraw
     that would run now only to put itself off (``presence.gate``, as the redraw asks),
-    and no redraw of the hands, whose messages point to the app and stay as they are
-    (they are redrawn when a page opens or closes, and at every hand's end, which is news).
+    and no move redraws the hands, whose messages point to the app and stay as they are
+    (they are redrawn when a page opens or closes, and when the match ends).
     """
     change = game_change(game, m, seats)
     now = rules.clock()
-    wait, hands = 0.0, True
+    wait, hands, held = 0.0, True, False
     if change.status == GameStatus.PLAYING and not change.private:
         seated = presence.seated_in(seats)
         seen = presence.seen_at_in(s, change.game_id)
+        gap, everyone = presence.gate(seated, seen, now)
         if not outbox.recorded_in(s, change.game_id):
-            wait, everyone = presence.gate(seated, seen, now)
-            # a person a robot stands in for has a hand message that follows the cards
-            stand_in = any(x is not None and x.user is not None and x.robot for x in seats)
-            hands = not everyone or stand_in
+            wait = gap
+        elif not outbox.urgent_in(s, change.game_id):
+            # lines that are not calls (an answer, a hand's closing) while older ones wait
+            # for room in the group's minute: they go together, when the redraw comes back
+            # (brought forward, it read the table only to wait again)
+            held = outbox.owed_before_in(s, change.game_id)
+        # a person a robot stands in for has a hand message that follows the cards; the
+        # others' messages point to the app whatever was announced (a hand's end too: that
+        # redraw only wrote down the new hand's number, one job and a transaction a seat,
+        # and a message pointing to the app counts as showing the current hand)
+        stand_in = any(x is not None and x.user is not None and x.robot for x in seats)
+        hands = not everyone or stand_in
         if presence.anyone_in(seated, seen, now):
             change = replace(change, page=news.tell(s, game, seats))
-    jobs.after_change(s, change, now, rules.robot_delay, rules.warning_seconds, wait, hands=hands)
+    jobs.after_change(
+        s,
+        change,
+        now,
+        rules.robot_delay,
+        rules.warning_seconds,
+        wait,
+        hands=hands,
+        table_held=held,
+    )
     s.commit()
     return change
 

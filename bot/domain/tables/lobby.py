@@ -10,7 +10,8 @@ from dataclasses import replace
 from sqlmodel import Session, col, select
 
 from bot.domain import jobs, presence
-from bot.domain.models import Event, Game
+from bot.domain.jobs import HandsJob
+from bot.domain.models import SEATED, Event, Game, HandMessage, leave_seat
 from bot.domain.store import Database
 from bot.domain.tables.changes import commit
 from bot.domain.tables.rows import (
@@ -214,6 +215,10 @@ def lobby(
                 save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
                 record_event(s, game, expected + 1, "cancel", None, user.id)
         store_seats(s, game_id, seats)
+        still_lobby = game.status == GameStatus.LOBBY
+        if _answers_follow(s, game_id, seats, open_=still_lobby) and still_lobby:
+            # a cancelled table's hands are redrawn anyway (``jobs.after_change``)
+            jobs.schedule(s, str(game_id), rules.clock(), HandsJob(game_id), keep_earlier=True)
         if in_app and seat_of(seats, user.id) is not None:
             presence.mark_present(s, game_id, user.id, rules.clock())
         elif in_app:
@@ -304,7 +309,40 @@ def cancel(
         save(s, game, expected, status=GameStatus.CANCELLED, deadline_at=None)
         record_event(s, game, expected + 1, "cancel", None, user_id)
         seats = read_seats(s, game)
+        _answers_follow(s, game_id, seats, open_=False)  # the hands' redraw deletes them
         return commit(s, game, None, seats, rules)
+
+
+def _answers_follow(
+    s: Session, game_id: int, seats: Sequence[Occupant | None], *, open_: bool
+) -> bool:
+    """The lobby's private answers ("✅ you are seated", ``messages.seated_message``) follow
+    their people: to the seat a person moved to, aside (``leave_seat``) when the person
+    left or the lobby is no longer ``open_``. Whether any was set aside: the hands' redraw
+    deletes those, so nothing of a lobby one left stays in one's private chat."""
+    q = select(HandMessage).where(
+        HandMessage.game_id == game_id,
+        HandMessage.hand_number == SEATED,
+        col(HandMessage.seat) >= 0,
+    )
+    rows = s.exec(q).all()
+    moved, aside = [], False
+    for row in rows:
+        now = seat_of(seats, row.chat_id) if open_ else None  # a private chat's id is its person's
+        if now == row.seat:
+            continue
+        leave_seat(row)  # out of the way first: seats are unique per table
+        s.add(row)
+        if now is None:
+            aside = True
+        else:
+            moved.append((row, now))
+    if moved:
+        s.flush()
+        for row, now in moved:
+            row.seat = now
+            s.add(row)
+    return aside
 
 
 def rematch(

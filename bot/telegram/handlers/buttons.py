@@ -107,7 +107,7 @@ def button(
 
             answer = await person_acts(context.runtime, t, step, _change_of)
             if isinstance(answer, Refusal):
-                await q.answer(answer.text, show_alert=not answer.repeat)
+                await answer_after(q, text=answer.text, show_alert=not answer.repeat)
                 return
             if answer is None:
                 return

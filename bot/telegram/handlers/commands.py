@@ -3,8 +3,11 @@ for anything else written in private."""
 
 from __future__ import annotations
 
+import contextlib
+
 from telegram import Message, Update
 from telegram.constants import ChatType
+from telegram.error import TelegramError
 
 from bot.domain import GameStatus, Refused, messages, people, tables
 from bot.domain.values.errors import Reason
@@ -50,9 +53,12 @@ async def start(update: Update, context: BotContext) -> None:
         title = await context.call(people.chat_title, context.db, live.chat_id)
 
         async def seated(sent: Message) -> None:
-            # the match's first hand message takes its place: the chat keeps nothing of it
+            # the match's first hand message takes its place (or it goes when they leave):
+            # the chat keeps nothing of the lobby
             where = (live.id, seat, chat.id, sent.message_id)
-            await context.call(messages.seated_message, context.db, *where)
+            if not await context.call(messages.seated_message, context.db, *where):
+                with contextlib.suppress(TelegramError):
+                    await sent.delete()  # they left meanwhile, or the lobby is over
 
         post(update, context, seated_text(t, live, title), then=seated)
         schedule_table(context.application, live.chat_id, live.thread_id, live.id)

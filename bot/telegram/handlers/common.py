@@ -191,8 +191,9 @@ async def sender_is_admin(update: Update, context: BotContext) -> bool:
 
 
 async def answer_after(query: CallbackQuery, **kw: Any) -> None:
-    """Answer a button whose change is already stored (with its jobs): a failure here
-    (network, 5xx, "query is too old") only stops the spinner, never the table."""
+    """Answer a button whose change is already stored (with its jobs), or its refusal: a
+    failure here (network, 5xx, "query is too old") only stops the spinner, never the
+    table, and is one line in the log."""
     try:
         await query.answer(**kw)
     except TelegramError as exc:

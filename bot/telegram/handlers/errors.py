@@ -24,8 +24,15 @@ async def on_garbage(update: Update, context: BotContext) -> None:
 
 
 async def on_error(update: object, context: BotContext) -> None:
-    """Log any exception a handler raised; answer a pending button so it stops spinning."""
-    log.error("update failed: %s", context.error, exc_info=context.error)
+    """Log any exception a handler raised; answer a pending button so it stops spinning.
+
+    A Telegram call that failed (the network, a button answered too late) is one line:
+    what was stored is stored, and its jobs redraw the table. Anything else is a defect,
+    logged with its traceback."""
+    if isinstance(context.error, TelegramError):
+        log.warning("update failed: a Telegram call: %s", context.error)
+    else:
+        log.error("update failed: %s", context.error, exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:
             t = person_translations(update.callback_query.from_user.language_code)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from telegram import InlineKeyboardMarkup
@@ -87,9 +87,6 @@ class Step(StrEnum):
     """An older hand's message: delete it (else close it), then send this hand's."""
     SEND = "send"
     """No message yet: send one."""
-    KEEP = "keep"
-    """It points to the Mini App, which shows this hand: no call, only the new hand's
-    number recorded."""
 
 
 def plan_message(
@@ -210,6 +207,17 @@ def plan_hands(
                 markup = with_open_table(t, table, markup, webapp)
         fingerprint = digest(text, markup)
         row = drawing.messages.get(seat)
+        if (
+            row is not None
+            and webapp is not None
+            and not (over or cancelled)
+            and row.hand_number != view.hand_number
+            and row.digest == digest(*app_hand(t, table, webapp))
+        ):
+            # a message pointing to the app shows every hand alike: the moves of a table
+            # all in the app redraw no hands, not even at a hand's end (to write down its
+            # number), so it counts as this hand's (edited in place once the page closes)
+            row = replace(row, hand_number=view.hand_number)
         step = plan_message(row, view.hand_number, fingerprint, ping, send=not cancelled)
         if row is None and webapp is not None and (player.id in in_app or over):
             # no hand message yet and the page shows the hand (a match begun in the app, or
@@ -224,7 +232,7 @@ def plan_hands(
                 step = Step.SKIP
             elif pointing and row.digest == fingerprint and row.ping == ping:
                 # it already points to the app: it stays from hand to hand
-                step = Step.SKIP if row.hand_number == view.hand_number else Step.KEEP
+                step = Step.SKIP
         final = (over or cancelled) and not table.private
         if final:
             # a group's match ended (or was cancelled): the message that showed the hand,
@@ -263,6 +271,11 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         # who has the Mini App open, read with the drawing (only when the bot has one)
         since = None if rt.config.webapp is None else rt.rules.clock() - presence.PRESENCE
         drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id, since)
+        if drawing is None or any(seat < 0 for seat in drawing.messages):
+            # lobby answers of people who left (or of a cancelled lobby): deleted
+            left = await asyncio.to_thread(messages.take_leftovers, rt.db, game_id)
+            for chat_id, message_id in left:
+                await _deleted(app, chat_id, message_id)
         if drawing is None:
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)
@@ -275,9 +288,6 @@ async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
     """Do what ``plan`` says; ``False`` after a passing failure (the job comes back)."""
     row = plan.row
     if plan.step == Step.SKIP:
-        return True
-    if plan.step == Step.KEEP and row is not None:
-        await _saved(app, game_id, plan, row.message_id)
         return True
     if plan.step == Step.RING and row is not None:
         with contextlib.suppress(TelegramError):

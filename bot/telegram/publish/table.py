@@ -120,9 +120,10 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
     """
     rt = runtime_of(app)
     async with rt.lock(("chat", game_id)):
+        ahead: messages.TableRound | None = None  # read with the last announcement's marks
         for _round in range(ROUNDS):
             # the drawing, then the outbox, then the chat's budget: one look at the database
-            found = await asyncio.to_thread(
+            found = ahead or await asyncio.to_thread(
                 messages.table_round,
                 rt.db,
                 game_id,
@@ -131,6 +132,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 rt.budget.clock(),
                 in_app=rt.config.webapp is not None,
             )
+            ahead = None
             if found is None:
                 return 0.0
             drawing, owed = found.drawing, found.owed
@@ -138,10 +140,23 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             t = translations(drawing.language)
             traffic = _traffic(owed, drawing.noise)
             bare, calm_in = False, 0.0
+            if not owed and found.gate[0] > 0 and not table.private:
+                # everyone plays in the Mini App and nothing is owed: the table waits for
+                # the app's gap whatever the group's minute would allow (asked first, the
+                # planner's short waits brought the redraw back, to wait again, ~2.5 times
+                # a hand at the bench's pace)
+                return found.gate[0]
             if not table.private and traffic is not None:
                 limit = rt.budget.group_limit
                 urgent_lately = rt.urgent.get(table.chat_id, ())
-                made = planner.plan(found.marks, rt.budget.clock(), limit, traffic, urgent_lately)
+                made = planner.plan(
+                    found.marks,
+                    rt.budget.clock(),
+                    limit,
+                    traffic,
+                    urgent_lately,
+                    in_app=found.gate[1],
+                )
                 wait, bare, calm_in = made.wait, made.bare, made.calm_in
                 if wait > 0 and bare and not owed and _stale(app, drawing, t):
                     urgent = Traffic.URGENT
@@ -153,7 +168,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     continue
             try:
                 if owed:
-                    said = await _announce(app, table, owed, t, drawing.noise)
+                    said, ahead = await _announce(app, table, owed, t, drawing.noise)
                     if said and traffic == Traffic.URGENT and not table.private:
                         _urgent_made(app, table.chat_id)
                     continue  # then the newest table, or what was said meanwhile
@@ -219,19 +234,16 @@ CALLS_HEARD = (
     Saying.ENVIDO_WON.value,
     Saying.FLOR.value,
 )
-URGENT_SAYINGS = (*CALLS_HEARD, Saying.PLAY11.value)
-"""What the group is told at once (``planner.Traffic.URGENT``): the calls, and a team's
-choice to play the mão de onze/dez (it sets the hand's stake as a call does)."""
+
+
+URGENT_SAYINGS = outbox.URGENT_SAYINGS
+"""What is said that the group is told at once (``planner.Traffic.URGENT``)."""
 
 
 def _urgent(o: Outgoing) -> bool:
-    """Whether an announcement goes at once: a call, the mão de onze/dez decided (played,
-    or run from: its closing says so), the end."""
-    if o.kind == Announcement.MATCH_OVER:
-        return True
-    if o.kind == Announcement.HAND_OVER:
-        return bool(o.payload.get("ran11"))
-    return o.kind == Announcement.SAID and o.payload.get("saying") in URGENT_SAYINGS
+    """Whether an announcement goes at once (``planner.Traffic.URGENT``: ``outbox.urgent``,
+    which the domain also reads to bring the redraw forward)."""
+    return outbox.urgent(o.kind, o.payload)
 
 
 def _heard(o: Outgoing, noise: str) -> bool:
@@ -252,12 +264,13 @@ async def _skip(app: TrucoApp, items: Sequence[Outgoing]) -> None:
 
 async def _announce(
     app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations, noise: str = "all"
-) -> bool:
+) -> tuple[bool, messages.TableRound | None]:
     """Send what the outbox holds for this table, in order: the lines said, the hands'
     closings and timeouts in one message, the end of the match in its own (Revanche).
 
     ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent.
-    Whether a message was sent."""
+    Whether a message was sent, and the table's next round when it was read with the
+    message recorded (``messages.announced``)."""
     lines: list[Outgoing] = []
     for o in owed:
         if o.kind == Announcement.MATCH_OVER:
@@ -271,7 +284,7 @@ async def _announce(
         if muted:
             await _skip(app, muted)
         if not heard:
-            return False
+            return False, None
         view = table.view(0)
         text = "\n".join(_line(t, o, table, view) for o in heard)
         # only a call rings: answers, timeouts and closings matter to the players, who
@@ -280,12 +293,12 @@ async def _announce(
         # it pushes the table up like anyone's message, and its id also tells of the
         # chatter a bot in privacy mode does not see (``posted``)
         sent = await _send_once(app, table, heard, text, None, quiet=not calls, posted=True)
-        return sent is not None
+        return (True, sent[1]) if sent is not None else (False, None)
     end = owed[0]
     score = end.payload["score"]
     ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
     text = match_over_text(t, ending, table.seats)
-    return await _send_once(app, table, [end], text, rematch_keyboard(t, table)) is not None
+    return await _send_once(app, table, [end], text, rematch_keyboard(t, table)) is not None, None
 
 
 def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
@@ -314,11 +327,12 @@ async def _send_once(
     *,
     quiet: bool = False,
     posted: bool = False,
-) -> int | None:
+) -> tuple[int, messages.TableRound | None] | None:
     """One message for some outbox items: claimed, sent, recorded; never sent twice.
 
     The message's id when Telegram took it. ``quiet``: no notification. ``posted``: it
-    pushes the table up (``messages.announced``).
+    pushes the table up (``messages.announced``), and then the table's next round is read
+    with the message recorded, as of now, and returned with the id.
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
@@ -350,12 +364,17 @@ async def _send_once(
         log.warning("announcement in %s failed: %s", table.chat_id, exc)
         await asyncio.to_thread(outbox.retry, rt.db, ids, worker)
         raise Later from exc
+    found = None
     if posted:
         where = (table.id, table.chat_id, table.thread_id)
-        await asyncio.to_thread(messages.announced, rt.db, ids, worker, *where, sent.message_id)
+        webapp = rt.config.webapp is not None
+        then = messages.RoundAsk(rt.rules.clock(), rt.budget.budgets, rt.budget.clock(), webapp)
+        found = await asyncio.to_thread(
+            messages.announced, rt.db, ids, worker, *where, sent.message_id, then
+        )
     else:
         await asyncio.to_thread(outbox.sent, rt.db, ids, worker, sent.message_id)
-    return int(sent.message_id)
+    return int(sent.message_id), found
 
 
 def _table_message(
