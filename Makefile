@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit site bench arena play-bench webapp-bench clean
+.PHONY: run test lint typecheck unit collect site bench arena play-bench webapp-bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -28,10 +28,18 @@ typecheck: $(STAMP)
 
 # four workers, each with its own PostgreSQL database (tests/conftest.py), even on two
 # cores: most bot and browser tests wait on sockets, the fake Telegram and the browser, not
-# on the CPU. The slowest tests are listed at the end, to show where a slow suite's time goes
+# on the CPU. The slowest tests are listed at the end, to show where a slow suite's time goes.
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: without it every worker
+# (and every bot a test starts) compiles the sources again, and pytest rewrites the asserts
+# of every test module again, several CPU seconds each
 WORKERS ?= 4
 unit: $(STAMP)
-	$(VENV)/bin/pytest -q -n $(WORKERS) --dist worksteal --durations=15
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -q -n $(WORKERS) --dist worksteal --durations=15
+
+# what the workers would each do first, done once while the checks run: the test modules
+# with pytest's asserts, and the sources, compiled to bytecode
+collect: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -q --collect-only -p no:randomly >/dev/null
 
 # needs Node.js (the play page's Python is compiled by its own Pyodide, see site/_hooks/jogo.py)
 site: $(STAMP)
@@ -39,8 +47,11 @@ site: $(STAMP)
 
 # the site first: on a fresh machine its first build downloads Pyodide and compiles it with
 # Node.js, a few CPU-heavy minutes that would otherwise land on the timed waits of the tests;
-# the tests then read that build instead of making another (tests/site/conftest.py)
-test: lint typecheck site
+# the tests then read that build instead of making another (tests/site/conftest.py). The
+# checks, the site and the tests' compilation do not depend on each other: they run side by
+# side (each one's output kept together), then the tests
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j 4 --output-sync=target lint typecheck site collect
 	TRUCO_SITE_BUILT=build/site $(MAKE) --no-print-directory unit
 
 # the pictures of site/telegram.md, taken from the sandbox (the real bot on the fake Telegram)

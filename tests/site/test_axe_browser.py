@@ -30,9 +30,16 @@ RUN = """async () => {
     a => a.effect === null || a.effect.getComputedTiming().endTime !== Infinity);
   const settled = Promise.all(ending.map(a => a.finished.catch(() => null)));
   await Promise.race([settled, new Promise(r => setTimeout(r, 4000))]);
+  // a rule whose every check is at most "moderate" can never give what is kept below:
+  // running it was a tenth of axe's time, spent on results thrown away
+  const rank = {minor: 1, moderate: 2, serious: 3, critical: 4};
+  const worst = rule => Math.max(rank[rule.impact] || 4, ...[...rule.any, ...rule.all, ...rule.none]
+    .map(check => rank[axe._audit.data.checks[check.id || check].impact] || 4));
+  const mild = Object.fromEntries(
+    axe._audit.rules.filter(rule => worst(rule) < 3).map(rule => [rule.id, {enabled: false}]));
   const result = await axe.run(document, {
     resultTypes: ['violations'],
-    rules: {'label-content-name-mismatch': {enabled: true}},
+    rules: {...mild, 'label-content-name-mismatch': {enabled: true}},
   });
   return result.violations
     .filter(v => v.impact === 'serious' || v.impact === 'critical')

@@ -5,12 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from bot.sandbox.fakeapi.errors import bad_request
 from bot.sandbox.html import ParseError, parse_html, utf16_len
 
 JSON = dict[str, Any]
+_T = TypeVar("_T")
 
 MAX_TEXT = 4096
 MAX_CALLBACK_DATA = 64
@@ -48,10 +49,32 @@ def command_entities(text: str) -> list[JSON]:
     return sorted(found, key=lambda e: e["offset"])
 
 
+def clone(value: _T) -> _T:
+    """A deep copy of JSON data (dicts, lists, strings, numbers): what the fake stores and
+    hands out. Tests read a chat's messages many times a second while they wait, and
+    ``copy.deepcopy``, which also tracks shared and recursive objects that JSON cannot
+    hold, was most of the suite's CPU; this copy is several times cheaper."""
+    return cast(_T, _clone(value))
+
+
+def _clone(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {k: _clone(v) for k, v in value.items()}
+    if kind is list:
+        return [_clone(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
 def public(record: JSON) -> JSON:
     """A stored message as the Bot API shows it (without the fake's bookkeeping keys)."""
     return {
-        k: copy.deepcopy(v)
+        k: clone(v)
         for k, v in record.items()
         if k not in ("deleted", "html", "parse_mode", "inline_message_id")
     }

@@ -8,17 +8,19 @@ routes the webhook to replicas or forges a webhook request.
 from __future__ import annotations
 
 import asyncio
-import copy
 import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.sandbox.fakeapi.content import command_entities, public, render_text
+from bot.sandbox.fakeapi.content import clone, command_entities, public, render_text
 from bot.sandbox.fakeapi.methods import BotApi, Call, _InlineQuery
 from bot.sandbox.fakeapi.updates import Delivery
 from bot.webapp.initdata import sign, user_json
 
 JSON = dict[str, Any]
+IDLE_INTERVAL = 0.1
+"""The longest pause between two checks of :meth:`PeopleDriver.wait_for` when nothing
+happens in the fake."""
 
 
 class PeopleDriver(BotApi):
@@ -67,7 +69,7 @@ class PeopleDriver(BotApi):
         stored = self._store(chat_id, message)
         if self._reaches_bot(chat_id, stored):
             await self.updates.put("message", public(stored))
-        return copy.deepcopy(stored)
+        return clone(stored)
 
     async def user_presses(
         self,
@@ -200,7 +202,7 @@ class PeopleDriver(BotApi):
         await self.updates.put("chosen_inline_result", chosen)
         if self._reaches_bot(target, stored):
             await self.updates.put("message", public(stored))
-        return copy.deepcopy(stored)
+        return clone(stored)
 
     # ------------------------------------------------------------------ what tests look at
 
@@ -228,15 +230,39 @@ class PeopleDriver(BotApi):
     async def wait_for(
         self, predicate: Callable[[], Any], timeout: float = 5, interval: float = 0.01
     ) -> Any:
-        """Poll ``predicate`` until it returns something truthy; return it (TimeoutError if not)."""
+        """Check ``predicate`` until it returns something truthy; return it (TimeoutError if
+        not).
+
+        It is checked again as soon as the fake changes (a message, an edit, an answer, a
+        call) and otherwise every ``interval`` seconds, growing to ``IDLE_INTERVAL`` while
+        nothing happens: a condition on the bot's database has no event here. Checking
+        every 10 ms whatever happened, with predicates that copy a chat's messages, was
+        most of the suite's CPU.
+        """
+        loop = asyncio.get_running_loop()
         deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"condition not met within {timeout} s")
-            await asyncio.sleep(interval)
+        changed = asyncio.Event()
+        watcher = (loop, changed)
+        self.watchers.add(watcher)
+        pause, idle = interval, max(interval, IDLE_INTERVAL)
+        try:
+            while True:
+                changed.clear()
+                value = predicate()
+                if value:
+                    return value
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"condition not met within {timeout} s")
+                timer = loop.call_later(pause, changed.set)
+                try:
+                    await changed.wait()
+                finally:
+                    timer.cancel()
+                # the bot often stores a change just before or after it calls Telegram
+                quiet = loop.time() >= timer.when()
+                pause = min(pause * 1.5, idle) if quiet else interval
+        finally:
+            self.watchers.discard(watcher)
 
     def fail_next(self, method: str, *args: Any, **kwargs: Any) -> None:
         """Make the next calls of ``method`` fail: ``Faults.add`` (its options: the error,

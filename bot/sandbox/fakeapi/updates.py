@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import re
 import time
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+from bot.sandbox.fakeapi.content import clone
 from bot.sandbox.fakeapi.errors import POLLING_CONFLICT, WEBHOOK_CONFLICT, ApiError, bad_request
 
 JSON = dict[str, Any]
@@ -148,7 +148,7 @@ class UpdateQueue:
                     )
         if self._poll_generation != generation:
             raise ApiError(409, POLLING_CONFLICT)
-        return [copy.deepcopy(u) for u in self.pending[:limit]]
+        return [clone(u) for u in self.pending[:limit]]
 
     # ---------------------------------------------------------------- webhook
 

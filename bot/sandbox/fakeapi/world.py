@@ -7,13 +7,13 @@ which message may be edited or deleted, who is an admin). The Bot API methods
 
 from __future__ import annotations
 
-import copy
+import asyncio
 import itertools
 import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.sandbox.fakeapi.content import public, scope_key
+from bot.sandbox.fakeapi.content import clone, public, scope_key
 from bot.sandbox.fakeapi.errors import NOT_MODIFIED, ApiError, bad_request
 
 JSON = dict[str, Any]
@@ -47,6 +47,9 @@ class World:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.menu_buttons: dict[int | None, JSON] = {}
         self.listeners: list[Listener] = []
+        self.watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        """The events of those waiting for a change (``PeopleDriver.wait_for``), each with
+        its loop: set on every change, from whichever thread made it."""
         self.clock: Callable[[], float] = time.time
         """What the calls' times and the flood limit read: Unix time, or the clock a test
         holds (the bot's own; a button's answer is still timed in real seconds)."""
@@ -69,6 +72,21 @@ class World:
     def _emit(self, event: JSON) -> None:
         for listener in list(self.listeners):
             listener(event)
+        self.poke()
+
+    def poke(self) -> None:
+        """Wake whoever waits for a change (``PeopleDriver.wait_for``)."""
+        if not self.watchers:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        for loop, changed in list(self.watchers):
+            if loop is running:
+                changed.set()
+            else:
+                loop.call_soon_threadsafe(changed.set)
 
     # ------------------------------------------------------------------ people and chats
 
@@ -144,7 +162,7 @@ class World:
         message = {"message_id": mid, **message}
         message.setdefault("deleted", False)
         self._messages.setdefault(chat_id, {})[mid] = message
-        self._emit({"type": "message", "chat_id": chat_id, "message": copy.deepcopy(message)})
+        self._emit({"type": "message", "chat_id": chat_id, "message": clone(message)})
         return message
 
     def _reaches_bot(self, chat_id: int, message: JSON) -> bool:
@@ -175,14 +193,14 @@ class World:
         through inline mode, ``inline_message_id``.
         """
         return [
-            copy.deepcopy(m)
+            clone(m)
             for m in self._messages.get(chat_id, {}).values()
             if include_deleted or not m["deleted"]
         ]
 
     def message(self, chat_id: int, message_id: int) -> JSON:
         """One message as it looks now (KeyError if it never existed)."""
-        return copy.deepcopy(self._messages[chat_id][message_id])
+        return clone(self._messages[chat_id][message_id])
 
     def commands_for(self, chat_id: int, user_id: int | None = None) -> list[JSON]:
         """The command menu a person sees in a chat, resolved through the scopes like Telegram."""
@@ -212,7 +230,7 @@ class World:
             for language in (lang, ""):
                 found = self.commands.get((scope, language))
                 if found:
-                    return copy.deepcopy(found)
+                    return clone(found)
         return []
 
     # ------------------------------------------------------------------ persistence
@@ -301,7 +319,7 @@ class World:
                 else:
                     record[k] = changes[k]
         record["edit_date"] = int(time.time())
-        self._emit({"type": "edit", "chat_id": chat_id, "message": copy.deepcopy(record)})
+        self._emit({"type": "edit", "chat_id": chat_id, "message": clone(record)})
         return True if inline else public(record)
 
     def _delete(self, chat: JSON, message_id: Any) -> None:
