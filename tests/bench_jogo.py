@@ -102,10 +102,33 @@ def play(page, level: str, players: int, seed: int) -> tuple[list[float], list[f
         if waiting == "match_over":
             break
         if waiting == "hand_over":
-            page.click("[data-jogo-proxima]")
-            page.wait_for_function(
-                "document.querySelector('[data-jogo]').getAttribute('data-jogo-espera') !== 'hand_over'"
-            )
+            # the page drops a click that comes while its worker is still busy (jogo.js,
+            # onClick): the click is tried again, as a person would, before giving up
+            for attempt in range(4):
+                page.click("[data-jogo-proxima]")
+                try:
+                    page.wait_for_function(
+                        "document.querySelector('[data-jogo]')"
+                        ".getAttribute('data-jogo-espera') !== 'hand_over'",
+                        timeout=15_000,
+                    )
+                    break
+                except Exception:
+                    if attempt < 3:
+                        print(
+                            f"bench: Próxima mão clicked again ({level}, {players}, {seed})",
+                            file=sys.stderr,
+                        )
+                        continue
+                    # what the page showed when the next hand did not come, to find out why
+                    attrs = page.eval_on_selector(
+                        GAME,
+                        "e => Object.fromEntries([...e.attributes].map(a => [a.name, a.value]))",
+                    )
+                    stuck = {"stuck": level, "players": players, "seed": seed, **attrs}
+                    print(json.dumps(stuck), file=sys.stderr)
+                    print(page.inner_text(GAME)[:3000], file=sys.stderr)
+                    raise
             continue
         actions = page.eval_on_selector_all(
             f"{GAME} button[data-acao]:not([disabled])",
@@ -115,7 +138,8 @@ def play(page, level: str, players: int, seed: int) -> tuple[list[float], list[f
         start = time.perf_counter()
         page.click(f'{GAME} button[data-acao="{rng.choice(actions)}"]')
         page.wait_for_function(
-            f"+document.querySelector('[data-jogo]').getAttribute('data-jogo-passo') > {before}"
+            f"+document.querySelector('[data-jogo]').getAttribute('data-jogo-passo') > {before}",
+            timeout=60_000,
         )
         page.wait_for_function(wait_person, timeout=60_000)
         answers.append((time.perf_counter() - start) * 1000)

@@ -152,11 +152,26 @@ class Learned(Medio):
 
 
 def learned_action(
-    view: View, rng: random.Random, samples: int, card_samples: int = 0, answers: bool = True
+    view: View,
+    rng: random.Random,
+    samples: int,
+    card_samples: int = 0,
+    answers: bool = True,
+    points: str = "medio",
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
-    whether answers to calls come from the policy too (else médio answers)."""
+    whether answers to calls come from the policy too (else médio answers). ``points``: the
+    level whose envido choice a gaudério robot makes first (``pontos.points_move``)."""
+    if view.kind != HandKind.IRON and view.envido_points is not None:
+        # the envido is not in the trained game and comes before the truco (R13.3): the
+        # robot's own envido choice first, the policy then bets only the truco
+        move = points_move(view, rng, points)
+        if move is not None:
+            return move
+        fallback = medio_play
+    else:
+        fallback = medio_action
     phases = (Phase.ANSWER, Phase.PLAY) if answers else (Phase.PLAY,)
     if view.kind != HandKind.IRON and view.phase in phases:
         choice = policy_action(view, rng)
@@ -164,7 +179,7 @@ def learned_action(
             return _medio_card(read(view), rng, card_samples)
         if choice is not None:
             return choice
-    return medio_action(view, rng, samples, card_samples)
+    return fallback(view, rng, samples, card_samples)
 
 
 def medio_action(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:

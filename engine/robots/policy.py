@@ -88,7 +88,9 @@ def signal_tier(sinal: Sinal | None) -> int:
     """A partner's signal, coarsely: 0 none, 1 weak (ás, nada), 2 três or dois, 3 a manilha."""
     if sinal is None:
         return 0
-    if sinal <= Sinal.PICA_FUMO:
+    if sinal <= Sinal.PICA_FUMO or Sinal.ESPADAO <= sinal <= Sinal.SETE_OUROS:
+        # gaudério's four top cards (R13.5) are its manilhas: the trainer reads a partner's
+        # hand by strength, where they are the strongest four as the manilhas elsewhere
         return 3
     return 2 if sinal <= Sinal.DOIS else 1
 
@@ -185,9 +187,13 @@ def hand_chance(
 
 def spot_of(view: View, rng: random.Random) -> Spot | None:
     """The facts of ``view``'s betting decision, or ``None`` when it is not one the policy takes
-    (card play, the mão de onze/dez, the iron hand, gaudério's points game)."""
+    (card play, the mão de onze/dez, the iron hand, answering gaudério's envido).
+
+    An envido call offered beside the truco (R13.3) does not stop it: the points game is not
+    in the trained game, and the robots make their envido choice before asking the policy
+    (``heuristic.learned_action``), so what is left to it is the truco's."""
     if view.kind != HandKind.NORMAL or any(a.act not in _TRAINED for a in view.legal):
-        return None  # the points game of gaudério (R13.3) is not in the trained game
+        return None
     answer = view.phase == Phase.ANSWER
     if answer:
         step = view.pending_step
@@ -240,8 +246,21 @@ def spot_of(view: View, rng: random.Random) -> Spot | None:
 
 
 _CALLS = (Act.TRUCO, Act.RAISE)
-_TRAINED = frozenset((Act.PLAY, Act.COVER, Act.TRUCO, Act.ACCEPT, Act.RUN, Act.RAISE))
-"""The actions of the trained game: a decision offering any other is left to the robot."""
+_TRAINED = frozenset(
+    (
+        Act.PLAY,
+        Act.COVER,
+        Act.TRUCO,
+        Act.ACCEPT,
+        Act.RUN,
+        Act.RAISE,
+        Act.ENVIDO,
+        Act.REAL_ENVIDO,
+        Act.FALTA_ENVIDO,
+    )
+)
+"""The actions of the trained game, and the envido calls that may be offered beside them: a
+decision offering any other (an envido to answer, the mão de onze/dez) is left to the robot."""
 
 
 class Policy:

@@ -120,7 +120,7 @@ class Dificil(SeededRobot):
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         if self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
-            baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False)
+            baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
         elif view.envido_points is not None and view.kind != HandKind.IRON:
             # gaudério: its own envido choice (``pontos``: the others' points-game choices
             # read), else médio's play without the envido

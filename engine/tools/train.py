@@ -14,8 +14,13 @@ betting game* that keeps what matters to a bet and drops the rest:
 - each seat decides from its key (``policy.Spot``) alone: its chance of winning the hand
   from there (``policy.hand_chance``, from its own cards), the rounds, the table, the
   step, its partner's signal (half the deals are played with honest signals, R12) and how
-  far each team is from the target; the scores are drawn at random below the mão de
-  onze/dez for every training hand;
+  far each team is from the target (the variant's default target for the table's size:
+  12, or gaudério's 18 and 24); the scores are drawn at random below the mão de onze/dez
+  (below the target in gaudério, which has none) for every training hand;
+- gaudério's points game (envido, flor; R13.3, R13.4) is not in it: it is settled apart
+  from the truco, and the robots make their envido choice before asking the policy
+  (``heuristic.learned_action``); its points reach the trained game only as the scores
+  drawn for the hands;
 - a hand's payoff is the match-winning chance after it (``sense.match_values``), so
   the policy weighs a point by what it is worth at that score.
 
@@ -162,7 +167,7 @@ def deal_hand(rs: Ruleset, players: int, rng: random.Random) -> Deal:
             rounds = (*rounds, team)
             leader = first
         turn = leader
-        done, winner = _outcome(rounds)
+        done, winner = hand_result(rs, rounds, (dealer + 1) % players & 1)
         if done:
             return Deal(tuple(turns), winner)
 
@@ -175,10 +180,15 @@ def _without(cards: list[int], out: list[int]) -> list[int]:
     return rest
 
 
-def _outcome(rounds: tuple[int | None, ...]) -> tuple[bool, int | None]:
+def hand_result(rs: Ruleset, rounds: tuple[int | None, ...], mao: int) -> tuple[bool, int | None]:
+    """Whether the hand is over after ``rounds`` and which team wins it (``None``: nobody);
+    ``mao`` is the team of the hand's first seat, which takes three ties in gaudério (R13.1)."""
     from engine.match import hand_outcome
 
-    return hand_outcome(rounds)
+    done, winner = hand_outcome(rounds)
+    if done and winner is None and rs.all_tied_to_mao:
+        return True, mao
+    return done, winner
 
 
 # ------------------------------------------------------------------ the game
@@ -319,8 +329,9 @@ class Trainer:
         ]
 
     def score(self, rng: random.Random) -> tuple[int, int]:
-        """A score below the mão de onze/dez for both teams, at random."""
-        top = self.rs.threshold(self.target)
+        """A score below the mão de onze/dez for both teams, at random (below the target
+        where the variant has no such hand: gaudério)."""
+        top = min(self.rs.threshold(self.target), self.target)
         return rng.randrange(top), rng.randrange(top)
 
     def run(self, iterations: int) -> None:
@@ -554,7 +565,8 @@ def train(
 ) -> dict[str, object]:
     """Train one table, write it to ``out`` and return what the command prints."""
     rs = get_ruleset(variant)
-    target = 12
+    # the target a table of this size plays by default: 12, or gaudério's 18 and 24 (R13.1)
+    target = rs.default_target_for(players)
     started = time.process_time()
     wall = time.perf_counter()
     deals = eval_deals if checkpoints else 0

@@ -267,4 +267,98 @@ def test_the_policy_bets_at_a_mineiro_table_and_leaves_a_table_it_has_not_learne
     mix = opening("mineiro")
     assert mix is not None and set(mix) == {A.TRUCO, PASS}
     assert abs(sum(mix.values()) - 1) < 1e-9
-    assert opening("gauderio") is None
+    # gaudério's opening also offers the envido calls: the policy still bets the truco
+    mix = opening("gauderio")
+    assert mix is not None and set(mix) == {A.TRUCO, PASS}
+    # no table was trained for mineiro at four seats
+    m = Match("mineiro", TableOptions(players=4, sinais=False), seed=1)
+    assert Learned(3).mix(m.view(m.to_act()[0])) is None
+
+
+def test_a_gauderio_table_is_rebuilt_the_same_and_trained_at_the_variants_target(
+    tmp_path: Path,
+) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        train("gauderio", 4, iterations=40, seed=5, pool=8, out=out)
+    assert first.read_bytes() == second.read_bytes()
+    table = json.loads(first.read_text("utf-8"))["tables"]["gauderio/4"]
+    assert table and all(sum(row) == 100 for row in table.values())
+    # trained at the variant's own target (18 at two seats, 24 at four: R13.1), with scores
+    # drawn anywhere below it (gaudério has no mão de onze/dez to stop them at 11)
+    rs = get_ruleset("gauderio")
+    two = Trainer(rs, 2, rs.default_target_for(2), seed=1, pool=4)
+    four = Trainer(rs, 4, rs.default_target_for(4), seed=1, pool=4)
+    assert (two.target, four.target) == (18, 24)
+    drawn = [two.score(random.Random(s)) for s in range(300)]
+    assert max(max(d) for d in drawn) == 17 and min(min(d) for d in drawn) == 0
+
+
+def test_gauderios_ladder_pays_in_the_trained_game() -> None:
+    # truco 2, retruco 3, vale-quatro 4; running pays 1, 2, 3 (R13.2)
+    rs = get_ruleset("gauderio")
+    hand = Hand(rs, 2, 18, deal_hand(rs, 2, random.Random(1)), (0, 0))
+    node = hand.expand((0, -1, -1, None))
+    assert not isinstance(node, float)
+    team, _, kids = node
+    paid = []
+    state = kids[1]  # truco
+    while True:
+        answer = hand.expand(state)
+        assert not isinstance(answer, float)
+        _, _, replies = answer
+        paid.append(replies[0])
+        if len(replies) < 3:
+            break
+        state = replies[2]  # raise
+    assert len(paid) == 3
+    # the run pays the last caller: truco (team), retruco (other), vale-quatro (team)
+    callers = [team, 1 - team, team]
+    assert paid == [hand.payoff(c, p) for c, p in zip(callers, (1, 2, 3), strict=True)]
+
+
+def test_a_gauderio_hand_of_three_ties_goes_to_the_mao_in_training() -> None:
+    from engine.tools.train import hand_result
+
+    gauderio, paulista = get_ruleset("gauderio"), get_ruleset("paulista")
+    assert hand_result(gauderio, (None, None, None), 1) == (True, 1)
+    assert hand_result(paulista, (None, None, None), 1) == (True, None)
+    assert hand_result(gauderio, (None, None), 1) == (False, None)
+    assert hand_result(gauderio, (0, None), 1) == (True, 0)
+
+
+def test_a_gauderio_manilha_signal_reads_as_a_manilha() -> None:
+    from engine.robots.policy import signal_tier
+    from engine.sinais import Sinal
+
+    assert signal_tier(Sinal.ESPADAO) == signal_tier(Sinal.ZAP) == 3
+    assert signal_tier(Sinal.SETE_OUROS) == 3
+    assert signal_tier(Sinal.TRES) == 2
+    assert signal_tier(Sinal.FLOR) == signal_tier(Sinal.PONTOS) == signal_tier(Sinal.NADA) == 1
+
+
+def test_gauderio_robots_on_the_learned_policy_play_legal_and_deterministic_matches() -> None:
+    from engine.robots import Dificil
+
+    for players in (2, 4):
+        logs = []
+        for _ in range(2):
+            m = Match("gauderio", TableOptions(players=players, sinais=False), seed=11)
+            robots = [
+                Learned(s) if s % 2 == 0 else Dificil(s, policy=True, playouts=8) for s in range(4)
+            ]
+            log = []
+            while not m.is_terminal() and m.hand_number < 4:
+                if m.phase == Phase.HAND_OVER:
+                    m.deal()
+                    continue
+                seat = m.to_act()[0]
+                view = m.view(seat)
+                action = robots[seat].choose(view)
+                assert action in view.legal
+                log.append(action)
+                m.apply(seat, action)
+            logs.append(log)
+        assert logs[0] == logs[1]
+        # the envido is still played (the robots' own choice comes before the policy's truco)
+        assert any(a.act in (A.ENVIDO.act, A.REAL_ENVIDO.act, A.FALTA_ENVIDO.act) for a in logs[0])
