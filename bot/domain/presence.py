@@ -48,9 +48,11 @@ def present(db: Database, game_id: int, user_id: int, now: float, *, hands: bool
         if user_id != GROUP_TABLE:
             was = s.execute(_SEEN, {"game": game_id, "user": user_id}).scalar()
             back = was is None or was < now - PRESENCE
-            if back and hands:
-                jobs.schedule(s, str(game_id), now, jobs.HandsJob(game_id), keep_earlier=True)
+        # the presence row before the job, in the order a change made in the app writes
+        # them: the other order could deadlock with it
         mark_present(s, game_id, user_id, now)
+        if back and hands:
+            jobs.schedule(s, str(game_id), now, jobs.HandsJob(game_id), keep_earlier=True)
         s.commit()
     return back
 

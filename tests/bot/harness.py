@@ -190,6 +190,8 @@ class FakeClock:
         self._order = itertools.count()
         self.moved: list[Callable[[], None]] = []
         """Called whenever the clock moves (the harness wakes the job runner)."""
+        self.slept: list[Callable[[], None]] = []
+        """Called whenever someone starts a sleep on the clock (the harness's pump looks)."""
 
     def __call__(self) -> float:
         """The current (fake) time."""
@@ -222,6 +224,8 @@ class FakeClock:
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), waiter))
+        for call in self.slept:
+            call()
         try:
             await waiter
         finally:
@@ -260,6 +264,10 @@ class FakeClock:
 
 PUMP_EVERY = 0.02
 """Real seconds between two looks of the pump at what the bot waits for."""
+PUMP_IDLE = 0.2
+"""The longest wait of the pump while nothing happens (no call to the fake Telegram, no
+sleep started or clock moved): each look reads the bot's jobs, and looking every 20 ms
+cost an idle bot a tenth of a core, besides the database's own work."""
 
 
 class Harness:
@@ -357,17 +365,36 @@ class Harness:
         a person's deadline (or its warning): the flood budgets' waits and the redraws
         they postpone cost no wall time, and a person's clock runs out only when the test
         moves it there (``advance``)."""
-        while True:
-            await asyncio.sleep(PUMP_EVERY)  # real time: the bot works meanwhile
-            if not self.pumping:
-                continue
-            now, sleeper = clock.now, clock.next_wake()
-            job, person = await asyncio.to_thread(self._next_jobs, now)
-            wake = min((t for t in (sleeper, job) if t is not None), default=None)
-            if wake is None or (person is not None and person <= wake and not self._stopping):
-                continue
-            if clock.now == now:  # nobody moved it meanwhile
-                clock.now = wake
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+        watcher = (loop, changed)
+        self.server.watchers.add(watcher)
+        clock.moved.append(changed.set)
+        clock.slept.append(changed.set)
+        idle = 0.0  # real seconds to wait for a change before looking anyway
+        try:
+            while True:
+                await asyncio.sleep(PUMP_EVERY)  # real time: the bot works meanwhile
+                if idle:
+                    timer = loop.call_later(idle, changed.set)
+                    await changed.wait()
+                    timer.cancel()
+                changed.clear()
+                idle = min(max(2 * idle, PUMP_EVERY), PUMP_IDLE)
+                if not self.pumping:
+                    continue
+                now, sleeper = clock.now, clock.next_wake()
+                job, person = await asyncio.to_thread(self._next_jobs, now)
+                wake = min((t for t in (sleeper, job) if t is not None), default=None)
+                if wake is None or (person is not None and person <= wake and not self._stopping):
+                    continue
+                if clock.now == now:  # nobody moved it meanwhile
+                    clock.now = wake
+                    idle = 0.0
+        finally:
+            self.server.watchers.discard(watcher)
+            clock.moved.remove(changed.set)
+            clock.slept.remove(changed.set)
 
     def _next_jobs(self, now: float) -> tuple[float | None, float | None]:
         """When the bot's next own job is due, and the next person's deadline (or warning)."""

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlmodel import Session, select
+from sqlalchemy import text, update
+from sqlmodel import Session, col, select
 
-from bot.domain import Database
+from bot.domain import AddRobot, Database, Person, RobotLevel, Rules, Start, people, tables
 from bot.domain import jobs as store
 from bot.domain.jobs import HandsJob, JobKind, RobotJob, TableJob
-from bot.domain.models import Job
+from bot.domain.models import Game, Job
 from bot.ops.metrics import Metrics
+from bot.telegram.arguments import truco_request
 from bot.telegram.job_runner import ClaimedJob, JobBinding, JobRunner, Lane
 from tests.bot.harness import FakeClock, database_url
 
@@ -245,3 +248,49 @@ def test_a_redraw_held_for_the_groups_minute_keeps_its_time(tmp_path: Path) -> N
         s.commit()
     assert due_and_games() == (5, (3,))
     db.close()
+
+
+def test_a_replica_resuming_a_table_waits_for_the_change_that_holds_it(tmp_path: Path) -> None:
+    """A replica that starts while another plays resumes each table's jobs behind the table's
+    own lock: it never holds some of a table's jobs while waiting for others a change holds
+    (the change then waited for it: PostgreSQL's deadlock, seen as a replica came back)."""
+    db = Database(database_url(tmp_path))
+    if db.engine.dialect.name != "postgresql":
+        db.close()
+        pytest.skip("row locks: PostgreSQL only (TRUCO_TEST_DATABASE_URL)")
+    now = 1_800_000_000.0
+    rules = Rules(decision_seconds=30, seed=7, clock=lambda: now, robot_delay=0)
+    ana = Person(1, "Ana")
+    people.meet(db, ana, started=True)
+    request = truco_request(["1x1"], people.chat_settings(db, -100))
+    table = tables.open_table(db, -100, None, ana, request)
+    tables.lobby(db, table.id, ana, AddRobot(RobotLevel.FACIL), authorised=True, rules=rules)
+    started = tables.lobby(db, table.id, ana, Start(), authorised=True, rules=rules)
+    key = str(table.id)
+    # what a resume writes first for this table: the robot's turn, or the person's clock
+    first = JobKind.ROBOT if started.robot_seat is not None else JobKind.DEADLINE
+    pool = ThreadPoolExecutor(1)
+    with db.session() as change:  # a move on another replica, not yet committed
+        change.execute(update(Game).where(col(Game.id) == table.id).values(version=Game.version))
+        store.schedule(change, key, now, HandsJob(table.id), keep_earlier=True)
+        resumed = pool.submit(tables.resume_jobs, db, rules)
+        _until_someone_waits_for_a_lock(db)
+        store.cancel(change, first.value, key)  # the change drops what the resume wrote
+        change.commit()
+    assert resumed.result(timeout=60) == 1  # no deadlock: both went through
+    pool.shutdown()
+    db.close()
+
+
+def _until_someone_waits_for_a_lock(db: Database) -> None:
+    """Return once a session of the database waits for a lock (bounded: a slow machine)."""
+    waiting = text(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    for _ in range(3000):
+        with db.engine.connect() as conn:
+            if conn.execute(waiting).scalar():
+                return
+        time.sleep(0.01)  # polls a lock table; nothing here waits on the wall clock's passing
+    raise AssertionError("the resume never waited for the change's lock")

@@ -90,12 +90,22 @@ def to_resume(db: Database) -> list[Table]:
 
 
 def resume_jobs(db: Database, rules: Rules) -> int:
-    """Record the jobs of every table still running or owing announcements; how many."""
+    """Record the jobs of every table still running or owing announcements; how many.
+
+    One transaction per table, its game row locked first as every change locks it: other
+    replicas play on while one starts, and a resume that wrote a table's jobs unlocked
+    could meet a change writing the same jobs in another order (PostgreSQL saw deadlocks
+    between a job's insert and a job's delete while a killed replica came back)."""
     with db.session() as s:
         owed = outbox.owed_games(s)
-        q = select(Game).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
-        games = list(s.exec(q))
-        for game in games:
+        q = select(Game.id).where(col(Game.status).in_(ACTIVE) | col(Game.id).in_(owed))
+        ids = list(s.exec(q))
+    for game_id in ids:
+        with db.session() as s:
+            locked = select(Game).where(Game.id == game_id).with_for_update()
+            game = s.exec(locked).first()
+            if game is None:
+                continue
             seats = read_seats(s, game)
             m = stored_match(game) if game.snapshot is not None else None
             change = game_change(game, m, seats)
@@ -104,5 +114,5 @@ def resume_jobs(db: Database, rules: Rules) -> int:
                 # a Revanche's wait outlives a restart too (a lobby's change drops deadlines)
                 wait = jobs.DeadlineJob(change.game_id, change.version)
                 jobs.schedule(s, str(change.game_id), game.deadline_at, wait)
-        s.commit()
-        return len(games)
+            s.commit()
+    return len(ids)
