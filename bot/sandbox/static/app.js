@@ -257,6 +257,9 @@ async function pressButton(m, btn, el) {
       });
       if (ans.url) followUrl(ans.url);
       if (ans.text) (ans.show_alert ? showAlert : showToast)(ans.text);
+    } catch (e) {
+      // refused by the fake Telegram (the message was deleted as it was tapped, as a hand
+      // message is when a turn comes): api() said so in a toast; nothing else to do
     } finally { el.classList.remove("loading"); }
   } else if (btn.web_app) {
     openWebApp(btn.web_app.url);
