@@ -29,10 +29,13 @@ from sqlalchemy import text
 
 from bot.config import Config
 from bot.domain import Database
+from bot.domain.values.errors import Reason
+from bot.i18n import LANGUAGES, translations
 from bot.process import Runner
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.app import build_application
 from bot.telegram.callbacks import Prefix
+from bot.wording.refusals import reason_text
 from engine import Match, TableOptions
 from engine.cards import parse_cards
 
@@ -468,7 +471,7 @@ class Harness:
             b = choose([b for b in buttons(msg) if b.get("callback_data", "").startswith("g")])
             data = b["callback_data"]
             answer = await self.server.user_presses(user, user, msg["message_id"], data)
-            if answer.get("text") != STALE:
+            if answer.get("text") not in STALE:
                 return answer
             await self.wait(
                 lambda d=data: all(
@@ -553,7 +556,10 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
     return table.id
 
 
-STALE = "Essa jogada já passou."
+STALE = frozenset(reason_text(translations(lang), Reason.STALE) for lang in LANGUAGES)
+"""The refusal of a press on a move that has passed, in every language the bot speaks:
+a Spanish speaker's stale press reads "Esa jugada ya pasó." (compared with the Portuguese
+words alone, it passed for a move made, and the test waited for a turn that never came)."""
 
 
 async def press(h: Harness, user: int, label: str) -> JSON:
@@ -567,7 +573,7 @@ async def press(h: Harness, user: int, label: str) -> JSON:
         msg = await h.wait(lambda: h.hand(user) if label in moves(h.hand(user) or {}) else None)
         data = moves(msg)[label]
         answer: JSON = await h.server.user_presses(user, user, msg["message_id"], data)
-        if answer.get("text") != STALE:
+        if answer.get("text") not in STALE:
             return answer
         await h.wait(lambda d=data: moves(h.hand(user) or {}).get(label) not in (None, d))
 
