@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import shlex
 import signal
 import socket
@@ -212,10 +213,16 @@ ROOMY = 120.0
 when its event comes, so this only stops a test that would otherwise hang."""
 
 
-async def wait_page(url: str, timeout: float = ROOMY) -> None:
-    """Wait until the page answers (a process starting on a loaded machine is slow)."""
+async def wait_page(
+    url: str, timeout: float = ROOMY, proc: subprocess.Popen[str] | None = None
+) -> None:
+    """Wait until the page answers (a process starting on a loaded machine is slow); with
+    ``proc``, fail at once with what it said if it exits instead."""
     async with aiohttp.ClientSession() as http, asyncio.timeout(timeout):
         while True:
+            if proc is not None and proc.poll() is not None:
+                out, err = proc.communicate()
+                raise AssertionError(f"the sandbox exited ({proc.returncode}):\n{out}\n{err}")
             try:
                 async with http.get(url + "/api/state") as resp:
                     if resp.status == 200:
@@ -284,9 +291,23 @@ def test_runner_refuses_a_damaged_state_file(tmp_path):
     assert state.read_text(encoding="utf-8") == "{ not json"
 
 
+def _port_kept_across_runs() -> int:
+    """A free port below Linux's ephemeral range (32768–60999): a port two processes use one
+    after the other stays free between them only if no outgoing connection of the other
+    tests running meanwhile can be given it."""
+    for port in random.sample(range(20_000, 32_000), 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
+
+
 async def test_real_bot_table_survives_a_sandbox_restart(tmp_path):
     """``truco sandbox`` twice: the second run's bot still serves the first run's lobby."""
-    port = free_port()
+    port = _port_kept_across_runs()
     url = f"http://127.0.0.1:{port}"
 
     def run() -> subprocess.Popen[str]:
@@ -306,7 +327,7 @@ async def test_real_bot_table_survives_a_sandbox_restart(tmp_path):
 
     proc = run()
     try:
-        await wait_page(url)
+        await wait_page(url, proc=proc)
         async with aiohttp.ClientSession(base_url=url) as http:
             await post(http, "/api/send", chat=GROUP_ID, text="/truco 1x1", **{"as": "Ana"})
             for _ in range(200):
@@ -323,7 +344,7 @@ async def test_real_bot_table_survives_a_sandbox_restart(tmp_path):
 
     proc = run()
     try:
-        await wait_page(url)
+        await wait_page(url, proc=proc)
         async with aiohttp.ClientSession(base_url=url) as http:
             join = next(
                 b["callback_data"]
