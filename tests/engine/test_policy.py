@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine import Match, Phase, TableOptions
 from engine import actions as A
 from engine.actions import Action
 from engine.cards import Card, parse_cards
+from engine.robots.base import Robot
 from engine.robots.heuristic import Learned
 from engine.robots.policy import (
     PASS,
@@ -154,6 +156,23 @@ def test_a_spot_reads_the_view_only() -> None:
     assert raised is not None and raised.chain and raised.step == 1
 
 
+def _played(m: Match, robots: Sequence[Robot], hands: int) -> list[Action]:
+    """Every action of ``m``'s first ``hands`` hands, each robot choosing for its seat; each
+    must be legal."""
+    log = []
+    while not m.is_terminal() and m.hand_number < hands:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        seat = m.to_act()[0]
+        view = m.view(seat)
+        action = robots[seat].choose(view)
+        assert action in view.legal
+        log.append(action)
+        m.apply(seat, action)
+    return log
+
+
 def test_the_learned_robot_plays_legal_and_deterministic_matches() -> None:
     assert load_policy() is not None
     for players in (2, 4):
@@ -163,18 +182,7 @@ def test_the_learned_robot_plays_legal_and_deterministic_matches() -> None:
             robots = [
                 Learned(s) if s % 2 == 0 else get_sparring("probe-policy", s) for s in range(4)
             ]
-            log = []
-            while not m.is_terminal() and m.hand_number < 4:
-                if m.phase == Phase.HAND_OVER:
-                    m.deal()
-                    continue
-                seat = m.to_act()[0]
-                view = m.view(seat)
-                action = robots[seat].choose(view)
-                assert action in view.legal
-                log.append(action)
-                m.apply(seat, action)
-            logs.append(log)
+            logs.append(_played(m, robots, hands=4))
         assert logs[0] == logs[1]
 
 
@@ -200,18 +208,7 @@ def test_dificil_searches_from_the_learned_calls_legally_and_deterministically()
     for _ in range(2):
         m = Match("paulista", TableOptions(players=2, sinais=False), seed=9)
         robots = [Dificil(1, policy=True, playouts=12), Learned(2)]
-        log = []
-        while not m.is_terminal() and m.hand_number < 3:
-            if m.phase == Phase.HAND_OVER:
-                m.deal()
-                continue
-            seat = m.to_act()[0]
-            view = m.view(seat)
-            action = robots[seat].choose(view)
-            assert action in view.legal
-            log.append(action)
-            m.apply(seat, action)
-        logs.append(log)
+        logs.append(_played(m, robots, hands=3))
     assert logs[0] == logs[1]
     assert get_sparring("dificil-policy").level == "dificil-policy"
 
@@ -347,18 +344,7 @@ def test_gauderio_robots_on_the_learned_policy_play_legal_and_deterministic_matc
             robots = [
                 Learned(s) if s % 2 == 0 else Dificil(s, policy=True, playouts=8) for s in range(4)
             ]
-            log = []
-            while not m.is_terminal() and m.hand_number < 4:
-                if m.phase == Phase.HAND_OVER:
-                    m.deal()
-                    continue
-                seat = m.to_act()[0]
-                view = m.view(seat)
-                action = robots[seat].choose(view)
-                assert action in view.legal
-                log.append(action)
-                m.apply(seat, action)
-            logs.append(log)
+            logs.append(_played(m, robots, hands=4))
         assert logs[0] == logs[1]
         # the envido is still played (the robots' own choice comes before the policy's truco)
         assert any(a.act in (A.ENVIDO.act, A.REAL_ENVIDO.act, A.FALTA_ENVIDO.act) for a in logs[0])
