@@ -242,6 +242,36 @@ def test_dificil_calls_from_the_policy_in_paulista_and_the_search_of_before_stay
     assert before.level == "dificil-busca"
 
 
+def test_dificil_cartas_answers_as_medio_at_a_2x2_table_and_plays_deterministically() -> None:
+    from engine.robots import Dificil, Medio
+
+    logs = []
+    for _ in range(2):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=5)
+        robots: list[Robot] = [
+            Dificil(s, cards_only_2x2=True, playouts=8) if s % 2 == 0 else Medio(s)
+            for s in range(4)
+        ]
+        logs.append(_played(m, robots, hands=3))
+    assert logs[0] == logs[1]
+    # every answer to a call is médio's own, drawn from the same seed
+    m = Match("paulista", TableOptions(players=4, sinais=False), seed=5)
+    answers = 0
+    while not m.is_terminal() and m.hand_number < 6:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        seat = m.to_act()[0]
+        view = m.view(seat)
+        if view.phase == Phase.ANSWER:
+            cards = Dificil(seat, cards_only_2x2=True, playouts=8).choose(view)
+            assert cards == Medio(seat).choose(view)
+            answers += 1
+        m.apply(seat, Medio(seat).choose(view))
+    assert answers > 0
+    assert get_sparring("dificil-cartas").level == "dificil-cartas"
+
+
 def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:
     # the site's engine zip stores each data file deflated (site/_hooks/jogo.py, engine_zip)
     import zlib
