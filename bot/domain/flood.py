@@ -50,6 +50,19 @@ def group_budget(chat_id: int, limit: int = 20) -> Budget:
     return Budget(f"chat:{chat_id}", limit, GROUP_WINDOW, 1.0)
 
 
+SILENT = 8.0
+"""Seconds of a group's silence that a match's lines which are not calls wait for while
+everyone seated plays in the Mini App (``bot.telegram.planner``), and after which the
+table may spend the commands' share: the group is never silent for 10 s while the match
+moves."""
+
+
+def silence_left_in(s: Session, chat_id: int, now: float) -> float:
+    """Seconds until the group of ``chat_id`` has been silent for ``SILENT`` (0: it has)."""
+    last = s.execute(_LAST, {"key": group_budget(chat_id).key}).scalar()
+    return 0.0 if last is None else max(0.0, float(last) + SILENT - now)
+
+
 def bot_budget(limit: int = 30) -> Budget:
     """The whole bot's budget: ``limit`` messages a second (Telegram: about 30)."""
     return Budget("bot", limit, 1.0)
@@ -85,6 +98,9 @@ def wait(db: Database, budgets: Sequence[Budget], now: float, needed: int = 1) -
 _MARKS = select(FloodMark.at).where(
     col(FloodMark.key) == bindparam("key"), col(FloodMark.at) > bindparam("since")
 )
+
+
+_LAST = select(func.max(FloodMark.at)).where(col(FloodMark.key) == bindparam("key"))
 
 
 def marks_in(s: Session, b: Budget, now: float) -> list[float]:
