@@ -107,6 +107,14 @@ def _checked(data: str) -> str:
     return data
 
 
+def _read(pattern: re.Pattern[str], data: str) -> re.Match[str]:
+    """``data`` matched whole by ``pattern``; ``ValueError`` for anything else."""
+    found = pattern.fullmatch(data or "")
+    if found is None:
+        raise ValueError("botão ilegível")
+    return found
+
+
 # ----------------------------------------------------------------------- moves
 
 _SIMPLE = {
@@ -171,9 +179,7 @@ class Move:
 
 def parse_move(data: str) -> Move:
     """Decode ``g<game>:<version>:<code>``; ``ValueError`` for garbage."""
-    found = _MOVE.fullmatch(data or "")
-    if found is None:
-        raise ValueError("jogada ilegível")
+    found = _read(_MOVE, data)
     return Move(parse_number(found[1]), parse_number(found[2]), parse_action_code(found[3]))
 
 
@@ -189,9 +195,7 @@ def signals_data(game_id: int, version: int, show: bool) -> str:
 
 def parse_signals(data: str) -> tuple[int, int, bool]:
     """Decode a 👁️ Sinal / back button: (game, version, show); ``ValueError`` for garbage."""
-    found = _SIGNALS.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_SIGNALS, data)
     return parse_number(found[1]), parse_number(found[2]), found[3] == "o"
 
 
@@ -222,9 +226,7 @@ def lobby_data(game_id: int, command: LobbyCommand, version: int) -> str:
 
 def parse_lobby(data: str) -> tuple[int, LobbyCommand, int | None]:
     """Decode a lobby button: (game, command, version or ``None``); ``ValueError`` for garbage."""
-    found = _LOBBY.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_LOBBY, data)
     version = parse_number(found[2]) if found[2] else None
     return parse_number(found[1]), LOBBY_CODES[found[3]], version
 
@@ -241,9 +243,7 @@ def rematch_data(game_id: int) -> str:
 
 def parse_rematch(data: str) -> int:
     """Decode a Revanche button; ``ValueError`` for garbage."""
-    found = _REMATCH.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_REMATCH, data)
     return parse_number(found[1])
 
 
@@ -257,9 +257,7 @@ def back_data(game_id: int) -> str:
 
 def parse_back(data: str) -> int:
     """Decode a 🙋 Voltei button; ``ValueError`` for garbage."""
-    found = _BACK.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_BACK, data)
     return parse_number(found[1])
 
 
@@ -273,9 +271,7 @@ def vote_data(game_id: int, seat: int) -> str:
 
 def parse_vote(data: str) -> tuple[int, int]:
     """Decode a vote button: (game, seat); ``ValueError`` for garbage."""
-    found = _VOTE.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_VOTE, data)
     return parse_number(found[1]), int(found[2])
 
 
@@ -291,9 +287,7 @@ def cancel_data(game_id: int, yes: bool) -> str:
 
 def parse_cancel(data: str) -> tuple[int, bool]:
     """Decode a /cancelar answer: (game, yes); ``ValueError`` for garbage."""
-    found = _CANCEL.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_CANCEL, data)
     return parse_number(found[1]), found[2] == "y"
 
 
@@ -352,9 +346,7 @@ def config_data(
 
 def parse_config(data: str) -> ConfigPress:
     """Decode a ``/config`` button; ``ValueError`` for garbage."""
-    found = _CONFIG_PRESS.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_CONFIG_PRESS, data)
     chat = -parse_number(found[5][1:], 1, 2**63 - 1) if found[5] else None  # a BigInteger chat id
     if found[4]:
         return ConfigPress(None, close=True, chat=chat)
@@ -407,9 +399,7 @@ def tutorial_data(step: int, action: Action) -> str:
 
 def parse_tutorial(data: str) -> tuple[int, Action]:
     """Decode a tutorial move; ``ValueError`` for garbage."""
-    found = _TUTORIAL.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_TUTORIAL, data)
     return parse_number(found[1]), parse_action_code(found[2])
 
 
@@ -429,9 +419,7 @@ def marcador_data(marcador_id: int, command: Command) -> str:
 
 def parse_marcador(data: str) -> tuple[int, Command]:
     """Decode a ``/marcador`` button; ``ValueError`` for garbage."""
-    found = _MARCADOR.fullmatch(data or "")
-    if found is None:
-        raise ValueError("botão ilegível")
+    found = _read(_MARCADOR, data)
     marcador_id = parse_number(found[1])
     if found[2] == "u":
         return marcador_id, Undo()

@@ -370,22 +370,21 @@ def play_cangou_case(rounds: tuple[str, ...]) -> Match:
     return play_rounds("paulista", options, CANGOU_FILLER, rounds, Card.parse(CANGOU_VIRA))
 
 
-def _team(result: int | None) -> str:
-    return PT.tie() if result is None else TEAM_NAMES[result]
-
-
-def cangou() -> str:
-    """Who takes the hand after tied rounds, each case played out by the engine."""
+def _tie_rows(
+    cases: tuple[tuple[str, ...], ...], play: Callable[[tuple[str, ...]], Match], tie: str
+) -> list[str]:
+    """One row per case: each round's cards and who took it (``tie`` when it tied), then who
+    takes the hand."""
     rows = []
-    for case in CANGOU_CASES:
-        m = play_cangou_case(case)
+    for case in cases:
+        m = play(case)
         cells = ""
         for i in range(3):
             if i < len(m.rounds):
                 us, them = parse_cards(case[i])
-                shown = f"{cards_html((us, them))} {_team(m.rounds[i])}"
+                who = tie if m.rounds[i] is None else TEAM_NAMES[m.rounds[i]]
                 value = "tie" if m.rounds[i] is None else str(m.rounds[i])
-                cells += _td(shown, f"r{i + 1}", value)
+                cells += _td(f"{cards_html((us, them))} {who}", f"r{i + 1}", value)
             else:
                 cells += _td("não se joga", f"r{i + 1}", "-")
         winner = m.hand_winner
@@ -393,6 +392,12 @@ def cangou() -> str:
         rows.append(
             "<tr>" + cells + _td(shown, "winner", "none" if winner is None else winner) + "</tr>"
         )
+    return rows
+
+
+def cangou() -> str:
+    """Who takes the hand after tied rounds, each case played out by the engine."""
+    rows = _tie_rows(CANGOU_CASES, play_cangou_case, PT.tie())
     head = ["1ª vaza", "2ª vaza", "3ª vaza", "A mão fica com"]
     vira = Card.parse(CANGOU_VIRA)
     manilha = PT.rank(RULESETS["paulista"].manilhas_for(vira)[0].rank)
@@ -1184,25 +1189,8 @@ def play_gauderio_ties(rounds: tuple[str, ...]) -> Match:
 
 def gauderio_ties() -> str:
     """Who takes a gaudério hand after tied rounds, each case played out by the engine."""
-    rows = []
-    for case in GAUDERIO_TIE_CASES:
-        m = play_gauderio_ties(case)
-        cells = ""
-        for i in range(3):
-            if i < len(m.rounds):
-                us, them = parse_cards(case[i])
-                # in the South a tied round "empardou" (the rulebook's word for the region)
-                who = "empardou" if m.rounds[i] is None else TEAM_NAMES[m.rounds[i]]
-                shown = f"{cards_html((us, them))} {who}"
-                value = "tie" if m.rounds[i] is None else str(m.rounds[i])
-                cells += _td(shown, f"r{i + 1}", value)
-            else:
-                cells += _td("não se joga", f"r{i + 1}", "-")
-        winner = m.hand_winner
-        shown = "ninguém marca" if winner is None else f"<strong>{TEAM_NAMES[winner]}</strong>"
-        rows.append(
-            "<tr>" + cells + _td(shown, "winner", "none" if winner is None else winner) + "</tr>"
-        )
+    # in the South a tied round "empardou" (the rulebook's word for the region)
+    rows = _tie_rows(GAUDERIO_TIE_CASES, play_gauderio_ties, "empardou")
     head = ["1ª vaza", "2ª vaza", "3ª vaza", "A mão fica com"]
     caption = (
         "Gaudério, um contra um; Nós somos a mão (jogamos primeiro). Em cada vaza, a carta de Nós "

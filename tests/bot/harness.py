@@ -647,8 +647,9 @@ class PrivacyWatch:
             for plays in (m.table, *m.past):
                 hidden |= {c for s, c, cov in plays if cov and s not in (own, seen_partner)}
             self.checked += 1
-            # the fixed manilhas (mineiro, Trem Bão) are named as rules, not as anyone's cards
-            public = re.sub(r"manilhas [^\n]*", "", text_)
+            # the fixed manilhas (mineiro, Trem Bão) and gaudério's four bravas are named as
+            # rules, not as anyone's cards
+            public = re.sub(r"(manilhas|bravas|top four) [^\n]*", "", text_)
             if public.startswith("🏁"):
                 # how the hand before ended: public facts of a hand gone (covered stay covered)
                 public = public.partition("\n\n")[2]

@@ -381,6 +381,8 @@ async def test_an_es_ar_person_plays_gauderio_in_spanish(
         # the table in her hand message: the envido won, in her words
         assert "🎯 Envido (5) para Sofía: 33 de Sofía" in strip_tags(hand["text"])
         assert "RETRUCO" in strip_tags(hand["text"])
+        # gaudério's four top cards by the South's word, not paulista's manilhas
+        assert "bravas 1 de espadas > 1 de bastos > 7 de espadas > 7 de oros" in hand["text"]
         # and a Spanish group's /config names flor
         text, _markup = config_view(translations("es"), ChatSettings(id=-9, variant="gauderio"))
         assert "Flor: sí" in text

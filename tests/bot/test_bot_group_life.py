@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlmodel import select
 
 from bot.domain import messages, people, tables
@@ -440,27 +441,19 @@ def _answers(h: Harness, gid: int) -> list[tuple[int, int]]:
         return [(row.seat, row.message_id) for row in rows]
 
 
-async def test_the_seat_confirmation_goes_when_its_person_leaves(harness: Harness) -> None:
-    # "✅ Você está na mesa…" is a claim: once Beto presses Sair it is untrue, and it goes
-    h, s = harness, harness.server
-    _ana, beto, group, lobby, gid = await _beto_sat_by_entrar(h)
-    seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
-    await h.wait(lambda: _answers(h, gid))
-    lobby = await h.wait(lambda: (m := h.table(group)) and "Sair" in labels(m) and m)
-    await s.user_presses(beto, group, lobby["message_id"], button(lobby, "Sair")["callback_data"])
-    await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
-    await h.wait(lambda: not _answers(h, gid))
-
-
-async def test_the_seat_confirmation_goes_with_a_cancelled_lobby(harness: Harness) -> None:
+@pytest.mark.parametrize("who, label", [("beto", "Sair"), ("ana", "Cancelar")])
+async def test_the_seat_confirmation_goes_when_its_seat_does(
+    harness: Harness, who: str, label: str
+) -> None:
+    # "✅ Você está na mesa…" is a claim: once Beto leaves, or Ana cancels the lobby, it is
+    # untrue, and it goes
     h, s = harness, harness.server
     ana, beto, group, lobby, gid = await _beto_sat_by_entrar(h)
     seated = await h.wait(lambda: newest(h, beto, "Você está na mesa"))
     await h.wait(lambda: _answers(h, gid))
-    lobby = await h.wait(lambda: (m := h.table(group)) and "Cancelar" in labels(m) and m)
-    await s.user_presses(
-        ana, group, lobby["message_id"], button(lobby, "Cancelar")["callback_data"]
-    )
+    lobby = await h.wait(lambda: (m := h.table(group)) and label in labels(m) and m)
+    presser = {"ana": ana, "beto": beto}[who]
+    await s.user_presses(presser, group, lobby["message_id"], button(lobby, label)["callback_data"])
     await h.wait(lambda: s.message(beto, seated["message_id"]).get("deleted"))
     await h.wait(lambda: not _answers(h, gid))
 

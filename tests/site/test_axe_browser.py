@@ -5,6 +5,12 @@ axe-core (Deque's engine, MPL-2.0) is vendored as the one minified file of its n
 A page passes when axe finds no violation of impact "serious" or "critical"; the game and the
 tutorial are also checked mid-play (cards in hand, robots' cards, a lesson's table), and the
 rule that a control's name contains its visible text (WCAG 2.5.3, off by default) is on.
+
+Each screen is read at each size in light mode with every rule, then switched to dark mode in
+place (the palette's own radio, with the system's preference dark too) and read again with
+the rules that read colours, plus every rule on the palette toggle, the one part of a page that
+the scheme shows differently: the site's and Material's dark CSS only sets colours, so names,
+roles, landmarks and sizes are the same in both (docs-dev/site-log.md, 2026-12-06).
 """
 
 from __future__ import annotations
@@ -22,7 +28,10 @@ AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
 SIZES = {"celular": (390, 844), "computador": (1280, 900), "zoom200": (195, 422)}
 """zoom200: the phone at 200% zoom, a 195 px wide page (not "mobile": see lesson_fit.VIEWPORTS)."""
 SCHEMES = {"light": "default", "dark": "slate"}
-RUN = """async () => {
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+"""The rules of axe 4.14 that read the colours drawn (``color-contrast-enhanced`` too, but it
+is AAA and off): the only ones whose outcome a scheme can change."""
+RUN = """async (colours) => {
   // colours mid-transition (a button just focused fades to its focus colour) are not what
   // anyone reads: let the page's transitions end first (a pulsing hint ends within 3 s).
   // An endless animation never ends: waiting for it only cost the 4 s below on every page
@@ -37,28 +46,61 @@ RUN = """async () => {
     .map(check => rank[axe._audit.data.checks[check.id || check].impact] || 4));
   const mild = Object.fromEntries(
     axe._audit.rules.filter(rule => worst(rule) < 3).map(rule => [rule.id, {enabled: false}]));
-  const result = await axe.run(document, {
-    resultTypes: ['violations'],
-    rules: {...mild, 'label-content-name-mismatch': {enabled: true}},
-  });
-  return result.violations
+  const every = {resultTypes: ['violations'],
+                 rules: {...mild, 'label-content-name-mismatch': {enabled: true}}};
+  let violations = [];
+  if (colours === null) {
+    violations = (await axe.run(document, every)).violations;
+  } else {
+    const only = {resultTypes: ['violations'], runOnly: {type: 'rule', values: colours}};
+    violations = (await axe.run(document, only)).violations;
+    const toggle = {include: [['[data-md-component=palette]']]};
+    violations.push(...(await axe.run(toggle, every)).violations);
+  }
+  return violations
     .filter(v => v.impact === 'serious' || v.impact === 'critical')
     .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(' | '));
 }"""
+SWITCHED = """(scheme) => document.body.getAttribute('data-md-color-scheme') === scheme
+  && !document.body.hasAttribute('data-md-color-switching')"""
+"""Material marks the body while it swaps the palette (transitions off), then unmarks it."""
 
 
-def serious(page) -> list[str]:
-    """The serious and critical violations axe finds on the page as it is now."""
+def serious(page, colours: list[str] | None = None) -> list[str]:
+    """The serious and critical violations axe finds on the page as it is now: of every rule,
+    or of the ``colours`` rules on the page and every rule on the palette toggle."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(content=AXE)
-    return page.evaluate(RUN)
+    return page.evaluate(RUN, colours)
 
 
-def context_for(browser, watch: Watch, size: str, scheme: str):
+def scheme_to(page, scheme: str) -> None:
+    """Switch the page to ``scheme`` as a person would, with the system's preference along:
+    the palette's radio (Material keeps the choice for the next page, which then loads in
+    it), and waits until Material has drawn it."""
+    page.emulate_media(color_scheme=scheme)
+    page.eval_on_selector(
+        f'input[name=__palette][data-md-color-scheme="{SCHEMES[scheme]}"]', "i => i.click()"
+    )
+    page.wait_for_function(SWITCHED, arg=SCHEMES[scheme])
+
+
+def both_schemes(page) -> dict[str, list[str]]:
+    """The page as it is now in light mode (every rule), then in dark mode (the colours and
+    the toggle), back in light mode afterwards; empty lists when all is well."""
+    assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES["light"]
+    found = {"light": serious(page)}
+    scheme_to(page, "dark")
+    found["dark"] = serious(page, COLOUR_RULES)
+    scheme_to(page, "light")
+    return found
+
+
+def context_for(browser, watch: Watch, size: str):
     width, height = SIZES[size]
     context = browser.new_context(
         viewport={"width": width, "height": height},
-        color_scheme=scheme,
+        color_scheme="light",
         is_mobile=size == "celular",
         has_touch=size != "computador",
     )
@@ -68,36 +110,58 @@ def context_for(browser, watch: Watch, size: str, scheme: str):
     return context
 
 
-COMBOS = [(size, scheme) for size in SIZES for scheme in SCHEMES]
+def problems(found: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
+    """What axe found, by screen and scheme, without the screens it found nothing on."""
+    return {f"{name} {scheme}": v for name, by in found.items() for scheme, v in by.items() if v}
 
 
-@pytest.mark.parametrize(("size", "scheme"), COMBOS)
-def test_every_page_has_no_serious_axe_violation(browser, base_url, size, scheme) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_has_no_serious_axe_violation(browser, base_url, size) -> None:
     watch = Watch(base_url)
-    context = context_for(browser, watch, size, scheme)
+    context = context_for(browser, watch, size)
     page = watch.page(context)
     found = {}
     for name in [*PAGES, "marcador/", "pagina-que-nao-existe/"]:
         page.goto(base_url + "/" + name)
-        assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES[scheme]
+        assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES["light"]
         assert page.get_attribute("html", "lang") == "pt-BR"
         if name == "tutorial/":
             page.wait_for_selector("[data-tutorial][data-tutorial-pronto]")
-        problems = serious(page)
-        if problems:
-            found[name] = problems
-    assert found == {}
+        found[name] = both_schemes(page)
+    assert problems(found) == {}
     watch.errors = [e for e in watch.errors if "404" not in e]  # the browser logs the 404 itself
     watch.check()
     context.close()
 
 
-@pytest.mark.parametrize(("size", "scheme"), COMBOS)
+def test_a_page_loaded_in_dark_mode_is_the_page_switched_to_it(browser, base_url) -> None:
+    """The dark mode the test above reaches by switching is the one a page opens in when the
+    system prefers dark: the same scheme on the body, the same toggle shown."""
+    watch = Watch(base_url)
+    dark = browser.new_context(color_scheme="dark")
+    light = browser.new_context(color_scheme="light")
+    for context in (dark, light):
+        watch.attach(context)
+    opened, switched = watch.page(dark), watch.page(light)
+    opened.goto(base_url + "/truco/")
+    switched.goto(base_url + "/truco/")
+    scheme_to(switched, "dark")
+    shown = "[...document.querySelectorAll('[data-md-component=palette] label:not([hidden])')].map(l => l.title)"
+    for page in (opened, switched):
+        assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES["dark"]
+        assert page.evaluate(shown) == ["Mudar para o modo claro"]
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    watch.check()
+    dark.close()
+    light.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_the_game_and_a_lesson_in_play_have_no_serious_axe_violation(
-    browser, base_url, size, scheme
+    browser, base_url, size
 ) -> None:
     watch = Watch(base_url)
-    context = context_for(browser, watch, size, scheme)
+    context = context_for(browser, watch, size)
     page = watch.page(context)
     found = {}
     # a 2×2 match: the person's cards, the robots' hidden cards, the calls
@@ -110,31 +174,31 @@ def test_the_game_and_a_lesson_in_play_have_no_serious_axe_violation(
         timeout=20_000,
     )
     assert page.query_selector("[data-jogo] .jogo__mao button[data-acao]")
-    found["jogar/"] = serious(page)
+    found["jogar/"] = both_schemes(page)
     page.click("[data-jogo] .jogo__mao button[data-acao]")
     page.wait_for_function(
         "!['robot', null].includes(document.querySelector('[data-jogo]').getAttribute('data-jogo-espera'))",
         timeout=20_000,
     )
     page.click("[data-jogo] .jogo__log > summary")  # the moves of this hand so far
-    found["jogar/ lances"] = serious(page)
+    found["jogar/ lances"] = both_schemes(page)
     # a lesson's table, before and after the learner's first move
     page.goto(base_url + "/tutorial/")
     page.wait_for_selector("[data-tutorial][data-tutorial-pronto] [data-tutorial-menu]")
     page.click("[data-tutorial] [data-tutorial-escolher]")
     page.wait_for_selector("[data-tutorial] .tut__mao button")
-    found["tutorial/ início"] = serious(page)
+    found["tutorial/ início"] = both_schemes(page)
     page.click("[data-tutorial] .tut__mao button:not([disabled])")
-    found["tutorial/ jogada"] = serious(page)
+    found["tutorial/ jogada"] = both_schemes(page)
     page.click("[data-tutorial] [data-tutorial-voltar]")
     page.click("[data-tutorial] .tut__mao button:not([disabled]) >> nth=-1")  # refused: a hint
-    found["tutorial/ recusa"] = serious(page)
+    found["tutorial/ recusa"] = both_schemes(page)
     # the marcador with hands, its list of hands and the table's settings open
     page.goto(base_url + "/marcador/")
     for _ in range(2):
         page.click('[data-marcador] [data-marcador-time="0"] [data-ponto]')
     page.click("[data-marcador] [data-mesa]")
-    found["marcador/ mesa"] = serious(page)
-    assert {k: v for k, v in found.items() if v} == {}
+    found["marcador/ mesa"] = both_schemes(page)
+    assert problems(found) == {}
     watch.check()
     context.close()

@@ -78,9 +78,10 @@ def table_head(t: Translations, table: Table, view: View, style: DeckStyle) -> l
             vira=w.card(view.vira, style), rank=manilha
         )
     elif rs.envido:
-        # gaudério: the four top cards by strength (no zap nor copas: other names, R13.1)
+        # gaudério: the four top cards by strength (no zap nor copas: other names, R13.1),
+        # called by the South's word for them, as the Mini App calls them
         named = " > ".join(w.card(c, style) for c in view.manilhas)
-        hand += " · " + _("manilhas {cards}").format(cards=named)
+        hand += " · " + _("bravas {cards}").format(cards=named)
     else:
         # the fixed manilhas by the names players call them (zap, copas, espadilha, pica-fumo)
         named = " · ".join(f"{w.manilha(c.suit)} {w.card(c, style)}" for c in view.manilhas)
