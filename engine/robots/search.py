@@ -91,6 +91,7 @@ class Dificil(SeededRobot):
         budget_ms: float | None = None,
         playouts: int | None = None,
         policy: bool | None = None,
+        cards_only_2x2: bool = False,
     ) -> None:
         """A difícil robot.
 
@@ -105,6 +106,10 @@ class Dificil(SeededRobot):
         médio's (the policy's own answers lost to the tight style, docs-dev/robots-log.md,
         2026-12-06). ``None``: only in the variants of ``POLICY_VARIANTS``; ``False`` is
         the search of before, kept to compare (``robot:dificil-busca`` in the arena).
+        ``cards_only_2x2``: at a 2×2 table (outside gaudério's points game) bet exactly as
+        médio does and search only the cards, to measure what the card search alone is
+        worth (``robot:dificil-cartas``; the learned calls lost to médio's against the
+        styles that call little, docs-dev/robots-log.md, 2026-12-06 17:36).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -114,12 +119,18 @@ class Dificil(SeededRobot):
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.policy = policy
+        self.cards_only_2x2 = cards_only_2x2
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        if self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
+        cards_only = self.cards_only_2x2 and view.players == 4 and view.envido_points is None
+        if cards_only:
+            baseline = medio_action(view, rng, MEDIO_SAMPLES)
+            if baseline.act in BETS or view.phase != Phase.PLAY:
+                return baseline
+        elif self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
             baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
         elif view.envido_points is not None and view.kind != HandKind.IRON:
             # gaudério: its own envido choice (``pontos``: the others' points-game choices
@@ -128,6 +139,8 @@ class Dificil(SeededRobot):
         else:
             baseline = medio_action(view, rng, MEDIO_SAMPLES)
         options = candidates(view, baseline)
+        if cards_only:
+            options = [a for a in options if a.act not in BETS]
         if len(options) == 1:
             return options[0]
         start = time.perf_counter()

@@ -318,13 +318,15 @@ SPARRING = (
     "probe-policy",
     "dificil-policy",
     "dificil-busca",
+    "dificil-cartas",
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
 answers), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil
 searching from the learned calls wherever the policy has a table (difícil does so only in
 ``search.POLICY_VARIANTS``; no time cap) and ``dificil-busca`` the difícil of before
-(searching from médio's calls everywhere), to compare."""
+(searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
+bets as médio at a 2×2 table and searches only the cards there."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -337,6 +339,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         searcher = Dificil(seed, policy=name == "dificil-policy")
         searcher.level = name
         return searcher
+    if name == "dificil-cartas":
+        cards = Dificil(seed, cards_only_2x2=True)
+        cards.level = name
+        return cards
     if name == "policy-calls":
         calls = Learned(seed, answers=False)
         calls.level = name

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine import Match, Phase, TableOptions
 from engine import actions as A
 from engine.actions import Action
 from engine.cards import Card, parse_cards
+from engine.robots.base import Robot
 from engine.robots.heuristic import Learned
 from engine.robots.policy import (
     PASS,
@@ -154,6 +156,23 @@ def test_a_spot_reads_the_view_only() -> None:
     assert raised is not None and raised.chain and raised.step == 1
 
 
+def _played(m: Match, robots: Sequence[Robot], hands: int) -> list[Action]:
+    """Every action of ``m``'s first ``hands`` hands, each robot choosing for its seat; each
+    must be legal."""
+    log = []
+    while not m.is_terminal() and m.hand_number < hands:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        seat = m.to_act()[0]
+        view = m.view(seat)
+        action = robots[seat].choose(view)
+        assert action in view.legal
+        log.append(action)
+        m.apply(seat, action)
+    return log
+
+
 def test_the_learned_robot_plays_legal_and_deterministic_matches() -> None:
     assert load_policy() is not None
     for players in (2, 4):
@@ -163,18 +182,7 @@ def test_the_learned_robot_plays_legal_and_deterministic_matches() -> None:
             robots = [
                 Learned(s) if s % 2 == 0 else get_sparring("probe-policy", s) for s in range(4)
             ]
-            log = []
-            while not m.is_terminal() and m.hand_number < 4:
-                if m.phase == Phase.HAND_OVER:
-                    m.deal()
-                    continue
-                seat = m.to_act()[0]
-                view = m.view(seat)
-                action = robots[seat].choose(view)
-                assert action in view.legal
-                log.append(action)
-                m.apply(seat, action)
-            logs.append(log)
+            logs.append(_played(m, robots, hands=4))
         assert logs[0] == logs[1]
 
 
@@ -200,18 +208,7 @@ def test_dificil_searches_from_the_learned_calls_legally_and_deterministically()
     for _ in range(2):
         m = Match("paulista", TableOptions(players=2, sinais=False), seed=9)
         robots = [Dificil(1, policy=True, playouts=12), Learned(2)]
-        log = []
-        while not m.is_terminal() and m.hand_number < 3:
-            if m.phase == Phase.HAND_OVER:
-                m.deal()
-                continue
-            seat = m.to_act()[0]
-            view = m.view(seat)
-            action = robots[seat].choose(view)
-            assert action in view.legal
-            log.append(action)
-            m.apply(seat, action)
-        logs.append(log)
+        logs.append(_played(m, robots, hands=3))
     assert logs[0] == logs[1]
     assert get_sparring("dificil-policy").level == "dificil-policy"
 
@@ -243,6 +240,36 @@ def test_dificil_calls_from_the_policy_in_paulista_and_the_search_of_before_stay
     before = get_sparring("dificil-busca", 1)
     assert isinstance(before, Dificil) and not before.policy
     assert before.level == "dificil-busca"
+
+
+def test_dificil_cartas_answers_as_medio_at_a_2x2_table_and_plays_deterministically() -> None:
+    from engine.robots import Dificil, Medio
+
+    logs = []
+    for _ in range(2):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=5)
+        robots: list[Robot] = [
+            Dificil(s, cards_only_2x2=True, playouts=8) if s % 2 == 0 else Medio(s)
+            for s in range(4)
+        ]
+        logs.append(_played(m, robots, hands=3))
+    assert logs[0] == logs[1]
+    # every answer to a call is médio's own, drawn from the same seed
+    m = Match("paulista", TableOptions(players=4, sinais=False), seed=5)
+    answers = 0
+    while not m.is_terminal() and m.hand_number < 6:
+        if m.phase == Phase.HAND_OVER:
+            m.deal()
+            continue
+        seat = m.to_act()[0]
+        view = m.view(seat)
+        if view.phase == Phase.ANSWER:
+            cards = Dificil(seat, cards_only_2x2=True, playouts=8).choose(view)
+            assert cards == Medio(seat).choose(view)
+            answers += 1
+        m.apply(seat, Medio(seat).choose(view))
+    assert answers > 0
+    assert get_sparring("dificil-cartas").level == "dificil-cartas"
 
 
 def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:
@@ -347,18 +374,7 @@ def test_gauderio_robots_on_the_learned_policy_play_legal_and_deterministic_matc
             robots = [
                 Learned(s) if s % 2 == 0 else Dificil(s, policy=True, playouts=8) for s in range(4)
             ]
-            log = []
-            while not m.is_terminal() and m.hand_number < 4:
-                if m.phase == Phase.HAND_OVER:
-                    m.deal()
-                    continue
-                seat = m.to_act()[0]
-                view = m.view(seat)
-                action = robots[seat].choose(view)
-                assert action in view.legal
-                log.append(action)
-                m.apply(seat, action)
-            logs.append(log)
+            logs.append(_played(m, robots, hands=4))
         assert logs[0] == logs[1]
         # the envido is still played (the robots' own choice comes before the policy's truco)
         assert any(a.act in (A.ENVIDO.act, A.REAL_ENVIDO.act, A.FALTA_ENVIDO.act) for a in logs[0])
