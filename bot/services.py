@@ -57,8 +57,12 @@ class Notifier:
         self._on_jobs.append(listener)
 
     def changed(self, change: Change) -> None:
-        """A change was stored, with its jobs: tell every listener (none may block)."""
-        self.jobs_recorded()
+        """A change was stored, with its jobs: tell every listener (none may block).
+
+        The runner already knows when the jobs of a ``timed`` change are due: woken for
+        each change, it looked for jobs most of which were due seconds later."""
+        if not change.timed:
+            self.jobs_recorded()
         for listener in self._on_change:
             listener(change)
 

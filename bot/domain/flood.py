@@ -13,7 +13,7 @@ quiet one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_
@@ -48,6 +48,23 @@ the time between taking a call and Telegram counting it."""
 def group_budget(chat_id: int, limit: int = 20) -> Budget:
     """A group's budget: ``limit`` a minute, a second apart (Telegram: about 20 a minute)."""
     return Budget(f"chat:{chat_id}", limit, GROUP_WINDOW, 1.0)
+
+
+class Withdrawn(Exception):
+    """A call's own step (``take_alive``'s ``first``) found nothing left to send."""
+
+
+SILENT = 8.0
+"""Seconds of a group's silence that a match's lines which are not calls wait for while
+everyone seated plays in the Mini App (``bot.telegram.planner``), and after which the
+table may spend the commands' share: the group is never silent for 10 s while the match
+moves."""
+
+
+def silence_left_in(s: Session, chat_id: int, now: float) -> float:
+    """Seconds until the group of ``chat_id`` has been silent for ``SILENT`` (0: it has)."""
+    last = s.execute(_LAST, {"key": group_budget(chat_id).key}).scalar()
+    return 0.0 if last is None else max(0.0, float(last) + SILENT - now)
 
 
 def bot_budget(limit: int = 30) -> Budget:
@@ -85,6 +102,9 @@ def wait(db: Database, budgets: Sequence[Budget], now: float, needed: int = 1) -
 _MARKS = select(FloodMark.at).where(
     col(FloodMark.key) == bindparam("key"), col(FloodMark.at) > bindparam("since")
 )
+
+
+_LAST = select(func.max(FloodMark.at)).where(col(FloodMark.key) == bindparam("key"))
 
 
 def marks_in(s: Session, b: Budget, now: float) -> list[float]:
@@ -136,12 +156,16 @@ def take_alive(
     needed: int = 1,
     spaced: bool = False,
     alive_as: tuple[str, float] | None = None,
+    first: Callable[[Session], bool] | None = None,
 ) -> tuple[float, int]:
     """``take``, and with ``alive_as`` (a worker, a ``ttl``) also ``alive`` in the same
     transaction: the wait, and how many processes are alive (0 when not asked).
 
     A replica notes itself alive once a second while it sends: a transaction of its own
-    each time was most of a second's worth of a busy group's sends."""
+    each time was most of a second's worth of a busy group's sends. ``first``: the call's
+    own step, run in the transaction that counts it (an announcement taken from the
+    outbox: a transaction of its own for each message before); when it returns False
+    the call is not counted and ``Withdrawn`` is raised."""
     keys = sorted({b.key for b in budgets} if lock is None else set(lock))
     marked = sorted({b.key for b in budgets})
     with db.session() as s:
@@ -164,6 +188,9 @@ def take_alive(
             else:  # the note stays (and the first time's keys, which nothing else writes)
                 s.commit()
             return worst, found
+        if first is not None and not first(s):
+            s.commit()  # the alive note stays
+            raise Withdrawn()
         if len(budgets) == 1:  # a group's send: the statements built once
             b = budgets[0]
             s.execute(_MARK, {"key": b.key, "at": now})

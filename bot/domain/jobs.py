@@ -35,6 +35,7 @@ from sqlmodel import Session, col, select
 from bot.domain.models import Job
 from bot.domain.store import Database
 from bot.domain.values.game import Change, GameStatus
+from bot.domain.values.settings import TurnHolder
 
 
 class JobKind(StrEnum):
@@ -138,7 +139,8 @@ def after_change(
     *,
     hands: bool = True,
     table_held: bool = False,
-) -> None:
+    holder: TurnHolder | None = None,
+) -> tuple[ClaimedJob | None, float]:
     """Record, in the change's transaction, everything that must follow it.
 
     The robot's turn or the deadline of the pending decision (a robot to act moves by
@@ -146,24 +148,39 @@ def after_change(
     now: a redraw already due sooner keeps its time) and the hands (unless ``hands`` is
     False: they show nothing new), and the hands' warning ``warning`` seconds before the
     deadline.
+
+    With a ``holder``, the robot's turn is claimed for it here (returned: tell the holder
+    after the commit): a claim of its own was a transaction per robot turn. Also returned:
+    when the first of the other jobs is due (a table redraw kept sooner by ``keep_earlier``
+    was already due then).
     """
     key = str(change.game_id)
     game, version = change.game_id, change.version
     playing = change.status == GameStatus.PLAYING
     dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
+    held: ClaimedJob | None = None
+    soonest = now + table_wait
     if playing and change.robot_seat is not None:
-        schedule(s, key, now + robot_delay, RobotJob(game, version, change.robot_seat))
+        turn = RobotJob(game, version, change.robot_seat)
+        if holder is None:
+            soonest = min(soonest, now + robot_delay)
+            schedule(s, key, now + robot_delay, turn)
+        else:
+            held = hold(s, key, now + robot_delay, turn, holder.worker, holder.lease)
         dropped.append((JobKind.DEADLINE, key))
     elif playing and change.deadline_at is not None:
+        soonest = min(soonest, change.deadline_at)
         schedule(s, key, change.deadline_at, DeadlineJob(game, version))
         dropped.append((JobKind.ROBOT, key))
     else:
         dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
     if change.status != GameStatus.LOBBY and hands:
+        soonest = now
         schedule(s, key, now, HandsJob(game), keep_earlier=True)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:
+        soonest = min(soonest, warn_at)
         schedule(s, f"{key}:warning", warn_at, HandsJob(game))
     else:
         dropped.append((JobKind.HANDS, f"{key}:warning"))
@@ -171,6 +188,59 @@ def after_change(
     tkey = table_key(change.chat_id, change.thread_id)
     payload = TableJob((game,))
     schedule(s, tkey, now + table_wait, payload, keep_earlier=True, merge=True, keep=table_held)
+    return held, soonest
+
+
+def hold(
+    s: Session, key: str, due_at: float, payload: Payload, worker: str, lease: float
+) -> ClaimedJob:
+    """Create or replace the job of ``payload``'s kind and ``key``, claimed by ``worker``
+    until ``lease`` seconds after it is due, in the caller's transaction.
+
+    A claim taken over from another process leaves that one's run (of an older
+    generation) finishing nothing (``cycle``: no longer its own).
+    """
+    until = due_at + lease
+    params = {
+        "kind": payload.kind.value,
+        "key": key,
+        "due_at": due_at,
+        "data": stored_form(payload),
+        "w": worker,
+        "until": until,
+    }
+    row = s.execute(_held_upsert(s.get_bind().dialect.name), params).one()
+    data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
+    return ClaimedJob(row[0], payload.kind.value, key, due_at, data, row[1], 0, until)
+
+
+@functools.cache
+def _held_upsert(dialect: str) -> Any:
+    """``hold``'s statement, built once per dialect."""
+    stmt = (postgresql if dialect == "postgresql" else sqlite).insert(Job.__table__)  # type: ignore[attr-defined]
+    stmt = stmt.values(
+        kind=bindparam("kind"),
+        key=bindparam("key"),
+        due_at=bindparam("due_at"),
+        data=bindparam("data"),
+        generation=1,
+        attempts=0,
+        claimed_by=bindparam("w"),
+        claimed_until=bindparam("until"),
+    )
+    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
+    upsert = stmt.on_conflict_do_update(
+        index_elements=["kind", "key"],
+        set_={
+            "due_at": new.due_at,
+            "data": new.data,
+            "generation": jobs.generation + 1,
+            "attempts": 0,
+            "claimed_by": new.claimed_by,
+            "claimed_until": new.claimed_until,
+        },
+    )
+    return upsert.returning(jobs.id, jobs.generation)
 
 
 def request(

@@ -217,18 +217,23 @@ def _ids(message_id: Ids) -> list[int]:
 def take(db: Database, message_id: Ids, worker: str, until: float) -> list[int]:
     """Take announcements for sending; the ids taken (those someone else took first are not)."""
     with db.session() as s:
-        took = s.execute(
-            update(OutboxMessage)
-            .where(
-                col(OutboxMessage.id).in_(_ids(message_id)),
-                col(OutboxMessage.state) == State.PENDING,
-            )
-            .values(state=State.SENDING, claimed_by=worker, claimed_until=until)
-            .returning(col(OutboxMessage.id))
-        ).scalars()
-        taken = sorted(took)
+        taken = take_in(s, message_id, worker, until)
         s.commit()
         return taken
+
+
+def take_in(s: Session, message_id: Ids, worker: str, until: float) -> list[int]:
+    """``take`` in the caller's transaction (a group's: the one that counts the call)."""
+    took = s.execute(
+        update(OutboxMessage)
+        .where(
+            col(OutboxMessage.id).in_(_ids(message_id)),
+            col(OutboxMessage.state) == State.PENDING,
+        )
+        .values(state=State.SENDING, claimed_by=worker, claimed_until=until)
+        .returning(col(OutboxMessage.id))
+    ).scalars()
+    return sorted(took)
 
 
 def begin(db: Database, message_id: int, worker: str, until: float) -> bool:

@@ -296,12 +296,14 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
     db = db or Database(config.database_url)
     metrics = Metrics()
     metrics.count_database(lambda: db.transactions, lambda: db.statements)
+    runner = JobRunner(db, metrics, clock=clock, lease=config.job_lease, lanes=job_table.LANES)
     rules = Rules(
         decision_seconds=config.decision_seconds,
         seed=config.seed,
         clock=clock,
         robot_delay=config.robot_delay,
         warning_seconds=WARNING_SECONDS,
+        holder=runner,
     )
     budget = SharedBudget(db, config.group_budget, config.bot_budget, clock=clock)
     http = AiohttpRequest()
@@ -331,7 +333,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
         rules=rules,
         clock=clock,
         budget=budget,
-        jobs=JobRunner(db, metrics, clock=clock, lease=config.job_lease, lanes=job_table.LANES),
+        jobs=runner,
         metrics=metrics,
         throttle=CommandThrottle(notes_for(db), reserve=budget.reserve, clock=clock),
         http=http,

@@ -36,10 +36,11 @@ import asyncio
 import contextlib
 import functools
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from sqlmodel import Session
 from telegram.error import TelegramError
 
 from bot.clock import WALL, Clock
@@ -87,6 +88,21 @@ def patience(seconds: float) -> Iterator[None]:
         yield
     finally:
         _PATIENCE.reset(token)
+
+
+_FIRST: ContextVar[Callable[[Session], bool] | None] = ContextVar("first", default=None)
+
+
+@contextlib.contextmanager
+def counted_with(step: Callable[[Session], bool]) -> Iterator[None]:
+    """Within this block a group's call runs ``step`` in the transaction that counts it
+    (``flood.take_alive``'s ``first``: ``flood.Withdrawn`` when it finds nothing to send).
+    A call to a private chat counts nothing there: the caller runs its step itself."""
+    token = _FIRST.set(step)
+    try:
+        yield
+    finally:
+        _FIRST.reset(token)
 
 
 def for_table() -> bool:
@@ -187,14 +203,16 @@ class SharedBudget:
                 )
             if wait <= 0 and budgets:
                 alive_as = (self.worker, ALIVE_FOR) if counting else None
-                wait, found = await asyncio.to_thread(
-                    functools.partial(
-                        flood.take_alive, needed=needed, spaced=True, alive_as=alive_as
-                    ),
-                    self.db,
-                    budgets,
-                    now,
+                take = functools.partial(
+                    flood.take_alive, needed=needed, spaced=True, alive_as=alive_as
                 )
+                try:
+                    wait, found = await asyncio.to_thread(
+                        take, self.db, budgets, now, first=_FIRST.get()
+                    )
+                except flood.Withdrawn:
+                    self._sent.remove(now)  # nothing sent: the slot goes back
+                    raise
                 if found:
                     self.replicas = found
                 if wait > 0:

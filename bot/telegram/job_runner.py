@@ -141,6 +141,16 @@ class JobRunner:
         other process knows of the job before it is given back)."""
         self._stopping = False
         self._loop_task: asyncio.Task[None] | None = None
+        self._jobs: dict[int, ClaimedJob] = {}
+        """The job each running task runs."""
+        self._held: dict[int, tuple[ClaimedJob, asyncio.Task[None]]] = {}
+        """Robot turns claimed for this runner by its own changes (``held``), each with the
+        sleep that starts it when due."""
+        self._settled: set[int] = set()
+        """Running robot turns whose row a later change of this process already replaced
+        or dropped: nothing to finish or give back."""
+        self._app: Any = None
+        self._event_loop: asyncio.AbstractEventLoop | None = None
 
     def register(self, binding: JobBinding[Any]) -> None:
         """Bind a kind of job to the callback that runs it."""
@@ -150,9 +160,66 @@ class JobRunner:
         """Look for due jobs now (after this process committed a change)."""
         self._wake.set()
 
+    def held(self, key: str, job: ClaimedJob | None, soonest: float | None = None) -> None:
+        """A change of this process committed the robot turn ``job`` of game ``key``,
+        claimed for this runner (``None``: the game has none): run it when due, with no
+        claim of its own. A turn of that game running for an older state has its row
+        replaced or dropped by then: its end finishes nothing. The change's other jobs
+        are looked for from ``soonest`` (``Rules.holder``; any thread)."""
+        loop = self._event_loop
+        if loop is None or loop.is_closed():
+            return  # not running: the claim runs out and any runner takes the job
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(self._hold, key, job, soonest)
+
+    def _hold(self, key: str, job: ClaimedJob | None, soonest: float | None) -> None:
+        if soonest is not None and not self._stopping:
+            if soonest <= self.clock():
+                self._wake.set()
+            else:
+                self._wake_at(soonest)
+        for i, running in self._jobs.items():
+            if running.kind != JobKind.ROBOT or running.key != key:
+                continue
+            if job is None or running.id != job.id or running.generation < job.generation:
+                self._settled.add(i)
+        if job is None or self._stopping or self._loop_task is None:
+            return
+        waiting = self._held.get(job.id)
+        if waiting is not None:
+            if waiting[0].generation >= job.generation:
+                return
+            waiting[1].cancel()
+        start = asyncio.get_running_loop().create_task(self._start_held(job))
+        self._held[job.id] = (job, start)
+
+    async def _start_held(self, job: ClaimedJob) -> None:
+        """Run a held robot turn when it is due (after its row's older run, if any)."""
+        await self.clock.sleep(job.due_at - self.clock())
+        waiting = self._held.get(job.id)
+        if waiting is None or waiting[0] is not job:
+            return
+        older = self._running.get(job.id)
+        if older is not None:
+            await asyncio.wait({older})
+        if self._held.get(job.id, (None,))[0] is not job:
+            return
+        del self._held[job.id]
+        if self._stopping:
+            return  # given back by the drain
+        lane = next((x.name for x in self.lanes if job.kind in x.kinds), "")
+        self._begin(self._app, job, lane)
+
+    def _begin(self, app: Any, job: ClaimedJob, lane: str) -> None:
+        self._lane_of[job.id] = lane
+        self._jobs[job.id] = job
+        self._running[job.id] = asyncio.create_task(self._run(app, job))
+
     def start(self, app: Any) -> None:
         """Start claiming on the running event loop; callbacks get ``app``."""
         if self._loop_task is None:
+            self._app = app
+            self._event_loop = asyncio.get_running_loop()
             self._stopping = False
             self._loop_task = asyncio.get_running_loop().create_task(self._loop(app), name="jobs")
 
@@ -205,13 +272,12 @@ class JobRunner:
                         self._later[:0] = turn.not_given_back
                         claimed, more, nxt = turn.claimed, turn.more, turn.next_due
                     for job in claimed:
-                        if job.id in self._running:
+                        if job.id in self._running or job.id in self._held:
                             # still running here, its lease lapsed (a loop stalled longer
                             # than the lease, or a test's clock moved past it): claimed
                             # again is only renewed, never run twice at once
                             continue
-                        self._lane_of[job.id] = lanes.get(job.kind, "")
-                        self._running[job.id] = asyncio.create_task(self._run(app, job))
+                        self._begin(app, job, lanes.get(job.kind, ""))
                     if self._running and now >= renew_at:
                         renew_at = now + self.lease / 3
                         until = now + self.lease
@@ -235,6 +301,9 @@ class JobRunner:
             if self._timer is not None:
                 self._timer[1].cancel()
                 self._timer = None
+            for _job, start in self._held.values():
+                start.cancel()
+            self._held.clear()
             await self._drain()
 
     def _wake_at(self, due: float) -> None:
@@ -281,6 +350,8 @@ class JobRunner:
             try:
                 await callback(app, job)
             except Postpone as later:
+                if job.id in self._settled:
+                    return
                 due = self.clock() + later.seconds
                 self._give_back(job, due, failed=False, left=later.left)
                 # a job put off past the next poll is given back by that turn, not by one
@@ -289,6 +360,8 @@ class JobRunner:
                 wake = later.seconds <= self.poll or self._lane_full(job.id)
                 return
             except Unavailable as exc:
+                if job.id in self._settled:
+                    return  # its row was replaced or dropped since: nothing to retry
                 wait = min(MAX_BACKOFF, 0.5 * 2**job.attempts)
                 log.warning("job %s %s failed (%s); again in %.1f s", kind, job.key, exc, wait)
                 self.metrics.jobs_retried.labels(kind).inc()
@@ -296,8 +369,15 @@ class JobRunner:
                 return
             except Exception:
                 log.exception("job %s %s failed", kind, job.key)
+            if job.id in self._settled:
+                # a robot turn whose own move replaced or dropped its row: no turn of the
+                # loop to finish it (only a lane that was full wants one)
+                wake = self._lane_full(job.id)
+                return
             self._done.append(job)  # deleted with the next claim
         finally:
+            self._settled.discard(job.id)
+            self._jobs.pop(job.id, None)
             self._running.pop(job.id, None)
             self._lane_of.pop(job.id, None)
             if self._stopping is False and wake:

@@ -101,7 +101,7 @@ def brisk_from(limit: int) -> int:
 
 QUIET = 5.0
 """Seconds of silence in a group under pressure after which the table's traffic may go."""
-SILENT = 8.0
+SILENT = flood.SILENT
 """Seconds of silence after which the table's traffic may spend the commands' share too
 (keeping only the calls'): the group is never silent for 10 s while the match moves."""
 

@@ -35,8 +35,10 @@ from bot.domain import jobs as store
 from bot.domain.tables import news
 from bot.domain.tables.rows import GameRow, game_row
 from bot.domain.values.game import Change
+from bot.robot_workers import decide
 from bot.telegram.arguments import truco_request
-from engine.actions import Act
+from engine.actions import Act, Action
+from engine.turns import RobotTurn
 
 ANA, BETO, CIDA, DITA = (Person(i, n) for i, n in enumerate(("Ana", "Beto", "Cida", "Dita"), 1))
 CHATS = count(-100, -1)
@@ -513,3 +515,67 @@ def rows_of(db: Database, gid: int) -> GameRow:
         row = game_row(s, gid)
     assert row is not None
     return row
+
+
+class Holder:
+    """A runner that hears of the robot turns its process's changes claim for it."""
+
+    worker = "this-replica"
+    lease = 10.0
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, store.ClaimedJob | None, float | None]] = []
+
+    def held(self, key: str, job: store.ClaimedJob | None, soonest: float | None) -> None:
+        """Note what the change's commit told."""
+        self.heard.append((key, job, soonest))
+
+
+def test_a_change_claims_the_robot_turn_it_calls_for_for_its_own_runner(
+    db: Database, clock: Clock, group: int
+) -> None:
+    """A robot's turn is claimed in the transaction of the change that calls for it, for the
+    process that made the change, until its lease after the due time: no other runner takes
+    it meanwhile (and none needs a transaction to claim it). Once the turn is played and a
+    person is to act, the runner hears that the game has no robot turn left."""
+    holder = Holder()
+    rules = Rules(decision_seconds=30, seed=7, clock=clock, robot_delay=1.0, holder=holder)
+    chat = people.chat_settings(db, group)
+    opened = tables.open_table(db, group, None, ANA, truco_request(["1x1"], chat))
+    gid = opened.id
+    tables.lobby(db, gid, ANA, AddRobot(RobotLevel.FACIL), authorised=True, rules=rules)
+    change = tables.lobby(db, gid, ANA, Start(), authorised=True, rules=rules)
+    while change.robot_seat is None:  # Ana plays until the robot is to act
+        table = tables.load(db, gid)
+        assert table is not None
+        card = next(a for a in table.shown.legal_actions(0) if a.act == Act.PLAY)
+        change = tables.act(db, gid, table.version, None, card, rules, user_id=ANA.id)
+    assert change.robot_seat == 1 and change.timed
+    key, job, soonest = holder.heard[-1]
+    assert key == str(gid) and job is not None and soonest is not None
+    assert (job.kind, job.key, job.due_at) == ("robot", str(gid), clock.now + 1.0)
+    assert job.payload() == store.RobotJob(gid, change.version, 1)
+    assert job.lease_until == job.due_at + holder.lease
+    robot_turns = [({store.JobKind.ROBOT}, 100)]
+
+    def claimed_elsewhere(at: float) -> list[str]:  # other tests' games play in this database
+        return [j.key for j in store.claim(db, "another", at, 10, robot_turns) if j.key == key]
+
+    assert claimed_elsewhere(job.due_at) == []
+
+    # the robot plays its turn (as the runner would, with this process's rules)
+    def choose(turn: RobotTurn, seed: int) -> Action:
+        return turn.settle(lambda view: decide(str(turn.level), seed, 250, view))
+
+    after = tables.robot_acts(db, gid, change.version, 1, rules, choose).change
+    assert after is not None
+    if after.robot_seat is None:  # a person's turn: the robot's row is gone
+        assert holder.heard[-1][:2] == (str(gid), None)
+        assert not [k for k, kk, _ in store.waiting(db, "robot") if kk == str(gid)]
+    else:  # the robot again (it took the trick): claimed anew, a newer generation
+        again = holder.heard[-1][1]
+        assert again is not None and again.id == job.id and again.generation > job.generation
+    # a claim that ran out is anyone's again: a runner that died leaves nothing stuck
+    clock.now += 60
+    if after.robot_seat is not None:
+        assert claimed_elsewhere(clock.now) == [key]

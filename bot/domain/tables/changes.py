@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
-from bot.domain import jobs, outbox, presence
+from bot.domain import flood, jobs, outbox, presence
 from bot.domain.models import Game
 from bot.domain.tables import news
 from bot.domain.values.game import Change, GameStatus, Occupant, Table, TimeoutNote
@@ -100,6 +100,10 @@ def commit(
             # for room in the group's minute: they go together, when the redraw comes back
             # (brought forward, it read the table only to wait again)
             held = outbox.owed_before_in(s, change.game_id)
+            if not held and everyone:
+                # the group hears such lines only after a silence (``flood.SILENT``): run
+                # now, the redraw only learnt to wait for it (~3 times a hand)
+                wait = flood.silence_left_in(s, change.chat_id, now)
         # a person a robot stands in for has a hand message that follows the cards; the
         # others' messages point to the app whatever was announced (a hand's end too: that
         # redraw only wrote down the new hand's number, one job and a transaction a seat,
@@ -108,7 +112,7 @@ def commit(
         hands = not everyone or stand_in
         if presence.anyone_in(seated, seen, now):
             change = replace(change, page=news.tell(s, game, seats))
-    jobs.after_change(
+    turn, soonest = jobs.after_change(
         s,
         change,
         now,
@@ -117,8 +121,12 @@ def commit(
         wait,
         hands=hands,
         table_held=held,
+        holder=rules.holder,
     )
     s.commit()
+    if rules.holder is not None:
+        rules.holder.held(str(change.game_id), turn, soonest)
+        change = replace(change, timed=True)
     return change
 
 

@@ -348,6 +348,10 @@ class Change:
     )
     """The table as committed and how its hands ended, when the change carried them to the
     Mini App's pages (``bot.domain.tables.news``): this process's draw it without a read."""
+    timed: bool = field(default=False, compare=False)
+    """The jobs it recorded were handed to the process's runner at the commit
+    (``Rules.holder``), with when the first of them is due: telling the change need not
+    wake the runner (a turn of it that found nothing due yet)."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, Protocol
 
 from sqlmodel import SQLModel
 
@@ -28,6 +29,25 @@ class Rules:
     """Seconds a robot "thinks" before its turn is played."""
     warning_seconds: float | None = None
     """A person still to act this long before their deadline is warned (a hands redraw)."""
+    holder: TurnHolder | None = None
+    """The process's job runner, when it runs the robot turns its own changes call for
+    (``bot.domain.jobs.after_change``); ``None``: any process claims them."""
+
+
+class TurnHolder(Protocol):
+    """A job runner that takes a robot's turn in the transaction of the change calling
+    for it, and runs it when due without a claim of its own."""
+
+    worker: str
+    """The name its claims carry."""
+    lease: float
+    """Seconds past the due time the claim holds (another process takes it after)."""
+
+    def held(self, key: str, job: Any, soonest: float | None) -> None:
+        """After the commit of a change to game ``key``: the robot turn it holds for this
+        runner (a ``bot.domain.jobs.ClaimedJob``), or ``None`` when the game has none
+        left (a turn running for an older state is then finished already), and when the
+        first of the other jobs it recorded is due. Called from any thread."""
 
 
 class Setting(StrEnum):

@@ -12,15 +12,17 @@ waiting in line. A table buried under the chat's messages is posted again below.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections import deque
 from collections.abc import Sequence
 
+from sqlmodel import Session
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError, TimedOut
 
-from bot.domain import jobs, messages, outbox, presence, tables
+from bot.domain import flood, jobs, messages, outbox, presence, tables
 from bot.domain.jobs import TableJob
 from bot.domain.outbox import Announcement, Outgoing
 from bot.domain.values.drawings import TableDrawing
@@ -36,7 +38,7 @@ from bot.domain.values.game import (
 from bot.domain.values.settings import Noise
 from bot.i18n import Translations, translations
 from bot.telegram import planner
-from bot.telegram.budget import table_traffic
+from bot.telegram.budget import counted_with, table_traffic
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.job_runner import ClaimedJob, Postpone
 from bot.telegram.planner import Traffic
@@ -336,17 +338,32 @@ async def _send_once(
     """
     rt = runtime_of(app)
     worker, until = rt.jobs.worker, rt.rules.clock() + rt.jobs.lease
-    ids = await asyncio.to_thread(outbox.take, rt.db, [o.id for o in items], worker, until)
-    if not ids:
-        return None
+    wanted = [o.id for o in items]
+    ids: list[int] = []
+    group = bool(rt.budget.budgets(table.chat_id))
+
+    def take(s: Session) -> bool:
+        # once: a call retried after a 429 is counted again, its items already taken
+        if not ids:
+            ids.extend(outbox.take_in(s, wanted, worker, until))
+        return bool(ids)
+
+    if not group:
+        ids = await asyncio.to_thread(outbox.take, rt.db, wanted, worker, until)
+        if not ids:
+            return None
     try:
-        sent = await app.bot.send_message(
-            table.chat_id,
-            text,
-            reply_markup=markup,
-            message_thread_id=table.thread_id,
-            disable_notification=quiet,
-        )
+        # a group's items are taken in the transaction that counts the call
+        with counted_with(take) if group else contextlib.nullcontext():
+            sent = await app.bot.send_message(
+                table.chat_id,
+                text,
+                reply_markup=markup,
+                message_thread_id=table.thread_id,
+                disable_notification=quiet,
+            )
+    except flood.Withdrawn:
+        return None  # another replica took them first
     except Forbidden:
         log.info("chat %s does not accept messages: its announcements are dropped", table.chat_id)
         await asyncio.to_thread(outbox.failed, rt.db, ids, worker)
