@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, update
 from sqlalchemy import select as core_select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -280,13 +281,29 @@ def take_leftovers(db: Database, game_id: int) -> list[tuple[int, int]]:
     return gone
 
 
+def _own_hand_row(s: Session, game_id: int, seat: int) -> HandMessage:
+    """A seat's hand message row, locked, made first (no message yet: ``message_id`` 0)
+    when there is none; an ask and the first message's record may both make it at once,
+    and then both use the one that won."""
+    row = s.exec(_hand_row(game_id, seat)).first()
+    if row is not None:
+        return row
+    dialect = postgresql if s.get_bind().dialect.name == "postgresql" else sqlite
+    blank = {"game_id": game_id, "seat": seat, "chat_id": 0, "message_id": 0, "hand_number": 0}
+    s.execute(dialect.insert(_HANDS).values(digest="", **blank).on_conflict_do_nothing())
+    return s.exec(_hand_row(game_id, seat)).one()
+
+
 def ask_for_hand(db: Database, game_id: int, seat: int) -> None:
     """The person wants their hand message at the bottom of the chat: the next redraw sends
-    it anew (and deletes the old one)."""
+    it anew (and deletes the old one).
+
+    An ask made while the first hand message is on its way (sent, not yet recorded) is
+    kept in a row of its own, with no message: the message then recorded keeps the ask,
+    since it lies above the person's /start, and the redraw after it brings the hand down.
+    """
     with db.session() as s:
-        row = s.exec(_hand_row(game_id, seat)).first()
-        if row is None:
-            return
+        row = _own_hand_row(s, game_id, seat)
         _ping, _sep, fingerprint = row.digest.partition(":")
         row.digest = f"{int(Ping.ASKED)}:{fingerprint}"
         s.add(row)
@@ -475,9 +492,7 @@ def save_hand_message(
     for their hand (:func:`ask_for_hand`), so it answers the ask.
     """
     with db.session() as s:
-        row = s.exec(_hand_row(game_id, seat)).first()
-        if row is None:
-            row = HandMessage(game_id=game_id, seat=seat, chat_id=0, message_id=0, hand_number=0)
+        row = _own_hand_row(s, game_id, seat)
         ping = message.ping
         if not saw_ask and _hand_message(row).ping == Ping.ASKED:
             # the person asked while this message was being drawn: it may lie above their

@@ -34,6 +34,7 @@ from bot.domain import (
 from bot.domain import jobs as store
 from bot.domain.tables import news
 from bot.domain.tables.rows import GameRow, game_row
+from bot.domain.values.drawings import HandMessageInfo, Ping
 from bot.domain.values.game import Change
 from bot.robot_workers import decide
 from bot.telegram.arguments import truco_request
@@ -171,6 +172,30 @@ def test_two_changes_for_one_version_store_one_and_a_cancel_ends_the_match(
     assert [e.kind for e in messages.events_of(db, gid, "cancel")] == ["cancel"]
     with pytest.raises(Refused):
         tables.cancel(db, gid, ANA.id, authorised=True, rules=rules)
+
+
+def test_an_ask_made_before_the_first_hand_message_is_recorded_stands(
+    db: Database, clock: Clock, group: int
+) -> None:
+    # Ana follows the table's link while her first hand message is on its way (sent, not
+    # yet recorded): that message lies above her /start, so the ask outlives its record
+    # and the next redraw brings the hand down
+    gid = open_and_start(db, group, rules_on(clock), ["1x1"], [ANA, BETO])
+    table = tables.load(db, gid)
+    seat = table.seat_of(ANA.id) if table is not None else None
+    assert seat is not None
+    messages.ask_for_hand(db, gid, seat)
+    first = HandMessageInfo(ANA.id, 3, 0, "drawn before the ask", Ping.TURN)
+    messages.save_hand_message(db, gid, seat, first, saw_ask=False)
+    drawing = messages.hands_drawing(db, gid)
+    assert drawing is not None
+    row = drawing.messages[seat]
+    assert (row.message_id, row.ping) == (3, Ping.ASKED)
+    # a message drawn after the ask answers it
+    answer = HandMessageInfo(ANA.id, 4, 0, "drawn after the ask", Ping.NONE)
+    messages.save_hand_message(db, gid, seat, answer, saw_ask=True)
+    drawing = messages.hands_drawing(db, gid)
+    assert drawing is not None and drawing.messages[seat].ping == Ping.NONE
 
 
 def test_a_signal_is_a_change_of_its_own_that_spends_no_turn(

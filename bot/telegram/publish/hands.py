@@ -67,6 +67,8 @@ async def flush_hands(app: TrucoApp, job: ClaimedJob, redraw: HandsJob) -> None:
 
 async def _deleted(app: TrucoApp, chat_id: int, message_id: int) -> bool:
     """Delete a private message; ``False`` when it stays (too old, a network error)."""
+    if not message_id:  # an ask recorded before any message (``messages.ask_for_hand``)
+        return True
     try:
         await app.bot.delete_message(chat_id, message_id)
     except TelegramError:
@@ -238,7 +240,8 @@ def plan_hands(
             # a group's match ended (or was cancelled): the message that showed the hand,
             # or pointed to the Mini App, becomes its one closing line, and no new one goes,
             # so a private chat keeps at most one short line per match
-            step = Step.SKIP if row is None or row.digest == fingerprint else Step.EDIT
+            shown = row is not None and row.message_id != 0 and row.digest != fingerprint
+            step = Step.EDIT if shown else Step.SKIP
         ended = drawing.ended.get(row.hand_number) if row is not None else None
         retired = None
         if step == Step.RETIRE and ended is not None:
@@ -290,8 +293,7 @@ async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
     if plan.step == Step.SKIP:
         return True
     if plan.step == Step.RING and row is not None:
-        with contextlib.suppress(TelegramError):
-            await app.bot.delete_message(row.chat_id, row.message_id)
+        await _deleted(app, row.chat_id, row.message_id)
     elif plan.step == Step.EDIT and row is not None:
         outcome = await edit(app, row.chat_id, row.message_id, plan.text, plan.markup)
         if outcome == Edited.DONE:
