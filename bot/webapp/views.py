@@ -338,12 +338,14 @@ async def _serve(
     except BaseException:
         pages.unwatch(game_id, wake)
         raise
-    seen = Seen(loaded)
+    seen = Seen(loaded, hides=pages.hides(game_id, user.id))
     try:
         await _stream(request, response, user, game_id, wake, deck, seen)
     finally:
         pages.unwatch(game_id, wake)
-        if seen.seated:
+        # a page that said it went to the background was counted out then (``presence``);
+        # counting it out again here, seen late, could undo its newer stream's coming back
+        if seen.seated and pages.hides(game_id, user.id) == seen.hides:
             await left(request, seen.loaded.table, user.id)
     return response
 
@@ -354,6 +356,8 @@ class Seen:
 
     loaded: Loaded
     seated: bool = False
+    hides: int = 0
+    """How often the person's page had gone to the background when this stream opened."""
 
 
 async def _stream(
@@ -373,7 +377,7 @@ async def _stream(
     clock = rt.clock
     present_at = -HEARTBEAT
     loaded = seen.loaded
-    hides = pages.hides(game_id, user.id)
+    hides = seen.hides
     try:
         while True:
             if request.transport is None or request.transport.is_closing():
