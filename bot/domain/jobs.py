@@ -214,20 +214,25 @@ def hold(
     return ClaimedJob(row[0], payload.kind.value, key, due_at, data, row[1], 0, until)
 
 
-@functools.cache
-def _held_upsert(dialect: str) -> Any:
-    """``hold``'s statement, built once per dialect."""
+def _new_job(dialect: str, **claim: Any) -> Any:
+    """The ``INSERT`` of a new job (its kind, key, due time and data as bound parameters),
+    in ``dialect``, for an ``ON CONFLICT`` clause; ``claim``: claimed as it is made."""
     stmt = (postgresql if dialect == "postgresql" else sqlite).insert(Job.__table__)  # type: ignore[attr-defined]
-    stmt = stmt.values(
+    return stmt.values(
         kind=bindparam("kind"),
         key=bindparam("key"),
         due_at=bindparam("due_at"),
         data=bindparam("data"),
         generation=1,
         attempts=0,
-        claimed_by=bindparam("w"),
-        claimed_until=bindparam("until"),
+        **claim,
     )
+
+
+@functools.cache
+def _held_upsert(dialect: str) -> Any:
+    """``hold``'s statement, built once per dialect."""
+    stmt = _new_job(dialect, claimed_by=bindparam("w"), claimed_until=bindparam("until"))
     jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
     upsert = stmt.on_conflict_do_update(
         index_elements=["kind", "key"],
@@ -316,15 +321,7 @@ def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool, keep: bool =
     """``schedule``'s statement, built once per shape: building it anew for every job
     (its ``excluded`` alias, the ON CONFLICT clause, their cache key) cost more CPU than
     running it."""
-    stmt = (postgresql if dialect == "postgresql" else sqlite).insert(Job.__table__)  # type: ignore[attr-defined]
-    stmt = stmt.values(
-        kind=bindparam("kind"),
-        key=bindparam("key"),
-        due_at=bindparam("due_at"),
-        data=bindparam("data"),
-        generation=1,
-        attempts=0,
-    )
+    stmt = _new_job(dialect)
     jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
     due = case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at) if keep_earlier else None
     if keep:

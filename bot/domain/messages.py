@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, update
 from sqlalchemy import select as core_select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -21,7 +20,7 @@ from bot.domain import flood, outbox, presence
 from bot.domain.models import SEATED, Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_voice_in, info_of
-from bot.domain.store import Database, raise_to
+from bot.domain.store import Database, insert_of, raise_to
 from bot.domain.tables.rows import (
     HAND_OVERS,
     GameRow,
@@ -288,9 +287,8 @@ def _own_hand_row(s: Session, game_id: int, seat: int) -> HandMessage:
     row = s.exec(_hand_row(game_id, seat)).first()
     if row is not None:
         return row
-    dialect = postgresql if s.get_bind().dialect.name == "postgresql" else sqlite
     blank = {"game_id": game_id, "seat": seat, "chat_id": 0, "message_id": 0, "hand_number": 0}
-    s.execute(dialect.insert(_HANDS).values(digest="", **blank).on_conflict_do_nothing())
+    s.execute(insert_of(s, HandMessage).values(digest="", **blank).on_conflict_do_nothing())
     return s.exec(_hand_row(game_id, seat)).one()
 
 
