@@ -94,6 +94,19 @@ def open_and_start(
     return table.id
 
 
+def test_a_group_speaks_spanish_when_first_heard_from_a_spanish_speaker_only(db: Database) -> None:
+    spanish, english, older = next(CHATS), next(CHATS), next(CHATS)
+    assert people.group_language(db, spanish, "supergroup", "Galpón", "es-AR") == "es"
+    assert people.group_language(db, spanish, "supergroup", "Galpón", "pt-br") == "es"
+    assert people.chat_settings(db, spanish).language == "es"
+    # English, a phone setting many Brazilians keep, leaves the group in Portuguese
+    assert people.group_language(db, english, "supergroup", "Firma", "en-US") == "pt"
+    assert people.group_language(db, english, "supergroup", "Firma", "es-AR") == "pt"
+    # a group the bot already keeps is never changed by who speaks there
+    people.chat_settings(db, older)
+    assert people.group_language(db, older, "supergroup", "", "es") == "pt"
+
+
 def test_only_the_opener_or_an_admin_starts_and_the_deadline_runs_on_the_rules_clock(
     db: Database, clock: Clock, group: int
 ) -> None:
