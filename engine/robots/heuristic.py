@@ -177,9 +177,10 @@ def learned_action(
     whether answers to calls come from the policy too (else médio answers). ``points``: the
     level whose envido choice a gaudério robot makes first (``pontos.points_move``).
     ``medio_first_round``: at a 2×2 table médio calls (or not) until the first round is
-    over, the policy after it: médio calls a strong hand at once, which against the styles
-    that call little and never bluff won more than the table's calls there
-    (docs-dev/robots-log.md, 2026-12-06 20:40)."""
+    over, the policy after it (``robot:policy-late``: médio calls a strong hand at once,
+    and the calls so joined matched médio's against the styles that call little and never
+    bluff; difícil searching from them lost to the tight style, docs-dev/robots-log.md,
+    2026-12-06 20:40)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco

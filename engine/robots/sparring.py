@@ -323,8 +323,7 @@ SPARRING = (
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
-answers), ``policy-late`` the same with médio's calls in a 2×2 hand's first round (the
-calls difícil searches from there), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil
+answers), ``policy-late`` the same with médio's calls in a 2×2 hand's first round, ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil
 searching from the learned calls wherever the policy has a table (difícil does so only in
 ``search.POLICY_VARIANTS``; no time cap) and ``dificil-busca`` the difícil of before
 (searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
