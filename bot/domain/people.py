@@ -12,7 +12,7 @@ from bot.domain.store import Database, insert_of
 from bot.domain.values.errors import Reason, Refused
 from bot.domain.values.people import Person, PlayerInfo, RankingRow
 from bot.domain.values.settings import ChatSettings, Noise, Setting
-from bot.i18n import LANGUAGES, SOURCE
+from bot.i18n import LANGUAGES, SOURCE, language_for
 from engine import TableOptions, get_ruleset
 from engine.cards import DeckStyle
 from engine.rulesets import ALL_RULESETS, HOUSE_LADDERS
@@ -41,10 +41,12 @@ def _settings(c: Chat) -> ChatSettings:
     return ChatSettings.model_validate(c, from_attributes=True)
 
 
-def _chat(s: Session, chat_id: int, kind: str = "group", title: str = "") -> Chat:
+def _chat(
+    s: Session, chat_id: int, kind: str = "group", title: str = "", language: str | None = None
+) -> Chat:
     c = s.get(Chat, chat_id)
     if c is None:  # another process may be creating it too: the first insert wins
-        defaults = Chat(id=chat_id, kind=kind, title=title).model_dump()
+        defaults = Chat(id=chat_id, kind=kind, title=title, language=language).model_dump()
         s.execute(insert_of(s, Chat).values(**defaults).on_conflict_do_nothing())
         c = s.exec(select(Chat).where(Chat.id == chat_id).with_for_update()).one()
     return c
@@ -128,9 +130,26 @@ def chat_title(db: Database, chat_id: int) -> str:
 
 
 def chat_language(db: Database, chat_id: int) -> str:
-    """The language of a group (``/config``), Portuguese by default."""
+    """The language of a group (``/config``; Portuguese when none was chosen or first
+    heard, ``group_language``)."""
     with db.session() as s:
         return chat_language_in(s, chat_id)
+
+
+def group_language(db: Database, chat_id: int, kind: str, title: str, heard: str | None) -> str:
+    """A group's language (``chat_language``), asked before each of its updates. A group
+    heard for the first time is kept then, speaking the language of the person heard when
+    it is Spanish (the River Plate's gaudério groups read the bot in theirs from their first
+    /truco), Portuguese otherwise: English, a phone setting many Brazilians keep, does not
+    make a group English; its admins choose any language with /idioma."""
+    with db.session() as s:
+        row = s.execute(_CHAT_LANGUAGE, {"id": chat_id}).first()
+        if row is not None:
+            return row[0] or SOURCE
+        first = "es" if language_for(heard) == "es" else None
+        c = _chat(s, chat_id, kind, title, language=first)
+        s.commit()
+        return c.language or SOURCE
 
 
 _CHAT_LANGUAGE = select(Chat.language).where(col(Chat.id) == bindparam("id"))

@@ -94,7 +94,12 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
         """Look up, off the loop, what ``t`` needs (a group's language is in the database)."""
         chat = self._update.effective_chat if self._update else None
         if self._t is None and chat is not None and chat.type != ChatType.PRIVATE:
-            self._t = translations(await self.call(people.chat_language, self.db, chat.id))
+            person = self.person
+            heard = person.language_code if person is not None else None
+            language = await self.call(
+                people.group_language, self.db, chat.id, chat.type, chat.title or "", heard
+            )
+            self._t = translations(language)
 
     @property
     def runtime(self) -> Runtime:

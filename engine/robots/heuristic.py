@@ -130,15 +130,25 @@ class Learned(Medio):
         samples: int = MEDIO_SAMPLES,
         card_samples: int = CARD_SAMPLES,
         answers: bool = True,
+        medio_first_round: bool = False,
     ) -> None:
         """A médio with learned bets; ``answers=False`` keeps médio's answers to calls (the
-        policy then only calls)."""
+        policy then only calls); ``medio_first_round``: médio calls in a 2×2 hand's first
+        round (see ``learned_action``)."""
         super().__init__(seed, samples, card_samples)
         self.answers = answers
+        self.medio_first_round = medio_first_round
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        return learned_action(view, rng, self.samples, self.card_samples, self.answers)
+        return learned_action(
+            view,
+            rng,
+            self.samples,
+            self.card_samples,
+            self.answers,
+            medio_first_round=self.medio_first_round,
+        )
 
     def mix(self, view: View) -> dict[Action, float] | None:
         """The policy's probabilities for this betting decision (``PASS``: play a card without
@@ -147,6 +157,8 @@ class Learned(Medio):
         if policy is None or view.kind == HandKind.IRON or len(view.legal) == 1:
             return None
         if not self.answers and view.phase == Phase.ANSWER:
+            return None
+        if self.medio_first_round and _medio_calls_here(view):
             return None
         return policy.probabilities(view, decision_rng(self.seed, view))
 
@@ -158,11 +170,16 @@ def learned_action(
     card_samples: int = 0,
     answers: bool = True,
     points: str = "medio",
+    medio_first_round: bool = False,
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
     whether answers to calls come from the policy too (else médio answers). ``points``: the
-    level whose envido choice a gaudério robot makes first (``pontos.points_move``)."""
+    level whose envido choice a gaudério robot makes first (``pontos.points_move``).
+    ``medio_first_round``: at a 2×2 table médio calls (or not) until the first round is
+    over, the policy after it: médio calls a strong hand at once, which against the styles
+    that call little and never bluff won more than the table's calls there
+    (docs-dev/robots-log.md, 2026-12-06 20:40)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco
@@ -173,13 +190,19 @@ def learned_action(
     else:
         fallback = medio_action
     phases = (Phase.ANSWER, Phase.PLAY) if answers else (Phase.PLAY,)
-    if view.kind != HandKind.IRON and view.phase in phases:
+    early = medio_first_round and _medio_calls_here(view)
+    if view.kind != HandKind.IRON and view.phase in phases and not early:
         choice = policy_action(view, rng)
         if choice == PASS:
             return _medio_card(read(view), rng, card_samples)
         if choice is not None:
             return choice
     return fallback(view, rng, samples, card_samples)
+
+
+def _medio_calls_here(view: View) -> bool:
+    """Whether this is a call decision of a 2×2 hand's first round (``medio_first_round``)."""
+    return view.players == 4 and not view.rounds and view.phase == Phase.PLAY
 
 
 def medio_action(view: View, rng: random.Random, samples: int, card_samples: int = 0) -> Action:

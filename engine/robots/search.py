@@ -131,7 +131,9 @@ class Dificil(SeededRobot):
             if baseline.act in BETS or view.phase != Phase.PLAY:
                 return baseline
         elif self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
-            baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
+            baseline = learned_action(
+                view, rng, MEDIO_SAMPLES, answers=False, points="dificil", medio_first_round=True
+            )
         elif view.envido_points is not None and view.kind != HandKind.IRON:
             # gaudério: its own envido choice (``pontos``: the others' points-game choices
             # read), else médio's play without the envido

@@ -315,6 +315,7 @@ SPARRING = (
     "probe",
     "policy",
     "policy-calls",
+    "policy-late",
     "probe-policy",
     "dificil-policy",
     "dificil-busca",
@@ -322,7 +323,8 @@ SPARRING = (
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
-answers), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil
+answers), ``policy-late`` the same with médio's calls in a 2×2 hand's first round (the
+calls difícil searches from there), ``probe-policy`` the probe against ``policy``, ``dificil-policy`` difícil
 searching from the learned calls wherever the policy has a table (difícil does so only in
 ``search.POLICY_VARIANTS``; no time cap) and ``dificil-busca`` the difícil of before
 (searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
@@ -343,8 +345,8 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         cards = Dificil(seed, cards_only_2x2=True)
         cards.level = name
         return cards
-    if name == "policy-calls":
-        calls = Learned(seed, answers=False)
+    if name in ("policy-calls", "policy-late"):
+        calls = Learned(seed, answers=False, medio_first_round=name == "policy-late")
         calls.level = name
         return calls
     if name == "probe-policy":

@@ -24,6 +24,14 @@ betting game* that keeps what matters to a bet and drops the rest:
 - a hand's payoff is the match-winning chance after it (``sense.match_values``), so
   the policy weighs a point by what it is worth at that score.
 
+With ``--against`` the other team is, in each traversal, one drawn from a list: the
+policy being trained (``self``, the self-play above) or a sparring style of
+``sparring.STYLES`` betting by its thresholds on its chance (``style_pick``). Self-play
+alone finds an equilibrium of the abstract game, which slow-plays strong hands for callers
+that bluff; against the styles that call little and never bluff the table then lost to
+médio's calls (docs-dev/robots-log.md, 2026-12-06 20:40), and training against the styles
+too teaches it what those tables pay.
+
 Deals (with each turn's keys) are drawn once into a pool, and every iteration takes one
 deal and one score from it. The *exploitability* is measured on separate deals: a best
 response to the average strategy is found by improving one team's choices key by key
@@ -58,6 +66,7 @@ from engine.robots.policy import (
     table_state,
 )
 from engine.robots.sense import match_values
+from engine.robots.sparring import STYLES, Style
 from engine.rulesets import Ruleset, get_ruleset
 
 DATA_PATH = Path(__file__).resolve().parent.parent / "robots" / "data" / POLICY_FILE
@@ -71,6 +80,11 @@ BR_Z = 2.0
 """Standard errors by which an action must beat the policy's mix for the best response to
 take it (fewer make it chase noise: it then loses to the policy on other deals)."""
 FIT_DRAWS = {2: 20000, 4: 4000}
+SELF = "self"
+"""In ``--against``: the policy being trained, as in plain self-play."""
+MADE_CHANCE = 0.95
+"""The chance from which a style that raises only with a made hand (``valuer``) raises in
+the abstract game, which sees chances, not made hands."""
 """Hands (a training deal at a score drawn anew) a best response is fitted on, by seats."""
 
 
@@ -204,7 +218,17 @@ Node = float | tuple[int, str, list[Child]]
 class Hand:
     """One deal at one score: the abstract betting game's tree, expanded on demand."""
 
-    __slots__ = ("deal", "ladder", "players", "points", "run_values", "score", "target", "w")
+    __slots__ = (
+        "actor",
+        "deal",
+        "ladder",
+        "players",
+        "points",
+        "run_values",
+        "score",
+        "target",
+        "w",
+    )
 
     def __init__(self, rs: Ruleset, players: int, target: int, deal: Deal, score: tuple[int, int]):
         """The game of ``deal`` with the match at ``score``."""
@@ -216,6 +240,9 @@ class Hand:
         self.score = score
         self.target = target
         self.w = match_values(rs.name, target)
+        self.actor: tuple[float, bool, int] = (0.0, False, 0)
+        """The last decision ``expand`` returned: the acting seat's chance, whether it
+        answers, the step (what a fixed style decides by, ``style_pick``)."""
 
     def payoff(self, team: int, points: int) -> float:
         """Team 0's match chance after ``team`` scores ``points``."""
@@ -266,6 +293,7 @@ class Hand:
                     (i + 1, level, rteam, None),
                     (i, level, rteam, (level + 1, seat, False, False)),
                 ]
+                self.actor = (turns[i].facts[seat].chance, False, level + 1)
                 return team, key, kids
             i += 1
         step, caller, chain, ran = pend
@@ -282,6 +310,7 @@ class Hand:
         kids = [run, (i, step, caller & 1, None)]
         if step + 1 < top:
             kids.append((i, level, rteam, (step + 1, seat, True, False)))
+        self.actor = (turns[i].facts[seat].chance, True, step)
         return other, key, kids
 
 
@@ -300,9 +329,13 @@ class Trainer:
         pool: int,
         fit_deals: int = 0,
         eval_deals: int = 0,
+        against: tuple[str, ...] = (),
     ) -> None:
-        """A trainer for ``rs`` at ``players`` seats, its deals drawn from ``seed``."""
+        """A trainer for ``rs`` at ``players`` seats, its deals drawn from ``seed``;
+        ``against``: the opponents each traversal draws one of (``SELF`` or a name of
+        ``sparring.STYLES``, repeated to weigh it), or none for plain self-play."""
         self.rs = rs
+        self.against = against
         self.players = players
         self.target = target
         self.seed = seed
@@ -342,7 +375,12 @@ class Trainer:
             t = self.iterations
             hand = Hand(self.rs, self.players, self.target, rng.choice(self.pool), self.score(rng))
             for team in (0, 1):
-                self._walk(hand, (0, -1, -1, None), team, t)
+                if self.against:
+                    name = self.against[rng.randrange(len(self.against))]
+                    style = None if name == SELF else STYLES[name]
+                    self._walk_against(hand, (0, -1, -1, None), team, t, 1.0, style)
+                else:
+                    self._walk(hand, (0, -1, -1, None), team, t)
 
     def _walk(self, hand: Hand, state: Child, trav: int, t: int) -> float:
         node = state if isinstance(state, float) else hand.expand(state)
@@ -372,6 +410,41 @@ class Trainer:
                 break
         return self._walk(hand, kids[pick], trav, t)
 
+    def _walk_against(
+        self, hand: Hand, state: Child, trav: int, t: int, reach: float, style: Style | None
+    ) -> float:
+        """``_walk`` against an opponent drawn from ``against``: a fixed ``style``, or the
+        policy being trained (``None``). The average strategy is summed where the
+        traversing team acts, weighed by its own reach: at a style's nodes there is no
+        policy of the other team to sum."""
+        node = state if isinstance(state, float) else hand.expand(state)
+        if isinstance(node, float):
+            return node if trav == 0 else 1.0 - node
+        team, key, kids = node
+        chance, answer, step = hand.actor
+        regret = self.regret.get(key)
+        if regret is None:
+            regret = self.regret[key] = [0.0] * len(kids)
+            self.total[key] = [0.0] * len(kids)
+        strat = _matched(regret)
+        if team == trav:
+            total = self.total[key]
+            for a, p in enumerate(strat):
+                total[a] += t * reach * p
+            values = [
+                self._walk_against(hand, kid, trav, t, reach * p, style)
+                for kid, p in zip(kids, strat, strict=True)
+            ]
+            ev = sum(p * v for p, v in zip(strat, values, strict=True))
+            for a, v in enumerate(values):
+                regret[a] = max(0.0, regret[a] + v - ev)
+            return ev
+        if style is not None:
+            pick = style_pick(style, chance, answer, step, len(kids), self.rng)
+        else:
+            pick = _draw(strat, self.rng.random())
+        return self._walk_against(hand, kids[pick], trav, t, reach, style)
+
     def average(self) -> dict[str, list[float]]:
         """The average strategy of every key reached (uniform where nothing was summed)."""
         out = {}
@@ -388,6 +461,27 @@ class Trainer:
                 continue
             out[key] = _percentages(probs)
         return out
+
+
+def style_pick(
+    style: Style, chance: float, answer: bool, step: int, actions: int, rng: random.Random
+) -> int:
+    """The action a sparring style (``sparring.Styled``) takes at a node of the abstract
+    game, by its thresholds on the seat's chance of winning the hand: 0/1 (play on, call)
+    at a call, 0/1/2 (run, accept, raise) at an answer. A made hand, which the abstract
+    game does not see, is read as a chance of at least ``MADE_CHANCE``."""
+
+    def raises() -> bool:
+        strong = chance >= (MADE_CHANCE if style.made_only else style.raise_)
+        return strong or (chance < 0.35 and rng.random() < style.raise_bluff)
+
+    if answer:
+        if actions > 2 and raises():
+            return 2
+        return 1 if style.never_runs or chance >= style.accept else 0
+    if step > 0 and style.made_only:
+        return 1 if raises() else 0
+    return 1 if chance >= style.call or (chance < 0.35 and rng.random() < style.bluff) else 0
 
 
 def _matched(regret: list[float]) -> list[float]:
@@ -562,8 +656,10 @@ def train(
     fit_draws: int | None = None,
     out: Path = DATA_PATH,
     log: object = None,
+    against: tuple[str, ...] = (),
 ) -> dict[str, object]:
-    """Train one table, write it to ``out`` and return what the command prints."""
+    """Train one table, write it to ``out`` and return what the command prints;
+    ``against`` as ``Trainer`` takes it (empty: self-play)."""
     rs = get_ruleset(variant)
     # the target a table of this size plays by default: 12, or gaudério's 18 and 24 (R13.1)
     target = rs.default_target_for(players)
@@ -571,7 +667,7 @@ def train(
     wall = time.perf_counter()
     deals = eval_deals if checkpoints else 0
     fit = (FIT_DRAWS[players] if fit_draws is None else fit_draws) if checkpoints else 0
-    trainer = Trainer(rs, players, target, seed, pool, fit, deals)
+    trainer = Trainer(rs, players, target, seed, pool, fit, deals, against)
     pool_s = time.process_time() - started
     curve = []
     marks = (
@@ -603,12 +699,15 @@ def train(
         "pool": pool,
         "keys": len(table),
     }
+    if against:
+        meta["against"] = ",".join(against)
     write_table(out, f"{rs.name}/{players}", table, meta)
     return {
         "table": f"{rs.name}/{players}",
         "seed": seed,
         "iterations": iterations,
         "pool": pool,
+        **({"against": ",".join(against)} if against else {}),
         "keys": len(table),
         "entries": sum(len(v) for v in table.values()),
         "pool_cpu_s": round(pool_s, 1),
@@ -625,6 +724,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError("--iterations precisa ser pelo menos 1")
     if args.pool < 1:
         raise ValueError("--pool precisa ser pelo menos 1")
+    against = tuple(x for x in args.against.split(",") if x) if args.against else ()
+    unknown = [x for x in against if x != SELF and x not in STYLES]
+    if unknown:
+        names = ", ".join((SELF, *STYLES))
+        raise ValueError(f"--against: adversário desconhecido {unknown[0]!r} (use {names})")
     result = train(
         args.variant,
         args.players,
@@ -636,6 +740,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         args.fit_draws,
         Path(args.out),
         log=True,
+        against=against,
     )
     print(json.dumps(result, indent=2))
     return 0
@@ -662,4 +767,10 @@ def add_train_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--fit-draws", type=int, default=None, help="mãos para ajustar a melhor resposta"
     )
     p.add_argument("--out", default=str(DATA_PATH), help="arquivo da política (JSON)")
+    p.add_argument(
+        "--against",
+        default="",
+        help="adversários do treino, separados por vírgula (self = a própria política; "
+        "nomes repetidos pesam mais); sem ele, autojogo",
+    )
     p.set_defaults(handler=cmd_train)

@@ -383,6 +383,8 @@ async def test_an_es_ar_person_plays_gauderio_in_spanish(
         assert "RETRUCO" in strip_tags(hand["text"])
         # gaudério's four top cards by the South's word, not paulista's manilhas
         assert "bravas 1 de espadas > 1 de bastos > 7 de espadas > 7 de oros" in hand["text"]
+        # and her own brava starred as one, not by a paulista manilha's name (espadilha)
+        assert "Tu mano:</b> 7 de espadas (★ brava) 6 de espadas 3 de oros" in hand["html"]
         # and a Spanish group's /config names flor
         text, _markup = config_view(translations("es"), ChatSettings(id=-9, variant="gauderio"))
         assert "Flor: sí" in text

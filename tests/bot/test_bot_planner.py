@@ -243,6 +243,7 @@ def _figures(
     return group_figures(calls, hands, said, moved, commands)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("players", [2, 4])
 async def test_a_match_at_the_worst_pace_keeps_the_group_told_within_its_minute(
     server: FakeTelegram, tmp_path: Path, players: int

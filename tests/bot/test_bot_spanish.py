@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import (
     JSON,
@@ -77,22 +79,29 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         assert "Idioma: Español" in cfg["text"]  # hers: a private chat has none to pick
         assert {"Variante", "Jugadores"} <= set(labels(cfg)) and "Idioma" not in labels(cfg)
 
-        # in a group: the group speaks Portuguese until an admin picks Español
+        # in a group: a group the bot first hears from her speaks Spanish from then on
         group = s.add_group("Truco del barrio", admins=[sofi], members=[beto])
         await s.user_sends(sofi, group, "/config")
-        cfg = await _said(h, group, "Configuração do grupo")
+        cfg = await _said(h, group, "Configuración del grupo")
+        assert "Idioma: Español" in cfg["text"]
         mid = cfg["message_id"]
         await s.user_presses(sofi, group, mid, button(cfg, "Idioma")["callback_data"])
         langs = await h.wait(
-            lambda: "Español" in str(s.message(group, mid)) and s.message(group, mid)
+            lambda: "Português (Brasil)" in str(s.message(group, mid)) and s.message(group, mid)
         )
-        assert {"Português (Brasil)", "English", "Español"} <= {
-            x.removeprefix("✅ ") for x in labels(langs)
-        }
+        assert {"Português (Brasil)", "English", "✅ Español"} <= set(labels(langs))
         saved = await s.user_presses(sofi, group, mid, button(langs, "Español")["callback_data"])
         assert saved["text"] == "Configuración guardada."
-        await h.wait(lambda: "Idioma: Español" in s.message(group, mid)["text"])
-        assert "Configuración del grupo" in s.message(group, mid)["text"]
+        await h.wait(lambda: "✅ Guardado" in s.message(group, mid)["text"])
+        assert "Idioma: Español" in s.message(group, mid)["text"]
+        # a group first heard from a Brazilian speaks Portuguese, and a Spanish speaker
+        # heard there later does not change it (its admins do, as above)
+        home = s.add_group("Truco da firma", admins=[sofi], members=[beto])
+        await s.user_sends(beto, home, "/regras")
+        await _said(h, home, "Livro de regras")
+        await s.user_sends(sofi, home, "/regras")
+        rules = await h.wait(lambda: h.bot_messages(home)[1:] or None)
+        assert "Livro de regras" in rules[0]["text"]
 
         # a refusal in the group, in its language now
         await s.user_sends(beto, group, "/config")
@@ -161,6 +170,7 @@ PORTUGUESE = re.compile(
 kept in Spanish, are not among them)."""
 
 
+@pytest.mark.long
 async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness) -> None:
     # robots that do not wait: a whole match with nobody's clock running out
     h = harness
@@ -168,12 +178,10 @@ async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness
     sofi = s.add_user("Sofía", language_code="es-AR")
     group = s.add_group("Truco del barrio", admins=[sofi])
     await s.user_sends(sofi, sofi, "/start")
-    await s.user_sends(sofi, group, "/idioma")  # the languages at once
-    langs = await _said(h, group, "Idioma: escolha um valor.")
-    mid = langs["message_id"]
-    assert "Español" in labels(langs)
-    await s.user_presses(sofi, group, mid, button(langs, "Español")["callback_data"])
-    await h.wait(lambda: "Idioma: Español" in s.message(group, mid)["text"])
+    # the group heard her first, so it speaks Spanish: /idioma shows it chosen
+    await s.user_sends(sofi, group, "/idioma")
+    langs = await _said(h, group, "Idioma: elegí un valor.")
+    assert "✅ Español" in labels(langs)
     await s.user_sends(sofi, group, "/truco 2x2")
     lobby = await h.wait(lambda: h.table(group))
     await s.user_presses(

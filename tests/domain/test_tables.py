@@ -4,8 +4,10 @@ tests reach through it)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from itertools import count
+from typing import Any
 
 import pytest
 
@@ -43,6 +45,9 @@ from engine.turns import RobotTurn
 
 ANA, BETO, CIDA, DITA = (Person(i, n) for i, n in enumerate(("Ana", "Beto", "Cida", "Dita"), 1))
 CHATS = count(-100, -1)
+# the modules, not the package's functions of the same name
+lobby_rows = importlib.import_module("bot.domain.tables.lobby")
+starting_rows = importlib.import_module("bot.domain.tables.starting")
 
 
 class Clock:
@@ -92,6 +97,56 @@ def open_and_start(
         tables.lobby(db, table.id, p, Join(), authorised=False, rules=rules)
     tables.lobby(db, table.id, seated[0], Start(), authorised=True, rules=rules)
     return table.id
+
+
+def test_a_group_speaks_spanish_when_first_heard_from_a_spanish_speaker_only(db: Database) -> None:
+    spanish, english, older = next(CHATS), next(CHATS), next(CHATS)
+    assert people.group_language(db, spanish, "supergroup", "Galpón", "es-AR") == "es"
+    assert people.group_language(db, spanish, "supergroup", "Galpón", "pt-br") == "es"
+    assert people.chat_settings(db, spanish).language == "es"
+    # English, a phone setting many Brazilians keep, leaves the group in Portuguese
+    assert people.group_language(db, english, "supergroup", "Firma", "en-US") == "pt"
+    assert people.group_language(db, english, "supergroup", "Firma", "es-AR") == "pt"
+    # a group the bot already keeps is never changed by who speaks there
+    people.chat_settings(db, older)
+    assert people.group_language(db, older, "supergroup", "", "es") == "pt"
+
+
+@pytest.mark.parametrize("press", ["join", "start"])
+def test_a_lobby_press_raced_by_another_stands(
+    db: Database, clock: Clock, group: int, monkeypatch: pytest.MonkeyPatch, press: str
+) -> None:
+    # two presses at once (two replicas, or two threads of one): the other one is stored
+    # between this one's read and its write; a lobby press holds for the lobby as it is
+    # then, and is not refused as a move that came too late ("Essa jogada já passou.")
+    rules = rules_on(clock)
+    chat = people.chat_settings(db, group)
+    table = tables.open_table(db, group, None, ANA, truco_request(["2x2"], chat))
+    tables.lobby(db, table.id, BETO, Join(), authorised=False, rules=rules)
+    raced: list[str] = []
+    real = lobby_rows.read_seats
+
+    def read_then_race(s: Any, game: Any, *args: Any) -> Any:
+        seats = real(s, game, *args)
+        if not raced:
+            raced.append("cida")
+            tables.lobby(db, table.id, CIDA, Join(), authorised=False, rules=rules)
+        return seats
+
+    for module in (lobby_rows, starting_rows):
+        monkeypatch.setattr(module, "read_seats", read_then_race)
+    if press == "join":
+        tables.lobby(db, table.id, DITA, Join(), authorised=False, rules=rules)
+        expected = {ANA.id, BETO.id, CIDA.id, DITA.id}
+        status = GameStatus.LOBBY
+    else:
+        tables.lobby(db, table.id, ANA, Start(), authorised=True, rules=rules)
+        expected = {ANA.id, BETO.id, CIDA.id}
+        status = GameStatus.PLAYING
+    assert raced == ["cida"]
+    now = tables.load(db, table.id)
+    assert now is not None and now.status == status
+    assert {x.user for x in now.seats if x is not None and x.user} == expected
 
 
 def test_only_the_opener_or_an_admin_starts_and_the_deadline_runs_on_the_rules_clock(

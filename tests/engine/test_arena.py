@@ -397,6 +397,8 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
     assert (b.calls, b.raises, b.run_points, b.played_points) == (0, 0, 0, 0)
     # the hand side A called first: its call paid one point
     assert (a.called_hands, a.called_net, b.called_hands, b.called_net) == (1, 1, 0, 0)
+    # called before any card: a first-round call
+    assert (a.early_called, a.early_called_net, b.early_called) == (1, 1, 0)
     # a truco raised to seis, accepted and played out: side B (team 0 now) counts the call
     # and side A (team 1) the raise and the six points won at a raised stake
     cards = [(0, "3S"), (1, "4H"), (2, "5C"), (3, "6C"), (0, "4D"), (1, "2H"), (2, "5D")]
@@ -411,6 +413,8 @@ def test_the_betting_counts_say_where_each_sides_points_came_from() -> None:
     assert a.run_points == b.run_points == 0
     # side B called first and lost six: the hand counts against B's calls, not A's
     assert (b.called_hands, b.called_net, a.called_hands, a.called_net) == (1, -6, 0, 0)
+    # called after two rounds' cards: not a first-round call
+    assert (b.early_called, b.early_called_net) == (0, 0)
 
 
 def test_the_arena_counts_raises_after_an_accept_and_the_answers_to_them() -> None:

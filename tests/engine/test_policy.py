@@ -8,12 +8,14 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from engine import Match, Phase, TableOptions
 from engine import actions as A
 from engine.actions import Action
 from engine.cards import Card, parse_cards
 from engine.robots.base import Robot
-from engine.robots.heuristic import Learned
+from engine.robots.heuristic import Learned, Medio
 from engine.robots.policy import (
     PASS,
     Spot,
@@ -22,8 +24,9 @@ from engine.robots.policy import (
     spot_of,
     table_state,
 )
-from engine.robots.sparring import get_sparring
+from engine.robots.sparring import STYLES, get_sparring
 from engine.rulesets import get_ruleset
+from engine.tools.cli import main
 from engine.tools.train import (
     Hand,
     Trainer,
@@ -31,6 +34,7 @@ from engine.tools.train import (
     deal_hand,
     exploitability,
     rounded,
+    style_pick,
     train,
 )
 
@@ -95,6 +99,62 @@ def test_a_best_response_finds_a_policy_that_always_runs() -> None:
     # the trained policy loses less to its own best response
     _, gain = exploitability(trainer, rounded(trainer.table()))
     assert gain < sum(gains) / 2
+
+
+def _call_share(trainer: Trainer, bands: range) -> float:
+    """The share of calls at 1×1 call keys whose chance (in tenths) is in ``bands``, each key
+    weighed by how much the training reached it."""
+    calls = reached = 0.0
+    for key, total in trainer.total.items():
+        if key[0] == "c" and int(key[3]) in bands:
+            calls += total[1]
+            reached += sum(total)
+    return calls / reached
+
+
+def test_a_table_trained_against_a_style_exploits_it() -> None:
+    rs = get_ruleset("paulista")
+    trained = {}
+    for style in ("tight", "accepter"):
+        trained[style] = Trainer(rs, 2, 12, seed=4, pool=40, against=(style,))
+        trained[style].run(600)
+    # the tight style runs from a call unless its hand is strong: a call on any hand pays;
+    # the accepter never runs, so a weak hand's call only loses more
+    weak = range(0, 3)
+    assert _call_share(trained["tight"], weak) > _call_share(trained["accepter"], weak) + 0.2
+    assert _call_share(trained["accepter"], range(8, 10)) > 0.6
+
+
+def test_a_style_in_the_trained_game_bets_by_its_thresholds() -> None:
+    tight, valuer = STYLES["tight"], STYLES["valuer"]
+    rng = random.Random(1)
+    assert style_pick(tight, 0.85, answer=False, step=0, actions=2, rng=rng) == 1
+    assert style_pick(tight, 0.5, answer=False, step=0, actions=2, rng=rng) == 0
+    assert style_pick(tight, 0.7, answer=True, step=0, actions=3, rng=rng) == 1
+    assert style_pick(tight, 0.95, answer=True, step=0, actions=3, rng=rng) == 2
+    assert style_pick(tight, 0.95, answer=True, step=3, actions=2, rng=rng) == 1
+    assert style_pick(tight, 0.3, answer=True, step=0, actions=3, rng=rng) == 0
+    # the valuer calls seis and up on its own turn only with a made hand
+    assert style_pick(valuer, 0.9, answer=False, step=1, actions=2, rng=rng) == 0
+    assert style_pick(valuer, 0.97, answer=False, step=1, actions=2, rng=rng) == 1
+
+
+def test_a_table_trained_against_styles_is_rebuilt_the_same(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        train("paulista", 4, iterations=30, seed=5, pool=6, out=out, against=("self", "solid"))
+    assert first.read_bytes() == second.read_bytes()
+    meta = json.loads(first.read_text("utf-8"))["meta"]["paulista/4"]
+    assert meta["against"] == "self,solid"
+
+
+def test_an_unknown_opponent_to_train_against_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["train", "--iterations", "1", "--pool", "1", "--against", "self,nobody"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("truco train:") and "nobody" in err and "\n" not in err
 
 
 def test_a_hand_that_is_run_from_pays_the_caller() -> None:
@@ -184,6 +244,30 @@ def test_the_learned_robot_plays_legal_and_deterministic_matches() -> None:
             ]
             logs.append(_played(m, robots, hands=4))
         assert logs[0] == logs[1]
+
+
+def test_policy_late_calls_as_medio_in_a_2x2_first_round_and_as_the_table_after_it() -> None:
+    first = later = 0
+    for seed in range(3):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
+        medio = [Medio(s) for s in range(4)]
+        while not m.is_terminal() and m.hand_number < 4:
+            if m.phase == Phase.HAND_OVER:
+                m.deal()
+                continue
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            if m.phase == Phase.PLAY and A.TRUCO in view.legal:
+                late = get_sparring("policy-late", seat)
+                assert isinstance(late, Learned)
+                if not view.rounds:
+                    first += 1
+                    assert late.mix(view) is None
+                    assert late.choose(view) == medio[seat].choose(view)
+                elif late.mix(view) is not None:
+                    later += 1
+            m.apply(seat, medio[seat].choose(view))
+    assert first > 0 and later > 0
 
 
 def test_the_learned_mix_is_what_it_draws_from() -> None:

@@ -19,6 +19,7 @@ from bot.domain.tables.rows import (
     dump_options,
     game_for_change,
     load_options,
+    raced,
     read_seats,
     record_event,
     row_to_table,
@@ -152,7 +153,29 @@ def lobby(
                 if seat_of(read_seats(s, game), user.id) is not None:
                     presence.mark_present(s, game_id, user.id, rules.clock())
                     s.commit()
-        return start(db, game_id, rules)
+        return raced(lambda: start(db, game_id, rules))
+    change, seats, waiting, ready, due = raced(
+        lambda: _change_lobby(db, game_id, user, command, authorised, rules, expected, in_app)
+    )
+    if ready and any(x and x.user for x in seats):
+        return start_rematch(db, game_id, rules)  # everyone confirmed: deal
+    if waiting and due is not None:
+        rematch_deadline(db, change, due)
+    return change
+
+
+def _change_lobby(
+    db: Database,
+    game_id: int,
+    user: Person,
+    command: LobbyCommand,
+    authorised: bool,
+    rules: Rules,
+    expected: int | None,
+    in_app: bool,
+) -> tuple[Change, list[Occupant | None], list[int], bool, float | None]:
+    """``lobby``'s one transaction: the change, the seats after it, the Revanche's people
+    still to confirm, whether they all have, and the Revanche lobby's deadline."""
     with db.session() as s:
         game = game_for_change(s, game_id)
         if game.status != GameStatus.LOBBY:
@@ -226,12 +249,7 @@ def lobby(
         waiting = rematch_waiting(s, game, seats) if game.status == GameStatus.LOBBY else []
         ready = game.rematch_of is not None and game.status == GameStatus.LOBBY and not waiting
         change = commit(s, game, None, seats, rules)
-        due = game.deadline_at
-    if ready and any(x and x.user for x in seats):
-        return start_rematch(db, game_id, rules)  # everyone confirmed: deal
-    if waiting and due is not None:
-        rematch_deadline(db, change, due)
-    return change
+        return change, seats, waiting, ready, game.deadline_at
 
 
 def _repeated(s: Session, game_id: int, drawn: int, user_id: int, command: LobbyCommand) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Collection, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import bindparam, delete
 from sqlalchemy import select as core_select
@@ -27,6 +27,8 @@ from bot.domain.values.game import (
 )
 from engine import Match, TableOptions
 from engine.sinais import DEFAULT_CATCH_PERCENT
+
+T = TypeVar("T")
 
 
 def dump_options(o: TableOptions) -> str:
@@ -279,6 +281,25 @@ def save(s: Session, game: Game, expected: int, **values: Any) -> int:
     for k, v in values.items():
         set_committed_value(game, k, v)
     return expected + 1
+
+
+RACE_TRIES = 5
+"""Times a change that holds for the table as it is (``raced``) is tried before giving up."""
+
+
+def raced(change: Callable[[], T]) -> T:
+    """``change()``, run again from a fresh read when another change was stored between its
+    read and its write (``Stale``). For the changes that hold for the table as it is when
+    they are made — a lobby's Entrar, + Robô, Começar —, unlike a move, which was chosen
+    for the version its person saw. ``change`` commits in one transaction or raises before
+    its commit, so a retry never applies anything twice."""
+    for _ in range(RACE_TRIES - 1):
+        try:
+            return change()
+        except Stale as stale:
+            if stale.reason != Reason.STALE:
+                raise
+    return change()
 
 
 def active_game(s: Session, chat_id: int, thread_id: int | None) -> Game | None:

@@ -90,7 +90,7 @@ def hand_text(
             )
         )
     else:
-        cards = marked_cards(t, view.hand, view.manilhas, style)
+        cards = marked_cards(t, view.hand, view, style)
         lines.append(_("<b>Sua mão:</b> {cards}").format(cards=cards))
     if view.envido_points is not None and not view.rounds:  # gaudério: round 1's envido
         lines.append(_("Seus pontos de envido: {n}").format(n=view.envido_points))
@@ -98,7 +98,7 @@ def hand_text(
         lines.append(
             _("Mão de {name}: {cards}").format(
                 name=seat_name(seats[view.partner], t),
-                cards=marked_cards(t, view.partner_hand, view.manilhas, style),
+                cards=marked_cards(t, view.partner_hand, view, style),
             )
         )
     # the hand's signals, sent and known, in the message itself: none is a message of its
@@ -155,13 +155,17 @@ def seated_text(t: Translations, table: Table, title: str) -> str:
     return text
 
 
-def marked_cards(
-    t: Translations, cards: Sequence[Card], manilhas: Sequence[Card], style: DeckStyle
-) -> str:
-    """Cards of a hand with each manilha starred and named: ``3♣ 6♦ (★ pica-fumo)``."""
-    w = words_for(t)
+def marked_cards(t: Translations, cards: Sequence[Card], view: View, style: DeckStyle) -> str:
+    """Cards of a hand with each manilha starred and named: ``3♣ 6♦ (★ pica-fumo)``;
+    gaudério's four top cards are not manilhas of a suit (the 1 of spades is no espadilha,
+    R13.1) and are starred as bravas, the word the group's table and the app use."""
+    w, _ = words_for(t), t.gettext
+
+    def named(c: Card) -> str:
+        return _("brava") if view.ruleset.envido else w.manilha(c.suit)
+
     shown = [
-        f"{w.card(c, style)} (★ {w.manilha(c.suit)})" if c in manilhas else w.card(c, style)
+        f"{w.card(c, style)} (★ {named(c)})" if c in view.manilhas else w.card(c, style)
         for c in cards
     ]
     return " ".join(shown) or "—"

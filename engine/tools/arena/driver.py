@@ -59,6 +59,12 @@ class Tally:
     called_net: int = 0
     """Points this side won minus points it lost in those hands: whether its calls pay,
     apart from its answers to the other side's calls."""
+    early_called: int = 0
+    """Of ``called_hands``, those whose first truco came in the first round (before its
+    last card): a strong hand called at once, while the other side knows least, or kept
+    quiet for a later round, is where two ways of calling part."""
+    early_called_net: int = 0
+    """Points this side won minus points it lost in those hands."""
     late_raises: int = 0
     """Hands in which the other side, having accepted a call, called the next step on its
     own turn (a raise after an accept: a strong tell)."""
@@ -92,6 +98,8 @@ _BET_COUNTS = (
     "raised_lost",
     "called_hands",
     "called_net",
+    "early_called",
+    "early_called_net",
     "late_raises",
     "late_answered",
     "late_answered_net",
@@ -111,11 +119,22 @@ def tally_bet(
     result = m.hand_result()
     if result is None:
         return
-    caller = next((s & 1 for s, a in m.hand_log if a.act == Act.TRUCO), None)
+    caller = None
+    cards = 0  # cards played before the first truco
+    for s, a in m.hand_log:
+        if a.act == Act.TRUCO:
+            caller = s & 1
+            break
+        if a.act in (Act.PLAY, Act.COVER):
+            cards += 1
     if caller is not None:
         mine = tallies[side_of_team[caller]]
+        net = result.points[caller] - result.points[1 - caller]
         mine.called_hands += 1
-        mine.called_net += result.points[caller] - result.points[1 - caller]
+        mine.called_net += net
+        if cards < m.players:
+            mine.early_called += 1
+            mine.early_called_net += net
     late = late_raise(m.hand_log)
     if late is not None:
         team, answered = late
