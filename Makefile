@@ -27,8 +27,11 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict engine bot
 
 # four workers, each with its own PostgreSQL database (tests/conftest.py), even on two
-# cores: most bot and browser tests wait on sockets, the fake Telegram and the browser, not
-# on the CPU. The slowest tests are listed at the end, to show where a slow suite's time goes.
+# cores: a test waiting on a process, the fake Telegram or the browser leaves the CPU to
+# another worker. The whole suite keeps both cores busy nearly all the time
+# (docs-dev/bot-bench-log.md, 2026-12-06 at 21 h): it is bound by its CPU, and each worker
+# starts with its share of the tests marked long, so none of them starts last. The slowest
+# tests are listed at the end, to show where a slow suite's time goes.
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: without it every worker
 # (and every bot a test starts) compiles the sources again, and pytest rewrites the asserts
 # of every test module again, several CPU seconds each

@@ -51,6 +51,33 @@ def pytest_configure(config: Any) -> None:
     os.environ["TRUCO_TEST_DATABASE_URL"] = own.render_as_string(hide_password=False)
 
 
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """Under ``pytest -n``, each worker starts with its share of the tests marked ``long``.
+
+    ``--dist worksteal`` first hands each worker one contiguous part of the collection, and
+    an idle worker later takes the second half of the longest queue left. In collection
+    order the longest tests (browser, processes, whole matches) sit near the end, so one of
+    them could start in the last minute and keep one core busy while the other waits. Here
+    they are dealt round the parts, each part opens with them, and a worker that takes from
+    another's queue takes short tests. Every worker computes the same order, as xdist needs.
+    """
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+    if workers < 2:
+        return
+    long = [item for item in items if item.get_closest_marker("long")]
+    rest = [item for item in items if not item.get_closest_marker("long")]
+    ordered: list[Any] = []
+    left = len(items)
+    for part in range(workers):
+        size = left // (workers - part)  # the sizes worksteal gives the parts, in order
+        left -= size
+        opening = long[part::workers]
+        ordered += opening
+        ordered += rest[: max(0, size - len(opening))]
+        rest = rest[max(0, size - len(opening)) :]
+    items[:] = ordered + rest
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say once, in one line, what to install when the browser tests could not run."""
     if browsers.find.cache_info().currsize:

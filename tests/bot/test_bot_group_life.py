@@ -352,6 +352,7 @@ async def _noisy_match(h: Harness, noise: str) -> tuple[int, int, int]:
     return hands, len(said), len(ringing)
 
 
+@pytest.mark.long
 async def test_a_group_chooses_how_much_of_a_match_it_hears(
     server: FakeTelegram, tmp_path: Path
 ) -> None:

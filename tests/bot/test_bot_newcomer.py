@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.domain import messages, tables
 from bot.domain.tables import REMATCH_SECONDS
 from bot.domain.values.game import GameStatus
@@ -140,6 +142,7 @@ async def _chat(h: Harness, group: int, users: list[int], n: int) -> None:
         await h.server.user_sends(users[i % len(users)], group, f"kkkk {i}")
 
 
+@pytest.mark.long
 async def test_a_new_groups_evening_hears_nothing_false_and_never_waits_on_the_absent(
     server: FakeTelegram, tmp_path: Path
 ) -> None:

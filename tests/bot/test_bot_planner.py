@@ -25,7 +25,7 @@ from bot.telegram.planner import QUIET, SILENT, Traffic, plan, table_keep, urgen
 from bot.telegram.publish.table import URGENT_SAYINGS
 from bot.tools.pace import GroupFigures, group_figures
 from engine import Match, TableOptions
-from tests.bot.harness import FakeClock, Harness, moves, running, seat_match
+from tests.bot.harness import FakeClock, Harness, button, moves, running, seat_match
 
 CALL_LABELS = ("Truco!", "Seis!", "Nove!", "Doze!")
 
@@ -122,6 +122,7 @@ async def _fast_match(
     *,
     seed: int,
     cancel_at: int = 0,
+    catch_up: bool = True,
 ) -> tuple[dict[int, float], list[tuple[float, float | None]], tuple[float, float]]:
     """Play a match out as fast as it goes: every person presses one held second after their
     turn begins, the robots answer at once, and nobody waits for the group.
@@ -129,7 +130,9 @@ async def _fast_match(
     ``shown`` gets when each of the bot's messages in the group came (held time).
     Returns when each stored version was made (held time), /cancelar's (sent, answered)
     when ``cancel_at`` (the first person sends it at that press, the question is left
-    open), and the held time from the first press to the match's end.
+    open), and the held time from the first press to the match's end. ``catch_up``: then
+    let the held clock run until the group has heard everything (else the next press,
+    Revanche, comes at once).
     """
     assert h.clock is not None and h.db is not None
     clock, db = h.clock, h.db
@@ -195,7 +198,7 @@ async def _fast_match(
     assert "⏩" in table["text"] or f"Mão {last} " in table["text"], table["text"]
     assert "⏩" not in table["text"] or "Vez de" not in table["text"]
     # the group catches up: the held clock moves on as the bot waits for it
-    for _ in range(300):
+    for _ in range(300 if catch_up else 0):
         if not _unsent(h, group) and h.over_message(group) is not None and not _jobs_due(h):
             break
         await _settled(h)
@@ -240,6 +243,7 @@ def _figures(
     return group_figures(calls, hands, said, moved, commands)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("players", [2, 4])
 async def test_a_match_at_the_worst_pace_keeps_the_group_told_within_its_minute(
     server: FakeTelegram, tmp_path: Path, players: int
@@ -266,3 +270,40 @@ async def test_a_match_at_the_worst_pace_keeps_the_group_told_within_its_minute(
         assert figures.longest_silence <= 10.0, shown
         if players == 4:  # /cancelar amid the match is answered (its question asked)
             assert figures.commands_answered == 1 and (figures.commands_p95 or 0) <= 5, shown
+
+
+async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_table(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # a person who presses Revanche a second after the end and plays on at once: the old
+    # table's last drawing waits for a silence of the group's minute, and the Revanche's
+    # calls (the same chat's table job) must not wait behind it
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=60) as h:
+        assert h.clock is not None and h.db is not None
+        ana = server.add_user("Ana")
+        group = server.add_group("G", admins=[ana])
+        match = Match("paulista", TableOptions(players=2, target=12), seed=7)
+        first = await seat_match(h, group, [ana], match)
+        shown_at: dict[int, float] = {}
+        await _fast_match(h, [ana], group, first, shown_at, seed=2, catch_up=False)
+        over = None
+        for _ in range(60):  # the end is a call: it comes within a held second or two
+            await _settled(h)
+            h.clock.advance(1.0)
+            if (over := h.over_message(group)) is not None:
+                break
+        assert over is not None
+        await _settled(h)
+        h.clock.advance(1.0)  # Ana presses Revanche a second after
+        await server.user_presses(
+            ana, group, over["message_id"], button(over, "Revanche")["callback_data"]
+        )
+        playing = tables.active_table(h.db, group, None)
+        assert playing is not None and playing.id != first
+        made, _, moved = await _fast_match(h, [ana], group, playing.id, shown_at, seed=2)
+        figures = _figures(h, group, playing.id, made, shown_at, moved, [])
+        shown: dict[str, Any] = figures.as_json()
+        assert figures.announced, f"no call was made: choose another seed {shown}"
+        assert figures.peak_per_minute <= 20, shown
+        assert (figures.announced_in_time or 0) >= 0.9, shown
+        assert figures.longest_silence <= 10.0, shown

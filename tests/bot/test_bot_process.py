@@ -91,6 +91,7 @@ async def stop(bot: subprocess.Popen[bytes], sig: int) -> int:
     return await asyncio.to_thread(bot.wait, 30)
 
 
+@pytest.mark.long
 async def test_verbose_log_shows_jobs_never_the_token_or_a_hand_and_sigterm_is_clean(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:

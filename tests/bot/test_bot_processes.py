@@ -39,6 +39,7 @@ def _migrate(url: str, barrier: Any, results: Any) -> None:
     results.put(("ok", len(ran)))
 
 
+@pytest.mark.long
 @pytest.mark.skipif(not PG, reason="needs TRUCO_TEST_DATABASE_URL (PostgreSQL)")
 def test_replicas_starting_together_on_an_empty_database_migrate_once(tmp_path: Path) -> None:
     url = database_url(tmp_path)  # emptied: no tables at all

@@ -281,6 +281,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
     await s.stop()
 
 
+@pytest.mark.long
 async def test_three_replicas_killed_at_random_points_end_like_an_uninterrupted_run(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:

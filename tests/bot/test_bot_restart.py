@@ -7,6 +7,8 @@ import json
 import signal
 from pathlib import Path
 
+import pytest
+
 from bot.domain import Database, GameStatus, messages, tables
 from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import (
@@ -65,6 +67,7 @@ async def play(server: FakeTelegram, ana: int, presses: int | None, timeout: flo
     return done
 
 
+@pytest.mark.long
 async def test_kill_9_mid_match_resumes_with_the_same_result(
     server: FakeTelegram, tmp_path: Path
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.sandbox.fakeapi import FakeTelegram
 from tests.bot.harness import (
     JSON,
@@ -168,6 +170,7 @@ PORTUGUESE = re.compile(
 kept in Spanish, are not among them)."""
 
 
+@pytest.mark.long
 async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness) -> None:
     # robots that do not wait: a whole match with nobody's clock running out
     h = harness

@@ -23,11 +23,17 @@ class Receiver:
     def __init__(self, status: int = 200) -> None:
         self.status = status
         self.got: list[tuple[str, str | None, dict[str, Any]]] = []
+        self.answered = 0
+        self.hold: asyncio.Event | None = None
+        """When set: answers only once this event is set (a replica still working)."""
         self.runner: web.AppRunner | None = None
         self.address = ""
 
     async def handle(self, request: web.Request) -> web.Response:
         self.got.append((request.path, request.headers.get(SECRET_HEADER), await request.json()))
+        if self.hold is not None:
+            await self.hold.wait()
+        self.answered += 1
         return web.Response(status=self.status)
 
     async def start(self) -> None:
@@ -111,6 +117,31 @@ async def test_a_failed_delivery_is_retried_on_another_address(
         lambda: any(u["message"]["text"] == "de novo" for _, _, u in replicas[0].got)
     )
     await server.wait_for(lambda: server.updates.pending == [])
+
+
+async def test_an_update_in_flight_is_not_posted_again_when_the_webhook_is_set_again(
+    server: FakeTelegram, bot: Bot, replicas: list[Receiver]
+) -> None:
+    """A replica that starts sets the same webhook again while another is still answering an
+    update: that update goes out once (twice, both replicas applied one press at once)."""
+    replicas[0].hold = asyncio.Event()
+    server.route_webhook([r.address for r in replicas])
+    await bot.set_webhook(URL, secret_token="s3cret")
+    ana = server.add_user("Ana")
+    await server.user_sends(ana, ana, "oi")
+    await server.wait_for(lambda: len(replicas[0].got) == 1)
+    await bot.set_webhook(URL, secret_token="s3cret")
+    await server.user_sends(ana, ana, "de novo")
+    replicas[0].hold.set()
+    texts = lambda: [u["message"]["text"] for r in replicas for _, _, u in r.got]  # noqa: E731
+    await server.wait_for(
+        lambda: (
+            "de novo" in texts()
+            and server.updates.pending == []
+            and all(r.answered == len(r.got) for r in replicas)
+        )
+    )
+    assert sorted(texts()) == ["de novo", "oi"]
 
 
 async def test_a_dead_address_is_skipped(server: FakeTelegram, bot: Bot) -> None:

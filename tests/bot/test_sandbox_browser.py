@@ -234,6 +234,7 @@ def _start_private(page: Any) -> None:
     expect(page.locator(".msg.from-bot").first).to_be_visible(timeout=10_000)
 
 
+@pytest.mark.long
 def test_real_bot_hand_in_the_browser(tmp_path, browser):
     """Issue 6: open 2x2 as Ana, join as Beto, two robots, start, play a hand by clicking."""
     from playwright.sync_api import expect

@@ -70,6 +70,7 @@ async def ready(http: aiohttp.ClientSession, base: str) -> None:
     raise AssertionError(f"{base} never came up")
 
 
+@pytest.mark.long
 async def test_a_killed_replicas_pages_reconnect_elsewhere_and_catch_up(tmp_path: Path) -> None:
     server = FakeTelegram(token=TOKEN, bot_username="TrucoBot")
     await server.start(host="127.0.0.1", port=0)

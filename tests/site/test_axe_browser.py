@@ -115,13 +115,21 @@ def problems(found: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
     return {f"{name} {scheme}": v for name, by in found.items() for scheme, v in by.items() if v}
 
 
+SCREENS = [*PAGES, "marcador/", "pagina-que-nao-existe/"]
+PARTS = 3
+"""Each size's screens are read in this many tests, so that ``pytest -n`` spreads them over
+the workers (one test of all 27 screens took over a minute on a loaded machine)."""
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("part", range(PARTS), ids=lambda part: f"{part + 1}of{PARTS}")
 @pytest.mark.parametrize("size", SIZES)
-def test_every_page_has_no_serious_axe_violation(browser, base_url, size) -> None:
+def test_every_page_has_no_serious_axe_violation(browser, base_url, size, part) -> None:
     watch = Watch(base_url)
     context = context_for(browser, watch, size)
     page = watch.page(context)
     found = {}
-    for name in [*PAGES, "marcador/", "pagina-que-nao-existe/"]:
+    for name in SCREENS[part::PARTS]:
         page.goto(base_url + "/" + name)
         assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES["light"]
         assert page.get_attribute("html", "lang") == "pt-BR"
@@ -156,6 +164,7 @@ def test_a_page_loaded_in_dark_mode_is_the_page_switched_to_it(browser, base_url
     light.close()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("size", SIZES)
 def test_the_game_and_a_lesson_in_play_have_no_serious_axe_violation(
     browser, base_url, size

@@ -25,21 +25,44 @@ sync_api = pytest.importorskip("playwright.sync_api")
 GAME = "[data-jogo]"
 
 
-class Page:
-    """One browser context on the play page, watching for errors and outside requests."""
+def new_context(browser, **context_args):
+    """A browser context for the play page, its robots playing without a pause."""
+    context = browser.new_context(**{"viewport": {"width": 1100, "height": 1300}, **context_args})
+    context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
+    return context
 
-    def __init__(self, browser, base: str, **context_args) -> None:
+
+@pytest.fixture(scope="module")
+def returning(browser):
+    """One context for the tests that need no first visit of their own: after the first
+    boot each page restores the engine's memory that the browser keeps (as a person's later
+    visit does) instead of starting Python and importing the engine again, the biggest part
+    of a boot. Each test opens its own page on it, with local storage emptied first; the
+    boot itself, a first visit, a phone and going offline have tests with a context each."""
+    context = new_context(browser)
+    yield context
+    context.close()
+
+
+class Page:
+    """One page on the play page's site, watching for errors and outside requests: in a
+    context of its own, or in ``returning`` (then left open for the next test)."""
+
+    def __init__(self, browser, base: str, returning=None, **context_args) -> None:
         self.base = base
         self.errors: list[str] = []
         self.outside: list[str] = []
-        self.context = browser.new_context(
-            **{"viewport": {"width": 1100, "height": 1300}, **context_args}
-        )
-        self.context.add_init_script("localStorage.setItem('truco-jogo-ritmo', '0')")
+        self.own = returning is None
+        self.context = new_context(browser, **context_args) if self.own else returning
         # matched in Playwright's driver: only a request that would leave comes back to Python
         inside = re.escape(base + "/")
+        self.context.unroute_all()  # the previous test's page, in ``returning``
         self.context.route(re.compile(f"^(?!{inside}|data:|blob:)"), self._route)
         self.page = self.context.new_page()
+        if not self.own:
+            # what an earlier test left (its match, its form) is not this test's to find
+            self.page.goto(base + "/")
+            self.page.evaluate("localStorage.clear()")
         self.page.on(
             "console",
             lambda m: self.errors.append(f"{m.text} {m.location}") if m.type == "error" else None,
@@ -98,7 +121,10 @@ class Page:
         assert self.outside == []
 
     def close(self) -> None:
-        self.context.close()
+        if self.own:
+            self.context.close()
+        else:
+            self.page.close()
 
 
 def play_to_the_end(p: Page, seed: int) -> dict:
@@ -121,8 +147,10 @@ def play_to_the_end(p: Page, seed: int) -> dict:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_a_whole_match_against_medio_by_clicking(browser, base_url, players: int) -> None:
-    p = Page(browser, base_url)
+def test_a_whole_match_against_medio_by_clicking(
+    browser, base_url, returning, players: int
+) -> None:
+    p = Page(browser, base_url, returning)
     p.start(players=players)
     assert p.attr("data-jogo-pronto") == ""
     p.wait_for_person()
@@ -150,8 +178,8 @@ def test_a_whole_match_against_medio_by_clicking(browser, base_url, players: int
     p.close()
 
 
-def test_a_reload_mid_hand_continues_the_same_hand(browser, base_url) -> None:
-    p = Page(browser, base_url)
+def test_a_reload_mid_hand_continues_the_same_hand(browser, base_url, returning) -> None:
+    p = Page(browser, base_url, returning)
     p.start(players=4, variant="mineiro")
     p.wait_for_person()
     first = next(a for a in sorted(p.buttons()) if a.startswith("play"))
@@ -182,8 +210,8 @@ def saved_table(table: Table) -> str:
     return json.dumps({"snapshot": table.snapshot()})
 
 
-def test_mao_de_onze_and_iron_hand_on_the_page(browser, base_url) -> None:
-    p = Page(browser, base_url)
+def test_mao_de_onze_and_iron_hand_on_the_page(browser, base_url, returning) -> None:
+    p = Page(browser, base_url, returning)
     setup = Setup(players=4).validated()
     onze = Table(setup, Match("paulista", setup.options(), 9, dealer=3, score=(11, 4)), 1)
     p.page.goto(base_url + "/jogar/")
@@ -240,6 +268,7 @@ def test_second_visit_plays_offline(browser, base_url) -> None:
     p.close()
 
 
+@pytest.mark.long
 def test_a_later_visit_restores_the_engine_and_deals_anew(browser, base_url) -> None:
     """The second visit starts from the engine's memory kept after the first, not from zero;
     the random state kept with it is not reused (the same deal on every visit)."""
@@ -293,8 +322,8 @@ def test_the_play_page_on_a_phone(browser, base_url) -> None:
     p.close()
 
 
-def test_every_rule_page_links_to_the_game(browser, base_url) -> None:
-    p = Page(browser, base_url)
+def test_every_rule_page_links_to_the_game(browser, base_url, returning) -> None:
+    p = Page(browser, base_url, returning)
     p.page.goto(base_url + "/truco/")
     p.page.click("a.jogar-agora")
     p.page.wait_for_selector(f"{GAME} [data-jogo-comecar]")
@@ -370,9 +399,9 @@ def test_marcador_scores_undoes_reaches_the_target_and_survives_a_reload(browser
     )
 
 
-def test_a_signal_from_the_page(browser, base_url) -> None:
+def test_a_signal_from_the_page(browser, base_url, returning) -> None:
     """R12 on the page: 👁️ Sinal opens the list, a signal costs no turn and the log says it."""
-    p = Page(browser, base_url)
+    p = Page(browser, base_url, returning)
     p.start(players=4)
     while p.wait_for_person() != "you" or not p.page.query_selector("[data-jogo-sinais]"):
         p.click(f"{GAME} button[data-acao]:not([disabled])")  # play on until the person may signal

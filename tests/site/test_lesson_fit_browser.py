@@ -18,6 +18,7 @@ pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("size", ["390x664", "360x640", "zoom200"])
 def test_every_lesson_screen_can_be_used(browser, base_url, size) -> None:
     watch = Watch(base_url)

@@ -226,6 +226,7 @@ def phone(browser, watch: Watch):
     return context, watch.page(context)
 
 
+@pytest.mark.long
 def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
     browser, base_url
 ) -> None:
@@ -273,6 +274,7 @@ def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
     context.close()
 
 
+@pytest.mark.long
 def test_no_page_scrolls_sideways_on_a_phone_and_every_table_fits_or_scrolls(
     browser, base_url
 ) -> None:
@@ -389,6 +391,7 @@ def test_404_page_is_portuguese_with_a_way_back(browser, base_url) -> None:
     context.close()
 
 
+@pytest.mark.long
 def test_deck_style_toggle_is_remembered_and_applied_everywhere(browser, base_url) -> None:
     watch = Watch(base_url)
     context = browser.new_context(viewport={"width": 1280, "height": 900})

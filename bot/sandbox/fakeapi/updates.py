@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
@@ -65,7 +65,6 @@ class Webhook:
     allowed_updates: list[str] | None = None
     last_error_date: int | None = None
     last_error_message: str | None = None
-    in_flight: set[int] = field(default_factory=set)
 
 
 class UpdateQueue:
@@ -79,6 +78,10 @@ class UpdateQueue:
         self.webhook: Webhook | None = None
         self.routes: list[str] = []
         self.deliveries: list[Delivery] = []
+        self.in_flight: set[int] = set()
+        """Updates being POSTed now. The queue's, not the webhook's: a replica that starts
+        sets the same webhook again, and an update another replica is still answering must
+        not go out a second time (two replicas would apply one press at once)."""
         self.retry_delay = retry_delay
         self.closing = False
         self._poll_generation = 0
@@ -238,11 +241,11 @@ class UpdateQueue:
                 if hook is None:
                     return
                 for update in list(self.pending):
-                    if len(hook.in_flight) >= hook.max_connections:
+                    if len(self.in_flight) >= hook.max_connections:
                         break
                     uid = update["update_id"]
-                    if uid not in hook.in_flight:
-                        hook.in_flight.add(uid)
+                    if uid not in self.in_flight:
+                        self.in_flight.add(uid)
                         task = asyncio.get_running_loop().create_task(self._deliver(hook, update))
                         tasks.add(task)
                         task.add_done_callback(tasks.discard)
@@ -272,7 +275,7 @@ class UpdateQueue:
                 )
                 await asyncio.sleep(self.retry_delay)
         finally:
-            hook.in_flight.discard(uid)
+            self.in_flight.discard(uid)
             await self.notify()
 
     async def post(self, update: JSON, secret: str | None, address: str | None = None) -> int:

@@ -17,6 +17,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlmodel import Session
 from telegram import InlineKeyboardMarkup
@@ -99,22 +100,37 @@ def schedule_table(
 async def flush_table(app: TrucoApp, job: ClaimedJob, redraw: TableJob) -> None:
     """Job: draw the newest state of the tables waiting in this chat, then their announcements."""
     left: list[int] = []
-    later = 0.0
+    waits: list[float] = []
+    held = False
     for game_id in redraw.games:
-        if left:  # keep the chat's order: a newer table never overtakes an older announcement
+        if held:  # keep the chat's order: a newer table never overtakes an older announcement
             left.append(game_id)
             continue
         with table_traffic():  # the group's reserve is the table's to spend
-            wait = await publish_game(app, game_id)
-        if wait > 0:
-            later = wait
+            outcome = await publish_game(app, game_id)
+        if outcome.wait > 0:
+            waits.append(outcome.wait)
             left.append(game_id)
+            # an older table that only waits for its own edit (a match's last drawing, once
+            # its end was announced) holds nothing said: the Revanche's calls go past it
+            held = outcome.owed
     if left:
-        raise Postpone(later, TableJob(tuple(left)))
+        raise Postpone(min(waits), TableJob(tuple(left)))
 
 
-async def publish_game(app: TrucoApp, game_id: int) -> float:
-    """Bring a game's public messages up to date; seconds to come back (0: all done).
+@dataclass(frozen=True)
+class Published:
+    """What ``publish_game`` left to do for a game's public messages."""
+
+    wait: float
+    """Seconds to come back (0: all done)."""
+    owed: bool = False
+    """Announcements are still owed: the chat's newer tables wait behind them."""
+
+
+async def publish_game(app: TrucoApp, game_id: int) -> Published:
+    """Bring a game's public messages up to date; when to come back, and whether
+    announcements are still owed then.
 
     What was said comes first: the announcements owed take the group's budget before
     the table's edit, and the table is never drawn past a state whose announcements
@@ -136,7 +152,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
             )
             ahead = None
             if found is None:
-                return 0.0
+                return Published(0.0)
             drawing, owed = found.drawing, found.owed
             table = drawing.table
             t = translations(drawing.language)
@@ -147,7 +163,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 # the app's gap whatever the group's minute would allow (asked first, the
                 # planner's short waits brought the redraw back, to wait again, ~2.5 times
                 # a hand at the bench's pace)
-                return found.gate[0]
+                return Published(found.gate[0])
             if not table.private and traffic is not None:
                 limit = rt.budget.group_limit
                 urgent_lately = rt.urgent.get(table.chat_id, ())
@@ -164,7 +180,8 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                     urgent = Traffic.URGENT
                     wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
                 if wait > SHORT_WAIT:
-                    return wait  # no room for it in the group's minute yet: come back later
+                    # no room for it in the group's minute yet: come back later
+                    return Published(wait, bool(owed))
                 if wait > 0.01:
                     await rt.clock.sleep(wait)  # a second apart: wait, then take the newest
                     continue
@@ -177,20 +194,20 @@ async def publish_game(app: TrucoApp, game_id: int) -> float:
                 if table.private:
                     # in a private chat the hand message is the table: a second copy of it,
                     # with buttons for a group (🃏 Minha mão, 📩 No privado), means nothing
-                    return 0.0
+                    return Published(0.0)
                 wait, in_app = found.gate
                 if wait > 0:
-                    return wait  # everyone plays in the Mini App: the table can wait
+                    return Published(wait)  # everyone plays in the Mini App: the table can wait
                 later = await _draw_table(app, drawing, t, in_app, bare)
                 if in_app:
                     await asyncio.to_thread(presence.table_drawn, rt.db, table.id, rt.rules.clock())
                 if bare and table.status == GameStatus.PLAYING:
                     # drawn without its claims: drawn again once the group's minute is calm
-                    return min(x for x in (later, calm_in) if x > 0) if later else calm_in
-                return later
+                    later = min(x for x in (later, calm_in) if x > 0) if later else calm_in
+                return Published(later)
             except Later:
-                return RETRY_SECONDS  # the newest state, drawn again soon
-        return SHORT_WAIT  # the table is busy: come back for the rest
+                return Published(RETRY_SECONDS, bool(owed))  # the newest state, drawn again soon
+        return Published(SHORT_WAIT, True)  # the table is busy: come back for the rest
 
 
 def _urgent_made(app: TrucoApp, chat_id: int) -> None:
@@ -414,10 +431,14 @@ def _table_message(
 def _stale(app: TrucoApp, drawing: TableDrawing, t: Translations) -> bool:
     """Whether the table message still shows a hand's state while the group's minute is under
     pressure: its one edit to the form that shows none goes as an urgent call (it would
-    otherwise wait, stale, behind the calls)."""
+    otherwise wait, stale, behind the calls). A match with no table message yet (a Revanche
+    dealt at once) gets its first one so too: otherwise it is played out, minute after
+    minute, under the last match's."""
     table = drawing.table
-    if table.status != GameStatus.PLAYING or table.table_message_id is None:
+    if table.status != GameStatus.PLAYING:
         return False
+    if table.table_message_id is None:
+        return True
     return drawing.shown != digest(*_table_message(app, drawing, t, False, True))
 
 
