@@ -4,11 +4,12 @@ edit, send, delete or leave, decided from plain values, with no Telegram and no 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
-from bot.domain.values.game import GameStatus, Occupant, Table
+from bot.domain.values.game import GameStatus, Occupant, RobotLevel, Table, TimeoutNote
 from bot.domain.values.people import PlayerInfo
-from bot.telegram.publish.hands import Step, plan_hands, plan_message
+from bot.telegram.publish.hands import Step, looking_at_hand, plan_hands, plan_message
 from engine import Match, TableOptions
 from engine.cards import DeckStyle
 
@@ -130,3 +131,43 @@ def test_a_message_pointing_to_the_app_counts_as_every_hand_and_is_edited_when_t
     hand_shown = HandsDrawing(table_at(m), {0: ana}, {0: shown(m.hand_number - 1, "x")}, {})
     (old,) = plan_hands(hand_shown, now=50.0, seconds=30.0, in_app=frozenset(), webapp=webapp)
     assert old.step == Step.RETIRE
+
+
+def test_a_turn_rings_unless_the_person_is_surely_looking_and_a_warning_always_rings() -> None:
+    assert plan_message(shown(3), 3, "d", Ping.TURN, send=True, looking=True) == Step.EDIT
+    assert (
+        plan_message(shown(3, ping=Ping.TURN), 3, "x", Ping.WARNING, send=True, looking=True)
+        == Step.RING
+    )
+
+
+def test_a_person_who_just_played_against_robots_is_looking_at_their_hand() -> None:
+    m = Match("paulista", TableOptions(2, 12), seed=4)
+    hand = m.hand_number
+    played = False
+    # cards only, the first legal one, until Ana's turn comes back after a card of hers
+    while not (played and m.to_act() == (0,)):
+        (seat,) = m.to_act()
+        card = next(a for a in m.legal_actions(seat) if a.card is not None)
+        m.apply(seat, card)
+        played |= seat == 0
+        assert m.hand_number == hand
+    robot = replace(
+        table_at(m), seats=(Occupant("Ana", user=1), Occupant("Zé", robot=RobotLevel.MEDIO))
+    )
+    assert looking_at_hand(robot, m.view(0))
+    # a person moved since (their move may take a minute): the turn rings
+    assert not looking_at_hand(table_at(m), m.view(0))
+    # her last decision was a timeout: she was away
+    note = TimeoutNote(hand, (), strikes=(0,))
+    assert not looking_at_hand(replace(robot, note=note), m.view(0))
+    ana = PlayerInfo(1, "Ana", "pt", DeckStyle.TRADITIONAL, started=True)
+    before = shown(hand, "old", Ping.NONE)
+    (quiet,) = plan_hands(
+        HandsDrawing(robot, {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
+    )
+    assert quiet.step == Step.EDIT and quiet.ping == Ping.TURN
+    (rung,) = plan_hands(
+        HandsDrawing(table_at(m), {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
+    )
+    assert rung.step == Step.RING

@@ -239,7 +239,14 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
     """Issue 6: open 2x2 as Ana, join as Beto, two robots, start, play a hand by clicking."""
     from playwright.sync_api import expect
 
-    sandbox = Sandbox(tmp_path, None, env={"TRUCO_ROBOT_DELAY": "0.2"})
+    # a group budget this hand never spends: two people clicking as fast as the page lets
+    # them, robots at 0.2 s, would put the group's minute under pressure, and the planner
+    # then keeps the table's edits for the group's silences (bot/telegram/planner.py, with
+    # tests of its own): on a loaded machine the hand could end before the table showed a
+    # card. This test is about the page and a hand played by clicking.
+    sandbox = Sandbox(
+        tmp_path, None, env={"TRUCO_ROBOT_DELAY": "0.2", "TRUCO_GROUP_BUDGET": "1000"}
+    )
     try:
         errors: list[str] = []
         ana = browser.new_page(viewport={"width": 1100, "height": 860})

@@ -23,7 +23,7 @@ from telegram.error import Forbidden, TelegramError
 from bot.domain import jobs, messages, people, presence, tables
 from bot.domain.jobs import HandsJob
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
-from bot.domain.values.game import GameStatus, MatchEnd
+from bot.domain.values.game import GameStatus, MatchEnd, Table
 from bot.i18n import person_translations
 from bot.telegram.context import TrucoApp, runtime_of
 from bot.telegram.job_runner import ClaimedJob, Postpone
@@ -32,6 +32,7 @@ from bot.telegram.render.common import warning_due
 from bot.telegram.render.hand import app_hand, back_keyboard, hand_keyboard, hand_text
 from bot.telegram.render.results import cancelled_by_text, hand_closed_text, match_over_text
 from bot.telegram.render.table import with_open_table
+from engine import View
 
 log = logging.getLogger(__name__)
 
@@ -92,13 +93,20 @@ class Step(StrEnum):
 
 
 def plan_message(
-    row: HandMessageInfo | None, hand: int, fingerprint: str, ping: Ping, *, send: bool
+    row: HandMessageInfo | None,
+    hand: int,
+    fingerprint: str,
+    ping: Ping,
+    *,
+    send: bool,
+    looking: bool = False,
 ) -> Step:
     """What to do with a seat's hand message ``row`` to show hand ``hand`` as
     ``fingerprint`` with ``ping``; ``send``: whether a new message may go (not once the
-    table is cancelled)."""
+    table is cancelled); ``looking``: the person surely has the message before their eyes
+    (``looking_at_hand``), so their turn is drawn in place, with no ring."""
     if row is not None and row.hand_number == hand:
-        if ping > row.ping:
+        if ping > row.ping and not (looking and ping == Ping.TURN):
             # the person's turn began (or their time is nearly out, or they asked for
             # it): only a new message makes their phone ring and sits at the bottom of
             # the chat, so the old one goes and the hand comes anew
@@ -107,6 +115,23 @@ def plan_message(
     if row is not None:
         return Step.RETIRE
     return Step.SEND if send else Step.SKIP
+
+
+def looking_at_hand(table: Table, view: View) -> bool:
+    """Whether the person at ``view``'s seat surely has their hand message before their
+    eyes: they pressed its last move a moment ago, and only robots moved since (a person's
+    move may take a minute; a timeout says they were away). Their turn then comes back
+    while they still hold the phone: it is drawn in place, where they just pressed, rather
+    than rung as a new message (two calls, and a notification for what they are watching)."""
+    if table.note is not None and view.seat in table.note.strikes:
+        return False
+    for seat, _action in reversed(view.history):
+        if seat == view.seat:
+            return True
+        occupant = table.seats[seat]
+        if occupant is None or occupant.robot is None:
+            return False
+    return False
 
 
 @dataclass(frozen=True)
@@ -220,7 +245,10 @@ def plan_hands(
             # all in the app redraw no hands, not even at a hand's end (to write down its
             # number), so it counts as this hand's (edited in place once the page closes)
             row = replace(row, hand_number=view.hand_number)
-        step = plan_message(row, view.hand_number, fingerprint, ping, send=not cancelled)
+        looking = ping == Ping.TURN and looking_at_hand(table, view)
+        step = plan_message(
+            row, view.hand_number, fingerprint, ping, send=not cancelled, looking=looking
+        )
         if row is None and webapp is not None and (player.id in in_app or over):
             # no hand message yet and the page shows the hand (a match begun in the app, or
             # its Revanche): a message pointing there is news to nobody; one comes, whole,
