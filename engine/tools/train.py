@@ -382,15 +382,20 @@ class Trainer:
                 else:
                     self._walk(hand, (0, -1, -1, None), team, t)
 
+    def _regret_of(self, key: str, actions: int) -> list[float]:
+        """The regrets kept at ``key`` (and its strategy sums), made at its first visit."""
+        regret = self.regret.get(key)
+        if regret is None:
+            regret = self.regret[key] = [0.0] * actions
+            self.total[key] = [0.0] * actions
+        return regret
+
     def _walk(self, hand: Hand, state: Child, trav: int, t: int) -> float:
         node = state if isinstance(state, float) else hand.expand(state)
         if isinstance(node, float):
             return node if trav == 0 else 1.0 - node
         team, key, kids = node
-        regret = self.regret.get(key)
-        if regret is None:
-            regret = self.regret[key] = [0.0] * len(kids)
-            self.total[key] = [0.0] * len(kids)
+        regret = self._regret_of(key, len(kids))
         strat = _matched(regret)
         if team == trav:
             values = [self._walk(hand, kid, trav, t) for kid in kids]
@@ -422,10 +427,7 @@ class Trainer:
             return node if trav == 0 else 1.0 - node
         team, key, kids = node
         chance, answer, step = hand.actor
-        regret = self.regret.get(key)
-        if regret is None:
-            regret = self.regret[key] = [0.0] * len(kids)
-            self.total[key] = [0.0] * len(kids)
+        regret = self._regret_of(key, len(kids))
         strat = _matched(regret)
         if team == trav:
             total = self.total[key]
