@@ -9,7 +9,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.match import HandKind, Phase
 from engine.robots.base import SeededRobot, decision_rng
-from engine.robots.policy import PASS, load_policy, policy_action
+from engine.robots.policy import CHANCE_SAMPLES, PASS, load_policy, policy_action
 from engine.robots.pontos import points_move
 from engine.robots.reading import Reading
 from engine.robots.sense import Sense, card_chances, read, value_after
@@ -171,6 +171,7 @@ def learned_action(
     answers: bool = True,
     points: str = "medio",
     medio_first_round: bool = False,
+    chance_samples: int = CHANCE_SAMPLES,
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
@@ -180,7 +181,8 @@ def learned_action(
     over, the policy after it (``robot:policy-late``: médio calls a strong hand at once,
     and the calls so joined matched médio's against the styles that call little and never
     bluff; difícil searching from them lost to the tight style, docs-dev/robots-log.md,
-    2026-12-06 20:40)."""
+    2026-12-06 20:40). ``chance_samples``: deals behind the chance the policy's key holds
+    (``policy.spot_of``; difícil's play-outs use fewer)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco
@@ -193,7 +195,7 @@ def learned_action(
     phases = (Phase.ANSWER, Phase.PLAY) if answers else (Phase.PLAY,)
     early = medio_first_round and _medio_calls_here(view)
     if view.kind != HandKind.IRON and view.phase in phases and not early:
-        choice = policy_action(view, rng)
+        choice = policy_action(view, rng, chance_samples)
         if choice == PASS:
             return _medio_card(read(view), rng, card_samples)
         if choice is not None:

@@ -185,7 +185,7 @@ def hand_chance(
     return wins / samples
 
 
-def spot_of(view: View, rng: random.Random) -> Spot | None:
+def spot_of(view: View, rng: random.Random, samples: int = CHANCE_SAMPLES) -> Spot | None:
     """The facts of ``view``'s betting decision, or ``None`` when it is not one the policy takes
     (card play, the mão de onze/dez, the iron hand, answering gaudério's envido).
 
@@ -222,6 +222,7 @@ def spot_of(view: View, rng: random.Random) -> Spot | None:
         view.turn,
         view.leader,
         rng,
+        samples,
     )
     chain = False
     if answer:
@@ -281,12 +282,15 @@ class Policy:
         """The table for this kind of table, if one was trained."""
         return self.tables.get(f"{variant}/{players}")
 
-    def probabilities(self, view: View, rng: random.Random) -> dict[Action, float] | None:
-        """The policy's mix over ``view.legal`` for this betting decision, if it has one."""
+    def probabilities(
+        self, view: View, rng: random.Random, samples: int = CHANCE_SAMPLES
+    ) -> dict[Action, float] | None:
+        """The policy's mix over ``view.legal`` for this betting decision, if it has one;
+        ``samples``: deals behind the key's chance (``spot_of``)."""
         table = self.table_for(view.variant, view.players)
         if table is None:
             return None
-        spot = spot_of(view, rng)
+        spot = spot_of(view, rng, samples)
         if spot is None:
             return None
         row = table.get(spot.key(view.players))
@@ -332,13 +336,14 @@ def load_policy() -> Policy | None:
     return Policy(data)
 
 
-def policy_action(view: View, rng: random.Random) -> Action | None:
+def policy_action(view: View, rng: random.Random, samples: int = CHANCE_SAMPLES) -> Action | None:
     """The policy's betting action for ``view`` (``PASS`` for "no call, play a card"), or
-    ``None`` when it holds no entry for this decision."""
+    ``None`` when it holds no entry for this decision; ``samples`` as in ``spot_of`` (fewer
+    in difícil's play-outs, which ask it thousands of times a decision)."""
     policy = load_policy()
     if policy is None:
         return None
-    mix = policy.probabilities(view, rng)
+    mix = policy.probabilities(view, rng, samples)
     if mix is None:
         return None
     return draw(mix, rng)

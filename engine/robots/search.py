@@ -7,7 +7,9 @@ all seats (each seeing only its own view of the sampled world), except that the 
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
 At a 2×2 table a bet is played out against three models of the other team at once,
 answering like médio, by its chances against its habits and by its best card against
-its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``).
+its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``); there,
+when the search starts from the learned calls, its own team's later calls in the
+play-outs come from the same learned policy (``rollout_action``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over the baseline
@@ -45,6 +47,10 @@ POLICY_VARIANTS = frozenset({"paulista"})
 """The variants where difícil searches from the learned calls by default: where the arena
 measured it above the search from médio's calls (docs-dev/robots-log.md, 2026-12-06); a
 variant's table alone is not enough (mineiro's measured no better)."""
+LEARNED_PLAYOUTS_2X2 = True
+"""Whether difícil's 2×2 play-outs make its own team's later calls by the learned policy
+when its search starts from the policy's calls (``rollout_action``); ``robot:dificil-tabela``
+and ``robot:dificil-medio-sim`` fix one setting each, to compare (docs-dev/robots-log.md)."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -92,6 +98,7 @@ class Dificil(SeededRobot):
         playouts: int | None = None,
         policy: bool | None = None,
         cards_only_2x2: bool = False,
+        learned_playouts: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -110,6 +117,9 @@ class Dificil(SeededRobot):
         médio does and search only the cards, to measure what the card search alone is
         worth (``robot:dificil-cartas``; the learned calls lost to médio's against the
         styles that call little, docs-dev/robots-log.md, 2026-12-06 17:36).
+        ``learned_playouts``: at a 2×2 table, when the search starts from the learned
+        calls, the play-outs make this team's later calls by the policy too (``None``:
+        ``LEARNED_PLAYOUTS_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -120,18 +130,25 @@ class Dificil(SeededRobot):
         self.playouts = playouts
         self.policy = policy
         self.cards_only_2x2 = cards_only_2x2
+        self.learned_playouts = (
+            LEARNED_PLAYOUTS_2X2 if learned_playouts is None else learned_playouts
+        )
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
         cards_only = self.cards_only_2x2 and view.players == 4 and view.envido_points is None
+        learned = False
         if cards_only:
             baseline = medio_action(view, rng, MEDIO_SAMPLES)
             if baseline.act in BETS or view.phase != Phase.PLAY:
                 return baseline
         elif self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
             baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
+            # at 2×2 the play-outs make this team's later calls by the same policy; 1×1
+            # keeps médio's, as measured there (docs-dev/robots-log.md)
+            learned = self.learned_playouts and view.players == 4
         elif view.envido_points is not None and view.kind != HandKind.IRON:
             # gaudério: its own envido choice (``pontos``: the others' points-game choices
             # read), else médio's play without the envido
@@ -158,7 +175,8 @@ class Dificil(SeededRobot):
             weights.append(weight)
             # each option's value under every model, the models sharing what they agree on
             values = [
-                playout_models(world, view.seat, options[i], world_seed, models) for i in alive
+                playout_models(world, view.seat, options[i], world_seed, models, learned)
+                for i in alive
             ]
             for k, model in enumerate(gains):
                 for i, by_model in zip(alive, values, strict=True):
@@ -593,31 +611,40 @@ def playout(
     action: Action,
     rng: random.Random,
     answers: Answers | None = None,
+    learned: bool = False,
 ) -> float:
     """Match-winning chance of ``seat``'s team after ``action`` and médio play to the hand's end.
 
     ``answers``: how the other team answers calls; ``None``, the table's default: by
     habits at 1×1 (``habit_answer``), like médio at 2×2, where habits alone made difícil
-    raise médio's trucos and lose those hands.
+    raise médio's trucos and lose those hands. ``learned``: ``seat``'s team makes its
+    later calls by the learned policy (``rollout_action``), as the search's own calls do.
     """
     m = world.copy()
     m.apply(seat, action)
-    return _play_out(m, seat, rng, answers)
+    return _play_out(m, seat, rng, answers, learned)
 
 
 def playout_models(
-    world: Match, seat: int, action: Action, seed: int, models: tuple[Answers | None, ...]
+    world: Match,
+    seat: int,
+    action: Action,
+    seed: int,
+    models: tuple[Answers | None, ...],
+    learned: bool = False,
 ) -> list[float]:
     """``playout`` under each of ``models``, each with ``random.Random(seed)``: the same
     values, but the play-out is shared up to the first answer of the other team, the
     only place where the models differ (at 2×2, most play-outs of a card never reach one).
+    ``learned`` as in ``playout``.
     """
     if len(models) == 1:
-        return [playout(world, seat, action, random.Random(seed), models[0])]
+        return [playout(world, seat, action, random.Random(seed), models[0], learned)]
     m = world.copy()
     m.apply(seat, action)
     rng = random.Random(seed)
     them = 1 - (seat & 1)
+    us = seat & 1 if learned else -1
     hand_over, answer = Phase.HAND_OVER, Phase.ANSWER  # locals: see ``_play_out``
     while m.phase < hand_over:
         s = m.to_act()[0]
@@ -626,6 +653,8 @@ def playout_models(
             a = legal[0]
         elif s & 1 == them and m.phase == answer:
             break  # the models part here
+        elif s & 1 == us:
+            a = rollout_action(m.view(s), rng)
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)
@@ -636,13 +665,38 @@ def playout_models(
     for answers in models:
         fork = random.Random()
         fork.setstate(state)
-        out.append(_play_out(m.copy(), seat, fork, answers))
+        out.append(_play_out(m.copy(), seat, fork, answers, learned))
     return out
 
 
-def _play_out(m: Match, seat: int, rng: random.Random, answers: Answers | None) -> float:
+ROLLOUT_CHANCE_SAMPLES = 12
+"""Deals behind the chance in the learned policy's key when a play-out asks it (the table
+itself was trained with ``policy.CHANCE_SAMPLES``): as few as médio's play-out calls use."""
+
+
+def rollout_action(view: View, rng: random.Random) -> Action:
+    """A play-out move of the searching team when its search starts from the learned
+    calls: its calls (and the card after no call) by the learned policy, its answers and
+    everything the policy holds no entry for as in any play-out (``medio_action``). The
+    search then weighs a first call against later calls of the same owner: a first call
+    from the policy and later ones from médio may not add up (the suspicion of
+    docs-dev/robots-log.md, 2026-12-06 20:40, after a loss to the tight style)."""
+    return learned_action(
+        view,
+        rng,
+        ROLLOUT_SAMPLES,
+        answers=False,
+        points="facil",
+        chance_samples=ROLLOUT_CHANCE_SAMPLES,
+    )
+
+
+def _play_out(
+    m: Match, seat: int, rng: random.Random, answers: Answers | None, learned: bool = False
+) -> float:
     """``playout`` from ``m`` (changed in place) on."""
     them = 1 - (seat & 1)
+    us = seat & 1 if learned else -1
     if answers is None:
         answers = Answers.HABITS if m.players == 2 else Answers.MEDIO
     # the members as locals: an enum member looked up on its class costs several times a
@@ -658,6 +712,8 @@ def _play_out(m: Match, seat: int, rng: random.Random, answers: Answers | None) 
         elif not by_medio and s & 1 == them and m.phase == answer:
             view = m.view(s)
             a = habit_answer(view, rng) if by_habits else card_answer(view, rng)
+        elif s & 1 == us:
+            a = rollout_action(m.view(s), rng)
         else:
             a = medio_action(m.view(s), rng, ROLLOUT_SAMPLES)
         m.apply(s, a)

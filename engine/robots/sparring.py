@@ -322,6 +322,8 @@ SPARRING = (
     "dificil-policy",
     "dificil-busca",
     "dificil-cartas",
+    "dificil-tabela",
+    "dificil-medio-sim",
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
@@ -329,7 +331,9 @@ answers), ``policy-late`` the same with médio's calls in a 2×2 hand's first ro
 searching from the learned calls wherever the policy has a table (difícil does so only in
 ``search.POLICY_VARIANTS``; no time cap) and ``dificil-busca`` the difícil of before
 (searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
-bets as médio at a 2×2 table and searches only the cards there."""
+bets as médio at a 2×2 table and searches only the cards there; ``dificil-tabela`` and
+``dificil-medio-sim`` difícil whose 2×2 play-outs make its team's later calls by the
+learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -340,6 +344,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         return Learned(seed)
     if name in ("dificil-policy", "dificil-busca"):
         searcher = Dificil(seed, policy=name == "dificil-policy")
+        searcher.level = name
+        return searcher
+    if name in ("dificil-tabela", "dificil-medio-sim"):
+        searcher = Dificil(seed, learned_playouts=name == "dificil-tabela")
         searcher.level = name
         return searcher
     if name == "dificil-cartas":

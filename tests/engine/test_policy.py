@@ -356,6 +356,15 @@ def test_dificil_cartas_answers_as_medio_at_a_2x2_table_and_plays_deterministica
     assert get_sparring("dificil-cartas").level == "dificil-cartas"
 
 
+def test_the_two_play_out_settings_of_difficil_have_arena_names() -> None:
+    from engine.robots import Dificil
+
+    tabela, medio_sim = get_sparring("dificil-tabela"), get_sparring("dificil-medio-sim")
+    assert isinstance(tabela, Dificil) and isinstance(medio_sim, Dificil)
+    assert tabela.learned_playouts and not medio_sim.learned_playouts
+    assert (tabela.level, medio_sim.level) == ("dificil-tabela", "dificil-medio-sim")
+
+
 def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:
     # the site's engine zip stores each data file deflated (site/_hooks/jogo.py, engine_zip)
     import zlib

@@ -13,7 +13,7 @@ from engine import actions as A
 from engine.actions import Act, Action
 from engine.cards import Card, parse_cards
 from engine.match import HandKind, TeamBets
-from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot
+from engine.robots import LEVELS, Dificil, Facil, Medio, RandomRobot, get_robot, heuristic
 from engine.robots.search import (
     ROBUST_MODELS_2X2,
     card_answer,
@@ -24,6 +24,7 @@ from engine.robots.search import (
     weighted_world,
 )
 from engine.robots.sense import Sense, match_values, read, win_chance
+from engine.view import View
 
 TABLES = [
     ("paulista", TableOptions(players=2)),
@@ -414,14 +415,43 @@ def test_play_outs_shared_by_the_answer_models_give_each_models_own_value() -> N
         seat = m.to_act()[0]
         world = sample_world(m.view(seat), random.Random(checked))
         for action in m.legal_actions(seat):
-            shared = playout_models(world, seat, action, 11, ROBUST_MODELS_2X2)
-            alone = [
-                playout(world, seat, action, random.Random(11), model)
-                for model in ROBUST_MODELS_2X2
-            ]
-            assert shared == alone
+            for learned in (False, True):
+                shared = playout_models(world, seat, action, 11, ROBUST_MODELS_2X2, learned)
+                alone = [
+                    playout(world, seat, action, random.Random(11), model, learned)
+                    for model in ROBUST_MODELS_2X2
+                ]
+                assert shared == alone
             checked += 1
     assert checked > 20
+
+
+def test_learned_play_outs_ask_the_policy_for_the_searching_team_s_calls_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[int] = []
+    real = heuristic.policy_action
+
+    def spy(view: View, rng: random.Random, samples: int = 32) -> Action | None:
+        asked.append(view.seat)
+        return real(view, rng, samples)
+
+    monkeypatch.setattr(heuristic, "policy_action", spy)
+    teams: dict[bool, list[tuple[int, int]]] = {False: [], True: []}
+    for learned in (False, True):
+        for i, m in enumerate(random_states("paulista", TableOptions(players=4), 5, 40)):
+            if m.phase != Phase.PLAY or m.kind != HandKind.NORMAL:
+                continue
+            seat = m.to_act()[0]
+            world = sample_world(m.view(seat), random.Random(i))
+            for action in m.legal_actions(seat):
+                asked.clear()
+                playout_models(world, seat, action, i, ROBUST_MODELS_2X2, learned)
+                teams[learned] += [(seat & 1, s & 1) for s in asked]
+    # médio's play-outs never ask the table; the learned ones ask it for this team alone
+    assert teams[False] == []
+    assert len(teams[True]) > 10
+    assert all(searching == asking for searching, asking in teams[True])
 
 
 def test_match_values_grow_with_own_score_and_are_even_when_level() -> None:

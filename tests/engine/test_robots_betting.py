@@ -349,9 +349,9 @@ def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
     models: list[Answers | None] = []
     plain = search.playout
 
-    def spy(world, seat, action, rng, answers=None):  # type: ignore[no-untyped-def]
+    def spy(world, seat, action, rng, answers=None, learned=False):  # type: ignore[no-untyped-def]
         models.append(answers)
-        return plain(world, seat, action, rng, answers)
+        return plain(world, seat, action, rng, answers, learned)
 
     monkeypatch.setattr(search, "playout", spy)
     dificil, medio = Dificil(3, playouts=16), Medio(3)
