@@ -9,7 +9,8 @@ At a 2×2 table a bet is played out against three models of the other team at on
 answering like médio, by its chances against its habits and by its best card against
 its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``); there,
 when the search starts from the learned calls, its own team's later calls in the
-play-outs come from the same learned policy (``rollout_action``).
+play-outs may come from the same learned policy (``rollout_action``,
+``LEARNED_PLAYOUTS_2X2``, off by default).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over the baseline
@@ -47,10 +48,12 @@ POLICY_VARIANTS = frozenset({"paulista"})
 """The variants where difícil searches from the learned calls by default: where the arena
 measured it above the search from médio's calls (docs-dev/robots-log.md, 2026-12-06); a
 variant's table alone is not enough (mineiro's measured no better)."""
-LEARNED_PLAYOUTS_2X2 = True
+LEARNED_PLAYOUTS_2X2 = False
 """Whether difícil's 2×2 play-outs make its own team's later calls by the learned policy
-when its search starts from the policy's calls (``rollout_action``); ``robot:dificil-tabela``
-and ``robot:dificil-medio-sim`` fix one setting each, to compare (docs-dev/robots-log.md)."""
+when its search starts from the policy's calls (``rollout_action``). Off: with them,
+difícil beat médio by no more than before, at a higher cost (docs-dev/robots-log.md,
+2026-12-06 23:40, a partial run); ``robot:dificil-tabela`` and ``robot:dificil-medio-sim``
+fix one setting each, to compare."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -146,8 +149,8 @@ class Dificil(SeededRobot):
                 return baseline
         elif self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
             baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
-            # at 2×2 the play-outs make this team's later calls by the same policy; 1×1
-            # keeps médio's, as measured there (docs-dev/robots-log.md)
+            # at 2×2, when ``learned_playouts``, the play-outs make this team's later calls
+            # by the same policy; 1×1 keeps médio's, as measured there
             learned = self.learned_playouts and view.players == 4
         elif view.envido_points is not None and view.kind != HandKind.IRON:
             # gaudério: its own envido choice (``pontos``: the others' points-game choices
