@@ -75,6 +75,7 @@ from bot.domain.values.game import RobotLevel
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.runner import free_port
 from bot.telegram.callbacks import Prefix, parse_lobby, parse_move
+from bot.telegram.render.results import MOVE_TAKEN
 from bot.webapp.state import page_lobby_name
 from engine.actions import Act
 from engine.stats import percentile
@@ -106,8 +107,12 @@ NOISES = ("all", "calls", "end")
 WEBAPP_PATH = "/app/"
 PAGE_WAIT = 10.0
 """Seconds a tap waits for the other open pages to show it before counting them as missed."""
-THROTTLED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"})
-"""Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group)."""
+THROTTLED = frozenset(
+    {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages"}
+)
+"""Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group): a
+``deleteMessages`` is one call however many it deletes. Button answers
+(``answerCallbackQuery``) are not messages and are counted apart (``unthrottled``)."""
 CANCEL_QUESTION = "Cancelar a partida?"
 """The question /cancelar asks (the bench's groups speak Portuguese)."""
 TURNS = frozenset({"robot", "deadline"})
@@ -323,7 +328,9 @@ class _Person:
             answer = await self.server.user_presses(self.user, chat, mid, data, 30)
         except (TimeoutError, LookupError):
             return
-        ok = not answer["show_alert"] and not answer["text"]  # not even a repeat's toast
+        # taken: no alert, and not even a repeat's toast (a move's own toast says it was)
+        text = answer["text"]
+        ok = not answer["show_alert"] and (not text or text.startswith(MOVE_TAKEN))
         self.last_ok = ok
         if data.startswith(Prefix.MOVE):
             latencies.append(time.perf_counter() - start)
