@@ -171,13 +171,18 @@ class _Watch:
         self.turn_to_ping: list[float] = []
         self.silent_turns = 0
         self._waiting: dict[int, float] = {}
-        self._turns: dict[int, bool] = {}
+        self._turns: dict[int, frozenset[str]] = {}
+        self._played: set[int] = set()
+        """People whose press is drawn with the robot's answer, not drawn yet."""
         self.moved = {}
         self.commands = {}
 
-    def press(self, group: int, at: float) -> None:
-        """A press at a group's table was answered."""
+    def press(self, group: int, at: float, folded: int | None = None) -> None:
+        """A press at a group's table was answered (``folded``: the person whose hand keeps
+        its buttons until the robot's answer is drawn over them)."""
         self.pressed[group] = at
+        if folded is not None:
+            self._played.add(folded)
         self._waiting.setdefault(group, at)
         first, _last = self.moved.get(group, (time.time(), 0.0))
         self.moved[group] = (first, time.time())
@@ -203,11 +208,18 @@ class _Watch:
         if start is not None:
             self.press_to_group.append(at - start)
 
-    def private_event(self, group: int, user: int, new: bool, my_turn: bool, at: float) -> None:
-        """A person's hand message came (``new``) or was edited; ``my_turn``: with buttons."""
-        was = self._turns.get(user, False)
-        self._turns[user] = my_turn
-        if not my_turn or was:
+    def private_event(
+        self, group: int, user: int, new: bool, moves: frozenset[str], at: float
+    ) -> None:
+        """A person's hand message came (``new``) or was edited; ``moves``: its move
+        buttons. A turn begins when they appear, or change after a press drawn with the
+        robot's answer (the turn comes back over the buttons just pressed, which stayed)."""
+        was = self._turns.get(user, frozenset())
+        self._turns[user] = moves
+        played = user in self._played
+        if moves:
+            self._played.discard(user)
+        if not moves or (was and not (played and moves != was)):
             return
         if not new:
             self.silent_turns += 1
@@ -335,7 +347,10 @@ class _Person:
         if data.startswith(Prefix.MOVE):
             latencies.append(time.perf_counter() - start)
             if ok:
-                watch.press(self.group, time.monotonic())
+                # a toast says the hand is redrawn with the robot's answer: the turn that
+                # comes back is drawn over the buttons just pressed
+                folded = self.user if text.startswith(MOVE_TAKEN) else None
+                watch.press(self.group, time.monotonic(), folded)
         elif data.startswith(Prefix.LOBBY) and ok:
             command = parse_lobby(data)[1]
             if command == self.robot:
@@ -603,7 +618,7 @@ async def _load(conn: Connection, plan: Plan) -> None:
             if msg["from"]["is_bot"]:
                 watch.group_event(chat, at)
         elif msg["from"]["is_bot"]:
-            mine = bool(_buttons(msg, Prefix.MOVE))
+            mine = frozenset(_buttons(msg, Prefix.MOVE))
             watch.private_event(groups[chat], chat, event["type"] == "message", mine, at)
         for p in persons[chat]:
             p.on_event(event)

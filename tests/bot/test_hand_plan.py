@@ -189,12 +189,13 @@ def _until_a_move_ends_a_hand(m: Match, mover: int) -> int:
 
 
 def test_a_new_hand_dealt_while_its_person_watches_is_drawn_over_the_old_one() -> None:
-    assert plan_message(shown(2), 3, "d", Ping.TURN, send=True, looking=True) == Step.EDIT
-    assert plan_message(shown(2), 3, "d", Ping.NONE, send=True, looking=True) == Step.EDIT
+    over = {"send": True, "new_hand_in_place": True}
+    assert plan_message(shown(2), 3, "d", Ping.TURN, **over) == Step.EDIT  # type: ignore[arg-type]
+    assert plan_message(shown(2), 3, "d", Ping.NONE, **over) == Step.EDIT  # type: ignore[arg-type]
     # not looking, or only an ask recorded (no message to draw over): retired as before
-    assert plan_message(shown(2), 3, "d", Ping.TURN, send=True) == Step.RETIRE
+    assert plan_message(shown(2), 3, "d", Ping.TURN, send=True, looking=True) == Step.RETIRE
     asked = replace(shown(2, ping=Ping.ASKED), message_id=0)
-    assert plan_message(asked, 3, "d", Ping.TURN, send=True, looking=True) == Step.RETIRE
+    assert plan_message(asked, 3, "d", Ping.TURN, **over) == Step.RETIRE  # type: ignore[arg-type]
 
     m = Match("paulista", TableOptions(2, 12), seed=4)
     old = _until_a_move_ends_a_hand(m, 0)
@@ -209,8 +210,13 @@ def test_a_new_hand_dealt_while_its_person_watches_is_drawn_over_the_old_one() -
         HandsDrawing(robot, {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
     )
     assert in_place.step == Step.EDIT and in_place.hand == m.hand_number == old + 1
-    # against a person too: her own move was the last one
+    # against a person she is looking too (her own move was the last one), but at a table
+    # of people every turn that begins rings, a new hand's too
     assert looking_at_hand(table_at(m), m.view(0))
+    (people,) = plan_hands(
+        HandsDrawing(table_at(m), {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
+    )
+    assert people.step == Step.RETIRE
     # a hand closed by the other person's move: the new hand's message comes anew
     n = Match("paulista", TableOptions(2, 12), seed=4)
     closed = _until_a_move_ends_a_hand(n, 1)

@@ -114,11 +114,13 @@ def plan_message(
     *,
     send: bool,
     looking: bool = False,
+    new_hand_in_place: bool = False,
 ) -> Step:
     """What to do with a seat's hand message ``row`` to show hand ``hand`` as
     ``fingerprint`` with ``ping``; ``send``: whether a new message may go (not once the
     table is cancelled); ``looking``: the person surely has the message before their eyes
-    (``looking_at_hand``), so their turn, or a new hand, is drawn in place, with no ring."""
+    (``looking_at_hand``), so their turn is drawn in place, with no ring;
+    ``new_hand_in_place``: so is a new hand (they are looking, and play with robots only)."""
     if row is not None and row.hand_number == hand:
         if ping > row.ping and not (looking and ping == Ping.TURN):
             # the person's turn began (or their time is nearly out, or they asked for
@@ -126,7 +128,7 @@ def plan_message(
             # the chat, so the old one goes and the hand comes anew
             return Step.RING
         return Step.SKIP if row.digest == fingerprint and row.ping == ping else Step.EDIT
-    if row is not None and looking and row.message_id and ping in (Ping.NONE, Ping.TURN):
+    if row is not None and new_hand_in_place and row.message_id and ping != Ping.WARNING:
         # a new hand dealt while they watch (their move ended the last one, or only
         # robots moved since): it is drawn over the old hand, whose result the new
         # message says first and the group has already, with no ring and no delete
@@ -272,8 +274,20 @@ def plan_hands(
             # number), so it counts as this hand's (edited in place once the page closes)
             row = replace(row, hand_number=view.hand_number)
         looking = ping in (Ping.NONE, Ping.TURN) and looking_at_hand(table, view)
+        # at a table of people every turn that begins rings, a new hand's too, as it always
+        # did: only a person alone with robots has the next hand drawn in place
+        alone = all(
+            o is None or o.user is None or o.robot is not None or i == seat
+            for i, o in enumerate(table.seats)
+        )
         step = plan_message(
-            row, view.hand_number, fingerprint, ping, send=not cancelled, looking=looking
+            row,
+            view.hand_number,
+            fingerprint,
+            ping,
+            send=not cancelled,
+            looking=looking and ping == Ping.TURN,
+            new_hand_in_place=looking and alone,
         )
         if row is None and webapp is not None and (player.id in in_app or over):
             # no hand message yet and the page shows the hand (a match begun in the app, or
