@@ -4,8 +4,9 @@ an envido, from the seat's view only.
 A robot weighs its own envido points against the opponents' hands drawn from the cards
 it has not seen, keeping the cards each opponent has shown on the table: a 7 of espadas
 played in round 1 may be half of a 33. Ties go to the mão's team. Fácil looks at its own
-points alone; médio and difícil at the chance, difícil with more deals and by what each
-answer is worth to the match. Difícil also reads what the others did with the points
+points alone; médio and difícil at the chance, both answering by what each answer leaves
+of the match. Médio answers a call by its chance against the hands that would make it (a
+falta envido is seldom called on 22 points); difícil draws more deals and also reads what the others did with the points
 game in this hand (``envido_tells``: a call, a raise, a quero, a declined envido, a first
 card played without calling one, a flor not sung, a "tenho pontos" sign): each drawn hand
 counts as much as those choices make it likely. Nothing here reads a hidden card.
@@ -25,7 +26,14 @@ from engine.robots.sinais import Clues
 from engine.state import Phase
 from engine.view import View
 
-__all__ = ["envido_tells", "points_move", "tell_likelihood", "weighted_chance", "win_chance"]
+__all__ = [
+    "call_likelihood",
+    "envido_tells",
+    "points_move",
+    "tell_likelihood",
+    "weighted_chance",
+    "win_chance",
+]
 
 _CALLS = {E.ENVIDO: A.ENVIDO, E.REAL_ENVIDO: A.REAL_ENVIDO, E.FALTA_ENVIDO: A.FALTA_ENVIDO}
 
@@ -36,10 +44,15 @@ def _own_dealt(view: View) -> tuple[Card, ...]:
     return (*played, *view.hand)
 
 
-def win_chance(view: View, rng: random.Random, deals: int) -> float:
+def win_chance(view: View, rng: random.Random, deals: int, read_calls: bool = False) -> float:
     """The chance that this seat's team wins an envido showdown now, by ``deals`` draws of
-    the opponents' hidden cards (the partner's points are not counted: unknown)."""
+    the opponents' hidden cards (the partner's points are not counted: unknown).
+
+    ``read_calls``: each draw counts as much as the opponents' own calls in this hand make
+    the points drawn for them likely (``call_likelihood``): a falta envido is called with
+    strong points, and a hand drawn blind against it is too weak most of the time."""
     mine = view.envido_points or 0
+    called = _calls_by_seat(view) if read_calls else {}
     own = _own_dealt(view)
     shown: dict[int, list[Card]] = {}
     seen = set(own)
@@ -50,22 +63,65 @@ def win_chance(view: View, rng: random.Random, deals: int) -> float:
     pool = [c for c in view.ruleset.deck if c not in seen]
     them = [s for s in range(view.players) if s & 1 != view.team]
     mao_team = (view.dealer + 1) % view.players & 1
-    wins = 0.0
+    wins = total = 0.0
     for _ in range(deals):
         draw = rng.sample(pool, 3 * len(them))
         best = 0
+        weight = 1.0
         for i, s in enumerate(them):
             known = shown.get(s, [])
             cards = (*known, *draw[3 * i : 3 * i + 3 - len(known)])
-            best = max(best, E.envido_points(cards))
+            points = E.envido_points(cards)
+            best = max(best, points)
+            if s in called:
+                weight *= call_likelihood(called[s], points)
+        total += weight
         if mine > best or (mine == best and view.team == mao_team):
-            wins += 1
-    return wins / deals
+            wins += weight
+    return wins / total
+
+
+_CALL_CURVES = {
+    Act.ENVIDO: (0.1, 26.5, 1.5),
+    Act.REAL_ENVIDO: (0.03, 28.5, 1.0),
+    Act.FALTA_ENVIDO: (0.03, 30.5, 1.0),
+}
+"""For each call: (floor, points at the curve's middle, spread) of how likely a player
+holding those envido points makes it. The middles are where médio's own calls start
+(chance 0.6, 0.8 and 0.93 of winning the showdown: about 25-27, 28-29 and 30-31 points at
+the two table sizes); the floor is the share of such calls made on weak points (a bluff
+or a misjudged hand), above zero so that a bluffer is not believed at every call."""
+
+
+def call_likelihood(act: Act, points: int) -> float:
+    """How likely a player holding ``points`` envido points makes the call ``act``."""
+    floor, middle, spread = _CALL_CURVES[act]
+    return floor + (1.0 - floor) / (1.0 + math.exp(-(points - middle) / spread))
+
+
+def _calls_by_seat(view: View) -> dict[int, Act]:
+    """The highest envido call each other seat made this hand (a raise to falta envido says
+    more than the envido before it)."""
+    order = {a: i for i, a in enumerate(_CALL_ACTS)}
+    called: dict[int, Act] = {}
+    for s, a in view.history:
+        if (
+            a.act in order
+            and s != view.seat
+            and (s not in called or order[a.act] > order[called[s]])
+        ):
+            called[s] = a.act
+    return called
 
 
 def points_move(view: View, rng: random.Random, level: str) -> Action | None:
     """The envido move of a robot of ``level`` now, or ``None`` when it has none to make
-    (no envido to answer, or it does not call one): then it plays as in any variant."""
+    (no envido to answer, or it does not call one): then it plays as in any variant.
+
+    Levels: ``facil``, ``medio`` (answers by its chance against the hands that would make
+    the calls it answers, and by what each answer leaves of the match), ``dificil``, and
+    ``plain``: médio's rule of before, by its chance against hands drawn blind and the
+    points at stake, which the sparring styles keep so that their rows stay comparable."""
     if view.envido_points is None:
         return None
     legal = view.legal
@@ -78,11 +134,13 @@ def points_move(view: View, rng: random.Random, level: str) -> Action | None:
         p = min(1.0, max(0.0, (view.envido_points - 18) / 15))
     elif level == "dificil":
         p = weighted_chance(view, rng, DIFICIL_DEALS)
+    elif level == "medio" and answering:
+        p = win_chance(view, rng, MEDIO_ANSWER_DEALS, read_calls=True)
     else:
         p = win_chance(view, rng, 40)
     if answering and e is not None:
         accept, decline = e.accept_value, e.decline_value
-        if level == "dificil":
+        if level in ("dificil", "medio"):
             # by the match: what each answer leaves this team's chance at
             take = p * value_after(view, accept, 0) + (1 - p) * value_after(view, 0, accept)
             give = value_after(view, 0, decline)
@@ -111,6 +169,10 @@ def _raise(calls: list[Action], p: float, view: View) -> Action | None:
         return by_act[Act.REAL_ENVIDO]
     return by_act.get(Act.ENVIDO)
 
+
+MEDIO_ANSWER_DEALS = 200
+"""Deals médio draws to answer an envido call: read against the call (``read_calls``) only
+some of them count fully, more than the 40 of a call of its own."""
 
 DIFICIL_DEALS = 200
 """Deals of the other seats' cards difícil draws for an envido decision (weighed by

@@ -1,8 +1,10 @@
 """Sparring partners for ``truco arena``: robots with one marked betting style each.
 
 They exist to measure our robots against every kind of table, not to be played
-against in the bot. All of them play their cards like médio; they differ in how they
-bet, each by fixed thresholds on their plain chance of winning the hand:
+against in the bot. All of them play their cards like médio and gaudério's envido by
+médio's rule of before (``points_move``'s ``plain``: a yardstick does not move when médio
+does); they differ in how they bet, each by fixed thresholds on their plain chance of
+winning the hand:
 
 - ``tight``: calls and accepts only with strong hands, never bluffs;
 - ``loose``: calls and accepts with middling hands, bluffs now and then;
@@ -98,7 +100,7 @@ class Styled(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        points = points_move(view, rng, "plain")  # gaudério's envido (R13.3), as before
         if points is not None:
             return points
         legal = view.legal
@@ -171,7 +173,7 @@ class Probe(SeededRobot):
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
-        points = points_move(view, rng, "medio")  # gaudério's envido (R13.3)
+        points = points_move(view, rng, "plain")  # gaudério's envido (R13.3), as before
         if points is not None:
             return points
         legal = view.legal

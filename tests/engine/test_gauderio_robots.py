@@ -10,7 +10,13 @@ from engine import Match, Phase, TableOptions
 from engine import envido as E
 from engine.actions import Act
 from engine.cards import parse_cards
-from engine.robots.pontos import envido_tells, tell_likelihood, weighted_chance
+from engine.robots.pontos import (
+    envido_tells,
+    points_move,
+    tell_likelihood,
+    weighted_chance,
+    win_chance,
+)
 from engine.robots.search import sample_world, weighted_world
 from engine.robots.sinais import Clue, Clues
 from engine.sinais import Sinal
@@ -46,6 +52,46 @@ def test_an_opponents_call_lowers_the_chance_to_win_the_envido() -> None:
     after = weighted_chance(v, random.Random(1), 400)
     # 27 points: a hand the real envido was called with beats it more often than one drawn blind
     assert after < before - 0.1
+
+
+def _called(call: Act, hand: str = "7H 5D QH") -> Match:
+    """Seat 0 (27 points with the default hand) has played its first card; seat 1 calls."""
+    m = _hand(2, (hand, "4C 5C JS"))
+    m.apply(0, next(a for a in m.legal_actions(0) if a.act == Act.PLAY))
+    _act(m, 1, call)
+    return m
+
+
+def test_medio_reads_the_size_of_the_call_it_answers() -> None:
+    chances = []
+    for call in (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO):
+        v = _called(call, "5H 4H QS").view(0)  # 29 points
+        blind = win_chance(v, random.Random(4), 400)
+        read = win_chance(v, random.Random(4), 400, read_calls=True)
+        assert read < blind  # whoever calls holds more than a hand drawn blind
+        chances.append(read)
+    # the larger the call, the stronger the hand behind it
+    assert chances[0] > chances[1] + 0.1 and chances[1] > chances[2]
+
+
+def test_medio_declines_a_falta_envido_on_27_points_it_used_to_accept() -> None:
+    v = _called(Act.FALTA_ENVIDO).view(0)
+    assert v.phase == Phase.ENVIDO and v.envido_points == 27
+    for seed in range(3):
+        # the rule of before (the sparring styles keep it) accepts against a blind draw
+        assert points_move(v, random.Random(seed), "plain") is not None
+        assert points_move(v, random.Random(seed), "plain").act == Act.QUERO
+        move = points_move(v, random.Random(seed), "medio")
+        assert move is not None and move.act == Act.NAO_QUERO
+    # a plain envido on the same 27 points is still worth a quero
+    plain = _called(Act.ENVIDO).view(0)
+    move = points_move(plain, random.Random(0), "medio")
+    assert move is not None and move.act in (Act.QUERO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+    # with 33 points nothing beats the hand: the falta is accepted
+    strong = _called(Act.FALTA_ENVIDO, "7S 6S QH").view(0)
+    assert strong.envido_points == 33
+    move = points_move(strong, random.Random(0), "medio")
+    assert move is not None and move.act == Act.QUERO
 
 
 def test_a_first_card_played_without_calling_raises_the_chance() -> None:
