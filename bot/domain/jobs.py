@@ -129,6 +129,26 @@ def table_key(chat_id: int, thread_id: int | None) -> str:
     return f"{chat_id}:{thread_id or 0}"
 
 
+FOLD_MARGIN = 1.0
+"""Seconds a robot's answer may take beyond the robot's delay and still be drawn in the
+same edit of the hands as the move before it (a job run late under load)."""
+FOLD_MAX = 2.0
+"""The longest the hands wait for a robot's answer: about as long as a button's toast
+stays on screen, where the pressed move is shown meanwhile (``handlers.moves``)."""
+
+
+def hands_wait(robot_delay: float) -> float:
+    """How long a change that leaves a robot to act waits before the hands are redrawn,
+    so that the robot's answer comes in the same edit (0: robots too slow to wait for).
+
+    Without it a press was two edits of its message: the hand without its buttons at
+    once, and again with them when the robot gave the turn back; a person may not act
+    in between anyway (a stale press is refused), and the button's toast says at once
+    what was pressed."""
+    wait = robot_delay + FOLD_MARGIN
+    return wait if wait <= FOLD_MAX else 0.0
+
+
 def after_change(
     s: Session,
     change: Change,
@@ -146,8 +166,8 @@ def after_change(
     The robot's turn or the deadline of the pending decision (a robot to act moves by
     itself; the clock is for people), the redraw of the table (``table_wait`` seconds from
     now: a redraw already due sooner keeps its time) and the hands (unless ``hands`` is
-    False: they show nothing new), and the hands' warning ``warning`` seconds before the
-    deadline.
+    False: they show nothing new; after ``hands_wait`` when a robot acts next), and the
+    hands' warning ``warning`` seconds before the deadline.
 
     With a ``holder``, the robot's turn is claimed for it here (returned: tell the holder
     after the commit): a claim of its own was a transaction per robot turn. Also returned:
@@ -175,8 +195,12 @@ def after_change(
     else:
         dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
     if change.status != GameStatus.LOBBY and hands:
-        soonest = now
-        schedule(s, key, now, HandsJob(game), keep_earlier=True)
+        # a robot to act: the hands wait for its answer (which brings them to now, or
+        # waits again for the next robot's), one edit instead of two (``hands_wait``)
+        robot_next = playing and change.robot_seat is not None
+        hands_at = now + (hands_wait(robot_delay) if robot_next else 0.0)
+        soonest = min(soonest, hands_at)
+        schedule(s, key, hands_at, HandsJob(game), keep_earlier=True)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:

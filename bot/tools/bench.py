@@ -75,6 +75,7 @@ from bot.domain.values.game import RobotLevel
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.sandbox.runner import free_port
 from bot.telegram.callbacks import Prefix, parse_lobby, parse_move
+from bot.telegram.render.results import MOVE_TAKEN
 from bot.webapp.state import page_lobby_name
 from engine.actions import Act
 from engine.stats import percentile
@@ -106,8 +107,12 @@ NOISES = ("all", "calls", "end")
 WEBAPP_PATH = "/app/"
 PAGE_WAIT = 10.0
 """Seconds a tap waits for the other open pages to show it before counting them as missed."""
-THROTTLED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"})
-"""Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group)."""
+THROTTLED = frozenset(
+    {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "deleteMessages"}
+)
+"""Methods Telegram's flood limits count (30 a second per bot, 20 a minute per group): a
+``deleteMessages`` is one call however many it deletes. Button answers
+(``answerCallbackQuery``) are not messages and are counted apart (``unthrottled``)."""
 CANCEL_QUESTION = "Cancelar a partida?"
 """The question /cancelar asks (the bench's groups speak Portuguese)."""
 TURNS = frozenset({"robot", "deadline"})
@@ -166,13 +171,18 @@ class _Watch:
         self.turn_to_ping: list[float] = []
         self.silent_turns = 0
         self._waiting: dict[int, float] = {}
-        self._turns: dict[int, bool] = {}
+        self._turns: dict[int, frozenset[str]] = {}
+        self._played: set[int] = set()
+        """People whose press is drawn with the robot's answer, not drawn yet."""
         self.moved = {}
         self.commands = {}
 
-    def press(self, group: int, at: float) -> None:
-        """A press at a group's table was answered."""
+    def press(self, group: int, at: float, folded: int | None = None) -> None:
+        """A press at a group's table was answered (``folded``: the person whose hand keeps
+        its buttons until the robot's answer is drawn over them)."""
         self.pressed[group] = at
+        if folded is not None:
+            self._played.add(folded)
         self._waiting.setdefault(group, at)
         first, _last = self.moved.get(group, (time.time(), 0.0))
         self.moved[group] = (first, time.time())
@@ -198,11 +208,18 @@ class _Watch:
         if start is not None:
             self.press_to_group.append(at - start)
 
-    def private_event(self, group: int, user: int, new: bool, my_turn: bool, at: float) -> None:
-        """A person's hand message came (``new``) or was edited; ``my_turn``: with buttons."""
-        was = self._turns.get(user, False)
-        self._turns[user] = my_turn
-        if not my_turn or was:
+    def private_event(
+        self, group: int, user: int, new: bool, moves: frozenset[str], at: float
+    ) -> None:
+        """A person's hand message came (``new``) or was edited; ``moves``: its move
+        buttons. A turn begins when they appear, or change after a press drawn with the
+        robot's answer (the turn comes back over the buttons just pressed, which stayed)."""
+        was = self._turns.get(user, frozenset())
+        self._turns[user] = moves
+        played = user in self._played
+        if moves:
+            self._played.discard(user)
+        if not moves or (was and not (played and moves != was)):
             return
         if not new:
             self.silent_turns += 1
@@ -323,12 +340,17 @@ class _Person:
             answer = await self.server.user_presses(self.user, chat, mid, data, 30)
         except (TimeoutError, LookupError):
             return
-        ok = not answer["show_alert"] and not answer["text"]  # not even a repeat's toast
+        # taken: no alert, and not even a repeat's toast (a move's own toast says it was)
+        text = answer["text"]
+        ok = not answer["show_alert"] and (not text or text.startswith(MOVE_TAKEN))
         self.last_ok = ok
         if data.startswith(Prefix.MOVE):
             latencies.append(time.perf_counter() - start)
             if ok:
-                watch.press(self.group, time.monotonic())
+                # a toast says the hand is redrawn with the robot's answer: the turn that
+                # comes back is drawn over the buttons just pressed
+                folded = self.user if text.startswith(MOVE_TAKEN) else None
+                watch.press(self.group, time.monotonic(), folded)
         elif data.startswith(Prefix.LOBBY) and ok:
             command = parse_lobby(data)[1]
             if command == self.robot:
@@ -596,7 +618,7 @@ async def _load(conn: Connection, plan: Plan) -> None:
             if msg["from"]["is_bot"]:
                 watch.group_event(chat, at)
         elif msg["from"]["is_bot"]:
-            mine = bool(_buttons(msg, Prefix.MOVE))
+            mine = frozenset(_buttons(msg, Prefix.MOVE))
             watch.private_event(groups[chat], chat, event["type"] == "message", mine, at)
         for p in persons[chat]:
             p.on_event(event)

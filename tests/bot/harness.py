@@ -35,6 +35,7 @@ from bot.process import Runner
 from bot.sandbox.fakeapi import FakeTelegram
 from bot.telegram.app import build_application
 from bot.telegram.callbacks import Prefix
+from bot.telegram.render.results import MOVE_TAKEN
 from bot.wording.refusals import reason_text
 from engine import Match, TableOptions
 from engine.cards import parse_cards
@@ -584,8 +585,10 @@ async def press_first(server: FakeTelegram, user: int) -> bool:
         found = list(moves(m).values())
         if found:
             answer = await server.user_presses(user, user, m["message_id"], found[0])
-            # a move made is answered with no text; a repeat of it gets a toast, not an alert
-            return not answer["show_alert"] and not answer["text"]
+            # a move made is answered with no text, or a toast saying it was taken; a
+            # repeat of it gets a toast, not an alert
+            text = answer["text"]
+            return not answer["show_alert"] and (not text or text.startswith(MOVE_TAKEN))
     return False
 
 

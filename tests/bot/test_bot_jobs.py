@@ -294,3 +294,50 @@ def _until_someone_waits_for_a_lock(db: Database) -> None:
                 return
         time.sleep(0.01)  # polls a lock table; nothing here waits on the wall clock's passing
     raise AssertionError("the resume never waited for the change's lock")
+
+
+def test_the_hands_wait_for_a_robots_answer_and_come_at_once_for_a_persons_turn(
+    tmp_path: Path,
+) -> None:
+    """A change that leaves a robot to act redraws the hands only after ``hands_wait`` (the
+    robot's answer, due sooner, brings them to its time: one edit, not two); a change that
+    leaves a person to act, or ends the match, redraws them at once. Robots slower than a
+    toast stays on screen are not waited for."""
+    from bot.domain.values.game import Change, GameStatus
+
+    db = Database(database_url(tmp_path))
+    wait = store.hands_wait(0.0)
+    assert 0 < wait <= store.FOLD_MAX and store.hands_wait(store.FOLD_MAX) == 0
+
+    def hands_due() -> float:
+        with db.session() as s:
+            row = s.exec(select(Job).where(Job.kind == JobKind.HANDS, Job.key == "5")).one()
+            return row.due_at
+
+    def change(version: int, robot: int | None, status: GameStatus = GameStatus.PLAYING) -> Change:
+        deadline = None if robot is not None else 1000.0
+        return Change(5, -100, None, False, status, version, deadline, robot)
+
+    with db.session() as s:  # Ana played: the robot answers next
+        store.after_change(s, change(2, robot=1), 10.0, 0.0)
+        s.commit()
+    assert hands_due() == 10.0 + wait
+    with db.session() as s:  # the robot won the trick and leads: still a robot next
+        store.after_change(s, change(3, robot=1), 10.2, 0.0)
+        s.commit()
+    assert hands_due() == 10.0 + wait  # the first wait keeps its time
+    with db.session() as s:  # the robot played: Ana's turn is drawn now
+        store.after_change(s, change(4, robot=None), 10.4, 0.0)
+        s.commit()
+    assert hands_due() == 10.4
+    with db.session() as s:  # robots that think longer than a toast shows: no waiting
+        store.cancel(s, JobKind.HANDS, "5")
+        store.after_change(s, change(5, robot=1), 20.0, store.FOLD_MAX)
+        s.commit()
+    assert hands_due() == 20.0
+    with db.session() as s:  # a match over is drawn at once
+        store.cancel(s, JobKind.HANDS, "5")
+        store.after_change(s, change(6, robot=1, status=GameStatus.OVER), 30.0, 0.0)
+        s.commit()
+    assert hands_due() == 30.0
+    db.close()

@@ -171,3 +171,89 @@ def test_a_person_who_just_played_against_robots_is_looking_at_their_hand() -> N
         HandsDrawing(table_at(m), {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
     )
     assert rung.step == Step.RING
+
+
+def _until_a_move_ends_a_hand(m: Match, mover: int) -> int:
+    """Play first legal cards (or first moves) until a move of seat ``mover`` ends a hand,
+    and deal the next; the hand it ended."""
+    while True:
+        if not m.to_act():  # a hand ended on someone else's move
+            m.deal()
+        (seat,) = m.to_act()
+        legal = m.legal_actions(seat)
+        m.apply(seat, next((a for a in legal if a.card is not None), legal[0]))
+        if not m.to_act() and m.match_winner is None and seat == mover:
+            hand = m.hand_number
+            m.deal()
+            return hand
+
+
+def test_a_new_hand_dealt_while_its_person_watches_is_drawn_over_the_old_one() -> None:
+    over = {"send": True, "new_hand_in_place": True}
+    assert plan_message(shown(2), 3, "d", Ping.TURN, **over) == Step.EDIT  # type: ignore[arg-type]
+    assert plan_message(shown(2), 3, "d", Ping.NONE, **over) == Step.EDIT  # type: ignore[arg-type]
+    # not looking, or only an ask recorded (no message to draw over): retired as before
+    assert plan_message(shown(2), 3, "d", Ping.TURN, send=True, looking=True) == Step.RETIRE
+    asked = replace(shown(2, ping=Ping.ASKED), message_id=0)
+    assert plan_message(asked, 3, "d", Ping.TURN, **over) == Step.RETIRE  # type: ignore[arg-type]
+
+    m = Match("paulista", TableOptions(2, 12), seed=4)
+    old = _until_a_move_ends_a_hand(m, 0)
+    robot = replace(
+        table_at(m), seats=(Occupant("Ana", user=1), Occupant("Zé", robot=RobotLevel.MEDIO))
+    )
+    # her card closed the last hand; the robot may have led the new one since
+    assert looking_at_hand(robot, m.view(0))
+    ana = PlayerInfo(1, "Ana", "pt", DeckStyle.TRADITIONAL, started=True)
+    before = shown(old, "old", Ping.TURN)
+    (in_place,) = plan_hands(
+        HandsDrawing(robot, {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
+    )
+    assert in_place.step == Step.EDIT and in_place.hand == m.hand_number == old + 1
+    # against a person she is looking too (her own move was the last one), but at a table
+    # of people every turn that begins rings, a new hand's too
+    assert looking_at_hand(table_at(m), m.view(0))
+    (people,) = plan_hands(
+        HandsDrawing(table_at(m), {0: ana}, {0: before}, {}), 50.0, 30.0, frozenset(), None
+    )
+    assert people.step == Step.RETIRE
+    # a hand closed by the other person's move: the new hand's message comes anew
+    n = Match("paulista", TableOptions(2, 12), seed=4)
+    closed = _until_a_move_ends_a_hand(n, 1)
+    if n.to_act() == (1,):  # Beto leads the new hand: his card is the last move again
+        n.apply(1, next(a for a in n.legal_actions(1) if a.card is not None))
+    assert not looking_at_hand(table_at(n), n.view(0))
+    (anew,) = plan_hands(
+        HandsDrawing(table_at(n), {0: ana}, {0: shown(closed, "old", Ping.TURN)}, {}),
+        50.0,
+        30.0,
+        frozenset(),
+        None,
+    )
+    assert anew.step == Step.RETIRE and anew.ping == Ping.TURN
+    # her last decision was a timeout: she is away, the new hand rings
+    note = TimeoutNote(old, (), strikes=(0,))
+    away = HandsDrawing(replace(robot, note=note), {0: ana}, {0: before}, {})
+    (rung,) = plan_hands(away, 50.0, 30.0, frozenset(), None)
+    assert rung.step == Step.RETIRE
+    # a robot plays her seat: she is away too
+    stand_in = replace(
+        robot,
+        seats=(Occupant("Ana", user=1, robot=RobotLevel.MEDIO), robot.seats[1]),
+    )
+    assert not looking_at_hand(stand_in, m.view(0))
+
+
+def test_a_move_of_another_person_in_the_last_hand_makes_the_new_hand_ring() -> None:
+    m = Match("paulista", TableOptions(4, 12), seed=7)
+    # a hand ends on a move of Caio's (seat 2: Ana's partner, a person)
+    _until_a_move_ends_a_hand(m, 2)
+    people_and_robots = (
+        Occupant("Ana", user=1),
+        Occupant("Zé", robot=RobotLevel.MEDIO),
+        Occupant("Caio", user=3),
+        Occupant("Lu", robot=RobotLevel.MEDIO),
+    )
+    table = replace(table_at(m), seats=people_and_robots)
+    assert not looking_at_hand(table, m.view(0))
+    assert looking_at_hand(table, m.view(2))

@@ -1,4 +1,4 @@
-"""Every lesson step usable on a short phone and at 200% zoom (``tests/site/lesson_fit.py``).
+"""Every lesson step usable on a small phone and at 200% zoom (``tests/site/lesson_fit.py``).
 
 On each screen of each lesson the next thing to press can be tapped (the page or a box that
 scrolls may have to be scrolled, nothing cuts or covers it), at least two lines of the
@@ -19,7 +19,10 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("size", ["390x664", "360x640", "zoom200"])
+# not 390×664 as well: 360×640 is smaller both ways in the same layout (every breakpoint of the
+# site and of Material is at 320 px or less, or at 480 px or more), so what fits there fits on it
+# (tests/measure_lessons.py still counts each screen on all four)
+@pytest.mark.parametrize("size", ["360x640", "zoom200"])
 def test_every_lesson_screen_can_be_used(browser, base_url, size) -> None:
     watch = Watch(base_url)
     context = browser.new_context(**VIEWPORTS[size])

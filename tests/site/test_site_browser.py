@@ -2,9 +2,10 @@
 
 Clicks through every lesson of the tutorial on a phone (and the basics on a desktop, reached by
 Material's instant navigation), checks that progress survives a reload, that searches typed
-without accents find the right page first, that no page scrolls sideways at 390 px, that the 404
-page is Portuguese, that the Spanish deck style is applied everywhere, the dark/light toggle,
-that no console error happens and that no request leaves 127.0.0.1. Screenshots go to artifacts/.
+without accents find the right page first, that the 404 page is Portuguese, that the Spanish
+deck style is applied everywhere, the dark/light toggle, that no console error happens and
+that no request leaves 127.0.0.1 (no page scrolls sideways: ``test_axe_browser.py``).
+Screenshots go to artifacts/.
 """
 
 from __future__ import annotations
@@ -275,36 +276,6 @@ def test_every_lesson_clicked_through_on_a_phone_and_progress_survives_a_reload(
 
 
 @pytest.mark.long
-def test_no_page_scrolls_sideways_on_a_phone_and_every_table_fits_or_scrolls(
-    browser, base_url
-) -> None:
-    watch = Watch(base_url)
-    context, page = phone(browser, watch)
-    for name in PAGES:
-        page.goto(base_url + "/" + name)
-        report = page.evaluate(
-            """() => ({
-              page: document.documentElement.scrollWidth, width: innerWidth,
-              tables: [...document.querySelectorAll('.md-content table')].map(t => {
-                const box = t.closest('.md-typeset__scrollwrap');
-                return {
-                  fits: !!box && t.getBoundingClientRect().width <= box.clientWidth + 1,
-                  scrolls: !!box && getComputedStyle(t.parentElement).overflowX === 'auto',
-                  right: t.closest('.md-typeset__table').getBoundingClientRect().right,
-                };
-              }),
-            })"""
-        )
-        assert report["page"] <= report["width"], name
-        for table in report["tables"]:
-            assert table["fits"] or table["scrolls"], (name, table)
-        if name in ("mao-de-onze/", "mao-de-ferro/", "cangou/", "robos/", "variantes/"):
-            assert all(t["fits"] for t in report["tables"]), (name, report["tables"])
-    shot(page, "desenvolvedores-celular")
-    watch.check()
-    context.close()
-
-
 def search(page, text: str) -> list[str]:
     """Put a query in Material's search box; the result addresses in the site, best first.
 

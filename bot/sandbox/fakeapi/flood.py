@@ -7,7 +7,13 @@ import math
 from bot.sandbox.fakeapi.errors import ApiError
 
 WINDOW = 60.0
-FLOOD_CALLS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
+FLOOD_CALLS = (
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+    "deleteMessages",
+)
 """The calls that count against a group's flood limit (reads such as ``getChatMember`` do not)."""
 FLOOD_METHODS = frozenset(m.lower() for m in FLOOD_CALLS)
 

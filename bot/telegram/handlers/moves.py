@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import contextlib
 
-from telegram import InlineQueryResultsButton, Message, Update
+from telegram import CallbackQuery, InlineQueryResultsButton, Message, Update
 from telegram.constants import ChatType, MessageEntityType
 from telegram.error import TelegramError
 
-from bot.domain import Refused, Source, people, tables
+from bot.domain import Refused, Source, jobs, people, tables
 from bot.domain.values.errors import Reason
-from bot.domain.values.game import Change, Table
+from bot.domain.values.game import Change, GameStatus, Table
 from bot.i18n import person_translations, words_for
 from bot.links import start_parameter
 from bot.telegram.callbacks import (
@@ -20,7 +20,7 @@ from bot.telegram.callbacks import (
     parse_signals,
 )
 from bot.telegram.context import BotContext
-from bot.telegram.handlers.buttons import Press, button
+from bot.telegram.handlers.buttons import Answer, Press, button
 from bot.telegram.publish import refresh
 from bot.telegram.render.hand import (
     hand_keyboard,
@@ -29,7 +29,7 @@ from bot.telegram.render.hand import (
     inline_nowhere,
     inline_results,
 )
-from bot.telegram.render.results import answered_first
+from bot.telegram.render.results import answered_first, move_chosen
 from bot.telegram.render.sinais import signals_keyboard
 from bot.wording.refusals import reason_text
 from engine.actions import Act
@@ -54,7 +54,7 @@ async def _act(
 
 
 @button(parse_move, personal=True)
-async def on_move(press: Press[Move], context: BotContext) -> Change | None:
+async def on_move(press: Press[Move], context: BotContext) -> Change | Answer | None:
     """A hand button: play, cover, blind card, truco and raises, answers, mão de onze."""
     move = press.data  # pressed on the person's own hand message (guards.pressed_here)
     try:
@@ -70,7 +70,28 @@ async def on_move(press: Press[Move], context: BotContext) -> Change | None:
         await press.query.answer(text, show_alert=True)
         return None
     context.runtime.metrics.actions.labels("button").inc()
+    robot_next = change.status == GameStatus.PLAYING and change.robot_seat is not None
+    if robot_next and jobs.hands_wait(context.rules.robot_delay):
+        # the hand message is redrawn once the robot has answered (``jobs.hands_wait``):
+        # until then the toast says what was pressed (the message keeps its buttons,
+        # each of them now refused as stale)
+        label = pressed_label(press.query)
+        if label is not None:
+            return Answer(change, text=move_chosen(press.t, label))
     return change
+
+
+def pressed_label(query: CallbackQuery) -> str | None:
+    """The text of the button pressed (its own words, in the person's language)."""
+    message = query.message
+    markup = message.reply_markup if isinstance(message, Message) else None
+    if markup is None:
+        return None
+    for row in markup.inline_keyboard:
+        for key in row:
+            if key.callback_data == query.data:
+                return key.text
+    return None
 
 
 def _chat_kinds(table: Table) -> tuple[str, ...]:

@@ -77,6 +77,20 @@ async def _deleted(app: TrucoApp, chat_id: int, message_id: int) -> bool:
     return True
 
 
+async def _all_deleted(app: TrucoApp, chat_id: int, message_ids: list[int]) -> bool:
+    """Delete messages of one chat: one ``deleteMessages`` call for several (one call
+    against the bot's 30 a second, where each ``deleteMessage`` was one); ``False`` when
+    the call failed (Telegram skips, by itself, those it cannot delete)."""
+    ids = sorted({m for m in message_ids if m})  # 0: an ask recorded before any message
+    if len(ids) <= 1:
+        return await _deleted(app, chat_id, ids[0] if ids else 0)
+    try:
+        await app.bot.delete_messages(chat_id, ids)
+    except TelegramError:
+        return False
+    return True
+
+
 class Step(StrEnum):
     """What a person's hand message needs, decided before any call (``plan_message``)."""
 
@@ -100,11 +114,13 @@ def plan_message(
     *,
     send: bool,
     looking: bool = False,
+    new_hand_in_place: bool = False,
 ) -> Step:
     """What to do with a seat's hand message ``row`` to show hand ``hand`` as
     ``fingerprint`` with ``ping``; ``send``: whether a new message may go (not once the
     table is cancelled); ``looking``: the person surely has the message before their eyes
-    (``looking_at_hand``), so their turn is drawn in place, with no ring."""
+    (``looking_at_hand``), so their turn is drawn in place, with no ring;
+    ``new_hand_in_place``: so is a new hand (they are looking, and play with robots only)."""
     if row is not None and row.hand_number == hand:
         if ping > row.ping and not (looking and ping == Ping.TURN):
             # the person's turn began (or their time is nearly out, or they asked for
@@ -112,6 +128,11 @@ def plan_message(
             # the chat, so the old one goes and the hand comes anew
             return Step.RING
         return Step.SKIP if row.digest == fingerprint and row.ping == ping else Step.EDIT
+    if row is not None and new_hand_in_place and row.message_id and ping != Ping.WARNING:
+        # a new hand dealt while they watch (their move ended the last one, or only
+        # robots moved since): it is drawn over the old hand, whose result the new
+        # message says first and the group has already, with no ring and no delete
+        return Step.EDIT
     if row is not None:
         return Step.RETIRE
     return Step.SEND if send else Step.SKIP
@@ -119,13 +140,20 @@ def plan_message(
 
 def looking_at_hand(table: Table, view: View) -> bool:
     """Whether the person at ``view``'s seat surely has their hand message before their
-    eyes: they pressed its last move a moment ago, and only robots moved since (a person's
-    move may take a minute; a timeout says they were away). Their turn then comes back
-    while they still hold the phone: it is drawn in place, where they just pressed, rather
-    than rung as a new message (two calls, and a notification for what they are watching)."""
+    eyes: they pressed the match's last move by a person a moment ago, and only robots
+    moved since (a person's move may take a minute; a timeout says they were away), in
+    this hand or since the end of the one their move closed. Their turn, or the next
+    hand, then comes while they still hold the phone: it is drawn in place, where they
+    just pressed, rather than rung as a new message (two calls, and a notification for
+    what they are watching)."""
     if table.note is not None and view.seat in table.note.strikes:
         return False
-    for seat, _action in reversed(view.history):
+    own = table.seats[view.seat]
+    if own is None or own.robot is not None:  # a robot stands in: they are away
+        return False
+    # the whole match's moves (``view.history`` is this hand's only): only the seats are
+    # read, which every seat may know
+    for seat, _action in reversed(table.shown.log):
         if seat == view.seat:
             return True
         occupant = table.seats[seat]
@@ -245,9 +273,21 @@ def plan_hands(
             # all in the app redraw no hands, not even at a hand's end (to write down its
             # number), so it counts as this hand's (edited in place once the page closes)
             row = replace(row, hand_number=view.hand_number)
-        looking = ping == Ping.TURN and looking_at_hand(table, view)
+        looking = ping in (Ping.NONE, Ping.TURN) and looking_at_hand(table, view)
+        # at a table of people every turn that begins rings, a new hand's too, as it always
+        # did: only a person alone with robots has the next hand drawn in place
+        alone = all(
+            o is None or o.user is None or o.robot is not None or i == seat
+            for i, o in enumerate(table.seats)
+        )
         step = plan_message(
-            row, view.hand_number, fingerprint, ping, send=not cancelled, looking=looking
+            row,
+            view.hand_number,
+            fingerprint,
+            ping,
+            send=not cancelled,
+            looking=looking and ping == Ping.TURN,
+            new_hand_in_place=looking and alone,
         )
         if row is None and webapp is not None and (player.id in in_app or over):
             # no hand message yet and the page shows the hand (a match begun in the app, or
@@ -303,10 +343,14 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
         since = None if rt.config.webapp is None else rt.rules.clock() - presence.PRESENCE
         drawing = await asyncio.to_thread(messages.hands_drawing, rt.db, game_id, since)
         if drawing is None or any(seat < 0 for seat in drawing.messages):
-            # lobby answers of people who left (or of a cancelled lobby): deleted
+            # lobby answers of people who left (or of a cancelled lobby): deleted, those
+            # of one chat in one call
             left = await asyncio.to_thread(messages.take_leftovers, rt.db, game_id)
+            by_chat: dict[int, list[int]] = {}
             for chat_id, message_id in left:
-                await _deleted(app, chat_id, message_id)
+                by_chat.setdefault(chat_id, []).append(message_id)
+            for chat_id, ids in by_chat.items():
+                await _all_deleted(app, chat_id, ids)
         if drawing is None:
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)

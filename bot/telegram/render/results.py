@@ -47,6 +47,17 @@ def answered_first(t: Translations, table: Table, seat: int, action: str) -> str
     )
 
 
+MOVE_TAKEN = "✔️"
+"""How a toast saying a move was taken begins (never a refusal's): a client that reads the
+answers (the load bench, the tests) tells it from a repeat's refusal by this."""
+
+
+def move_chosen(t: Translations, label: str) -> str:
+    """The toast of a move whose hand message is redrawn a moment later: the button's
+    own words."""
+    return f"{MOVE_TAKEN} " + t.gettext("Você escolheu: {move}").format(move=label)
+
+
 def cancelled_text(t: Translations) -> str:
     """What a cancelled table's messages turn into."""
     return t.gettext("🚫 Mesa cancelada.")
