@@ -181,6 +181,8 @@ DIFICIL_DEALS = 200
 _TELL_CURVES = {
     "call": (0.1, 26.5, 1.5),
     "raise": (0.05, 29.5, 1.2),
+    "real-envido": _CALL_CURVES[Act.REAL_ENVIDO],
+    "falta-envido": _CALL_CURVES[Act.FALTA_ENVIDO],
     "quero": (0.1, 24.0, 2.5),
     "pass": (0.35, 27.5, 1.5),
     "nao-quero": (0.1, 24.0, 2.5),
@@ -193,8 +195,9 @@ _FALLING = ("pass", "nao-quero")
 
 def tell_likelihood(kind: str, points: int) -> float:
     """How likely a sensible player holding ``points`` envido points makes this choice:
-    ``call`` (opens an envido), ``raise`` (raises one), ``quero``, ``nao-quero``, or
-    ``pass`` (plays its first card with an envido open to it and calls none)."""
+    ``call`` (opens an envido), ``raise`` (raises one), ``real-envido`` (opens with it),
+    ``falta-envido`` (opens or raises with it), ``quero``, ``nao-quero``, or ``pass``
+    (plays its first card with an envido open to it and calls none)."""
     floor, middle, spread = _TELL_CURVES[kind]
     rise = 1.0 / (1.0 + math.exp(-(points - middle) / spread))
     if kind in _FALLING:
@@ -217,7 +220,13 @@ def envido_tells(view: View) -> dict[int, list[str]]:
         act = a.act
         kind: str | None = None
         if act in _CALL_ACTS:
-            kind = "call" if calls == 0 else "raise"
+            # a larger call says more: the same curves médio reads a call by (_CALL_CURVES)
+            if act == Act.FALTA_ENVIDO:
+                kind = "falta-envido"
+            elif calls == 0:
+                kind = "real-envido" if act == Act.REAL_ENVIDO else "call"
+            else:
+                kind = "raise"
             calls += 1
         elif act == Act.QUERO:
             kind = "quero"

@@ -34,7 +34,7 @@ def _act(m: Match, seat: int, act: Act) -> None:
 
 
 def test_calls_and_answers_are_likelier_with_more_points() -> None:
-    for kind in ("call", "raise", "quero"):
+    for kind in ("call", "raise", "real-envido", "falta-envido", "quero"):
         assert tell_likelihood(kind, 33) > tell_likelihood(kind, 27) > tell_likelihood(kind, 7)
     for kind in ("pass", "nao-quero"):
         assert tell_likelihood(kind, 7) > tell_likelihood(kind, 27) > tell_likelihood(kind, 33)
@@ -48,7 +48,7 @@ def test_an_opponents_call_lowers_the_chance_to_win_the_envido() -> None:
     m.apply(0, next(a for a in m.legal_actions(0) if a.act == Act.PLAY))
     _act(m, 1, Act.REAL_ENVIDO)
     v = m.view(0)
-    assert v.phase == Phase.ENVIDO and envido_tells(v) == {1: ["call"]}
+    assert v.phase == Phase.ENVIDO and envido_tells(v) == {1: ["real-envido"]}
     after = weighted_chance(v, random.Random(1), 400)
     # 27 points: a hand the real envido was called with beats it more often than one drawn blind
     assert after < before - 0.1
@@ -91,6 +91,24 @@ def test_medio_declines_a_falta_envido_on_27_points_it_used_to_accept() -> None:
     strong = _called(Act.FALTA_ENVIDO, "7S 6S QH").view(0)
     assert strong.envido_points == 33
     move = points_move(strong, random.Random(0), "medio")
+    assert move is not None and move.act == Act.QUERO
+
+
+def test_dificil_reads_the_size_of_the_call_it_answers() -> None:
+    # the larger the call that opened the points game, the stronger the hand behind it
+    chances = [
+        weighted_chance(_called(call, "5H 4H QS").view(0), random.Random(4), 400)  # 29 points
+        for call in (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)
+    ]
+    assert chances[0] > chances[1] > chances[2]
+    # so 27 points no longer hold a falta envido worth the match; 33 still do
+    v = _called(Act.FALTA_ENVIDO).view(0)
+    assert v.envido_points == 27
+    for seed in range(3):
+        move = points_move(v, random.Random(seed), "dificil")
+        assert move is not None and move.act == Act.NAO_QUERO
+    strong = _called(Act.FALTA_ENVIDO, "7S 6S QH").view(0)
+    move = points_move(strong, random.Random(0), "dificil")
     assert move is not None and move.act == Act.QUERO
 
 
