@@ -127,9 +127,11 @@ async def test_kill_9_mid_match_resumes_with_the_same_result(
         await asyncio.sleep(3.5)
         bot = start_bot(server.api_url, url, log, **RESTARTED)
         # Ana's old buttons still show: she waits for the overdue default, as in the reference
+        # (a process starting beside two other suites took over 30 s to apply it, as the
+        # first start above takes its 60 s)
         seen = Database(url, migrate=False)
         try:
-            await server.wait_for(lambda: messages.events_of(seen, 1, "timeout"), timeout=30)
+            await server.wait_for(lambda: messages.events_of(seen, 1, "timeout"), timeout=60)
         finally:
             seen.close()
         await play(server, ana, None)
