@@ -61,6 +61,10 @@ async def test_a_press_against_a_robot_is_one_edit_and_a_new_hand_is_drawn_over_
             if answer["text"]:  # the toast says what was pressed, in the button's own words
                 assert answer["text"] == f"{MOVE_TAKEN} Você escolheu: {label}"
 
+            if answer["text"]:  # the old buttons until the redraw: a repeat is no move
+                again = await s.user_presses(ana, ana, msg["message_id"], data)
+                assert not again["text"].startswith(MOVE_TAKEN), again
+
             back = partial(turn_back, harness, ana, group, frozenset(pressed.values()))
             if not await harness.wait(back, 20):
                 break

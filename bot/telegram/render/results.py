@@ -47,9 +47,11 @@ def answered_first(t: Translations, table: Table, seat: int, action: str) -> str
     )
 
 
-MOVE_TAKEN = "✔️"
-"""How a toast saying a move was taken begins (never a refusal's): a client that reads the
-answers (the load bench, the tests) tells it from a repeat's refusal by this."""
+MOVE_TAKEN = "☑️"
+"""How a toast saying a move was taken begins: a client that reads the answers (the load
+bench, the tests) tells it from a refusal by this. Not "✔️", which begins the answer to a
+repeat of a move already made (``Reason.DONE``): a repeat read as a new move made a test
+count presses that never happened."""
 
 
 def move_chosen(t: Translations, label: str) -> str:
