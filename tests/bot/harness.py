@@ -526,8 +526,11 @@ async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) ->
 
     rt = runtime_of(h.app)
     for u in people:
+        # an answer to this /start: a person the bot already wrote to (a /baralho menu) has
+        # messages before it, and the table must not start before the /start is taken
+        said = len(h.bot_messages(u))
         await h.server.user_sends(u, u, "/start")
-        await h.wait(lambda u=u: h.bot_messages(u))
+        await h.wait(lambda u=u, said=said: len(h.bot_messages(u)) > said)
     o = match.options
     request = TableRequest(
         match.ruleset.name,
