@@ -97,6 +97,11 @@ def commit(
         gap, everyone = presence.gate(seated, seen, now)
         if not outbox.recorded_in(s, change.game_id):
             wait = gap
+            # a redraw already waiting keeps its time: it was put off until the group's
+            # minute has room (or the app's gap ends), which a move that owes the group
+            # nothing does not bring sooner; brought forward, it read the table only to
+            # wait again (~3 times a hand with buttons), and it draws the newest state
+            held = True
         elif not outbox.urgent_in(s, change.game_id):
             # lines that are not calls (an answer, a hand's closing) while older ones wait
             # for room in the group's minute: they go together, when the redraw comes back
