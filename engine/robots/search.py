@@ -103,6 +103,7 @@ class Dificil(SeededRobot):
         policy: bool | None = None,
         cards_only_2x2: bool = False,
         learned_playouts: bool | None = None,
+        read_calls: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -124,6 +125,9 @@ class Dificil(SeededRobot):
         ``learned_playouts``: at a 2×2 table, when the search starts from the learned
         calls, the play-outs make this team's later calls by the policy too (``None``:
         ``LEARNED_PLAYOUTS_2X2``).
+        ``read_calls``: at a 2×2 table, the worlds are weighed by the other team's bets as
+        médio reads them (``None``: ``READ_CALLS_LIKE_MEDIO_2X2``; ``False``, by the one
+        curve of before, ``robot:dificil-curva`` in the arena).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -137,6 +141,7 @@ class Dificil(SeededRobot):
         self.learned_playouts = (
             LEARNED_PLAYOUTS_2X2 if learned_playouts is None else learned_playouts
         )
+        self.read_calls = READ_CALLS_LIKE_MEDIO_2X2 if read_calls is None else read_calls
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -174,7 +179,7 @@ class Dificil(SeededRobot):
         gains: list[list[list[float]]] = [[[] for _ in options] for _ in models]
         weights: list[float] = []
         for w in range(worlds_planned):
-            world, weight = weighted_world(view, rng)
+            world, weight = weighted_world(view, rng, self.read_calls)
             world_seed = rng.getrandbits(32)
             weights.append(weight)
             # each option's value under every model, the models sharing what they agree on
@@ -319,12 +324,20 @@ def sample_world(view: View, rng: random.Random) -> Match:
     return _deal_world(view, rng, None)[0]
 
 
-def weighted_world(view: View, rng: random.Random) -> tuple[Match, float]:
-    """A world as ``sample_world`` does, with how plausible the other team's calls make it."""
-    return _deal_world(view, rng, random.Random(rng.getrandbits(32)))
+def weighted_world(
+    view: View, rng: random.Random, read_calls: bool | None = None
+) -> tuple[Match, float]:
+    """A world as ``sample_world`` does, with how plausible the other team's calls make it.
+
+    ``read_calls``: at a 2×2 table, read those calls as médio does (``_read_like_medio``)
+    rather than by one curve (``None``: ``READ_CALLS_LIKE_MEDIO_2X2``)."""
+    habits = READ_CALLS_LIKE_MEDIO_2X2 if read_calls is None else read_calls
+    return _deal_world(view, rng, random.Random(rng.getrandbits(32)), habits)
 
 
-def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
+def _deal_world(
+    view: View, rng: random.Random, judge: random.Random | None, habits: bool = False
+) -> tuple[Match, float]:
     """``_deal_one`` until a drawn world replays the hand as the table played it.
 
     A drawn world may part from the table where the cards decide without a card played
@@ -333,13 +346,15 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     """
     for _ in range(MAX_TRIES - 1):
         try:
-            return _deal_one(view, rng, judge)
+            return _deal_one(view, rng, judge, habits)
         except IllegalAction:
             continue
-    return _deal_one(view, rng, judge)
+    return _deal_one(view, rng, judge, habits)
 
 
-def _deal_one(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
+def _deal_one(
+    view: View, rng: random.Random, judge: random.Random | None, habits: bool = False
+) -> tuple[Match, float]:
     """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
     Unknown cards are the deck minus this seat's cards (held and played), the vira,
@@ -409,7 +424,7 @@ def _deal_one(view: View, rng: random.Random, judge: random.Random | None) -> tu
     called = False
     step = -1  # the ladder step of the last call, as ``reading`` counts it
     # at 2×2 the other team's bets are read as médio reads them (``_read_like_medio``)
-    habits = judge is not None and n == 4 and READ_CALLS_LIKE_MEDIO_2X2
+    habits = habits and judge is not None and n == 4
     told: list[tuple[int, Act, int]] = []
     for s, a in view.history:
         if a.act == Act.SIGNAL:

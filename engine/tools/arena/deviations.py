@@ -8,7 +8,7 @@ arguments, so side A wins the same matches) and, at every decision of side A whe
 reference robot (médio unless ``--reference``) chooses otherwise, copies the real match
 twice, applies A's action to one copy and the reference's to the other, and plays the
 hand to its end with the real cards: the other side's seats by the real players, A's own
-seats by the reference robot with a few seeds (cheap, and the same in both copies). The
+seats by médio with a few seeds (cheap, and the same in both copies). The
 gain is the difference in A's team's chance of winning the match once the hand is over
 (``sense.match_values``; 1.0 summed is one whole match).
 
@@ -44,7 +44,9 @@ from engine.turns import robot_turn
 from engine.view import View
 
 FOLLOW_SEEDS = 3
-"""Seeds of the reference robot that play A's seats after a parting (the gain is their mean)."""
+"""Seeds of médio that play A's seats after a parting (the gain is their mean)."""
+FOLLOWER = Side.parse("robot:medio:sem-sinais")
+"""Who plays A's seats after a parting: médio (cheap, whatever A and the reference are)."""
 
 
 def kind(action: Action) -> str:
@@ -128,8 +130,20 @@ def _start_choice(robot: Robot, view: View) -> Action | None:
     return learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
 
 
+def _their_bet(view: View) -> bool:
+    """Whether the other team called, raised or accepted in this hand so far."""
+    return any(
+        s & 1 != view.team and a.act in (Act.TRUCO, Act.RAISE, Act.ACCEPT) for s, a in view.history
+    )
+
+
 def _match(
-    setup: Setup, reference: str, deal: int, first: int, lines: TextIO | None = None
+    setup: Setup,
+    reference: str,
+    deal: int,
+    first: int,
+    lines: TextIO | None = None,
+    setup_after: bool = False,
 ) -> Partings:
     """One arena match of ``deal`` (side ``first`` on team 0) with its partings filed."""
     rs = get_ruleset(setup.variant)
@@ -163,7 +177,7 @@ def _match(
             m.apply(seat, sign)
             view = m.view(seat)
         action = players[seat].choose(view)
-        if seat & 1 == a_team and len(view.legal) > 1:
+        if seat & 1 == a_team and len(view.legal) > 1 and (not setup_after or _their_bet(view)):
             out.decisions += 1
             theirs = refs[seat].choose(view)
             if theirs != action:
@@ -171,7 +185,7 @@ def _match(
                 start = _start_choice(robot, view) if robot is not None else None
                 where = "" if start is None else (" start" if start == action else " search")
                 key = f"{kind(theirs)}->{kind(action)} r{len(view.rounds) + 1}{where}"
-                gain = _worth(m, seat, action, theirs, players, ref_side, seeds, setup, specs)
+                gain = _worth(m, seat, action, theirs, players, FOLLOWER, seeds, setup, specs)
                 out.gains[key].append(gain)
                 if lines is not None:
                     note = {"deal": deal, "first": first, "hand": hands, "file": key}
@@ -191,7 +205,7 @@ def _worth(
     action: Action,
     theirs: Action,
     players: dict[int, Player],
-    ref_side: Side,
+    follower: Side,
     seeds: dict[int, int],
     setup: Setup,
     specs: list[str],
@@ -204,7 +218,7 @@ def _worth(
         for s in range(m.players):
             if s & 1 == team:
                 follow[s] = make_player(
-                    ref_side, seeds[s] ^ (0x9E3779B1 * (k + 1) & 0x7FFFFFFF), setup
+                    follower, seeds[s] ^ (0x9E3779B1 * (k + 1) & 0x7FFFFFFF), setup
                 )
             else:
                 follow[s] = players[s]
@@ -218,21 +232,29 @@ def _worth(
     return total / FOLLOW_SEEDS
 
 
-def _pair(args: tuple[Setup, str, int], lines: TextIO | None = None) -> Partings:
-    setup, reference, deal = args
+def _pair(args: tuple[Setup, str, int, bool], lines: TextIO | None = None) -> Partings:
+    setup, reference, deal, after_bets = args
     out = Partings()
     for first in (0, 1):
-        out.add(_match(setup, reference, deal, first, lines))
+        out.add(_match(setup, reference, deal, first, lines, after_bets))
     return out
 
 
 def run(
-    setup: Setup, reference: str, matches: int, jobs: int, lines: TextIO | None = None
+    setup: Setup,
+    reference: str,
+    matches: int,
+    jobs: int,
+    lines: TextIO | None = None,
+    after_bets: bool = False,
 ) -> Partings:
     """The partings of ``matches`` arena matches (rounded up to mirrored pairs); with
-    ``lines`` and one job, each parting is written there as a JSON line when found."""
+    ``lines`` and one job, each parting is written there as a JSON line when found.
+    ``after_bets``: A is compared only where the other team bet in the hand so far (two
+    robots that read those bets differently and are otherwise the same part nowhere else,
+    and asking the reference costs as much as A)."""
     deals = max(1, (matches + 1) // 2)
-    tasks = [(setup, reference, d) for d in range(deals)]
+    tasks = [(setup, reference, d, after_bets) for d in range(deals)]
     total = Partings()
     if jobs <= 1:
         for task in tasks:
@@ -257,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--sem-sinais", action="store_true")
     p.add_argument("--lines", default=None, help="cada saída numa linha JSON (só com --jobs 1)")
+    p.add_argument(
+        "--after-their-bet",
+        action="store_true",
+        help="compara só onde o outro time pediu, aumentou ou aceitou nesta mão",
+    )
     args = p.parse_args(argv)
     rs = get_ruleset(args.variant)
     setup = Setup(
@@ -271,9 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.lines is not None:
         with open(args.lines, "w", encoding="utf-8") as lines:
-            result = run(setup, args.reference, args.matches, args.jobs, lines)
+            result = run(
+                setup, args.reference, args.matches, args.jobs, lines, args.after_their_bet
+            )
     else:
-        result = run(setup, args.reference, args.matches, args.jobs)
+        result = run(setup, args.reference, args.matches, args.jobs, None, args.after_their_bet)
     json.dump(result.summary(), sys.stdout, indent=2, ensure_ascii=False)
     print()
     return 0
