@@ -37,11 +37,10 @@ from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import SeededRobot
-from engine.robots.equity import key_of, level_map, table_for
 from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action, medio_play
 from engine.robots.pontos import envido_tells, points_move, tell_likelihood
-from engine.robots.reading import Tendencies, event_likelihood
-from engine.robots.sense import COVERED, match_values, read, simulate, win_chance
+from engine.robots.reading import Tendencies
+from engine.robots.sense import match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
 
@@ -103,7 +102,6 @@ class Dificil(SeededRobot):
         policy: bool | None = None,
         cards_only_2x2: bool = False,
         learned_playouts: bool | None = None,
-        read_calls: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -125,9 +123,6 @@ class Dificil(SeededRobot):
         ``learned_playouts``: at a 2×2 table, when the search starts from the learned
         calls, the play-outs make this team's later calls by the policy too (``None``:
         ``LEARNED_PLAYOUTS_2X2``).
-        ``read_calls``: at a 2×2 table, the worlds are weighed by the other team's bets as
-        médio reads them (``None``: ``READ_CALLS_LIKE_MEDIO_2X2``; ``False``, by the one
-        curve of before, ``robot:dificil-curva`` in the arena).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -141,7 +136,6 @@ class Dificil(SeededRobot):
         self.learned_playouts = (
             LEARNED_PLAYOUTS_2X2 if learned_playouts is None else learned_playouts
         )
-        self.read_calls = READ_CALLS_LIKE_MEDIO_2X2 if read_calls is None else read_calls
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -179,7 +173,7 @@ class Dificil(SeededRobot):
         gains: list[list[list[float]]] = [[[] for _ in options] for _ in models]
         weights: list[float] = []
         for w in range(worlds_planned):
-            world, weight = weighted_world(view, rng, self.read_calls)
+            world, weight = weighted_world(view, rng)
             world_seed = rng.getrandbits(32)
             weights.append(weight)
             # each option's value under every model, the models sharing what they agree on
@@ -324,20 +318,12 @@ def sample_world(view: View, rng: random.Random) -> Match:
     return _deal_world(view, rng, None)[0]
 
 
-def weighted_world(
-    view: View, rng: random.Random, read_calls: bool | None = None
-) -> tuple[Match, float]:
-    """A world as ``sample_world`` does, with how plausible the other team's calls make it.
-
-    ``read_calls``: at a 2×2 table, read those calls as médio does (``_read_like_medio``)
-    rather than by one curve (``None``: ``READ_CALLS_LIKE_MEDIO_2X2``)."""
-    habits = READ_CALLS_LIKE_MEDIO_2X2 if read_calls is None else read_calls
-    return _deal_world(view, rng, random.Random(rng.getrandbits(32)), habits)
+def weighted_world(view: View, rng: random.Random) -> tuple[Match, float]:
+    """A world as ``sample_world`` does, with how plausible the other team's calls make it."""
+    return _deal_world(view, rng, random.Random(rng.getrandbits(32)))
 
 
-def _deal_world(
-    view: View, rng: random.Random, judge: random.Random | None, habits: bool = False
-) -> tuple[Match, float]:
+def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
     """``_deal_one`` until a drawn world replays the hand as the table played it.
 
     A drawn world may part from the table where the cards decide without a card played
@@ -346,15 +332,13 @@ def _deal_world(
     """
     for _ in range(MAX_TRIES - 1):
         try:
-            return _deal_one(view, rng, judge, habits)
+            return _deal_one(view, rng, judge)
         except IllegalAction:
             continue
-    return _deal_one(view, rng, judge, habits)
+    return _deal_one(view, rng, judge)
 
 
-def _deal_one(
-    view: View, rng: random.Random, judge: random.Random | None, habits: bool = False
-) -> tuple[Match, float]:
+def _deal_one(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
     """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
     Unknown cards are the deck minus this seat's cards (held and played), the vira,
@@ -422,10 +406,6 @@ def _deal_one(
     if facts is not None and judge is not None:
         weight = facts.tells_weight(hands)
     called = False
-    step = -1  # the ladder step of the last call, as ``reading`` counts it
-    # at 2×2 the other team's bets are read as médio reads them (``_read_like_medio``)
-    habits = habits and judge is not None and n == 4
-    told: list[tuple[int, Act, int]] = []
     for s, a in view.history:
         if a.act == Act.SIGNAL:
             continue  # a sign changes no state; the world's seed would decide other catches
@@ -436,10 +416,6 @@ def _deal_one(
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
             cursor[s] += 1
-        elif habits and s & 1 != seat & 1 and a.act in _TELLING:
-            told.append(
-                (s, a.act, step if a.act == Act.RAISE else max(0, step + (a.act == Act.TRUCO)))
-            )
         elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
             # a call or an accept says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
@@ -447,50 +423,10 @@ def _deal_one(
             weight *= _likelihood(a.act, p, late=called and a.act == Act.TRUCO)
         if a.act == Act.TRUCO or a.act == Act.RAISE:
             called = True
-            step += 1
         m.apply(s, a)
         if m.env is not None and m.env.calls and len(m.env.calls) == 1 and a.act in _ENVIDO:
             _settle_like_the_table(m, view)
-    if told:
-        weight *= _read_like_medio(view, m, hands, told)
     return m, weight
-
-
-READ_CALLS_LIKE_MEDIO_2X2 = True
-"""At a 2×2 table, whether the worlds are weighed by the other team's bets this hand as
-médio's ``reading`` weighs its deals (that team's habits in the match: how often it
-calls, how often its shown calls won, whether its raises after an accept were made
-hands), instead of one sensible-player curve (``_likelihood``). Against a team that
-calls only with strong hands and never bluffs, the curve kept weak hands behind its calls
-that its shown calls had already ruled out."""
-
-
-def _read_like_medio(
-    view: View, m: Match, hands: list[tuple[Card, ...]], told: list[tuple[int, Act, int]]
-) -> float:
-    """How likely the other team's bets ``told`` (seat, act, ladder step) are in the world
-    ``m`` (dealt ``hands``), by médio's reading: each seat's dealt-hand quantile against its
-    team's habits (``reading.event_likelihood``), and each call as evidence that the
-    caller's team wins the hand played out plainly from here, as often as its shown calls
-    won (``Tendencies.lose_ratio``; a call of seis and up on its own turn by
-    ``late_lose_ratio``)."""
-    st = m.strength
-    levels = level_map(view.variant, view.vira)
-    table = table_for(view.variant, view.players)
-    now = [[st[c] for c in h] for h in m.hands]
-    cards = [(s, COVERED if cov else st[c]) for s, c, cov in m.table]
-    winner = simulate(now, cards, m.rounds, m.turn, m.leader, m.players)
-    weight = 1.0
-    for s, act, step in told:
-        team = s & 1
-        t = Tendencies.of(view, team)
-        q = table.quantile_of(key_of(levels, [st[c] for c in hands[s]]))
-        weight *= event_likelihood(t, act, q, step)
-        if act in (Act.TRUCO, Act.RAISE):
-            lose = t.late_lose_ratio if act == Act.TRUCO and step > 0 else t.lose_ratio
-            wins = 0.5 if winner is None else float(winner == team)
-            weight *= lose + (1.0 - lose) * wins
-    return weight
 
 
 _ENVIDO = (Act.ENVIDO, Act.REAL_ENVIDO, Act.FALTA_ENVIDO)

@@ -324,7 +324,6 @@ SPARRING = (
     "dificil-cartas",
     "dificil-tabela",
     "dificil-medio-sim",
-    "dificil-curva",
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
@@ -334,9 +333,7 @@ searching from the learned calls wherever the policy has a table (difícil does 
 (searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
 bets as médio at a 2×2 table and searches only the cards there; ``dificil-tabela`` and
 ``dificil-medio-sim`` difícil whose 2×2 play-outs make its team's later calls by the
-learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``);
-``dificil-curva`` difícil that weighs its 2×2 worlds by one curve for the other team's
-bets, as before it read them as médio does (``search.READ_CALLS_LIKE_MEDIO_2X2``)."""
+learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -353,10 +350,6 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         searcher = Dificil(seed, learned_playouts=name == "dificil-tabela")
         searcher.level = name
         return searcher
-    if name == "dificil-curva":
-        curve = Dificil(seed, read_calls=False)
-        curve.level = name
-        return curve
     if name == "dificil-cartas":
         cards = Dificil(seed, cards_only_2x2=True)
         cards.level = name

@@ -379,43 +379,6 @@ def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
     assert bets > 0 and differ > 0
 
 
-def test_dificil_reads_a_2x2_call_by_the_callers_shown_calls_as_medio_does() -> None:
-    from engine.robots import search
-
-    m = Match.from_hand(
-        "paulista",
-        TableOptions(players=4, sinais=False),
-        score=(0, 0),
-        dealer=0,
-        hands=[parse_cards(h) for h in ["KC JH 6S", "4C 4H 5S", "7D 5C QS", "6H 7S JC"]],
-        vira=Card.parse("3D"),
-    )
-    m.apply(1, A.TRUCO)
-    view = m.view(0)
-    levels, table = level_map("paulista", view.vira), table_for("paulista", 4)
-
-    def caller_quantile(shown: int, won: int, read_calls: bool = True) -> float:
-        """The caller's dealt-hand quantile over difícil's worlds, as they weigh."""
-        them = TeamBets(
-            hands=12, calls=(shown, 0, 0, 0), shown=(shown, 0, 0, 0), shown_won=(won, 0, 0, 0)
-        )
-        v = replace(view, bets=(TeamBets(hands=12), them))
-        rng = random.Random(1)
-        total = acc = 0.0
-        for _ in range(400):
-            world, weight = search.weighted_world(v, rng, read_calls)
-            q = table.quantile_of(key_of(levels, [world.strength[c] for c in world.dealt[1]]))
-            total += weight
-            acc += weight * q
-        return acc / total
-
-    # a team whose shown calls all won calls on strong hands: its truco reads stronger
-    # than the same truco from a team whose shown calls mostly lost
-    assert caller_quantile(8, 8) > caller_quantile(8, 2) + 0.05
-    # the same worlds weighed by the one curve of before read both alike
-    assert abs(caller_quantile(8, 8, False) - caller_quantile(8, 2, False)) < 0.01
-
-
 def test_a_robust_bet_must_gain_under_every_model_of_the_other_team() -> None:
     from engine.robots.search import pick, prune, prune_all
 
