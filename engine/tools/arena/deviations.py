@@ -28,9 +28,11 @@ import math
 import multiprocessing
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from engine import actions as A
 from engine.actions import Act, Action
 from engine.match import Match, Phase
 from engine.robots import Robot, decision_rng
@@ -127,7 +129,14 @@ def _start_choice(robot: Robot, view: View) -> Action | None:
     if not searching or len(view.legal) == 1:
         return None
     rng = decision_rng(inner.seed, view)
-    return learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
+    return learned_action(
+        view,
+        rng,
+        MEDIO_SAMPLES,
+        answers=False,
+        points="dificil",
+        medio_first_round=inner.medio_first_round,
+    )
 
 
 def _their_bet(view: View) -> bool:
@@ -137,13 +146,27 @@ def _their_bet(view: View) -> bool:
     )
 
 
+def _first_round_call(view: View) -> bool:
+    """Whether this is a call decision of a hand's first round (truco may be called)."""
+    return not view.rounds and view.phase == Phase.PLAY and A.TRUCO in view.legal
+
+
+WHERE: dict[str, Callable[[View], bool]] = {
+    "their-bet": _their_bet,
+    "first-round-call": _first_round_call,
+}
+"""Where ``--where`` compares A with the reference, by name (anywhere without it): two
+robots that differ in one kind of decision part nowhere else, and asking the reference
+costs as much as asking A."""
+
+
 def _match(
     setup: Setup,
     reference: str,
     deal: int,
     first: int,
     lines: TextIO | None = None,
-    setup_after: bool = False,
+    where: Callable[[View], bool] | None = None,
 ) -> Partings:
     """One arena match of ``deal`` (side ``first`` on team 0) with its partings filed."""
     rs = get_ruleset(setup.variant)
@@ -177,14 +200,14 @@ def _match(
             m.apply(seat, sign)
             view = m.view(seat)
         action = players[seat].choose(view)
-        if seat & 1 == a_team and len(view.legal) > 1 and (not setup_after or _their_bet(view)):
+        if seat & 1 == a_team and len(view.legal) > 1 and (where is None or where(view)):
             out.decisions += 1
             theirs = refs[seat].choose(view)
             if theirs != action:
                 robot = getattr(players[seat], "robot", None)
                 start = _start_choice(robot, view) if robot is not None else None
-                where = "" if start is None else (" start" if start == action else " search")
-                key = f"{kind(theirs)}->{kind(action)} r{len(view.rounds) + 1}{where}"
+                source = "" if start is None else (" start" if start == action else " search")
+                key = f"{kind(theirs)}->{kind(action)} r{len(view.rounds) + 1}{source}"
                 gain = _worth(m, seat, action, theirs, players, FOLLOWER, seeds, setup, specs)
                 out.gains[key].append(gain)
                 if lines is not None:
@@ -232,11 +255,11 @@ def _worth(
     return total / FOLLOW_SEEDS
 
 
-def _pair(args: tuple[Setup, str, int, bool], lines: TextIO | None = None) -> Partings:
-    setup, reference, deal, after_bets = args
+def _pair(args: tuple[Setup, str, int, str], lines: TextIO | None = None) -> Partings:
+    setup, reference, deal, where = args
     out = Partings()
     for first in (0, 1):
-        out.add(_match(setup, reference, deal, first, lines, after_bets))
+        out.add(_match(setup, reference, deal, first, lines, WHERE.get(where)))
     return out
 
 
@@ -246,15 +269,13 @@ def run(
     matches: int,
     jobs: int,
     lines: TextIO | None = None,
-    after_bets: bool = False,
+    where: str = "",
 ) -> Partings:
     """The partings of ``matches`` arena matches (rounded up to mirrored pairs); with
     ``lines`` and one job, each parting is written there as a JSON line when found.
-    ``after_bets``: A is compared only where the other team bet in the hand so far (two
-    robots that read those bets differently and are otherwise the same part nowhere else,
-    and asking the reference costs as much as A)."""
+    ``where``: a name of ``WHERE``, the only decisions where A is compared ("": all)."""
     deals = max(1, (matches + 1) // 2)
-    tasks = [(setup, reference, d, after_bets) for d in range(deals)]
+    tasks = [(setup, reference, d, where) for d in range(deals)]
     total = Partings()
     if jobs <= 1:
         for task in tasks:
@@ -280,9 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sem-sinais", action="store_true")
     p.add_argument("--lines", default=None, help="cada saída numa linha JSON (só com --jobs 1)")
     p.add_argument(
-        "--after-their-bet",
-        action="store_true",
-        help="compara só onde o outro time pediu, aumentou ou aceitou nesta mão",
+        "--where",
+        choices=sorted(WHERE),
+        default="",
+        help="compara só ali: their-bet (o outro time apostou nesta mão), first-round-call",
     )
     args = p.parse_args(argv)
     rs = get_ruleset(args.variant)
@@ -298,11 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.lines is not None:
         with open(args.lines, "w", encoding="utf-8") as lines:
-            result = run(
-                setup, args.reference, args.matches, args.jobs, lines, args.after_their_bet
-            )
+            result = run(setup, args.reference, args.matches, args.jobs, lines, args.where)
     else:
-        result = run(setup, args.reference, args.matches, args.jobs, None, args.after_their_bet)
+        result = run(setup, args.reference, args.matches, args.jobs, None, args.where)
     json.dump(result.summary(), sys.stdout, indent=2, ensure_ascii=False)
     print()
     return 0
