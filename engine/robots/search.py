@@ -54,11 +54,6 @@ when its search starts from the policy's calls (``rollout_action``). Off: with t
 difícil beat médio by no more than before, at a higher cost (docs-dev/robots-log.md,
 2026-12-06 23:40, a partial run); ``robot:dificil-tabela`` and ``robot:dificil-medio-sim``
 fix one setting each, to compare."""
-MEDIO_FIRST_ROUND_2X2 = True
-"""Whether difícil's 2×2 search starts from médio's call (or no call) in a hand's first
-round, and from the learned policy's after it, where it starts from the policy's calls.
-Counted decision by decision against the honest style, the policy's first-round calls
-lost to médio's (docs-dev/robots-log.md, 2026-12-07)."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -107,7 +102,6 @@ class Dificil(SeededRobot):
         policy: bool | None = None,
         cards_only_2x2: bool = False,
         learned_playouts: bool | None = None,
-        medio_first_round: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -129,9 +123,6 @@ class Dificil(SeededRobot):
         ``learned_playouts``: at a 2×2 table, when the search starts from the learned
         calls, the play-outs make this team's later calls by the policy too (``None``:
         ``LEARNED_PLAYOUTS_2X2``).
-        ``medio_first_round``: at a 2×2 table, when the search starts from the learned
-        calls, it starts from médio's call in a hand's first round (``None``:
-        ``MEDIO_FIRST_ROUND_2X2``; ``False`` is ``robot:dificil-tabela-cedo`` in the arena).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -145,9 +136,6 @@ class Dificil(SeededRobot):
         self.learned_playouts = (
             LEARNED_PLAYOUTS_2X2 if learned_playouts is None else learned_playouts
         )
-        self.medio_first_round = (
-            MEDIO_FIRST_ROUND_2X2 if medio_first_round is None else medio_first_round
-        )
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -160,14 +148,7 @@ class Dificil(SeededRobot):
             if baseline.act in BETS or view.phase != Phase.PLAY:
                 return baseline
         elif self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
-            baseline = learned_action(
-                view,
-                rng,
-                MEDIO_SAMPLES,
-                answers=False,
-                points="dificil",
-                medio_first_round=self.medio_first_round,
-            )
+            baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
             # at 2×2, when ``learned_playouts``, the play-outs make this team's later calls
             # by the same policy; 1×1 keeps médio's, as measured there
             learned = self.learned_playouts and view.players == 4

@@ -324,7 +324,6 @@ SPARRING = (
     "dificil-cartas",
     "dificil-tabela",
     "dificil-medio-sim",
-    "dificil-tabela-cedo",
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
@@ -334,9 +333,7 @@ searching from the learned calls wherever the policy has a table (difícil does 
 (searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
 bets as médio at a 2×2 table and searches only the cards there; ``dificil-tabela`` and
 ``dificil-medio-sim`` difícil whose 2×2 play-outs make its team's later calls by the
-learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``);
-``dificil-tabela-cedo`` difícil whose 2×2 search starts from the learned calls in a
-hand's first round too, as before (``search.MEDIO_FIRST_ROUND_2X2``)."""
+learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -353,10 +350,6 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         searcher = Dificil(seed, learned_playouts=name == "dificil-tabela")
         searcher.level = name
         return searcher
-    if name == "dificil-tabela-cedo":
-        early = Dificil(seed, medio_first_round=False)
-        early.level = name
-        return early
     if name == "dificil-cartas":
         cards = Dificil(seed, cards_only_2x2=True)
         cards.level = name

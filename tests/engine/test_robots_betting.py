@@ -379,47 +379,6 @@ def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
     assert bets > 0 and differ > 0
 
 
-def test_dificil_2x2_searches_from_medios_first_round_call_and_the_policys_after(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from engine.robots import search
-    from engine.robots.base import decision_rng
-    from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action
-
-    starts: list[A.Action] = []
-    plain = search.candidates
-
-    def spy(view: View, baseline: A.Action) -> list[A.Action]:
-        starts.append(baseline)
-        return plain(view, baseline)
-
-    monkeypatch.setattr(search, "candidates", spy)
-    dificil, medio = Dificil(3, playouts=8), Medio(5)
-    first = parted = later = 0
-    for seed in range(30):
-        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
-        while m.phase < Phase.HAND_OVER:
-            seat = m.to_act()[0]
-            view = m.view(seat)
-            if view.phase == Phase.PLAY and A.TRUCO in view.legal:
-                starts.clear()
-                dificil.choose(view)
-                # the robot's own stream: a fresh generator of (seed, view) for each
-                table = learned_action(
-                    view, decision_rng(3, view), MEDIO_SAMPLES, answers=False, points="dificil"
-                )
-                if not view.rounds:
-                    first += 1
-                    assert starts == [medio_action(view, decision_rng(3, view), MEDIO_SAMPLES)]
-                    parted += starts[0] != table
-                else:
-                    later += 1
-                    assert starts == [table]
-            m.apply(seat, medio.choose(view))
-    # the first round's start is médio's, and there it is not the policy's everywhere
-    assert first > 0 and later > 0 and parted > 0
-
-
 def test_a_robust_bet_must_gain_under_every_model_of_the_other_team() -> None:
     from engine.robots.search import pick, prune, prune_all
 

@@ -135,7 +135,6 @@ def _start_choice(robot: Robot, view: View) -> Action | None:
         MEDIO_SAMPLES,
         answers=False,
         points="dificil",
-        medio_first_round=inner.medio_first_round,
     )
 
 
