@@ -44,6 +44,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NC_(context: str, message: str) -> str:
+    """Mark a source string and its context for extraction; translate it later with
+    ``pgettext`` (a command's name: each language names it its own way)."""
+    return message
+
+
 def language_for(code: str | None) -> str:
     """The bot language for a Telegram ``language_code``: the engine's rule
     (``words.language_for``: its primary subtag, ``pt-BR`` → ``pt``), with Portuguese
@@ -84,13 +90,16 @@ def catalog_path(lang: str) -> Path:
 
 
 BOT_DIR = Path(__file__).resolve().parent
-CALLS = {"gettext": 1, "_": 1, "ngettext": 2, "N_": 1}
-"""Calls whose literal arguments are the bot's sentences (``N_`` marks one for later)."""
+CALLS = {"gettext": 1, "_": 1, "ngettext": 2, "N_": 1, "NC_": 2}
+"""Calls whose literal arguments are the bot's sentences (``N_`` and ``NC_`` mark one for
+later, ``NC_`` with its context)."""
 
 
 def source_messages() -> set[extractor.Message]:
     """Every sentence of the bot (the sandbox, a tool for developers, speaks Portuguese)."""
-    return extractor.from_code(BOT_DIR, calls=CALLS, skip=("sandbox",))
+    return extractor.from_code(
+        BOT_DIR, calls=CALLS, skip=("sandbox",), contextual=frozenset({"NC_"})
+    )
 
 
 def main() -> int:

@@ -77,7 +77,16 @@ class Thinkers:
             self.queued -= 1
 
     def close(self) -> None:
-        """Stop the workers; decisions still pending are dropped (a restart redoes them)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the workers at once; decisions pending or running are dropped (a restart
+        redoes them), so a stopping bot never waits on a robot's thought."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        # Python exits only once every worker has finished the decision it holds, and on a
+        # loaded machine a niced worker's search can take longer than a stop may. Python
+        # 3.11 has no public way to end them (3.14's ``terminate_workers``), and a worker
+        # holds nothing to lose.
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()

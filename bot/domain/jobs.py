@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -179,7 +180,7 @@ def after_change(
     playing = change.status == GameStatus.PLAYING
     dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
     held: ClaimedJob | None = None
-    soonest = now + table_wait
+    soonest = math.inf if table_held else now + table_wait
     if playing and change.robot_seat is not None:
         turn = RobotJob(game, version, change.robot_seat)
         if holder is None:
@@ -211,7 +212,11 @@ def after_change(
     s.execute(_CANCEL_ALL, {"pairs": [(str(kind), k) for kind, k in dropped]})
     tkey = table_key(change.chat_id, change.thread_id)
     payload = TableJob((game,))
-    schedule(s, tkey, now + table_wait, payload, keep_earlier=True, merge=True, keep=table_held)
+    due = schedule(
+        s, tkey, now + table_wait, payload, keep_earlier=True, merge=True, keep=table_held
+    )
+    # a redraw kept at its time (``table_held``) wakes no runner before it
+    soonest = min(soonest, due) if table_held else soonest
     return held, soonest
 
 
@@ -311,8 +316,9 @@ def schedule(
     keep_earlier: bool = False,
     merge: bool = False,
     keep: bool = False,
-) -> None:
-    """Create or replace the job of ``payload``'s kind and ``key`` in the caller's transaction.
+) -> float:
+    """Create or replace the job of ``payload``'s kind and ``key`` in the caller's transaction;
+    when it is due now.
 
     ``keep_earlier``: a job already due sooner keeps its time (redraws coalesce).
     ``keep``: a job already waiting keeps its time, whenever it is due.
@@ -325,8 +331,9 @@ def schedule(
     # the same (a chat's one table redrawn again); other data is merged below.
     params = {"kind": kind, "key": key, "due_at": due_at, "data": stored_form(payload)}
     upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge, keep)
-    if s.execute(upsert, params).first() is not None:
-        return
+    done = s.execute(upsert, params).first()
+    if done is not None:
+        return float(done[1])
     q = select(Job).where(Job.kind == kind, Job.key == key).with_for_update()
     row = s.exec(q).one()  # it conflicted and is locked by the statement above
     if merge and isinstance(payload, TableJob):
@@ -338,6 +345,7 @@ def schedule(
     row.generation += 1
     row.attempts = 0
     s.add(row)
+    return float(row.due_at)
 
 
 @functools.cache
@@ -360,7 +368,7 @@ def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool, keep: bool =
         },
         where=(jobs.data == new.data) if same_data_only else None,
     )
-    return upsert.returning(jobs.id)
+    return upsert.returning(jobs.id, jobs.due_at)
 
 
 # the hot statements on the table itself, not through the ORM's bulk DELETE and UPDATE

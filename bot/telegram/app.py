@@ -217,9 +217,8 @@ class SharedLimiter(BaseRateLimiter[int]):
         raise AssertionError("unreachable")
 
 
-def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
-    t = translations(lang)
-    return [BotCommand(name, t.gettext(text)) for name, text in pairs]
+def _commands(private: bool, lang: str) -> list[BotCommand]:
+    return [BotCommand(*pair) for pair in command_table.menu(private, translations(lang))]
 
 
 async def on_startup(app: TrucoApp) -> None:
@@ -228,12 +227,12 @@ async def on_startup(app: TrucoApp) -> None:
         for lang in LANGUAGES:  # the source language's menus are the default ones
             kw: dict[str, Any] = {} if lang == SOURCE else {"language_code": lang}
             await app.bot.set_my_commands(
-                _commands(command_table.menu(private=False), lang),
+                _commands(private=False, lang=lang),
                 scope=BotCommandScopeAllGroupChats(),
                 **kw,
             )
             await app.bot.set_my_commands(
-                _commands(command_table.menu(private=True), lang),
+                _commands(private=True, lang=lang),
                 scope=BotCommandScopeAllPrivateChats(),
                 **kw,
             )

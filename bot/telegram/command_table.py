@@ -14,7 +14,7 @@ from typing import Any
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.i18n import N_, Translations
+from bot.i18n import LANGUAGES, N_, NC_, Translations, translations
 from bot.telegram.context import BotContext
 from bot.telegram.handlers import commands, lobby, marcador, settings, tutorial
 from bot.telegram.handlers.common import reply
@@ -22,6 +22,9 @@ from bot.telegram.render.help import help_text
 from engine.rulesets import ALL_RULESETS
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, Any]]
+COMMAND = "command"
+"""The gettext context of a command's name: each language names it its own way (``/ajuda``
+is ``/help`` and ``/ayuda``), and every name works in any chat."""
 VARIANTS = "|".join(ALL_RULESETS)
 """The variants' names as /ajuda lists them (any spelling of ``get_ruleset`` is read)."""
 
@@ -47,6 +50,7 @@ class Command:
     """One command: its names, its handler and how the menus and /ajuda present it."""
 
     name: str
+    """Its Portuguese name (``NC_(COMMAND, …)`` when other languages name it otherwise)."""
     handler: Handler
     menu: str | None = None
     """The line of Telegram's command menu (``None``: not in the menu)."""
@@ -55,16 +59,22 @@ class Command:
     usage: str | None = None
     """Its arguments, as /ajuda shows them (``{variants}``: the variants' names)."""
     aliases: tuple[str, ...] = ()
+    """Other names it answers to, in no menu (a guess a person may make)."""
     private_only: bool = False
     """In the private chats' menu only."""
     anonymous: bool = False
     """An anonymous sender (an admin posting as the group) may run it: it only reads,
     or it needs an admin, not a player."""
 
+    def name_in(self, t: Translations) -> str:
+        """Its name in ``t``'s language, as the menus and /ajuda show it."""
+        return t.pgettext(COMMAND, self.name)
+
     @property
     def names(self) -> tuple[str, ...]:
-        """The name and its aliases."""
-        return (self.name, *self.aliases)
+        """Every name it answers to: its name in each language, then its aliases."""
+        local = (self.name_in(translations(lang)) for lang in LANGUAGES)
+        return tuple(dict.fromkeys((*local, *self.aliases)))
 
 
 COMMANDS = (
@@ -84,14 +94,14 @@ COMMANDS = (
         private_only=True,
     ),
     Command(
-        "placar",
+        NC_("command", "placar"),
         commands.score,
         N_("Traz a mesa da partida para baixo"),
         N_("traz a mesa da partida para baixo"),
         anonymous=True,
     ),
     Command(
-        "marcador",
+        NC_("command", "marcador"),
         marcador.marcador_command,
         N_("Placar para jogar com baralho de verdade"),
         N_("placar para jogar com baralho de verdade"),
@@ -104,15 +114,14 @@ COMMANDS = (
         anonymous=True,
     ),
     Command(
-        "regras",
+        NC_("command", "regras"),
         commands.rules,
         N_("Resumo das regras"),
         N_("resumo das regras"),
-        aliases=("reglas",),  # a Spanish speaker's guess
         anonymous=True,
     ),
     Command(
-        "baralho",
+        NC_("command", "baralho"),
         settings.deck_command,
         N_("Cartas tradicionais ou espanholas"),
         N_("cartas tradicionais ou espanholas"),
@@ -125,35 +134,35 @@ COMMANDS = (
         anonymous=True,
     ),
     Command(
-        "idioma",
+        NC_("command", "idioma"),
         settings.language_command,
         N_("Idioma do grupo (admins)"),
         N_("o idioma do grupo (admins)"),
-        aliases=("language",),
         anonymous=True,
     ),
     Command(
-        "cancelar",
+        NC_("command", "cancelar"),
         lobby.cancel_command,
         N_("Encerra a mesa"),
         N_("encerra a mesa"),
         anonymous=True,
     ),
     Command(
-        "ajuda",
+        NC_("command", "ajuda"),
         help_command,
         N_("Como usar o bot"),
-        aliases=("help", "ayuda"),
         anonymous=True,
     ),
 )
 """In the order of the menus and of /ajuda."""
 
 
-def menu(private: bool) -> tuple[tuple[str, str], ...]:
-    """The command menu of private chats or of groups: (command, untranslated line)."""
+def menu(private: bool, t: Translations) -> tuple[tuple[str, str], ...]:
+    """The command menu of private chats or of groups in ``t``'s language: (command, line)."""
     return tuple(
-        (c.name, c.menu) for c in COMMANDS if c.menu is not None and (private or not c.private_only)
+        (c.name_in(t), t.gettext(c.menu))
+        for c in COMMANDS
+        if c.menu is not None and (private or not c.private_only)
     )
 
 
@@ -164,7 +173,7 @@ def help_lines(t: Translations) -> list[str]:
         if c.does is None:
             continue
         usage = f" {t.gettext(c.usage).format(variants=VARIANTS)}" if c.usage else ""
-        lines.append(f"/{c.name}{usage} — {t.gettext(c.does)}")
+        lines.append(f"/{c.name_in(t)}{usage} — {t.gettext(c.does)}")
     return lines
 
 

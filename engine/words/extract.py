@@ -37,12 +37,16 @@ def _literal(node: ast.expr) -> str | None:
 
 
 def from_code(
-    root: Path = ENGINE, calls: dict[str, int] = CALLS, skip: tuple[str, ...] = ()
+    root: Path = ENGINE,
+    calls: dict[str, int] = CALLS,
+    skip: tuple[str, ...] = (),
+    contextual: frozenset[str] = frozenset({"pgettext"}),
 ) -> set[Message]:
     """Texts written as literal arguments of gettext calls in the package's modules.
 
     ``calls``: the names of the calls and how many of their first arguments are texts;
-    ``skip``: folders of ``root`` left out.
+    ``skip``: folders of ``root`` left out; ``contextual``: the calls whose first text is
+    the context of the second (``pgettext`` and its markers).
     """
     found: set[Message] = set()
     for path in sorted(root.rglob("*.py")):
@@ -58,7 +62,7 @@ def from_code(
             texts = [_literal(a) for a in node.args[: calls[name]]]
             if any(t is None for t in texts):
                 continue
-            if name == "pgettext":
+            if name in contextual:
                 found.add(Message(texts[0], texts[1] or ""))
             elif name == "ngettext":
                 found.add(Message(None, texts[0] or "", texts[1]))

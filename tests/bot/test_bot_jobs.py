@@ -341,3 +341,46 @@ def test_the_hands_wait_for_a_robots_answer_and_come_at_once_for_a_persons_turn(
         s.commit()
     assert hands_due() == 30.0
     db.close()
+
+
+def test_a_move_that_owes_the_group_nothing_leaves_a_waiting_table_redraw_at_its_time(
+    tmp_path: Path,
+) -> None:
+    """A table redraw put off until the group's minute has room stays put off when a move
+    that owes the group nothing comes (``table_held``: brought forward, it read the table
+    only to wait again), and the change wakes no runner for it before then; with no redraw
+    waiting, the move's redraw is due at once."""
+    from bot.domain.values.game import Change, GameStatus
+
+    db = Database(database_url(tmp_path))
+    key = store.table_key(-100, None)
+
+    def table_due() -> float:
+        with db.session() as s:
+            row = s.exec(select(Job).where(Job.kind == JobKind.TABLE, Job.key == key)).one()
+            return row.due_at
+
+    def change(version: int) -> Change:  # a person's turn: only its deadline is due later
+        return Change(5, -100, None, False, GameStatus.PLAYING, version, 1000.0, None)
+
+    with db.session() as s:  # no redraw waiting: the move's is due now
+        _turn, soonest = store.after_change(s, change(2), 10.0, 0.0, table_held=True)
+        s.commit()
+    assert table_due() == 10.0 and soonest == 10.0
+    with db.session() as s:  # the redraw found no room: put off to 16 s
+        store.schedule(s, key, 16.0, store.TableJob((5,)))
+        s.commit()
+    with db.session() as s:  # a move owing nothing keeps it there, and its hands come now
+        _turn, soonest = store.after_change(s, change(3), 11.0, 0.0, table_held=True)
+        s.commit()
+    assert table_due() == 16.0 and soonest == 11.0
+    with db.session() as s:  # its hands drawn, the next such move wakes nobody before 16 s
+        store.cancel(s, JobKind.HANDS, "5")
+        _turn, soonest = store.after_change(s, change(4), 12.0, 0.0, hands=False, table_held=True)
+        s.commit()
+    assert table_due() == 16.0 and soonest == 16.0
+    with db.session() as s:  # a move that owes the group a line brings it forward
+        store.after_change(s, change(5), 13.0, 0.0)
+        s.commit()
+    assert table_due() == 13.0
+    db.close()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 
 from bot.robot_workers import MIN_BUDGET_MS, Thinkers, budget_under_load, decide
 from engine import Match, TableOptions, get_ruleset
@@ -39,6 +41,23 @@ async def test_dificil_decides_in_a_worker_process_and_medio_inline() -> None:
     finally:
         thinkers.close()
     assert thinkers._pool is None
+
+
+async def test_closing_never_waits_for_a_thought_in_progress() -> None:
+    """A stopping bot drops the decision a worker is running instead of waiting for it."""
+    thinkers = Thinkers(workers=2)
+    try:
+        long = thinkers._executor().submit(time.sleep, 600)  # a thought that never ends
+        quick = await thinkers.choose("dificil", 7, 30, a_view())  # the worker is up and taking
+        assert quick in a_view().legal
+        workers = list(thinkers._pool._processes.values())  # type: ignore[union-attr]
+        assert workers and all(w.is_alive() for w in workers)
+    finally:
+        thinkers.close()
+    for worker in workers:
+        await asyncio.to_thread(worker.join, 60)  # ends as soon as it is gone
+        assert not worker.is_alive()
+    assert long.cancelled() or isinstance(long.exception(timeout=60), Exception)
 
 
 def test_the_bots_robot_levels_are_the_engines() -> None:

@@ -38,11 +38,12 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         sofi = s.add_user("Sofía", language_code="es-AR")
         beto = s.add_user("Beto", language_code="pt-br")
 
-        # the command menus are published per language: hers is in Spanish
+        # the command menus are published per language: hers is in Spanish, names too
         menu = await h.wait(lambda: s.commands_for(sofi, sofi) or None)
         lines = {c["command"]: c["description"] for c in menu}
         assert lines["truco"] == "Abre una mesa: /truco [variante] [1x1|2x2] [puntos]"
-        assert lines["ajuda"] == "Cómo usar el bot"
+        assert lines["ayuda"] == "Cómo usar el bot" and "ajuda" not in lines
+        assert lines["reglas"] == "Resumen de las reglas"
         assert {c["command"]: c["description"] for c in s.commands_for(beto, beto)}[
             "ajuda"
         ] == "Como usar o bot"
@@ -51,9 +52,12 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         hello = await _said(h, sofi, "Hola")
         assert hello["text"].startswith("¡Hola, Sofía! Acá te llegan tus cartas")
 
-        await s.user_sends(sofi, sofi, "/ayuda")  # /ajuda, as a Spanish speaker guesses it
+        assert "/ayuda" in hello["text"] and "/ajuda" not in hello["text"]
+
+        await s.user_sends(sofi, sofi, "/ayuda")  # /ajuda, as her menu names it
         help_text = strip_tags((await _said(h, sofi, "Truco en Telegram"))["text"])
         assert "/truco [" in help_text and "abre una mesa" in help_text
+        assert "/reglas — resumen de las reglas" in help_text and "/regras" not in help_text
         assert "Quién puede" in help_text and "Quem pode" not in help_text
 
         # the lessons are in Spanish, every one of them

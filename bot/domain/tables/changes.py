@@ -84,7 +84,9 @@ def commit(
     nothing (no announcement) records its table's redraw for then, instead of a redraw
     that would run now only to put itself off (``presence.gate``, as the redraw asks),
     and no move redraws the hands, whose messages point to the app and stay as they are
-    (they are redrawn when a page opens or closes, and when the match ends).
+    (they are redrawn when a page opens or closes, and when the match ends). The lines
+    that wait for the group's silence there wait for it too when one person plays with
+    robots only (``presence.alone_with_robots``: their hand tells them each line).
     """
     change = game_change(game, m, seats)
     now = rules.clock()
@@ -95,12 +97,17 @@ def commit(
         gap, everyone = presence.gate(seated, seen, now)
         if not outbox.recorded_in(s, change.game_id):
             wait = gap
+            # a redraw already waiting keeps its time: it was put off until the group's
+            # minute has room (or the app's gap ends), which a move that owes the group
+            # nothing does not bring sooner; brought forward, it read the table only to
+            # wait again (~3 times a hand with buttons), and it draws the newest state
+            held = True
         elif not outbox.urgent_in(s, change.game_id):
             # lines that are not calls (an answer, a hand's closing) while older ones wait
             # for room in the group's minute: they go together, when the redraw comes back
             # (brought forward, it read the table only to wait again)
             held = outbox.owed_before_in(s, change.game_id)
-            if not held and everyone:
+            if not held and (everyone or presence.alone_with_robots(seats)):
                 # the group hears such lines only after a silence (``flood.SILENT``): run
                 # now, the redraw only learnt to wait for it (~3 times a hand)
                 wait = flood.silence_left_in(s, change.chat_id, now)
