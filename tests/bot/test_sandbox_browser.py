@@ -279,6 +279,7 @@ def test_real_bot_hand_in_the_browser(tmp_path, browser):
 
         # Ana fills the table with two robots and starts.
         ana.locator('.chat-item[data-chat^="-"]', has_text="Truco da firma").click()
+        expect(ana.locator("#chat-title")).to_have_text("Truco da firma")
         lobby = ana.locator(".msg.from-bot", has_text="Mesa de Truco paulista").last
         lobby.get_by_role("button", name="+ Robô médio").click()
         # the second robot from the redrawn lobby: a tap on the same drawing is a repeat

@@ -443,3 +443,21 @@ def test_arena_betting_counts_add_up_to_the_points() -> None:
     # a hand has one first caller or none
     called = sum(r["bets"]["called_hands"] for r in rows)  # type: ignore[index]
     assert 0 < called <= run["hands"]
+
+
+def test_partings_are_counted_on_the_arenas_own_matches_and_only_where_robots_differ() -> None:
+    from engine.tools.arena.deviations import run
+
+    s = setup("robot:facil", "robot:medio", players=2)
+    counted = run(s, "robot:medio", matches=4, jobs=1)
+    # the very matches of the arena: side A wins what it wins there
+    assert counted.matches == 4
+    assert counted.wins == sum(play_pair(s, deal).tallies[0].wins for deal in range(2))
+    # fácil parts from médio somewhere, and each parting is filed with its gain
+    assert counted.gains and all(len(v) > 0 for v in counted.gains.values())
+    summary = counted.summary()
+    assert summary["partings"] == sum(len(v) for v in counted.gains.values())
+    assert all(" -> " not in f["file"] and "->" in f["file"] for f in summary["files"])
+    # a robot compared with itself never parts
+    same = run(setup("robot:medio", "robot:facil", players=2), "robot:medio", matches=2, jobs=1)
+    assert same.decisions > 0 and not same.gains

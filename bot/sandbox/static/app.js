@@ -152,23 +152,42 @@ function lastMessage(chatId) {
   return list[list.length - 1];
 }
 
+// The list is updated in place, never rebuilt: an item replaced between a pointer's press
+// and release gets no click, and the bot's messages update the list all the time.
 function renderChatList() {
   const ul = $("#chat-list");
-  ul.innerHTML = "";
-  state.chats.forEach((chat) => {
+  const old = new Map([...ul.children].map((li) => [li.dataset.chat, li]));
+  state.chats.forEach((chat, n) => {
     const id = String(chat.id);
-    const li = document.createElement("li");
-    li.className = "chat-item" + (id === String(state.current) ? " active" : "");
-    li.dataset.chat = id;
+    const li = old.get(id) || chatItem(id);
+    old.delete(id);
+    li.classList.toggle("active", id === String(state.current));
+    const avatar = li.querySelector(".avatar");
+    avatar.style.background = colorFor(chat.id);
+    avatar.textContent = chat.type === "private" ? "🂡" : initials(chat.title);
+    const name = `${esc(chatTitle(chat))}${chat.type === "private" ? ' <span class="bot-tag">bot</span>' : ""}`;
+    const title = li.querySelector(".chat-name");
+    if (title.innerHTML !== name) title.innerHTML = name;
     const last = lastMessage(id);
-    const preview = last ? (last.text || "").split("\n")[0] : (chat.type === "private" ? "Toque para iniciar o bot" : "");
-    const unread = state.unread[id] ? `<span class="badge">${state.unread[id]}</span>` : "";
-    li.innerHTML = `<div class="avatar" style="background:${colorFor(chat.id)}">${chat.type === "private" ? "🂡" : initials(chat.title)}</div>
-      <div class="chat-text"><div class="chat-name">${esc(chatTitle(chat))}${chat.type === "private" ? ' <span class="bot-tag">bot</span>' : ""}</div>
-      <div class="chat-preview">${esc(preview)}</div></div>${unread}`;
-    li.onclick = () => openChat(id);
-    ul.appendChild(li);
+    li.querySelector(".chat-preview").textContent =
+      last ? (last.text || "").split("\n")[0] : (chat.type === "private" ? "Toque para iniciar o bot" : "");
+    const badge = li.querySelector(".badge");
+    badge.textContent = state.unread[id] || "";
+    badge.hidden = !state.unread[id];
+    if (ul.children[n] !== li) ul.insertBefore(li, ul.children[n] || null);
   });
+  old.forEach((li) => li.remove());
+}
+
+function chatItem(id) {
+  const li = document.createElement("li");
+  li.className = "chat-item";
+  li.dataset.chat = id;
+  li.innerHTML = `<div class="avatar"></div>
+    <div class="chat-text"><div class="chat-name"></div><div class="chat-preview"></div></div>
+    <span class="badge" hidden></span>`;
+  li.onclick = () => openChat(id);
+  return li;
 }
 
 function openChat(id) {
@@ -415,11 +434,23 @@ function applyEvent(ev) {
   const id = String(ev.chat_id);
   if (!(id in state.messages)) return;  // not a chat this person sees
   const list = state.messages[id];
+  const box = $("#messages");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   if (ev.type === "message") {
     list.push(ev.message);
     const chat = chatById(id);
+    const opened = chat && chat.type === "private" && !chat.started;
     if (chat && chat.type === "private") chat.started = true;
-    if (id !== String(state.current)) state.unread[id] = (state.unread[id] || 0) + 1;
+    if (id !== String(state.current)) {
+      state.unread[id] = (state.unread[id] || 0) + 1;
+    } else if (!opened && !box.querySelector(".empty-hint")) {
+      // added below the others, the messages on screen untouched: a button being pressed
+      // while a message arrives keeps its click
+      box.appendChild(renderMessage(ev.message, chat));
+      if (atBottom) box.scrollTop = box.scrollHeight;
+      renderChatList();
+      return;
+    }
   } else if (ev.type === "edit") {
     const i = list.findIndex((m) => m.message_id === ev.message.message_id);
     if (i >= 0) list[i] = ev.message;
@@ -427,8 +458,6 @@ function applyEvent(ev) {
       const old = document.getElementById(`m-${ev.message.message_id}`);
       if (old) {
         // an edit that makes a message taller keeps the bottom in view, as Telegram does
-        const box = $("#messages");
-        const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
         old.replaceWith(renderMessage(ev.message, chatById(id)));
         if (atBottom) box.scrollTop = box.scrollHeight;
         renderChatList();
@@ -437,11 +466,15 @@ function applyEvent(ev) {
     }
   } else if (ev.type === "delete") {
     state.messages[id] = list.filter((m) => m.message_id !== ev.message_id);
+    const gone = id === String(state.current) && document.getElementById(`m-${ev.message_id}`);
+    if (gone && state.messages[id].length) {
+      gone.remove();
+      renderChatList();
+      return;
+    }
   }
   renderChatList();
   if (id === String(state.current)) {
-    const box = $("#messages");
-    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
     const scrolled = box.scrollTop;
     renderChat();
     // keep reading where you were unless you were at the bottom already

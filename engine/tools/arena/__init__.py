@@ -12,7 +12,10 @@ played twice, once with each side on team 0, so both sides hold the same cards.
 
 The command lives in modules of one job each: ``protocol`` (the players and the outside
 program's JSON Lines), ``driver`` (the mirrored matches and the tallies), ``figures``
-(per-side figures and the machine), ``results`` (the results file) and ``cli``.
+(per-side figures and the machine), ``results`` (the results file) and ``cli``;
+``deviations`` (``python -m engine.tools.arena.deviations``) plays the same matches and
+counts, decision by decision with the real cards, what one robot's choices that another
+would not make were worth.
 """
 
 from __future__ import annotations
