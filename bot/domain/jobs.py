@@ -621,29 +621,6 @@ def cycle(
     return Cycle(claimed, more, nxt, unfinished, not_given_back)
 
 
-_MINE_NOW = (
-    select(Job.id)
-    .where(
-        col(Job.id) == bindparam("job"),
-        col(Job.generation) == bindparam("gen"),
-        col(Job.claimed_by) == bindparam("w"),
-    )
-    .with_for_update(skip_locked=True)
-)
-
-
-def finish_in(s: Session, job: ClaimedJob, worker: str) -> bool:
-    """Finish ``job`` (its row deleted) in the caller's transaction, the last write of its
-    run; ``False``, and nothing done, when the row is no longer that run's: rescheduled
-    meanwhile (it runs again), taken over, or locked by a change (never waited for, as in
-    ``cycle``). Finished here, the job costs its runner no turn of the loop to finish it."""
-    found = s.execute(_MINE_NOW, {"job": job.id, "gen": job.generation, "w": worker}).first()
-    if found is None:
-        return False
-    s.execute(_DONE, {"done": [(job.id, job.generation)]})
-    return True
-
-
 def postpone(
     db: Database,
     job: ClaimedJob,

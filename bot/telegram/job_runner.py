@@ -183,12 +183,6 @@ class JobRunner:
             if hands is not None:
                 loop.call_soon_threadsafe(self._hold_redraw, hands)
 
-    def finished(self, job: ClaimedJob) -> None:
-        """The running ``job``'s own last transaction finished it (``jobs.finish_in``): its
-        end needs no turn of the loop to finish it."""
-        if self._jobs.get(job.id) is job:
-            self._settled.add(job.id)
-
     def _hold_redraw(self, job: ClaimedJob) -> None:
         """Run the held redraw ``job`` when due; an older generation of its row, ended
         and not yet finished (or given back), is not: finishing it would give back the

@@ -62,7 +62,7 @@ def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -
 
 async def flush_hands(app: TrucoApp, job: ClaimedJob, redraw: HandsJob) -> None:
     """Job: draw the newest state of a game's private hand messages (also the warning)."""
-    if not await update_hands(app, redraw.game, job):
+    if not await update_hands(app, redraw.game):
         raise Postpone(RETRY_SECONDS)
 
 
@@ -332,12 +332,10 @@ def plan_hands(
     return plans
 
 
-async def update_hands(app: TrucoApp, game_id: int, job: ClaimedJob | None = None) -> bool:
+async def update_hands(app: TrucoApp, game_id: int) -> bool:
     """Send or edit each person's hand message so it shows their view and legal buttons.
 
-    ``False`` when a call failed for a passing reason: the job comes back later. ``job``:
-    the redraw job running this, finished by the last message's save when every message
-    before it was drawn (one transaction, not a turn of the job loop).
+    ``False`` when a call failed for a passing reason: the job comes back later.
     """
     rt = runtime_of(app)
     async with rt.lock(("hands", game_id)):
@@ -357,19 +355,12 @@ async def update_hands(app: TrucoApp, game_id: int, job: ClaimedJob | None = Non
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)
         plans = plan_hands(drawing, rt.rules.clock(), seconds, drawing.in_app, rt.config.webapp)
-        last = max((i for i, p in enumerate(plans) if p.step != Step.SKIP), default=-1)
-        done: list[bool] = []
-        for i, plan in enumerate(plans):
-            ends = job if i == last and all(done) else None
-            done.append(await _carry_out(app, game_id, plan, ends))
+        done = [await _carry_out(app, game_id, plan) for plan in plans]
     return all(done)
 
 
-async def _carry_out(
-    app: TrucoApp, game_id: int, plan: HandPlan, job: ClaimedJob | None = None
-) -> bool:
-    """Do what ``plan`` says; ``False`` after a passing failure (the job comes back).
-    ``job``: the redraw job the save of this message finishes."""
+async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
+    """Do what ``plan`` says; ``False`` after a passing failure (the job comes back)."""
     row = plan.row
     if plan.step == Step.SKIP:
         return True
@@ -378,7 +369,7 @@ async def _carry_out(
     elif plan.step == Step.EDIT and row is not None:
         outcome = await edit(app, row.chat_id, row.message_id, plan.text, plan.markup)
         if outcome == Edited.DONE:
-            await _saved(app, game_id, plan, row.message_id, job)
+            await _saved(app, game_id, plan, row.message_id)
             return True
         if outcome == Edited.FAILED:
             return False
@@ -405,25 +396,14 @@ async def _carry_out(
     except TelegramError as exc:
         log.warning("hand message to %s failed: %s", plan.player, exc)
         return False
-    await _saved(app, game_id, plan, sent.message_id, job)
+    await _saved(app, game_id, plan, sent.message_id)
     return True
 
 
-async def _saved(
-    app: TrucoApp, game_id: int, plan: HandPlan, message_id: int, job: ClaimedJob | None = None
-) -> None:
-    """Record the message that now shows the seat's hand (finishing ``job`` with it)."""
+async def _saved(app: TrucoApp, game_id: int, plan: HandPlan, message_id: int) -> None:
+    """Record the message that now shows the seat's hand."""
     shown = HandMessageInfo(plan.player, message_id, plan.hand, plan.digest, plan.ping)
-    rt = runtime_of(app)
-    finish = None if job is None else (job, rt.jobs.worker)
-    ended = await asyncio.to_thread(
-        messages.save_hand_message,
-        rt.db,
-        game_id,
-        plan.seat,
-        shown,
-        saw_ask=plan.saw_ask,
-        finish=finish,
+    db = runtime_of(app).db
+    await asyncio.to_thread(
+        messages.save_hand_message, db, game_id, plan.seat, shown, saw_ask=plan.saw_ask
     )
-    if ended and job is not None:
-        rt.jobs.finished(job)
