@@ -161,7 +161,7 @@ def after_change(
     hands: bool = True,
     table_held: bool = False,
     holder: TurnHolder | None = None,
-) -> Followed:
+) -> tuple[ClaimedJob | None, float]:
     """Record, in the change's transaction, everything that must follow it.
 
     The robot's turn or the deadline of the pending decision (a robot to act moves by
@@ -171,8 +171,7 @@ def after_change(
     hands' warning ``warning`` seconds before the deadline.
 
     With a ``holder``, the robot's turn is claimed for it here (returned: tell the holder
-    after the commit): a claim of its own was a transaction per robot turn. So are the
-    hands, unless another runner holds their redraw (``hold_redraw``). Also returned:
+    after the commit): a claim of its own was a transaction per robot turn. Also returned:
     when the first of the other jobs is due (a table redraw kept sooner by ``keep_earlier``
     was already due then).
     """
@@ -196,19 +195,13 @@ def after_change(
         dropped.append((JobKind.ROBOT, key))
     else:
         dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
-    redraw: ClaimedJob | None = None
     if change.status != GameStatus.LOBBY and hands:
         # a robot to act: the hands wait for its answer (which brings them to now, or
         # waits again for the next robot's), one edit instead of two (``hands_wait``)
         robot_next = playing and change.robot_seat is not None
         hands_at = now + (hands_wait(robot_delay) if robot_next else 0.0)
-        if holder is not None:
-            # claimed here like the robot's turn: a claim of its own was a turn of the
-            # job loop (a transaction) per redraw
-            redraw = hold_redraw(s, key, hands_at, HandsJob(game), holder.worker, holder.lease, now)
-        if redraw is None:
-            soonest = min(soonest, hands_at)
-            schedule(s, key, hands_at, HandsJob(game), keep_earlier=True)
+        soonest = min(soonest, hands_at)
+        schedule(s, key, hands_at, HandsJob(game), keep_earlier=True)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:
@@ -224,20 +217,7 @@ def after_change(
     )
     # a redraw kept at its time (``table_held``) wakes no runner before it
     soonest = min(soonest, due) if table_held else soonest
-    return Followed(held, soonest, redraw)
-
-
-@dataclass(frozen=True)
-class Followed:
-    """What ``after_change`` claimed for its ``holder`` (tell it after the commit)."""
-
-    turn: ClaimedJob | None
-    """The robot's turn (``None``: the game has none left)."""
-    soonest: float
-    """When the first of the other jobs is due (a table redraw kept sooner by
-    ``keep_earlier`` was already due then)."""
-    hands: ClaimedJob | None = None
-    """The hands' redraw, claimed with the change (``None``: recorded for any runner)."""
+    return held, soonest
 
 
 def hold(
@@ -261,54 +241,6 @@ def hold(
     row = s.execute(_held_upsert(s.get_bind().dialect.name), params).one()
     data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
     return ClaimedJob(row[0], payload.kind.value, key, due_at, data, row[1], 0, until)
-
-
-def hold_redraw(
-    s: Session, key: str, due_at: float, payload: Payload, worker: str, lease: float, now: float
-) -> ClaimedJob | None:
-    """``hold`` for a redraw that coalesces (``schedule``'s ``keep_earlier``): a redraw
-    already due sooner keeps its time. ``None``, and nothing written, while another runner
-    holds the job (running it, or holding it for its own change): ``schedule`` then leaves
-    that claim in place, and the job runs again once that run ends, as before."""
-    params = {
-        "kind": payload.kind.value,
-        "key": key,
-        "due_at": due_at,
-        "data": stored_form(payload),
-        "w": worker,
-        "until": due_at + lease,
-        "now": now,
-    }
-    row = s.execute(_held_redraw_upsert(s.get_bind().dialect.name), params).first()
-    if row is None:
-        return None
-    data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
-    due = float(row[2])
-    return ClaimedJob(row[0], payload.kind.value, key, due, data, row[1], 0, due_at + lease)
-
-
-@functools.cache
-def _held_redraw_upsert(dialect: str) -> Any:
-    """``hold_redraw``'s statement, built once per dialect."""
-    stmt = _new_job(dialect, claimed_by=bindparam("w"), claimed_until=bindparam("until"))
-    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
-    upsert = stmt.on_conflict_do_update(
-        index_elements=["kind", "key"],
-        set_={
-            "due_at": case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at),
-            "data": new.data,
-            "generation": jobs.generation + 1,
-            "attempts": 0,
-            "claimed_by": new.claimed_by,
-            "claimed_until": new.claimed_until,
-        },
-        where=(
-            jobs.claimed_by.is_(None)
-            | (jobs.claimed_by == new.claimed_by)
-            | (jobs.claimed_until < bindparam("now"))
-        ),
-    )
-    return upsert.returning(jobs.id, jobs.generation, jobs.due_at)
 
 
 def _new_job(dialect: str, **claim: Any) -> Any:

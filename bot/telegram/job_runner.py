@@ -144,8 +144,8 @@ class JobRunner:
         self._jobs: dict[int, ClaimedJob] = {}
         """The job each running task runs."""
         self._held: dict[int, tuple[ClaimedJob, asyncio.Task[None]]] = {}
-        """Robot turns and hands' redraws claimed for this runner by its own changes
-        (``held``), each with the sleep that starts it when due."""
+        """Robot turns claimed for this runner by its own changes (``held``), each with the
+        sleep that starts it when due."""
         self._settled: set[int] = set()
         """Running robot turns whose row a later change of this process already replaced
         or dropped: nothing to finish or give back."""
@@ -160,41 +160,17 @@ class JobRunner:
         """Look for due jobs now (after this process committed a change)."""
         self._wake.set()
 
-    def held(
-        self,
-        key: str,
-        job: ClaimedJob | None,
-        soonest: float | None = None,
-        *,
-        hands: ClaimedJob | None = None,
-    ) -> None:
+    def held(self, key: str, job: ClaimedJob | None, soonest: float | None = None) -> None:
         """A change of this process committed the robot turn ``job`` of game ``key``,
-        claimed for this runner (``None``: the game has none), and the hands' redraw
-        ``hands`` (``None``: recorded for any runner): run them when due, with no claim
-        of their own. A turn of that game running for an older state has its row
-        replaced or dropped by then: its end finishes nothing; so has a redraw of the
-        hands run for an older state. The change's other jobs are looked for from
-        ``soonest`` (``Rules.holder``; any thread)."""
+        claimed for this runner (``None``: the game has none): run it when due, with no
+        claim of its own. A turn of that game running for an older state has its row
+        replaced or dropped by then: its end finishes nothing. The change's other jobs
+        are looked for from ``soonest`` (``Rules.holder``; any thread)."""
         loop = self._event_loop
         if loop is None or loop.is_closed():
             return  # not running: the claim runs out and any runner takes the job
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
             loop.call_soon_threadsafe(self._hold, key, job, soonest)
-            if hands is not None:
-                loop.call_soon_threadsafe(self._hold_redraw, hands)
-
-    def _hold_redraw(self, job: ClaimedJob) -> None:
-        """Run the held redraw ``job`` when due; an older generation of its row, ended
-        and not yet finished (or given back), is not: finishing it would give back the
-        row, claim and all, that ``job`` now is."""
-        older = self._running.get(job.id)
-        if older is not None and self._jobs[job.id].generation < job.generation:
-            self._settled.add(job.id)
-        self._done = [x for x in self._done if x.id != job.id or x.generation >= job.generation]
-        self._later = [
-            x for x in self._later if x.job.id != job.id or x.job.generation >= job.generation
-        ]
-        self._start(job)
 
     def _hold(self, key: str, job: ClaimedJob | None, soonest: float | None) -> None:
         if soonest is not None and not self._stopping:
@@ -207,12 +183,7 @@ class JobRunner:
                 continue
             if job is None or running.id != job.id or running.generation < job.generation:
                 self._settled.add(i)
-        if job is not None:
-            self._start(job)
-
-    def _start(self, job: ClaimedJob) -> None:
-        """Start a held job when it is due (a newer generation replaces one waiting)."""
-        if self._stopping or self._loop_task is None:
+        if job is None or self._stopping or self._loop_task is None:
             return
         waiting = self._held.get(job.id)
         if waiting is not None:
@@ -223,7 +194,7 @@ class JobRunner:
         self._held[job.id] = (job, start)
 
     async def _start_held(self, job: ClaimedJob) -> None:
-        """Run a held job when it is due (after its row's older run, if any)."""
+        """Run a held robot turn when it is due (after its row's older run, if any)."""
         await self.clock.sleep(job.due_at - self.clock())
         waiting = self._held.get(job.id)
         if waiting is None or waiting[0] is not job:

@@ -364,19 +364,19 @@ def test_a_move_that_owes_the_group_nothing_leaves_a_waiting_table_redraw_at_its
         return Change(5, -100, None, False, GameStatus.PLAYING, version, 1000.0, None)
 
     with db.session() as s:  # no redraw waiting: the move's is due now
-        soonest = store.after_change(s, change(2), 10.0, 0.0, table_held=True).soonest
+        _turn, soonest = store.after_change(s, change(2), 10.0, 0.0, table_held=True)
         s.commit()
     assert table_due() == 10.0 and soonest == 10.0
     with db.session() as s:  # the redraw found no room: put off to 16 s
         store.schedule(s, key, 16.0, store.TableJob((5,)))
         s.commit()
     with db.session() as s:  # a move owing nothing keeps it there, and its hands come now
-        soonest = store.after_change(s, change(3), 11.0, 0.0, table_held=True).soonest
+        _turn, soonest = store.after_change(s, change(3), 11.0, 0.0, table_held=True)
         s.commit()
     assert table_due() == 16.0 and soonest == 11.0
     with db.session() as s:  # its hands drawn, the next such move wakes nobody before 16 s
         store.cancel(s, JobKind.HANDS, "5")
-        soonest = store.after_change(s, change(4), 12.0, 0.0, hands=False, table_held=True).soonest
+        _turn, soonest = store.after_change(s, change(4), 12.0, 0.0, hands=False, table_held=True)
         s.commit()
     assert table_due() == 16.0 and soonest == 16.0
     with db.session() as s:  # a move that owes the group a line brings it forward

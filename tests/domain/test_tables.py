@@ -10,7 +10,6 @@ from itertools import count
 from typing import Any
 
 import pytest
-from sqlmodel import select
 
 from bot.domain import (
     AddRobot,
@@ -35,7 +34,6 @@ from bot.domain import (
     tables,
 )
 from bot.domain import jobs as store
-from bot.domain.models import Job
 from bot.domain.tables import news
 from bot.domain.tables.rows import GameRow, game_row
 from bot.domain.values.drawings import HandMessageInfo, Ping
@@ -607,91 +605,10 @@ class Holder:
 
     def __init__(self) -> None:
         self.heard: list[tuple[str, store.ClaimedJob | None, float | None]] = []
-        self.hands: list[store.ClaimedJob | None] = []
 
-    def held(
-        self,
-        key: str,
-        job: store.ClaimedJob | None,
-        soonest: float | None,
-        *,
-        hands: store.ClaimedJob | None = None,
-    ) -> None:
+    def held(self, key: str, job: store.ClaimedJob | None, soonest: float | None) -> None:
         """Note what the change's commit told."""
         self.heard.append((key, job, soonest))
-        self.hands.append(hands)
-
-
-def test_a_change_claims_the_hands_redraw_for_its_own_runner_unless_another_holds_it(
-    db: Database, clock: Clock, group: int
-) -> None:
-    """The hands' redraw is claimed in the transaction of the move that calls for it, for
-    the process that made the move (no turn of any runner claims it; none takes it before
-    its claim runs out). The robot's answer, made by the same process, claims it again, a
-    newer generation due at once. While another runner holds the redraw (running it), a
-    move leaves that claim alone: the redraw is recorded again, for after that run."""
-    holder = Holder()
-    rules = Rules(decision_seconds=30, seed=7, clock=clock, robot_delay=0.0, holder=holder)
-    chat = people.chat_settings(db, group)
-    opened = tables.open_table(db, group, None, ANA, truco_request(["1x1"], chat))
-    gid, key = opened.id, str(opened.id)
-    tables.lobby(db, gid, ANA, AddRobot(RobotLevel.FACIL), authorised=True, rules=rules)
-    change = tables.lobby(db, gid, ANA, Start(), authorised=True, rules=rules)
-    hands_kind = [({store.JobKind.HANDS}, 100)]
-
-    def claimed_elsewhere(at: float) -> list[str]:  # other tests' games play in this database
-        return [j.key for j in store.claim(db, "another", at, 10, hands_kind) if j.key == key]
-
-    def hands_row() -> tuple[float, str | None]:
-        with db.session() as s:
-            row = s.exec(select(Job).where(Job.kind == store.JobKind.HANDS, Job.key == key)).one()
-            return row.due_at, row.claimed_by
-
-    while change.robot_seat is None:  # Ana plays until the robot is to act
-        table = tables.load(db, gid)
-        assert table is not None
-        card = next(a for a in table.shown.legal_actions(0) if a.act == Act.PLAY)
-        change = tables.act(db, gid, table.version, None, card, rules, user_id=ANA.id)
-    redraw = holder.hands[-1]
-    assert redraw is not None and redraw.payload() == store.HandsJob(gid)
-    # it waits for the robot's answer (one edit), held for this process meanwhile
-    assert redraw.due_at == clock.now + store.hands_wait(0.0)
-    assert hands_row() == (redraw.due_at, holder.worker)
-    assert claimed_elsewhere(redraw.due_at) == []
-
-    def choose(turn: RobotTurn, seed: int) -> Action:
-        return turn.settle(lambda view: decide(str(turn.level), seed, 250, view))
-
-    clock.now += 0.2
-    after = tables.robot_acts(db, gid, change.version, 1, rules, choose).change
-    assert after is not None
-    again = holder.hands[-1]
-    assert again is not None and again.id == redraw.id and again.generation > redraw.generation
-    if after.robot_seat is None:  # Ana's turn: the answer and her press are drawn now
-        assert again.due_at == clock.now
-    else:  # the robot leads again: the first wait keeps its time
-        assert again.due_at == redraw.due_at
-    assert hands_row() == (again.due_at, holder.worker)
-    assert claimed_elsewhere(again.due_at) == []
-    # the claim runs out: any runner takes it (a process that died leaves nothing stuck)
-    clock.now = again.lease_until + 1
-    taken = [j for j in store.claim(db, "another", clock.now, 10, hands_kind) if j.key == key]
-    assert [j.generation for j in taken] == [again.generation]
-    # while "another" holds it, a move records the redraw again but claims nothing: its
-    # newer generation makes that run finish nothing, and the redraw runs again after it
-    table = tables.load(db, gid)
-    assert table is not None
-    seat = table.shown.to_act()[0]
-    if table.seats[seat] is not None and table.seats[seat].robot is None:  # type: ignore[union-attr]
-        move = table.shown.legal_actions(seat)[0]
-        tables.act(db, gid, table.version, None, move, rules, user_id=ANA.id)
-    else:
-        tables.robot_acts(db, gid, table.version, seat, rules, choose)
-    assert holder.hands[-1] is None
-    assert hands_row() == (again.due_at, "another")
-    with db.session() as s:
-        row = s.exec(select(Job).where(Job.kind == store.JobKind.HANDS, Job.key == key)).one()
-        assert row.generation > again.generation
 
 
 def test_a_change_claims_the_robot_turn_it_calls_for_for_its_own_runner(

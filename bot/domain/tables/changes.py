@@ -119,7 +119,7 @@ def commit(
         hands = not everyone or stand_in
         if presence.anyone_in(seated, seen, now):
             change = replace(change, page=news.tell(s, game, seats))
-    followed = jobs.after_change(
+    turn, soonest = jobs.after_change(
         s,
         change,
         now,
@@ -132,8 +132,7 @@ def commit(
     )
     s.commit()
     if rules.holder is not None:
-        key = str(change.game_id)
-        rules.holder.held(key, followed.turn, followed.soonest, hands=followed.hands)
+        rules.holder.held(str(change.game_id), turn, soonest)
         change = replace(change, timed=True)
     return change
 

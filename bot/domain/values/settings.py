@@ -43,12 +43,11 @@ class TurnHolder(Protocol):
     lease: float
     """Seconds past the due time the claim holds (another process takes it after)."""
 
-    def held(self, key: str, job: Any, soonest: float | None, *, hands: Any = None) -> None:
+    def held(self, key: str, job: Any, soonest: float | None) -> None:
         """After the commit of a change to game ``key``: the robot turn it holds for this
         runner (a ``bot.domain.jobs.ClaimedJob``), or ``None`` when the game has none
-        left (a turn running for an older state is then finished already), the hands'
-        redraw it holds (``None``: recorded for any runner), and when the first of the
-        other jobs it recorded is due. Called from any thread."""
+        left (a turn running for an older state is then finished already), and when the
+        first of the other jobs it recorded is due. Called from any thread."""
 
 
 class Setting(StrEnum):
