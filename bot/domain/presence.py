@@ -133,15 +133,6 @@ def seated_in(seats: Sequence[Occupant | None]) -> frozenset[int]:
     )
 
 
-def alone_with_robots(seats: Sequence[Occupant | None]) -> bool:
-    """Whether one person plays with robots only (none standing in for someone): their hand
-    message is redrawn at every move and opens with how the last hand ended, so, as for a
-    match played in the Mini App, the group's lines (answers, closings) matter to spectators
-    only and may wait for its silences (``planner.plan``'s ``in_app``)."""
-    people = [x for x in seats if x is not None and x.user is not None]
-    return len(people) == 1 and people[0].robot is None and all(x is not None for x in seats)
-
-
 def people_in_app(db: Database, game_id: int, now: float) -> frozenset[int]:
     """Who has this table open in the Mini App now (on any replica)."""
     return in_app(db, game_id, now - PRESENCE)

@@ -137,9 +137,8 @@ def plan(
 
     ``urgent``: when this process made the group's urgent calls lately. As many are
     likely in the next minute: the table's traffic leaves room for them too.
-    ``in_app``: everyone seated plays in the Mini App, where every line is seen at once
-    (or one person plays with robots only, and their hand message tells each line): the
-    table's lines only fill the group's silences of ``SILENT`` seconds.
+    ``in_app``: everyone seated plays in the Mini App, where every line is seen at once:
+    the table's lines only fill the group's silences of ``SILENT`` seconds.
     """
     budget = flood.group_budget(0, limit)
     recent = [t for t in marks if now - t < budget.window]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import random
 from pathlib import Path
 from typing import Any
@@ -308,52 +307,3 @@ async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_t
         assert figures.peak_per_minute <= 20, shown
         assert (figures.announced_in_time or 0) >= 0.9, shown
         assert figures.longest_silence <= 10.0, shown
-
-
-@pytest.mark.long
-async def test_one_person_with_robots_hears_the_groups_lines_in_its_silences(
-    server: FakeTelegram, tmp_path: Path
-) -> None:
-    # Ana alone with a robot sees each answer and each hand's end in her own hand message:
-    # the group's lines that are no call wait for its silence, as for a match in the Mini
-    # App (a call still goes at once and carries them), so a hand costs the group fewer
-    # messages; and the group is never silent for 10 s while the match moves
-    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=60) as h:
-        assert h.clock is not None
-        clock = h.clock
-        ana = server.add_user("Ana")
-        group = server.add_group("G", admins=[ana])
-        match = Match("paulista", TableOptions(players=2, target=12), seed=7)
-        gid = await seat_match(h, group, [ana], match)
-        heard: list[tuple[float, str, str]] = []  # held time, "message" or "edit", text
-
-        def seen(event: dict[str, Any]) -> None:
-            msg = event.get("message") or {}
-            if event.get("chat_id") == group and msg.get("from", {}).get("is_bot"):
-                heard.append((clock(), str(event.get("type")), msg.get("text", "")))
-
-        server.listeners.append(seen)
-        _made, _cancel, moved = await _fast_match(h, [ana], group, gid, {}, seed=2)
-        lines = [
-            (i, at)
-            for i, (at, kind, text) in enumerate(heard)
-            if kind == "message" and text and text[0] not in "🃏🏆" and not _urgent_text(text)
-        ]
-        assert lines, heard
-        for i, at in lines:
-            if any(text.startswith("🏆") for _at, _kind, text in heard[i + 1 : i + 2]):
-                continue  # the match's end goes at once, the lines owed before it first
-            before = heard[i - 1][0] if i else -math.inf
-            # a line waits for the group's silence: no other call of it in the last 8 s
-            assert at - before >= SILENT - 0.5, (heard[i - 1], heard[i])
-        # the calls ring at once, carrying the lines owed before them
-        assert any(_urgent_text(t) and "\n" in t for _at, _kind, t in heard), heard
-        during = [at for at, _kind, _text in heard if moved[0] <= at <= moved[1]]
-        gaps = [b - a for a, b in zip([moved[0], *during], [*during, moved[1]], strict=True)]
-        assert max(gaps) <= 10.0, heard
-
-
-def _urgent_text(text: str) -> bool:
-    """Whether a group message carries what is told at once: a call, or the choice to play
-    the mão de onze/dez."""
-    return "📣" in text or "🤝" in text

@@ -84,9 +84,7 @@ def commit(
     nothing (no announcement) records its table's redraw for then, instead of a redraw
     that would run now only to put itself off (``presence.gate``, as the redraw asks),
     and no move redraws the hands, whose messages point to the app and stay as they are
-    (they are redrawn when a page opens or closes, and when the match ends). The lines
-    that wait for the group's silence there wait for it too when one person plays with
-    robots only (``presence.alone_with_robots``: their hand tells them each line).
+    (they are redrawn when a page opens or closes, and when the match ends).
     """
     change = game_change(game, m, seats)
     now = rules.clock()
@@ -107,7 +105,7 @@ def commit(
             # for room in the group's minute: they go together, when the redraw comes back
             # (brought forward, it read the table only to wait again)
             held = outbox.owed_before_in(s, change.game_id)
-            if not held and (everyone or presence.alone_with_robots(seats)):
+            if not held and everyone:
                 # the group hears such lines only after a silence (``flood.SILENT``): run
                 # now, the redraw only learnt to wait for it (~3 times a hand)
                 wait = flood.silence_left_in(s, change.chat_id, now)

@@ -167,17 +167,13 @@ async def publish_game(app: TrucoApp, game_id: int) -> Published:
             if not table.private and traffic is not None:
                 limit = rt.budget.group_limit
                 urgent_lately = rt.urgent.get(table.chat_id, ())
-                # the lines owed wait for the group's silence when each person seated sees
-                # them as they happen: in the Mini App, or in the hand of one person alone
-                # with robots (the table's own edits keep their pace there)
-                folded = found.gate[1] or (bool(owed) and presence.alone_with_robots(table.seats))
                 made = planner.plan(
                     found.marks,
                     rt.budget.clock(),
                     limit,
                     traffic,
                     urgent_lately,
-                    in_app=folded,
+                    in_app=found.gate[1],
                 )
                 wait, bare, calm_in = made.wait, made.bare, made.calm_in
                 if wait > 0 and bare and not owed and _stale(app, drawing, t):
