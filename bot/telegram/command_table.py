@@ -58,8 +58,6 @@ class Command:
     """What /ajuda says it does (``None``: /ajuda does not list it)."""
     usage: str | None = None
     """Its arguments, as /ajuda shows them (``{variants}``: the variants' names)."""
-    aliases: tuple[str, ...] = ()
-    """Other names it answers to, in no menu (a guess a person may make)."""
     private_only: bool = False
     """In the private chats' menu only."""
     anonymous: bool = False
@@ -72,9 +70,8 @@ class Command:
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every name it answers to: its name in each language, then its aliases."""
-        local = (self.name_in(translations(lang)) for lang in LANGUAGES)
-        return tuple(dict.fromkeys((*local, *self.aliases)))
+        """Every name it answers to: its name in each language."""
+        return tuple(dict.fromkeys(self.name_in(translations(lang)) for lang in LANGUAGES))
 
 
 COMMANDS = (
