@@ -4,6 +4,7 @@ match of two people and two robots through the real bot, on the held clock."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -335,7 +336,9 @@ async def test_a_person_s_nao_quero_is_followed_by_the_robot_partner(
         await press(h, beto, "Envido!")
         answer = await press(h, ana, "Não quero")
         assert answer["show_alert"] is False
-        await _said(h, group, "Não quero. 1 para")
+        # her answer is the team's: the robot's following one is told as the result alone
+        await _said(h, group, "🎯 Envido não querido: 1 para")
+        assert not [m for m in h.bot_messages(group) if re.search(r"🤖 \w+: Não quero", m["text"])]
         log = [
             (e.kind, e.seat, e.data["action"])
             for e in events_of(_db(h), gid)
