@@ -42,9 +42,8 @@ PAGE_LOBBY: dict[str, LobbyCommand] = {
     "team1": Join(0),
     "team2": Join(1),
     "leave": Leave(),
-    "robot1": AddRobot(RobotLevel.FACIL),
-    "robot2": AddRobot(RobotLevel.MEDIO),
-    "robot3": AddRobot(RobotLevel.DIFICIL),
+    # one per robot level, numbered as the group's buttons number them
+    **{f"robot{n}": AddRobot(level) for n, level in enumerate(RobotLevel, 1)},
     "unrobot": RemoveRobot(),
     "start": Start(),
 }
