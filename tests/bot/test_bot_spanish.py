@@ -143,7 +143,7 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         said = await _said(h, group, "📣 Beto")
         assert strip_tags(said["text"]) == "📣 Beto: ¡TRUCO!"
         table = await h.wait(lambda: (m := h.table_message(group)) and "❗" in m["text"] and m)
-        assert "❗ ¡TRUCO! de Beto: vale 3 si lo quieren" in strip_tags(table["text"])
+        assert "❗ ¡TRUCO! de Beto: vale 3 querido" in strip_tags(table["text"])
         assert "👉 Le toca a Sofía" in table["text"]
         await press(h, sofi, "No quiero")
         closing = await _said(h, group, "se fue al mazo")
