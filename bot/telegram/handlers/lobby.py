@@ -53,9 +53,7 @@ async def new_table(update: Update, context: BotContext) -> None:
     private = chat.type == ChatType.PRIVATE
     player = await context.call(people.meet, context.db, person, started=private)
     try:
-        settings = await context.call(
-            people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
-        )
+        settings = await context.chat_settings()
         members = None
         if not private and not settings.players:  # the size goes by the group's people
             with contextlib.suppress(TelegramError):
