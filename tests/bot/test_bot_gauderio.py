@@ -94,6 +94,9 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     assert "Pontos: padrão: 24 no 2×2, 18 no 1×1" in text
     names = [b.text for row in markup.inline_keyboard for b in row]
     assert "Flor" in names
+    # a gaudério table has no covered card: nothing to set, and the list says so
+    assert "Carta coberta" not in names
+    assert "Carta coberta: não se joga no Truco gaudério" in text
     settings = people.change_setting(db, -5, Setting.FLOR, 1)
     assert people.chat_settings(db, -5).flor is False
     assert not truco_request([], settings, people=4).options.flor
@@ -106,6 +109,7 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     # a paulista group's /config has no flor to set
     text, markup = config_view(t, ChatSettings(id=-6))
     assert "Flor" not in [b.text for row in markup.inline_keyboard for b in row]
+    assert "Carta coberta" in [b.text for row in markup.inline_keyboard for b in row]
 
     # what the table stores comes back the same (variant, target, flor)
     request = truco_request(["gauderio", "2x2", "sem-flor"], settings)
