@@ -81,6 +81,16 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     with pytest.raises(Refused) as refused:
         truco_request(["gauderio", "6"], chat)  # a gaudério match goes from 12 to 30
     assert refused.value.reason == Reason.BAD_TARGET and refused.value.params["low"] == 12
+    # a number out of every variant's range is refused with the bounds of the game asked
+    # for, or the chat's own: 12 to 30 in a gaudério chat, not the 6 of the others
+    home = ChatSettings(id=-7, variant="gauderio")
+    for words in (["2x2", "99"], ["99", "gauderio"], ["3"]):
+        with pytest.raises(Refused) as refused:
+            truco_request(words, home)
+        assert refused.value.params == {"low": 12, "high": 30}, words
+    with pytest.raises(Refused) as refused:
+        truco_request(["paulista", "99"], home)
+    assert refused.value.params == {"low": 6, "high": 30}
 
     db = Database(database_url(tmp_path))
     choices = people.setting_choices(Setting.VARIANT)
