@@ -29,10 +29,12 @@ MAX_TRIES = 20
 
 @dataclass(frozen=True)
 class Press:
-    """A team took a hand worth ``points``."""
+    """A team took a hand worth ``points``, or (``kind`` ``envido``, gaudério) won an envido
+    worth it."""
 
     team: int
     points: int
+    kind: str = "mao"
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def _apply(marcador: Marcador, presses: list[Any], person: Person, cmd: Command)
         if marcador.winner is not None:
             raise Refused(Reason.MARCADOR_OVER)
         try:
-            marcador = marcador.add(cmd.team, cmd.points)
+            marcador = marcador.add(cmd.team, cmd.points, cmd.kind)
         except ValueError:
             raise Refused(Reason.BAD_VALUE) from None
         presses.append([person.id, person.name])

@@ -15,7 +15,7 @@ from bot.domain.values.settings import ChatSettings, Noise, Setting
 from bot.i18n import LANGUAGES, SOURCE, language_for
 from engine import TableOptions, get_ruleset
 from engine.cards import DeckStyle
-from engine.rulesets import ALL_RULESETS, HOUSE_LADDERS
+from engine.rulesets import ALL_RULESETS, DEFAULT_VARIANT, GAUDERIO, HOUSE_LADDERS
 
 TARGETS = (0, 6, 9, 12, 15, 18, 24, 30)
 """/config's targets; 0: the variant's default (12; gaudério 24 in 2×2, 18 in 1×1)."""
@@ -41,12 +41,33 @@ def _settings(c: Chat) -> ChatSettings:
     return ChatSettings.model_validate(c, from_attributes=True)
 
 
+HOME_VARIANTS = {"es": GAUDERIO.name}
+"""The truco a language's players grow up with, by bot language: a chat new to the bot
+starts with it (the River Plate's Spanish: gaudério); every other language, the engine's
+default."""
+
+
+def home_variant(language: str | None) -> str:
+    """The variant a chat first heard in ``language`` (a Telegram code) starts with."""
+    return HOME_VARIANTS.get(language_for(language), DEFAULT_VARIANT)
+
+
 def _chat(
-    s: Session, chat_id: int, kind: str = "group", title: str = "", language: str | None = None
+    s: Session,
+    chat_id: int,
+    kind: str = "group",
+    title: str = "",
+    language: str | None = None,
+    speaker: str | None = None,
 ) -> Chat:
+    """A chat's row, created when new: a group in ``language`` (its own, stored), a private
+    chat in its person's (``speaker``, not stored: theirs follows their phone)."""
     c = s.get(Chat, chat_id)
     if c is None:  # another process may be creating it too: the first insert wins
-        defaults = Chat(id=chat_id, kind=kind, title=title, language=language).model_dump()
+        variant = home_variant(language or speaker)
+        defaults = Chat(
+            id=chat_id, kind=kind, title=title, language=language, variant=variant
+        ).model_dump()
         s.execute(insert_of(s, Chat).values(**defaults).on_conflict_do_nothing())
         c = s.exec(select(Chat).where(Chat.id == chat_id).with_for_update()).one()
     return c
@@ -114,10 +135,14 @@ def set_tutorial_step(db: Database, user_id: int, index: int | None) -> None:
             s.commit()
 
 
-def chat_settings(db: Database, chat_id: int, kind: str = "group", title: str = "") -> ChatSettings:
-    """A chat's settings, created with the defaults when new."""
+def chat_settings(
+    db: Database, chat_id: int, kind: str = "group", title: str = "", speaker: str | None = None
+) -> ChatSettings:
+    """A chat's settings, created with the defaults when new (the variant of the language
+    it is first heard in, ``home_variant``: a private chat's is ``speaker``'s, its person's
+    Telegram language)."""
     with db.session() as s:
-        c = _chat(s, chat_id, kind, title)
+        c = _chat(s, chat_id, kind, title, speaker=speaker)
         s.commit()
         return _settings(c)
 

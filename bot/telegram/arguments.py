@@ -38,7 +38,7 @@ def truco_request(
     variant's for the table's size (gaudério: 24 in 2×2, 18 in 1×1)."""
     variant = chat.variant
     players = chat.players or (4 if people is not None and people >= 4 else 2)
-    target = 0
+    asked = ""
     sinais = chat.sinais
     flor = chat.flor
     for raw in args:
@@ -56,7 +56,7 @@ def truco_request(
         elif word in ("2x2", "2×2", "4", "2v2"):
             players = 4
         elif is_digits(word):
-            target = _target(word)
+            asked = word  # read once the variant is known: its own lowest target
         elif word.isnumeric():  # ², ٣, ５: a number, but not written with 0-9
             raise Refused(Reason.BAD_NUMBER, arg=raw)
         else:
@@ -65,7 +65,7 @@ def truco_request(
             except ValueError:
                 raise Refused(Reason.BAD_ARG, arg=raw) from None
     rs = get_ruleset(variant)
-    target = target or chat.target_for(rs, players)
+    target = _target(asked, rs.min_target) if asked else chat.target_for(rs, players)
     if not rs.min_target <= target <= MAX_TARGET:
         raise Refused(Reason.BAD_TARGET, low=rs.min_target, high=MAX_TARGET)
     ladder = house_ladder(rs, chat.ladder)
@@ -114,12 +114,13 @@ def marcador_request(args: list[str], chat: ChatSettings, w: Words | None = None
         raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
 
 
-def _target(word: str) -> int:
-    """The points a match goes to, written in digits (``BAD_TARGET`` outside 6–30)."""
+def _target(word: str, low: int = MIN_TARGET) -> int:
+    """The points a match goes to, written in digits (``BAD_TARGET`` outside ``low``–30:
+    the variant's lowest)."""
     try:
-        return parse_number(word, MIN_TARGET, MAX_TARGET)
+        return parse_number(word, low, MAX_TARGET)
     except NumberRefused:
-        raise Refused(Reason.BAD_TARGET, low=MIN_TARGET, high=MAX_TARGET) from None
+        raise Refused(Reason.BAD_TARGET, low=low, high=MAX_TARGET) from None
 
 
 def _variant(word: str) -> str | None:

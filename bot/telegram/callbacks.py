@@ -405,13 +405,15 @@ def parse_tutorial(data: str) -> tuple[int, Action]:
 
 # -------------------------------------------------------------------- marcador
 
-_MARCADOR = re.compile(r"m([0-9]{1,20}):(u|n|([01])\.([0-9]{1,2}))")
+_MARCADOR = re.compile(r"m([0-9]{1,20}):(u|n|([01])\.([0-9]{1,2})(e?))")
+_ENVIDO = "e"
+"""The mark of a marcador press that scores an envido (gaudério), not a hand."""
 
 
 def marcador_data(marcador_id: int, command: Command) -> str:
     """callback_data of a ``/marcador`` button."""
     if isinstance(command, Press):
-        op = f"{command.team}.{command.points}"
+        op = f"{command.team}.{command.points}{_ENVIDO if command.kind == 'envido' else ''}"
     else:
         op = "u" if isinstance(command, Undo) else "n"
     return _checked(f"{Prefix.MARCADOR}{marcador_id}:{op}")
@@ -425,7 +427,8 @@ def parse_marcador(data: str) -> tuple[int, Command]:
         return marcador_id, Undo()
     if found[2] == "n":
         return marcador_id, NewMatch()
-    return marcador_id, Press(int(found[3]), int(found[4]))
+    kind = "envido" if found[5] == _ENVIDO else "mao"
+    return marcador_id, Press(int(found[3]), int(found[4]), kind)
 
 
 # ------------------------------------------------------------------ deep links

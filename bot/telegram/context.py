@@ -19,7 +19,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from telegram.request import BaseRequest
 
 from bot.config import Config
-from bot.domain import Database, Person, Rules, people
+from bot.domain import ChatSettings, Database, Person, Rules, people
 from bot.i18n import Translations, language_for, translations
 from bot.ops.metrics import Metrics
 from bot.robot_workers import Thinkers
@@ -100,6 +100,17 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
                 people.group_language, self.db, chat.id, chat.type, chat.title or "", heard
             )
             self._t = translations(language)
+
+    async def chat_settings(self) -> ChatSettings:
+        """This chat's table defaults (``people.chat_settings``); a private chat new to the
+        bot starts with the game of its person's language."""
+        chat = self._update.effective_chat if self._update else None
+        assert chat is not None, "a chat's settings are asked for only in a chat"
+        person = self.person
+        speaker = person.language_code if person is not None else None
+        return await self.call(
+            people.chat_settings, self.db, chat.id, chat.type, chat.title or "", speaker
+        )
 
     @property
     def runtime(self) -> Runtime:

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.domain.miniapp import Around
-from bot.domain.values.commands import Join, Leave, LobbyCommand, Start
+from bot.domain.values.commands import AddRobot, Join, Leave, LobbyCommand, RemoveRobot, Start
 from bot.domain.values.errors import Reason
-from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, Table
+from bot.domain.values.game import GameStatus, HandSummary, MatchEnd, RobotLevel, Table
 from bot.i18n import Translations, words_for
 from bot.wording import Sentence
 from bot.wording.points import Row, match_target, points_now, points_proved
@@ -42,10 +42,13 @@ PAGE_LOBBY: dict[str, LobbyCommand] = {
     "team1": Join(0),
     "team2": Join(1),
     "leave": Leave(),
+    # one per robot level, numbered as the group's buttons number them
+    **{f"robot{n}": AddRobot(level) for n, level in enumerate(RobotLevel, 1)},
+    "unrobot": RemoveRobot(),
     "start": Start(),
 }
 """The lobby's buttons a page has, by the name it sends (``api/lobby``'s ``command``):
-robots and cancelling stay in the group's lobby message."""
+cancelling stays in the group's lobby message, where the group sees who asked."""
 _PAGE_NAMES = {command: name for name, command in PAGE_LOBBY.items()}
 
 
@@ -129,7 +132,8 @@ def _json(said: Sequence[Sentence]) -> list[JSON]:
 
 def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -> JSON:
     """A lobby as its message in the group tells it, and what this person may do in it
-    (the group's buttons: Entrar, which also confirms a Revanche seat, Sair, Começar)."""
+    (the group's buttons: Entrar, which also confirms a Revanche seat, the teams, the
+    robots, Sair, Começar)."""
     names = {x.user: x.name for x in table.seats if x is not None and x.user is not None}
     waiting = [names[u] for u in around.waiting if u in names]
     seated = user_id is not None and table.seat_of(user_id) is not None
@@ -140,6 +144,13 @@ def _lobby(t: Translations, table: Table, user_id: int | None, around: Around) -
     if user_id is not None and table.options.players == 4 and user_id not in around.waiting:
         # partners by choice, as the group's Time 1 / Time 2 (a robot yields its seat)
         offered += [Join(team) for team in (0, 1) if mine is None or mine % 2 != team]
+    if user_id is not None and (seated or user_id == table.creator_id):
+        # robots as the group's + Robô / − Robô, for the same people; the page knows who
+        # looks, so it offers only what would change the chairs
+        if any(x is None for x in table.seats):
+            offered += [AddRobot(level) for level in RobotLevel]
+        if any(x is not None and x.robot is not None for x in table.seats):
+            offered.append(RemoveRobot())
     if seated:
         offered.append(Leave())
     if user_id is not None and user_id == table.creator_id:

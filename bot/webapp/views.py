@@ -233,13 +233,17 @@ async def back(request: web.Request) -> web.Response:
 
 
 async def lobby(request: web.Request) -> web.Response:
-    """``POST api/lobby``: Entrar (which also confirms a Revanche seat), Sair or Começar,
-    as the lobby's buttons in the group do them; Começar is the table's opener's."""
+    """``POST api/lobby``: Entrar (which also confirms a Revanche seat), a team, a robot
+    more or less, Sair or Começar, as the lobby's buttons in the group do them; Começar is
+    the table's opener's."""
     app, user = bot_of(request), person_of(request)
     game_id, body = await body_of(request)
     command = PAGE_LOBBY.get(str(body.get("command")))
     if command is None:
         raise door.bad_button(user)
+    # the lobby's version the page drew its buttons for: a robot button tapped twice on one
+    # drawing adds one robot, as in the group (a page from before it sent none)
+    expected = version_of(user, body["version"]) if "version" in body else None
     rt = services_of(app)
     person = Person(user.id, user.name, language_code=user.language_code)
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
@@ -253,8 +257,9 @@ async def lobby(request: web.Request) -> web.Response:
         # the app is open at this table: the person, once seated, counts as present from
         # the change's own transaction (its first deal needs no hand message)
         return tables.lobby(
-            rt.db, game_id, person, command, authorised=authorised, rules=rt.rules, in_app=True
-        )
+            rt.db, game_id, person, command, authorised=authorised, rules=rt.rules,
+            expected=expected, in_app=True,
+        )  # fmt: skip
 
     done = await change(app, user, call)
     return web.json_response({"ok": True, "version": done.version})

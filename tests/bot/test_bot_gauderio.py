@@ -4,6 +4,7 @@ match of two people and two robots through the real bot, on the held clock."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,16 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     with pytest.raises(Refused) as refused:
         truco_request(["gauderio", "6"], chat)  # a gaudério match goes from 12 to 30
     assert refused.value.reason == Reason.BAD_TARGET and refused.value.params["low"] == 12
+    # a number out of every variant's range is refused with the bounds of the game asked
+    # for, or the chat's own: 12 to 30 in a gaudério chat, not the 6 of the others
+    home = ChatSettings(id=-7, variant="gauderio")
+    for words in (["2x2", "99"], ["99", "gauderio"], ["3"]):
+        with pytest.raises(Refused) as refused:
+            truco_request(words, home)
+        assert refused.value.params == {"low": 12, "high": 30}, words
+    with pytest.raises(Refused) as refused:
+        truco_request(["paulista", "99"], home)
+    assert refused.value.params == {"low": 6, "high": 30}
 
     db = Database(database_url(tmp_path))
     choices = people.setting_choices(Setting.VARIANT)
@@ -93,6 +104,9 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     assert "Pontos: padrão: 24 no 2×2, 18 no 1×1" in text
     names = [b.text for row in markup.inline_keyboard for b in row]
     assert "Flor" in names
+    # a gaudério table has no covered card: nothing to set, and the list says so
+    assert "Carta coberta" not in names
+    assert "Carta coberta: não se joga no Truco gaudério" in text
     settings = people.change_setting(db, -5, Setting.FLOR, 1)
     assert people.chat_settings(db, -5).flor is False
     assert not truco_request([], settings, people=4).options.flor
@@ -105,6 +119,7 @@ def test_truco_gauderio_and_config_offer_the_variant_with_its_options(tmp_path: 
     # a paulista group's /config has no flor to set
     text, markup = config_view(t, ChatSettings(id=-6))
     assert "Flor" not in [b.text for row in markup.inline_keyboard for b in row]
+    assert "Carta coberta" in [b.text for row in markup.inline_keyboard for b in row]
 
     # what the table stores comes back the same (variant, target, flor)
     request = truco_request(["gauderio", "2x2", "sem-flor"], settings)
@@ -335,7 +350,9 @@ async def test_a_person_s_nao_quero_is_followed_by_the_robot_partner(
         await press(h, beto, "Envido!")
         answer = await press(h, ana, "Não quero")
         assert answer["show_alert"] is False
-        await _said(h, group, "Não quero. 1 para")
+        # her answer is the team's: the robot's following one is told as the result alone
+        await _said(h, group, "🎯 Envido não querido: 1 para")
+        assert not [m for m in h.bot_messages(group) if re.search(r"🤖 \w+: Não quero", m["text"])]
         log = [
             (e.kind, e.seat, e.data["action"])
             for e in events_of(_db(h), gid)

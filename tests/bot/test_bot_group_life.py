@@ -496,14 +496,25 @@ async def test_truco_sizes_itself_to_the_group_and_reshapes_ones_own_lobby(
     await s.user_sends(users[0], small, "/truco")
     lobby = await h.wait(lambda: h.table(small))
     assert "1×1" in lobby["text"]
-    await s.user_sends(users[0], small, "/truco 2x2 mineiro")
-    await h.wait(lambda: "2×2" in s.message(small, lobby["message_id"])["text"])
-    text = s.message(small, lobby["message_id"])["text"]
-    assert "Truco mineiro" in text and "Time 1: Ana" in text
+    asked = await s.user_sends(users[0], small, "/truco 2x2 mineiro")
+    # the reshaped lobby comes down below the command, where its opener is reading
+    moved = await h.wait(
+        lambda: (m := h.table_message(small)) and m["message_id"] > asked["message_id"] and m
+    )
+    text = moved["text"]
+    assert "2×2" in text and "Truco mineiro" in text and "Time 1: Ana" in text
+    old = await h.wait(
+        lambda: (
+            (m := s.message(small, lobby["message_id"]))
+            and "A mesa continua abaixo" in m["text"]
+            and m
+        )
+    )
+    assert not buttons(old)
     # someone else's /truco over the lobby changes nothing
     await s.user_sends(users[1], small, "/truco 1x1")
     await h.wait(lambda: newest(h, small, "Já existe uma mesa"))
-    assert "2×2" in s.message(small, lobby["message_id"])["text"]
+    assert "2×2" in s.message(small, moved["message_id"])["text"]
 
 
 async def test_regras_follows_the_asked_variant_and_the_last_table(harness: Harness) -> None:

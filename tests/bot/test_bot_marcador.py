@@ -81,6 +81,29 @@ async def test_mao_de_dez_warns_and_offers_only_its_values(harness: Harness) -> 
     assert stored is not None and stored.marcador.score == (10, 0)
 
 
+async def test_gauderio_marks_an_envido_no_hand_is_worth(harness: Harness) -> None:
+    s = harness.server
+    group, (ana, beto), shown = await open_marcador(harness, "/marcador gauderio")
+    rows = [[b["text"] for b in r] for r in shown["reply_markup"]["inline_keyboard"]]
+    # the hands' worths per team, then the envido's that no hand has: 5, 7 and the falta
+    # (all the leader lacks: 24 at 0 × 0)
+    assert rows[:4] == [
+        ["Nós +1", "+2", "+3", "+4"],
+        ["Eles +1", "+2", "+3", "+4"],
+        ["🎯 Nós envido +5", "+7", "+24"],
+        ["🎯 Eles envido +5", "+7", "+24"],
+    ]
+    await s.user_presses(beto, group, shown["message_id"], press_data(shown, "+7", 3))
+    shown = await wait_text(harness, group, "0 × 7")
+    # the falta follows the score: the leader, Eles at 7, lacks 17
+    assert "+17" in [b["text"] for b in buttons(shown)]
+    # a hand is never worth 5: a forged press of it changes nothing
+    answer = await s.user_presses(ana, group, shown["message_id"], "m1:0.5")
+    assert answer["show_alert"]
+    stored = marcador.load(harness.db, 1)
+    assert stored is not None and stored.marcador.score == (0, 7)
+
+
 async def test_two_people_pressing_at_once_both_count_in_order(harness: Harness) -> None:
     s = harness.server
     group, (ana, beto), shown = await open_marcador(harness)

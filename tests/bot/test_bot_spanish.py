@@ -116,12 +116,16 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         marcador = strip_tags((await _said(h, group, "Anotador"))["text"])
         assert "Nosotros  0 × 0  Ellos" in marcador and "Tocá lo que valió la mano" in marcador
 
-        # /truco: the lobby, its buttons
+        # /truco: the lobby of the group's own game (first heard in Spanish, it plays
+        # gaudério), its buttons; /truco paulista makes it the Brazilian game
         await s.user_sends(sofi, group, "/truco")
         lobby = await h.wait(lambda: h.table(group))
-        assert "Mesa de Truco paulista" in lobby["text"] and "puntos" in lobby["text"]
+        assert "Mesa de Truco gaudério" in lobby["text"] and "puntos" in lobby["text"]
         assert {"Entrar", "Salir", "Empezar"} <= set(labels(lobby))
         assert any(x.startswith("+ Robot") for x in labels(lobby))
+        await s.user_sends(sofi, group, "/truco paulista")
+        lobby = await h.wait(lambda: (m := h.table(group)) and "paulista" in m["text"] and m)
+        assert "Mesa de Truco paulista" in lobby["text"]
         await s.user_sends(beto, beto, "/start")
         await h.wait(lambda: h.bot_messages(beto))
         await s.user_presses(
@@ -143,7 +147,7 @@ async def test_an_es_ar_person_reads_the_bot_in_spanish(
         said = await _said(h, group, "📣 Beto")
         assert strip_tags(said["text"]) == "📣 Beto: ¡TRUCO!"
         table = await h.wait(lambda: (m := h.table_message(group)) and "❗" in m["text"] and m)
-        assert "❗ ¡TRUCO! de Beto: vale 3 si lo quieren" in strip_tags(table["text"])
+        assert "❗ ¡TRUCO! de Beto: vale 3 querido" in strip_tags(table["text"])
         assert "👉 Le toca a Sofía" in table["text"]
         await press(h, sofi, "No quiero")
         closing = await _said(h, group, "se fue al mazo")
@@ -197,3 +201,23 @@ async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness
     texts += [b for chat in (group, sofi) for m in h.bot_messages(chat) for b in labels(m)]
     leaks = sorted({m.group(0) for text in texts for m in PORTUGUESE.finditer(text)})
     assert leaks == [], [t for t in texts if PORTUGUESE.search(t)][:5]
+
+
+async def test_a_chat_new_to_the_bot_plays_the_game_of_its_first_language(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    sofi = s.add_user("Sofía", language_code="es-AR")
+    beto = s.add_user("Beto", language_code="pt-br")
+    # in private, her /truco deals gaudério against a robot, his paulista
+    for who in (sofi, beto):
+        await s.user_sends(who, who, "/start")
+        await s.user_sends(who, who, "/truco")
+    assert "Truco gaudério" in (await _said(h, sofi, "Tu mano:"))["text"]
+    assert "Truco paulista" in (await _said(h, beto, "Sua mão"))["text"]
+    # a group first heard in Spanish opens gaudério; one first heard in Portuguese, paulista
+    for who, title, game in ((sofi, "La peña", "gaudério"), (beto, "Firma", "paulista")):
+        group = s.add_group(title, admins=[who])
+        await s.user_sends(who, group, "/truco")
+        lobby = await h.wait(lambda group=group: h.table(group))
+        assert f"Truco {game}" in lobby["text"]

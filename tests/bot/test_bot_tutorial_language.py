@@ -84,6 +84,10 @@ async def test_gauderio_lessons_in_the_persons_language(
         assert menu["text"].startswith(f"🎓 {course}\n")
         names = labels(menu)
         assert any(pontos in n for n in names) and not any("🇧🇷" in n for n in names)
+        # a Spanish speaker, whose game at home is gaudério, is shown where its lessons are
+        where = [str(n) for n, x in enumerate(names, 1) if "gaudério" in x]
+        pointer = f"Truco gaudério: las lecciones {', '.join(where)} son de ese juego."
+        assert (pointer in menu["text"]) == (lang.startswith("es")), menu["text"]
         ours = words_for(person_translations(lang)).lang
         assert all(translated(x, ours) for x in draw.course().lessons)
         screens = await play_lesson(h, sofi, pontos) + await play_lesson(h, sofi, flor)

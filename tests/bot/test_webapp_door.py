@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.domain import presence, tables
+from bot.domain import RobotLevel, presence, tables
 from bot.ops.metrics import Metrics
 from bot.ops.webserver import BotServer
 from bot.telegram.context import runtime_of
@@ -296,3 +296,26 @@ async def test_a_page_toggled_hidden_and_visible_redraws_the_hand_at_most_every_
         gaps = [b - a for a, b in itertools.pairwise(redraws)]
         assert redraws and all(gap >= REDRAW_GAP - 0.5 for gap in gaps), (gaps, elapsed)
         assert len(redraws) <= allowed
+
+
+async def test_a_robot_tapped_twice_on_one_drawing_of_the_lobby_seats_one(
+    server: Any, tmp_path: Any
+) -> None:
+    ana, _beto, _caio = setup_people(server)
+    async with door(server, tmp_path) as d:
+        assert d.h.db is not None
+        gid = await open_lobby(d, ana)
+        status, text = await d.get(f"api/state?table=g{gid}", d.auth(ana, gid))
+        assert status == 200
+        version = json.loads(text)["version"]
+        body = json.dumps({"table": f"g{gid}", "command": "robot3", "version": version})
+        assert (await d.post("api/lobby", body, d.auth(ana, gid)))[0] == 200
+        # the second tap reached the bot before the page was drawn again: a double tap
+        status, text = await d.post("api/lobby", body, d.auth(ana, gid))
+        assert status == 409 and json.loads(text)["error"]
+        table = tables.load(d.h.db, gid)
+        assert table is not None
+        assert [x.robot for x in table.seats if x is not None and x.robot] == [RobotLevel.DIFICIL]
+        # a version no page draws is a forged button
+        forged = json.dumps({"table": f"g{gid}", "command": "robot3", "version": "1"})
+        assert (await d.post("api/lobby", forged, d.auth(ana, gid)))[0] == 400

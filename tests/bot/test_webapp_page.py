@@ -55,12 +55,18 @@ def test_the_lobby_shows_the_chairs_and_a_person_takes_a_robots_seat(
     # the group's lobby message opens the app's lobby too
     assert button(lobby, "Abrir a mesa")["url"] == f"https://t.me/TrucoBot/mesa?startapp=g{gid}"
     rt = runtime_of(world.h.app)
-    for _ in range(3):
+    for _ in range(2):
         robot = AddRobot(RobotLevel.FACIL)
         tables.lobby(rt.db, gid, Person(ana, "Ana"), robot, authorised=True, rules=rt.rules)
     context = browser.new_context(viewport=PHONE)
     pa = open_app(context, world.launch(ana, gid))
     pb = open_app(context, world.launch(beto, gid))
+    # Ana seats the third robot from her page, as with the group's + Robô; Beto, neither
+    # seated nor the opener, is offered none
+    expect(pb.locator("button.lobby").first).to_be_visible()
+    expect(pb.locator('button.lobby[data-command="robot1"]')).to_have_count(0)
+    pa.locator('button.lobby[data-command="robot1"]').click()
+    expect(pa.locator('button.lobby[data-command="robot1"]')).to_have_count(0)  # no chair left
     # the felt shows the four chairs: Ana and three robots, team by team
     expect(pb.locator("#felt .seat")).to_have_count(4)
     expect(pb.locator("#felt .seat--robot")).to_have_count(3)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain import Database, Join, Person, Rules, messages, people, tables
+from bot.domain import AddRobot, Database, Join, Person, RobotLevel, Rules, messages, people, tables
 from bot.i18n import person_translations
 from bot.telegram.arguments import truco_request
 from bot.webapp.state import table_state
@@ -230,3 +230,26 @@ def test_a_team_of_two_wins_the_envido_in_the_plural(db: Database) -> None:
     ):
         (won,) = state_of(db, gid, 3, lang)["points"]["rows"]
         assert won["text"] == said and won["values"]["points"] == 33
+
+
+def test_a_lobby_page_offers_the_robots_to_whoever_may_seat_them(db: Database) -> None:
+    chat = people.chat_settings(db, GROUP)
+    lobby = tables.open_table(db, GROUP, None, ANA, truco_request(["2x2"], chat))
+    t = person_translations("pt")
+
+    def offered(user: Person) -> list[str]:
+        table = tables.load(db, lobby.id)
+        assert table is not None
+        state = table_state(t, table, None, {}, DeckStyle.TRADITIONAL, NOW, user_id=user.id)
+        return [a["command"] for a in state["lobby"]["actions"]]
+
+    # the opener, seated: three levels of robot for the free chairs, none to take away yet
+    assert offered(ANA) == ["team2", "robot1", "robot2", "robot3", "leave", "start"]
+    # Beto, not seated and not the opener, sits first (as in the group)
+    assert offered(BETO) == ["join", "team1", "team2"]
+    for level in (RobotLevel.FACIL, RobotLevel.DIFICIL, RobotLevel.MEDIO):
+        tables.lobby(db, lobby.id, ANA, AddRobot(level), authorised=True, rules=RULES)
+    # every chair taken: no robot more, one fewer
+    assert offered(ANA) == ["team2", "unrobot", "leave", "start"]
+    tables.lobby(db, lobby.id, BETO, Join(), authorised=False, rules=RULES)
+    assert "unrobot" in offered(BETO) and "start" not in offered(BETO)

@@ -90,9 +90,7 @@ async def rules(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    settings = await context.call(
-        people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
-    )
+    settings = await context.chat_settings()
     # the variant asked for (/regras mineiro), else the chat's newest table's, else its default
     variant = await context.call(tables.last_variant, context.db, chat.id, context.thread_id)
     if context.args:

@@ -9,7 +9,7 @@ from telegram import MaybeInaccessibleMessage, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 
-from bot.domain import CancelTable, Join, Refused, Start, people, tables
+from bot.domain import CancelTable, Join, Refused, Start, messages, people, tables
 from bot.domain.values.commands import AddRobot, LobbyCommand, RemoveRobot
 from bot.domain.values.errors import Reason
 from bot.domain.values.game import Change, GameStatus, Table
@@ -35,6 +35,7 @@ from bot.telegram.handlers.common import (
     sender_is_admin,
 )
 from bot.telegram.publish import refresh, schedule_table
+from bot.telegram.publish.table import REPOST_AFTER
 from bot.telegram.render.results import (
     cancel_declined_text,
     cancel_question,
@@ -52,9 +53,7 @@ async def new_table(update: Update, context: BotContext) -> None:
     private = chat.type == ChatType.PRIVATE
     player = await context.call(people.meet, context.db, person, started=private)
     try:
-        settings = await context.call(
-            people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
-        )
+        settings = await context.chat_settings()
         members = None
         if not private and not settings.players:  # the size goes by the group's people
             with contextlib.suppress(TelegramError):
@@ -71,6 +70,11 @@ async def new_table(update: Update, context: BotContext) -> None:
                     person.id,
                     request,
                     context.rules,
+                )
+                # the lobby comes down below the command that changed it: an edit far up
+                # the chat answers nobody who is reading the bottom
+                await context.call(
+                    messages.bring_table_down, context.db, change.game_id, REPOST_AFTER
                 )
                 refresh(context.application, change)
                 return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.domain import Reason, Refused, marcador, people
+from bot.domain import Reason, Refused, marcador
 from bot.domain.marcador import Command
 from bot.i18n import words_for
 from bot.telegram.arguments import marcador_request
@@ -22,9 +22,7 @@ async def marcador_command(update: Update, context: BotContext) -> None:
     if person is None or chat is None or msg is None:
         return
     t = context.t
-    settings = await context.call(
-        people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
-    )
+    settings = await context.chat_settings()
     try:
         requested = marcador_request(list(context.args or []), settings, words_for(t))
     except Refused as refused:

@@ -82,9 +82,7 @@ async def _panel(update: Update, context: BotContext, setting: Setting | None) -
     if chat.type != ChatType.PRIVATE and not await is_admin(context, chat.id, person.id):
         await refuse(update, context, Reason.ADMIN_ONLY)
         return
-    settings = await context.call(
-        people.chat_settings, context.db, chat.id, chat.type, chat.title or ""
-    )
+    settings = await context.chat_settings()
     text, markup = _view(t, settings, setting)
     if chat.type == ChatType.PRIVATE or await route_of(update, context, text) is Route.GROUP:
         post(update, context, text, reply_markup=markup)

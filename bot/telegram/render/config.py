@@ -73,6 +73,8 @@ def config_view(
         del names[Setting.LANGUAGE]
     if not get_ruleset(chat.variant).envido:  # flor exists only at a gaudério table
         del names[Setting.FLOR]
+    if not get_ruleset(chat.variant).covered_cards:  # and a gaudério table has no covered card
+        del names[Setting.COVERED]
     if setting is None:
         buttons = [
             InlineKeyboardButton(n, callback_data=config_data(k, chat=bound))
@@ -113,7 +115,9 @@ def config_summary(t: Translations, chat: ChatSettings) -> str:
         size=setting_label(t, Setting.PLAYERS, chat.players),
         target=target_summary(t, chat),
         timer=chat.timer,
-        covered=setting_label(t, Setting.COVERED, chat.covered_cards),
+        covered=setting_label(t, Setting.COVERED, chat.covered_cards)
+        if rs.covered_cards
+        else _("não se joga no {variant}").format(variant=w.variant(rs)),
         ladder=setting_label(t, Setting.LADDER, chat.ladder),
         sinais=setting_label(t, Setting.SINAIS, chat.sinais),
         # a private chat speaks its person's Telegram language (``t``'s), a group its setting

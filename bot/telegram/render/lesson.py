@@ -16,9 +16,10 @@ from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.domain.people import home_variant
 from bot.i18n import Translations, translations, words_for
 from bot.telegram.callbacks import lesson_data, tutorial_data
-from engine import words
+from engine import DEFAULT_VARIANT, get_ruleset, words
 from engine.actions import Act
 from engine.cards import DeckStyle
 from engine.sinais import ALL_SINAIS
@@ -167,6 +168,23 @@ def menu(style: DeckStyle, reader: Translations | None = None) -> tuple[str, Inl
     title = in_language(course().title, w.lang, style) or course().title.in_style(style)
     lines.append(f"🎓 <b>{html.escape(title)}</b>")
     lines.append(t.gettext("Escolha uma lição; cada uma é uma mão curta, jogada com botões."))
+    home = home_variant(w.lang)
+    if home != DEFAULT_VARIANT:
+        # the course opens with the Brazilian game: whoever plays another at home is shown
+        # where theirs is, rather than made to read about a vira they will never turn
+        own = [
+            str(n)
+            for n, lesson in enumerate(course().lessons, start=1)
+            if lesson.hands[0].scenario["variant"] == home
+        ]
+        if own:
+            lines.append(
+                t.ngettext(
+                    "{variant}: a lição {lessons} é desse jogo.",
+                    "{variant}: as lições {lessons} são desse jogo.",
+                    len(own),
+                ).format(variant=w.variant(get_ruleset(home)), lessons=", ".join(own))
+            )
     names = []
     for n, (lesson, r) in enumerate(zip(course().lessons, readings, strict=True), start=1):
         mark = " 🇧🇷" if w.lang != PT.lang and r.w is PT else ""

@@ -67,6 +67,23 @@ def marcador_keyboard(t: Translations, posted: GroupMarcador) -> InlineKeyboardM
         ]
         if row:
             rows.append(row)
+    for team in (0, 1):
+        # gaudério: the envido worths no hand is worth (5, 7, the falta at this score); the
+        # others are marked with the hand's buttons, and a flor with +3 for each
+        hands = set(p.values(team))
+        extra = [v for v in p.points_values("envido") if v not in hands]
+        if extra:
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        _("🎯 {team} envido +{n}").format(team=p.names[team], n=v)
+                        if i == 0
+                        else f"+{v}",
+                        callback_data=marcador_data(posted.id, Press(team, v, "envido")),
+                    )
+                    for i, v in enumerate(extra)
+                ]
+            )
     last = [InlineKeyboardButton(_("↶ Desfazer"), callback_data=marcador_data(posted.id, Undo()))]
     if p.hands:
         last.append(

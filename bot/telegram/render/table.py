@@ -307,6 +307,12 @@ def points_said_line(t: Translations, said: Said, table: Table) -> str:
         if said.value is None:  # the partner still answers (R6)
             return _("🙅 {who}: {answer}").format(who=who, answer=answer)
         team = team_name(table.seats, 1 - (said.seat & 1), t)
+        if _follows_its_person(said, table):
+            # the robot only follows the person who spoke for the team (R6): under its own
+            # name it would read as a second answer to a call already answered
+            return _("🎯 Envido não querido: {worth} para {team}").format(
+                worth=said.value, team=team
+            )
         return _("🙅 {who}: {answer}. {value} para {team}.").format(
             who=who, answer=answer, value=said.value, team=team
         )
@@ -318,6 +324,15 @@ def points_said_line(t: Translations, said: Said, table: Table) -> str:
     return _("🌸 {who}: {flor} (+{value})").format(
         who=who, flor=w.envido_shout(Act.FLOR).upper(), value=said.value
     )
+
+
+def _follows_its_person(said: Said, table: Table) -> bool:
+    """A robot's answer that follows its person partner's (2×2): never the team's first."""
+    if len(table.seats) != 4:
+        return False
+    maker, partner = said_by(said, table), table.seats[said.seat ^ 2]
+    robot = maker is not None and maker.robot is not None
+    return robot and partner is not None and partner.user is not None
 
 
 def table_keyboard(

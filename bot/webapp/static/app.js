@@ -177,8 +177,12 @@
     $("felt").classList.add("felt--lobby");
     $("felt").innerHTML = seatsOnFelt(null);
     $("lobby-text").textContent = said(st.lobby.sentences);
+    var row = null;
     $("lobby-actions").innerHTML = st.lobby.actions.map(function (a) {
-      return '<button type="button" class="lobby lobby--' + esc(a.command) + '" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
+      var kind = /^(join|team)/.test(a.command) ? "seat" : /robot/.test(a.command) ? "robot" : "go";
+      var gap = row !== null && row !== kind ? '<span class="row-break"></span>' : "";
+      row = kind;
+      return gap + '<button type="button" class="lobby lobby--' + esc(a.command) + '" data-command="' + esc(a.command) + '">' + esc(a.label) + "</button>";
     }).join("");
   }
 
@@ -413,7 +417,7 @@
   }
 
   function lobbyAct(command) {
-    post("api/lobby", { table: table, command: command });
+    post("api/lobby", { table: table, command: command, version: state ? state.version : undefined });
   }
 
   function comeBack() {
