@@ -461,3 +461,7 @@ def test_partings_are_counted_on_the_arenas_own_matches_and_only_where_robots_di
     # a robot compared with itself never parts
     same = run(setup("robot:medio", "robot:facil", players=2), "robot:medio", matches=2, jobs=1)
     assert same.decisions > 0 and not same.gains
+    # ``--where call`` compares the call decisions only: some, not every decision
+    calls = run(s, "robot:medio", matches=4, jobs=1, where="call")
+    assert 0 < calls.decisions < counted.decisions
+    assert calls.wins == counted.wins

@@ -151,9 +151,15 @@ def _first_round_call(view: View) -> bool:
     return not view.rounds and view.phase == Phase.PLAY and A.TRUCO in view.legal
 
 
+def _call(view: View) -> bool:
+    """Whether this is a call decision of any round (truco or the next step may be called)."""
+    return view.phase == Phase.PLAY and A.TRUCO in view.legal
+
+
 WHERE: dict[str, Callable[[View], bool]] = {
     "their-bet": _their_bet,
     "first-round-call": _first_round_call,
+    "call": _call,
 }
 """Where ``--where`` compares A with the reference, by name (anywhere without it): two
 robots that differ in one kind of decision part nowhere else, and asking the reference
@@ -304,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         "--where",
         choices=sorted(WHERE),
         default="",
-        help="compara só ali: their-bet (o outro time apostou nesta mão), first-round-call",
+        help="compara só ali: their-bet (o outro time apostou nesta mão), first-round-call, call",
     )
     args = p.parse_args(argv)
     rs = get_ruleset(args.variant)
