@@ -172,6 +172,7 @@ def learned_action(
     points: str = "medio",
     medio_first_round: bool = False,
     chance_samples: int = CHANCE_SAMPLES,
+    mixed_to_medio: float = 0.0,
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
@@ -182,7 +183,11 @@ def learned_action(
     and the calls so joined matched médio's against the styles that call little and never
     bluff; difícil searching from them lost to the tight style, docs-dev/robots-log.md,
     2026-12-06 20:40). ``chance_samples``: deals behind the chance the policy's key holds
-    (``policy.spot_of``; difícil's play-outs use fewer)."""
+    (``policy.spot_of``; difícil's play-outs use fewer). ``mixed_to_medio``: at a 2×2
+    table, in a hand's first round, the policy calls only where it clearly prefers to (a
+    call chance of at least ``1 - mixed_to_medio``) and plays on where it clearly prefers
+    that; in between, where a trained mix says the two are worth about the same against
+    the trained game's players, médio's reading of this table's habits decides."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco
@@ -195,12 +200,32 @@ def learned_action(
     phases = (Phase.ANSWER, Phase.PLAY) if answers else (Phase.PLAY,)
     early = medio_first_round and _medio_calls_here(view)
     if view.kind != HandKind.IRON and view.phase in phases and not early:
-        choice = policy_action(view, rng, chance_samples)
+        if mixed_to_medio > 0 and _medio_calls_here(view):
+            choice = _clear_call(view, rng, chance_samples, mixed_to_medio)
+            if choice is None:
+                return fallback(view, rng, samples, card_samples)
+        else:
+            choice = policy_action(view, rng, chance_samples)
         if choice == PASS:
             return _medio_card(read(view), rng, card_samples)
         if choice is not None:
             return choice
     return fallback(view, rng, samples, card_samples)
+
+
+def _clear_call(view: View, rng: random.Random, samples: int, band: float) -> Action | None:
+    """The policy's call (``A.TRUCO``) or play on (``PASS``) where its mix for ``view`` leans
+    clearly one way (by more than ``1 - band``), else ``None`` (also without an entry)."""
+    policy = load_policy()
+    mix = None if policy is None else policy.probabilities(view, rng, samples)
+    if mix is None:
+        return None
+    call = mix.get(A.TRUCO, 0.0)
+    if call >= 1 - band:
+        return A.TRUCO
+    if call <= band:
+        return PASS
+    return None
 
 
 def _medio_calls_here(view: View) -> bool:

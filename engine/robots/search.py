@@ -54,6 +54,10 @@ when its search starts from the policy's calls (``rollout_action``). Off: with t
 difícil beat médio by no more than before, at a higher cost (docs-dev/robots-log.md,
 2026-12-06 23:40, a partial run); ``robot:dificil-tabela`` and ``robot:dificil-medio-sim``
 fix one setting each, to compare."""
+MIXED_FIRST_ROUND_2X2 = 0.0
+"""At a 2×2 table, where the search starts from the learned calls, the band of a trained
+mix in a hand's first round within which médio's call starts the search instead of a
+draw from the mix (``learned_action``'s ``mixed_to_medio``; 0: always the draw)."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -102,6 +106,7 @@ class Dificil(SeededRobot):
         policy: bool | None = None,
         cards_only_2x2: bool = False,
         learned_playouts: bool | None = None,
+        mixed_first_round: float | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -123,6 +128,10 @@ class Dificil(SeededRobot):
         ``learned_playouts``: at a 2×2 table, when the search starts from the learned
         calls, the play-outs make this team's later calls by the policy too (``None``:
         ``LEARNED_PLAYOUTS_2X2``).
+        ``mixed_first_round``: at a 2×2 table, when the search starts from the learned
+        calls, it starts in a hand's first round from the policy's clear preference, and
+        from médio's call where the policy mixes within this band (``None``:
+        ``MIXED_FIRST_ROUND_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -136,6 +145,9 @@ class Dificil(SeededRobot):
         self.learned_playouts = (
             LEARNED_PLAYOUTS_2X2 if learned_playouts is None else learned_playouts
         )
+        self.mixed_first_round = (
+            MIXED_FIRST_ROUND_2X2 if mixed_first_round is None else mixed_first_round
+        )
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -148,7 +160,14 @@ class Dificil(SeededRobot):
             if baseline.act in BETS or view.phase != Phase.PLAY:
                 return baseline
         elif self.policy or (self.policy is None and view.variant in POLICY_VARIANTS):
-            baseline = learned_action(view, rng, MEDIO_SAMPLES, answers=False, points="dificil")
+            baseline = learned_action(
+                view,
+                rng,
+                MEDIO_SAMPLES,
+                answers=False,
+                points="dificil",
+                mixed_to_medio=self.mixed_first_round,
+            )
             # at 2×2, when ``learned_playouts``, the play-outs make this team's later calls
             # by the same policy; 1×1 keeps médio's, as measured there
             learned = self.learned_playouts and view.players == 4

@@ -309,6 +309,8 @@ class Probe(SeededRobot):
         return A.ACCEPT if accept >= run else A.RUN
 
 
+MIXED_BAND = 0.2
+"""``dificil-misto``'s band: a first-round call mix between 20% and 80% is médio's to decide."""
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
@@ -324,6 +326,7 @@ SPARRING = (
     "dificil-cartas",
     "dificil-tabela",
     "dificil-medio-sim",
+    "dificil-misto",
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
@@ -333,7 +336,10 @@ searching from the learned calls wherever the policy has a table (difícil does 
 (searching from médio's calls everywhere), to compare; ``dificil-cartas`` difícil that
 bets as médio at a 2×2 table and searches only the cards there; ``dificil-tabela`` and
 ``dificil-medio-sim`` difícil whose 2×2 play-outs make its team's later calls by the
-learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``)."""
+learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``);
+``dificil-misto`` difícil whose 2×2 search starts, in a hand's first round, from the
+policy's clear preference and from médio's call where the policy mixes
+(``search.MIXED_FIRST_ROUND_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -350,6 +356,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         searcher = Dificil(seed, learned_playouts=name == "dificil-tabela")
         searcher.level = name
         return searcher
+    if name == "dificil-misto":
+        mixed = Dificil(seed, mixed_first_round=MIXED_BAND)
+        mixed.level = name
+        return mixed
     if name == "dificil-cartas":
         cards = Dificil(seed, cards_only_2x2=True)
         cards.level = name

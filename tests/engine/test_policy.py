@@ -37,6 +37,7 @@ from engine.tools.train import (
     style_pick,
     train,
 )
+from engine.view import View
 
 
 def test_a_rebuilt_policy_is_the_same_file_for_the_same_seed(tmp_path: Path) -> None:
@@ -363,6 +364,57 @@ def test_the_two_play_out_settings_of_difficil_have_arena_names() -> None:
     assert isinstance(tabela, Dificil) and isinstance(medio_sim, Dificil)
     assert tabela.learned_playouts and not medio_sim.learned_playouts
     assert (tabela.level, medio_sim.level) == ("dificil-tabela", "dificil-medio-sim")
+
+
+def test_dificil_misto_starts_from_medios_call_only_where_the_policy_mixes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.robots import Dificil, search
+    from engine.robots.base import decision_rng
+    from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action
+    from engine.robots.sparring import MIXED_BAND
+
+    starts: list[Action] = []
+    plain = search.candidates
+
+    def spy(view: View, baseline: Action) -> list[Action]:
+        starts.append(baseline)
+        return plain(view, baseline)
+
+    monkeypatch.setattr(search, "candidates", spy)
+    misto = get_sparring("dificil-misto", seed=3)
+    assert isinstance(misto, Dificil) and misto.level == "dificil-misto"
+    misto.playouts = 8
+    policy = load_policy()
+    assert policy is not None
+    medio = Medio(5)
+    seen = {"clear": 0, "mixed": 0, "later": 0}
+    for seed in range(6):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
+        while m.phase < Phase.HAND_OVER:
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            if view.phase == Phase.PLAY and A.TRUCO in view.legal:
+                starts.clear()
+                misto.choose(view)
+                rng = decision_rng(3, view)  # the robot's own stream for this view
+                mix = policy.probabilities(view, rng)
+                assert mix is not None
+                call = mix[A.TRUCO]
+                if view.rounds:
+                    seen["later"] += 1
+                    drawn = learned_action(
+                        view, decision_rng(3, view), MEDIO_SAMPLES, answers=False, points="dificil"
+                    )
+                    assert starts == [drawn]
+                elif MIXED_BAND < call < 1 - MIXED_BAND:
+                    seen["mixed"] += 1
+                    assert starts == [medio_action(view, rng, MEDIO_SAMPLES)]
+                else:
+                    seen["clear"] += 1
+                    assert (starts[0] == A.TRUCO) == (call >= 1 - MIXED_BAND)
+            m.apply(seat, medio.choose(view))
+    assert all(seen.values()), seen
 
 
 def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:

@@ -135,6 +135,7 @@ def _start_choice(robot: Robot, view: View) -> Action | None:
         MEDIO_SAMPLES,
         answers=False,
         points="dificil",
+        mixed_to_medio=inner.mixed_first_round,
     )
 
 
