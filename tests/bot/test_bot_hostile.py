@@ -540,19 +540,26 @@ async def test_a_call_counts_in_the_bots_second_until_a_second_after_its_answer(
 # ------------------------------------------------------------------ removed from the group
 
 
-async def my_membership(server: FakeTelegram, group: int, admin: int, status: str) -> None:
-    """Telegram tells the bot its membership in ``group`` changed to ``status``."""
-    member: JSON = {"user": server.bot_user, "status": status}
-    if status == "kicked":
-        member["until_date"] = 0
+async def my_membership(
+    server: FakeTelegram, group: int, admin: int, status: str, old: str = "member"
+) -> None:
+    """Telegram tells the bot its membership in ``group`` changed from ``old`` to
+    ``status`` (``admin`` did it)."""
+
+    def member(status: str) -> JSON:
+        found: JSON = {"user": server.bot_user, "status": status}
+        if status == "kicked":
+            found["until_date"] = 0
+        return found
+
     await server.updates.put(
         "my_chat_member",
         {
             "chat": server.chats[group],
             "from": server.users[admin],
             "date": int(time.time()),
-            "old_chat_member": {"user": server.bot_user, "status": "member"},
-            "new_chat_member": member,
+            "old_chat_member": member(old),
+            "new_chat_member": member(status),
         },
     )
 

@@ -20,6 +20,7 @@ from tests.bot.harness import (
     running,
     strip_tags,
 )
+from tests.bot.test_bot_hostile import my_membership
 
 
 async def _said(h: Harness, chat: int, words: str) -> JSON:
@@ -221,3 +222,24 @@ async def test_a_chat_new_to_the_bot_plays_the_game_of_its_first_language(
         await s.user_sends(who, group, "/truco")
         lobby = await h.wait(lambda group=group: h.table(group))
         assert f"Truco {game}" in lobby["text"]
+
+
+async def test_a_group_that_adds_the_bot_is_greeted_in_its_adders_language(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    sofi = s.add_user("Sofía", language_code="es-AR")
+    beto = s.add_user("Beto", language_code="pt-br")
+    peña = s.add_group("La peña", admins=[sofi])
+    firma = s.add_group("Firma", admins=[beto])
+    await my_membership(s, peña, sofi, "member", old="left")
+    await my_membership(s, firma, beto, "member", old="kicked")
+    hola = await _said(h, peña, "¡Hola!")
+    assert "/truco" in hola["text"] and "/reglas" in hola["text"] and "/ayuda" in hola["text"]
+    await _said(h, firma, "Olá!")
+    # a change while it was already there (a member still): nothing more to say
+    await my_membership(s, firma, beto, "member", old="member")
+    await s.user_sends(sofi, peña, "/truco")
+    lobby = await h.wait(lambda: h.table(peña))
+    assert "Truco gaudério" in lobby["text"]  # the group's game is its language's
+    assert len([m for m in h.bot_messages(firma) if "Olá!" in m["text"]]) == 1

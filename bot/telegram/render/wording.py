@@ -29,6 +29,16 @@ def welcome_text(t: Translations, name: str) -> str:
     ).format(name=escape(name))
 
 
+def group_welcome_text(t: Translations) -> str:
+    """The bot added to a group: what it does there and how to start."""
+    return t.gettext(
+        "🃏 Olá! Eu levo a mesa de truco do grupo.\n"
+        "Abra uma com /truco (ou /truco 2x2): quem quiser entra, robôs completam os "
+        "lugares, e cada um recebe as suas cartas no privado.\n"
+        "As regras em /regras, e tudo em /ajuda."
+    )
+
+
 def tutorial_in_private(t: Translations) -> str:
     """/tutorial asked in a group."""
     return t.gettext("O tutorial é no privado: me chame lá com /tutorial.")
