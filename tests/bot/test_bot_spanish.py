@@ -191,8 +191,10 @@ async def test_a_whole_spanish_2x2_match_has_no_portuguese_word(harness: Harness
     await s.user_sends(sofi, group, "/idioma")
     langs = await _said(h, group, "Idioma: elegí un valor.")
     assert "✅ Español" in labels(langs)
-    await s.user_sends(sofi, group, "/truco 2x2")
+    # the Brazilian game, to 12, read in Spanish (the group's own, gaudério, goes to 24)
+    await s.user_sends(sofi, group, "/truco paulista 2x2")
     lobby = await h.wait(lambda: h.table(group))
+    assert "Truco paulista" in lobby["text"]
     await s.user_presses(
         sofi, group, lobby["message_id"], button(lobby, "Empezar")["callback_data"]
     )
