@@ -7,7 +7,14 @@ import json
 from dataclasses import replace
 
 from bot.domain.values.drawings import HandMessageInfo, HandsDrawing, Ping
-from bot.domain.values.game import GameStatus, Occupant, RobotLevel, Table, TimeoutNote
+from bot.domain.values.game import (
+    GameStatus,
+    HandSummary,
+    Occupant,
+    RobotLevel,
+    Table,
+    TimeoutNote,
+)
 from bot.domain.values.people import PlayerInfo
 from bot.telegram.publish.hands import Step, looking_at_hand, plan_hands, plan_message
 from engine import Match, TableOptions
@@ -257,3 +264,28 @@ def test_a_move_of_another_person_in_the_last_hand_makes_the_new_hand_ring() -> 
     table = replace(table_at(m), seats=people_and_robots)
     assert not looking_at_hand(table, m.view(0))
     assert looking_at_hand(table, m.view(2))
+
+
+def test_hands_that_ended_between_two_drawings_are_all_told() -> None:
+    m = Match("paulista", TableOptions(2, 12), seed=4)
+    while m.hand_number < 3 or not m.to_act():  # the fourth hand's (numbers count from 0)
+        if not m.to_act():
+            m.deal()
+            continue
+        seat = m.to_act()[0]
+        m.apply(seat, m.legal_actions(seat)[0])
+    ana = PlayerInfo(1, "Ana", "pt", DeckStyle.TRADITIONAL, started=True)
+
+    def over(n: int, score: tuple[int, int]) -> HandSummary:
+        return HandSummary(n, 0, (1, 0), score, 1, False, False, (0, 0), ())
+
+    ended = {1: over(1, (1, 0)), 2: over(2, (2, 0))}
+    # her message was last drawn for the second hand (in play): it and the third ended since
+    behind = HandsDrawing(table_at(m), {0: ana}, {0: shown(1)}, ended)
+    (plan,) = plan_hands(behind, now=50.0, seconds=30.0, in_app=frozenset(), webapp=None)
+    assert "🏁 Mão 2: 1 ponto para Ana. Placar 1 × 0" in plan.text
+    assert "🏁 Mão 3: 1 ponto para Ana. Placar 2 × 0" in plan.text
+    assert plan.text.index("Mão 2:") < plan.text.index("Mão 3:")
+    # drawn for the third already: only its result, as always
+    (plan,) = plan_hands(replace(behind, messages={0: shown(2)}), 50.0, 30.0, frozenset(), None)
+    assert "Mão 2:" not in plan.text and "🏁 Mão 3:" in plan.text

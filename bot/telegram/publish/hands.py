@@ -35,6 +35,8 @@ from bot.telegram.render.table import with_open_table
 from engine import View
 
 log = logging.getLogger(__name__)
+MISSED_SHOWN = 3
+"""At most this many results of hands a hand message missed are told in it (``missed``)."""
 
 
 def people_in_app(app: TrucoApp, game_id: int) -> frozenset[int]:
@@ -232,6 +234,15 @@ def plan_hands(
             else:
                 left = seconds
             previous = drawing.ended.get(view.hand_number - 1)
+            # the message shows the hand it was drawn for; any that ended after that one
+            # and before ``previous`` went by between two drawings (a quick run, a busy
+            # replica): told too, the last few (after a stretch in the Mini App, the app
+            # told them)
+            drawn = drawing.messages.get(seat)
+            since = drawn.hand_number if drawn is not None else view.hand_number - 1
+            missed = [
+                drawing.ended[n] for n in range(since, view.hand_number - 1) if n in drawing.ended
+            ]
             # off their turn at a group's table the message shows only what stays
             # true until their own cards or signals change, so it is redrawn for
             # those and not at every move; it comes anew, whole, at their turn
@@ -248,6 +259,7 @@ def plan_hands(
                 previous,
                 away=away,
                 stand_in=stand_in,
+                missed=missed[-MISSED_SHOWN:],
             )
             markup = hand_keyboard(t, table, view, player.deck_at(table.variant))
             if stand_in:  # a robot plays their seat: no ring, no moves, one way back

@@ -53,6 +53,7 @@ def hand_text(
     *,
     away: bool = False,
     stand_in: bool = False,
+    missed: Sequence[HandSummary] = (),
 ) -> str:
     """A player's private message: the table as they see it, their cards, their turn.
 
@@ -65,11 +66,13 @@ def hand_text(
     rest: it never claims whose turn it is.
     ``stand_in``: a robot plays the seat for the person (two timeouts in a row): drawn as
     ``away``, saying so, whatever the turn.
+    ``missed``: hands that ended before ``previous`` and that no drawing of this message
+    told (two hands ended between two drawings): their results, one line each, first.
     """
     away = away or stand_in
     _ = t.gettext
     seats = table.seats
-    lines = []
+    lines = ["🏁 " + hand_over_line(t, gone, seats) for gone in missed]
     if previous is not None:
         lines.append("🏁 " + hand_over_line(t, previous, seats))
         lines += points_over_lines(t, previous, seats, style)
