@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.fakeapi import FakeTelegram
-from tests.bot.harness import bot_messages, database_url, start_bot
+from tests.bot.harness import bot_messages, buttons, database_url, start_bot
 
 # shaped like a real BotFather token, so both the exact and the shape redaction count
 TOKEN = "987654321:AAHs3cr3t-S3CR3T_s3cr3tS3cr3tS3cr3t12"
@@ -79,9 +79,17 @@ async def busy_table(fake: FakeTelegram, bot: subprocess.Popen[bytes]) -> None:
     await fake.wait_for(
         lambda: any("spawn_main" in c for c in children(bot.pid).values()), timeout=60
     )
-    # hand messages sent and edited for Ana: several turns played (a match may end in seconds)
+    # several turns played: hand messages sent and edited for Ana, or the match already over
+    # (robots that fold a lot end one in seconds, and Ana's message then tells several hands)
     await fake.wait_for(
-        lambda: len(fake.calls_to(ana, ("sendMessage", "editMessageText"))) >= 6,
+        lambda: (
+            len(fake.calls_to(ana, ("sendMessage", "editMessageText"))) >= 6
+            or any(
+                b.get("callback_data", "").startswith("v")
+                for m in bot_messages(fake, group)
+                for b in buttons(m)
+            )
+        ),
         timeout=90,  # a loaded machine (the waits end as soon as it happens)
     )
 
