@@ -131,13 +131,16 @@ class Learned(Medio):
         card_samples: int = CARD_SAMPLES,
         answers: bool = True,
         medio_first_round: bool = False,
+        agree: float | None = None,
     ) -> None:
         """A médio with learned bets; ``answers=False`` keeps médio's answers to calls (the
         policy then only calls); ``medio_first_round``: médio calls in a 2×2 hand's first
-        round (see ``learned_action``)."""
+        round; ``agree``: a 2×2 call only when médio would make it too (see
+        ``learned_action``)."""
         super().__init__(seed, samples, card_samples)
         self.answers = answers
         self.medio_first_round = medio_first_round
+        self.agree = agree
 
     def decide(self, view: View, rng: random.Random) -> Action:
         """One action out of ``view.legal``."""
@@ -148,6 +151,7 @@ class Learned(Medio):
             self.card_samples,
             self.answers,
             medio_first_round=self.medio_first_round,
+            agree=self.agree,
         )
 
     def mix(self, view: View) -> dict[Action, float] | None:
@@ -160,6 +164,8 @@ class Learned(Medio):
             return None
         if self.medio_first_round and _medio_calls_here(view):
             return None
+        if self.agree is not None and view.players == 4:
+            return None  # médio's agreement is no mix
         return policy.probabilities(view, decision_rng(self.seed, view))
 
 
@@ -173,6 +179,7 @@ def learned_action(
     medio_first_round: bool = False,
     chance_samples: int = CHANCE_SAMPLES,
     mixed_to_medio: float = 0.0,
+    agree: float | None = None,
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
@@ -187,7 +194,13 @@ def learned_action(
     table, in a hand's first round, the policy calls only where it clearly prefers to (a
     call chance of at least ``1 - mixed_to_medio``) and plays on where it clearly prefers
     that; in between, where a trained mix says the two are worth about the same against
-    the trained game's players, médio's reading of this table's habits decides."""
+    the trained game's players, médio's reading of this table's habits decides.
+    ``agree``: at a 2×2 table, once the other team accepts (or raises) at least this share
+    of this team's trucos in the match (``accept_share``; 0: always), a call the policy
+    draws is made only when médio would make it too; else the card, as when the policy
+    plays on (``None``: never). Against a team that accepts with middling hands and calls
+    the next step with strong ones, the policy's thin calls are met and then raised; a
+    team that runs from most calls pays them (docs-dev/robots-log.md, 2026-12-07 08:20)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco
@@ -206,11 +219,34 @@ def learned_action(
                 return fallback(view, rng, samples, card_samples)
         else:
             choice = policy_action(view, rng, chance_samples)
+        if (
+            agree is not None
+            and choice == A.TRUCO
+            and view.players == 4
+            and accept_share(view) >= agree
+            and not _should_call(read(view), rng, samples)
+        ):
+            choice = PASS
         if choice == PASS:
             return _medio_card(read(view), rng, card_samples)
         if choice is not None:
             return choice
     return fallback(view, rng, samples, card_samples)
+
+
+AGREE_PRIOR = 0.3
+"""The share of trucos a team is taken to accept before it answered any (``accept_share``)."""
+AGREE_PRIOR_WEIGHT = 2.0
+"""How many answers the prior of ``accept_share`` counts as."""
+
+
+def accept_share(view: View) -> float:
+    """The share of this team's trucos the other team accepted or raised in the match so
+    far (``View.bets``, public), smoothed toward ``AGREE_PRIOR``."""
+    them = view.bets[1 - view.team]
+    took = them.accepted[0] + them.raised[0]
+    faced = took + them.ran[0]
+    return (took + AGREE_PRIOR_WEIGHT * AGREE_PRIOR) / (faced + AGREE_PRIOR_WEIGHT)
 
 
 def _clear_call(view: View, rng: random.Random, samples: int, band: float) -> Action | None:

@@ -10,7 +10,8 @@ answering like médio, by its chances against its habits and by its best card ag
 its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``); there,
 when the search starts from the learned calls, its own team's later calls in the
 play-outs may come from the same learned policy (``rollout_action``,
-``LEARNED_PLAYOUTS_2X2``, off by default).
+``LEARNED_PLAYOUTS_2X2``, off by default), and a learned call starts the search only
+where médio would call too (``AGREE_CALLS_2X2``).
 Worlds count as much as the other team's calls and accepts this hand make them likely
 (one sensible-player curve on the actor's chance, ``_likelihood``). Outcomes are scored
 by match-winning chance, and the action with the best paired gain over the baseline
@@ -58,6 +59,16 @@ MIXED_FIRST_ROUND_2X2 = 0.0
 """At a 2×2 table, where the search starts from the learned calls, the band of a trained
 mix in a hand's first round within which médio's call starts the search instead of a
 draw from the mix (``learned_action``'s ``mixed_to_medio``; 0: always the draw)."""
+AGREE_CALLS_2X2: float | None = None
+"""At a 2×2 table where the search starts from the learned calls: once the other team
+accepts at least this share of this team's trucos (``heuristic.accept_share``; 0:
+always), a call the policy draws starts the search only when médio would make it too,
+else the search starts from médio's card (``learned_action``'s ``agree``; ``None``:
+never). The 2×2 search keeps almost every call it starts from, and the policy's calls
+that médio would not make were met by the solid style, which accepts with middling
+hands, and then raised to seis (docs-dev/robots-log.md, 2026-12-07 08:20)."""
+_AGREE_DEFAULT = -1.0
+"""``Dificil``'s ``agree_calls`` when none is given: ``AGREE_CALLS_2X2`` (``None`` means never)."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -107,6 +118,7 @@ class Dificil(SeededRobot):
         cards_only_2x2: bool = False,
         learned_playouts: bool | None = None,
         mixed_first_round: float | None = None,
+        agree_calls: float | None = _AGREE_DEFAULT,
     ) -> None:
         """A difícil robot.
 
@@ -132,6 +144,9 @@ class Dificil(SeededRobot):
         calls, it starts in a hand's first round from the policy's clear preference, and
         from médio's call where the policy mixes within this band (``None``:
         ``MIXED_FIRST_ROUND_2X2``).
+        ``agree_calls``: at a 2×2 table, when the search starts from the learned calls and
+        the other team accepts at least this share of this team's trucos, a call starts it
+        only when médio would call too (``None``: never; unset: ``AGREE_CALLS_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -148,6 +163,7 @@ class Dificil(SeededRobot):
         self.mixed_first_round = (
             MIXED_FIRST_ROUND_2X2 if mixed_first_round is None else mixed_first_round
         )
+        self.agree_calls = AGREE_CALLS_2X2 if agree_calls == _AGREE_DEFAULT else agree_calls
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -167,6 +183,7 @@ class Dificil(SeededRobot):
                 answers=False,
                 points="dificil",
                 mixed_to_medio=self.mixed_first_round,
+                agree=self.agree_calls,
             )
             # at 2×2, when ``learned_playouts``, the play-outs make this team's later calls
             # by the same policy; 1×1 keeps médio's, as measured there

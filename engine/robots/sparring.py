@@ -311,6 +311,24 @@ class Probe(SeededRobot):
 
 MIXED_BAND = 0.2
 """``dificil-misto``'s band: a first-round call mix between 20% and 80% is médio's to decide."""
+AGREEMENTS: dict[str, float | None] = {
+    "dificil-acordo": 0.0,
+    "dificil-leitura": 0.4,
+    "dificil-leitura-cedo": 0.25,
+    "dificil-sem-acordo": None,
+}
+"""Difícil with médio's agreement to its learned 2×2 calls always, once the other team
+accepts 40% of its trucos (25%, which the prior of ``heuristic.accept_share`` passes
+before any answer: ``-cedo``), or never (``search.AGREE_CALLS_2X2``)."""
+_LEARNED_CALLS = (
+    "policy-calls",
+    "policy-late",
+    "policy-acordo",
+    "policy-leitura",
+    "policy-leitura-cedo",
+)
+"""Médio with the learned calls (and médio's answers): its agreement is that of the
+difícil of the same suffix in ``AGREEMENTS``."""
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
@@ -327,6 +345,13 @@ SPARRING = (
     "dificil-tabela",
     "dificil-medio-sim",
     "dificil-misto",
+    "dificil-acordo",
+    "dificil-leitura",
+    "dificil-leitura-cedo",
+    "dificil-sem-acordo",
+    "policy-acordo",
+    "policy-leitura",
+    "policy-leitura-cedo",
 )
 """Every sparring robot's name: ``policy`` is médio with the learned bets
 (``heuristic.Learned``), ``policy-calls`` médio with the learned calls only (médio's
@@ -339,7 +364,13 @@ bets as médio at a 2×2 table and searches only the cards there; ``dificil-tabe
 learned policy, or by médio's rules as before (``search.LEARNED_PLAYOUTS_2X2``);
 ``dificil-misto`` difícil whose 2×2 search starts, in a hand's first round, from the
 policy's clear preference and from médio's call where the policy mixes
-(``search.MIXED_FIRST_ROUND_2X2``)."""
+(``search.MIXED_FIRST_ROUND_2X2``; without médio's agreement, as it was measured);
+``dificil-acordo``, ``dificil-leitura``, ``dificil-leitura-cedo`` and
+``dificil-sem-acordo`` difícil whose 2×2 search starts from a learned call only where
+médio would call too, always or once the other team accepts enough of its trucos, or from
+every learned call (``AGREEMENTS``, ``search.AGREE_CALLS_2X2``), and ``policy-acordo``,
+``policy-leitura`` and ``policy-leitura-cedo`` médio with the learned calls so agreed
+(``policy-calls`` with médio's agreement)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -357,15 +388,24 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         searcher.level = name
         return searcher
     if name == "dificil-misto":
-        mixed = Dificil(seed, mixed_first_round=MIXED_BAND)
+        mixed = Dificil(seed, mixed_first_round=MIXED_BAND, agree_calls=None)
         mixed.level = name
         return mixed
+    if name in AGREEMENTS:
+        agreed = Dificil(seed, agree_calls=AGREEMENTS[name])
+        agreed.level = name
+        return agreed
     if name == "dificil-cartas":
         cards = Dificil(seed, cards_only_2x2=True)
         cards.level = name
         return cards
-    if name in ("policy-calls", "policy-late"):
-        calls = Learned(seed, answers=False, medio_first_round=name == "policy-late")
+    if name in _LEARNED_CALLS:
+        calls = Learned(
+            seed,
+            answers=False,
+            medio_first_round=name == "policy-late",
+            agree=AGREEMENTS.get("dificil" + name.removeprefix("policy")),
+        )
         calls.level = name
         return calls
     if name == "probe-policy":

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from engine import Match, Phase, TableOptions
 from engine import actions as A
-from engine.actions import Action
+from engine.actions import Act, Action
 from engine.cards import Card, parse_cards
 from engine.robots.base import Robot
 from engine.robots.heuristic import Learned, Medio
@@ -415,6 +416,59 @@ def test_dificil_misto_starts_from_medios_call_only_where_the_policy_mixes(
                     assert (starts[0] == A.TRUCO) == (call >= 1 - MIXED_BAND)
             m.apply(seat, medio.choose(view))
     assert all(seen.values()), seen
+
+
+def test_an_agreed_call_is_a_drawn_call_medio_would_make_too() -> None:
+    from engine.robots import Dificil
+    from engine.robots.heuristic import MEDIO_SAMPLES, learned_action
+
+    acordo, before = get_sparring("dificil-acordo"), get_sparring("dificil-sem-acordo")
+    assert isinstance(acordo, Dificil) and isinstance(before, Dificil)
+    assert acordo.agree_calls == 0.0 and before.agree_calls is None
+    assert (acordo.level, before.level) == ("dificil-acordo", "dificil-sem-acordo")
+    medio = Medio(5)
+    seen = {"kept": 0, "dropped": 0}
+    for seed in range(8):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
+        while m.phase < Phase.HAND_OVER:
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            if view.phase == Phase.PLAY and A.TRUCO in view.legal:
+                plain = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False)
+                agreed = learned_action(
+                    view, random.Random(seed), MEDIO_SAMPLES, answers=False, agree=0.0
+                )
+                if agreed == A.TRUCO:
+                    assert plain == A.TRUCO  # agreement only takes calls away
+                    seen["kept"] += 1
+                elif plain == A.TRUCO:
+                    assert agreed in view.legal and agreed.act in (Act.PLAY, Act.COVER)
+                    seen["dropped"] += 1
+            m.apply(seat, medio.choose(view))
+    assert all(seen.values()), seen
+
+
+def test_the_agreement_waits_for_a_team_that_accepts_the_calls() -> None:
+    from engine.robots.heuristic import AGREE_PRIOR, MEDIO_SAMPLES, accept_share, learned_action
+    from engine.state import TeamBets
+
+    m = Match("paulista", TableOptions(players=4, sinais=False), seed=2)
+    view = m.view(m.to_act()[0])
+    assert accept_share(view) == pytest.approx(AGREE_PRIOR)
+    runs = TeamBets(hands=6, accepted=(0, 0, 0, 0), ran=(6, 0, 0, 0))
+    takes = TeamBets(hands=6, accepted=(5, 0, 0, 0), ran=(1, 0, 0, 0))
+    them = 1 - view.team
+
+    def seen(bets: TeamBets) -> View:
+        pair = [view.bets[0], view.bets[1]]
+        pair[them] = bets
+        return replace(view, bets=(pair[0], pair[1]))
+
+    assert accept_share(seen(runs)) < 0.4 < accept_share(seen(takes))
+    # below the share a call is the policy's own draw, as without the agreement
+    plain = learned_action(view, random.Random(1), MEDIO_SAMPLES, answers=False)
+    gated = learned_action(view, random.Random(1), MEDIO_SAMPLES, answers=False, agree=0.4)
+    assert plain == gated
 
 
 def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:

@@ -136,6 +136,7 @@ def _start_choice(robot: Robot, view: View) -> Action | None:
         answers=False,
         points="dificil",
         mixed_to_medio=inner.mixed_first_round,
+        agree=inner.agree_calls,
     )
 
 
