@@ -582,6 +582,21 @@ async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
     assert late["text"] == "Beto respondeu primeiro: aceitou.", late
 
 
+async def test_a_late_answer_is_told_the_call_its_partner_made_not_the_next_one(
+    harness: Harness,
+) -> None:
+    h, s = harness, harness.server
+    _group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    b = await h.wait(lambda: (m := h.hand(beto)) and "Seis!" in moves(m) and m)
+    d = await h.wait(lambda: (m := h.hand(dita)) and "Corro" in moves(m) and m)
+    first = await s.user_presses(beto, beto, b["message_id"], moves(b)["Seis!"])
+    assert not first["text"], first
+    # the hand now waits for a Nove!: the late answer is still told Beto's Seis!
+    late = await s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"])
+    assert late["text"] == "Beto respondeu primeiro: pediu Seis!", late
+
+
 async def test_an_answer_pressed_as_the_partner_ran_still_counts(harness: Harness) -> None:
     h, s = harness, harness.server
     group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
