@@ -582,6 +582,14 @@ async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
     assert late["text"] == "Beto respondeu primeiro: aceitou.", late
 
 
+async def test_the_table_names_both_partners_who_may_answer_a_call(harness: Harness) -> None:
+    h = harness
+    group, (ana, _beto, _cida, _dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    text = await h.wait(lambda: (m := h.table_message(group)) and "❗" in m["text"] and m["text"])
+    assert "👉 Vez de Beto ou Dita" in strip_tags(text), text
+
+
 async def test_a_late_answer_is_told_the_call_its_partner_made_not_the_next_one(
     harness: Harness,
 ) -> None:
