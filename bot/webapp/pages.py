@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,10 @@ class Pages:
         self._hidden: dict[int, dict[int, int]] = {}
         """How often each person said their page of each watched table went to the
         background (``hidden``)."""
+        self._presence: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """The lock of each person's presence at each table while it is in use."""
         app.bot_data[APP_KEY] = self
         services_of(app).notifier.on_change(
             lambda change: self.heard(change.game_id, change.version, change.page)
@@ -183,6 +188,16 @@ class Pages:
             said = self._hidden.setdefault(game_id, {})
             said[user_id] = said.get(user_id, 0) + 1
             self.live.poke(game_id)
+
+    def presence_lock(self, game_id: int, user_id: int) -> asyncio.Lock:
+        """Held while a person's presence at a table is written: a stream's keep-alive
+        that saw the page open, written after the page said it is hidden, counted the
+        person in the app again (until ``PRESENCE`` ran out; forever on a held clock)."""
+        key = (game_id, user_id)
+        lock = self._presence.get(key)
+        if lock is None:
+            lock = self._presence[key] = asyncio.Lock()
+        return lock
 
     def hides(self, game_id: int, user_id: int) -> int:
         """How often the person's page of ``game_id`` went to the background so far: a

@@ -294,11 +294,13 @@ async def presence(request: web.Request) -> web.Response:
     rt = services_of(app)
     table = await asyncio.to_thread(tables.load, rt.db, game_id)
     if table is not None and table.seat_of(user.id) is not None:
-        if body.get("hidden"):
-            pages_of(request).hidden(game_id, user.id)
-            await left(request, table, user.id)
-        else:
-            await came(request, game_id, user.id, rt.rules.clock())
+        pages = pages_of(request)
+        async with pages.presence_lock(game_id, user.id):
+            if body.get("hidden"):
+                pages.hidden(game_id, user.id)
+                await left(request, table, user.id)
+            else:
+                await came(request, game_id, user.id, rt.rules.clock())
     return web.json_response({"ok": True})
 
 
@@ -350,8 +352,9 @@ async def _serve(
         pages.unwatch(game_id, wake)
         # a page that said it went to the background was counted out then (``presence``);
         # counting it out again here, seen late, could undo its newer stream's coming back
-        if seen.seated and pages.hides(game_id, user.id) == seen.hides:
-            await left(request, seen.loaded.table, user.id)
+        async with pages.presence_lock(game_id, user.id):
+            if seen.seated and pages.hides(game_id, user.id) == seen.hides:
+                await left(request, seen.loaded.table, user.id)
     return response
 
 
@@ -400,8 +403,11 @@ async def _stream(
             # one (a transaction a page every 5 s); the longest gap between two writes is
             # under two heartbeats, well inside ``PRESENCE``
             if seated and clock() - present_at >= HEARTBEAT:
-                present_at = clock()
-                await came(request, game_id, user.id, present_at)
+                async with pages.presence_lock(game_id, user.id):
+                    if pages.hides(game_id, user.id) != hides:
+                        break  # hidden while this waited: counted out, not in again
+                    present_at = clock()
+                    await came(request, game_id, user.id, present_at)
             if (loaded.table.version, loaded.around) != sent:
                 data = json.dumps(await state_for(app, user, loaded, deck))
                 await response.write(f"event: state\ndata: {data}\n\n".encode())

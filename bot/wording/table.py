@@ -300,15 +300,15 @@ def hand_closed_text(
     data: HandSummary,
     seats: Seats,
     deck: DeckStyle,
-    match_winner: int | None = None,
     style: Style = PLAIN,
 ) -> str:
     """A private hand message once its hand is over: how it ended; no turn, no buttons.
 
     ``data`` is the hand's ``hand_over`` event (public facts only: covered cards
-    stay covered); ``match_winner`` adds the match's end when that hand closed it.
+    stay covered). Who won the match is not said here: the match's closing message
+    says it, in the same chat for a private table.
     """
-    return "\n".join(hand_closed_sentences(t, data, seats, deck, match_winner, style))
+    return "\n".join(hand_closed_sentences(t, data, seats, deck, style))
 
 
 def hand_closed_sentences(
@@ -316,7 +316,6 @@ def hand_closed_sentences(
     data: HandSummary,
     seats: Seats,
     deck: DeckStyle,
-    match_winner: int | None = None,
     style: Style = PLAIN,
 ) -> list[Sentence]:
     """How a hand ended, one sentence a line (``hand_closed_text``'s lines)."""
@@ -330,8 +329,6 @@ def hand_closed_sentences(
     over = hand_over_line(t, data, seats, style)
     lines.append(Sentence(over.kind, "🏁 " + over, over.values))
     lines += points_over_lines(t, data, seats, deck, style)
-    if match_winner is not None:
-        lines.append(match_won_line(t, seats, match_winner, style))
     return lines
 
 

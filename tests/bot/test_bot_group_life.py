@@ -566,20 +566,36 @@ async def test_a_timeout_beside_a_robot_partner_says_the_robot_answers(
         assert "Beto correu" not in said[0]
 
 
+@pytest.mark.parametrize(
+    ("answer", "told"),
+    [
+        ("Desce!", "Beto respondeu primeiro: aceitou."),
+        # the hand now waits for a Nove!: the late answer is still told Beto's Seis!
+        ("Seis!", "Beto respondeu primeiro: pediu Seis!"),
+    ],
+)
 async def test_the_loser_of_two_answers_at_once_is_told_who_answered_what(
-    harness: Harness,
+    harness: Harness, answer: str, told: str
 ) -> None:
     h, s = harness, harness.server
     _group, (ana, beto, _cida, dita), _gid = await four(h, paulista_hand(players=4))
     await press(h, ana, "Truco!")
-    b = await h.wait(lambda: (m := h.hand(beto)) and "Desce!" in moves(m) and m)
+    b = await h.wait(lambda: (m := h.hand(beto)) and answer in moves(m) and m)
     d = await h.wait(lambda: (m := h.hand(dita)) and "Corro" in moves(m) and m)
-    # Beto's Desce! settles the truco; Dita's Corro, pressed on the hand drawn before it,
+    # Beto's answer settles the truco; Dita's Corro, pressed on the hand drawn before it,
     # comes too late, and she is told whose answer came first and what it was
-    first = await s.user_presses(beto, beto, b["message_id"], moves(b)["Desce!"])
+    first = await s.user_presses(beto, beto, b["message_id"], moves(b)[answer])
     assert not first["text"], first
     late = await s.user_presses(dita, dita, d["message_id"], moves(d)["Corro"])
-    assert late["text"] == "Beto respondeu primeiro: aceitou.", late
+    assert late["text"] == told, late
+
+
+async def test_the_table_names_both_partners_who_may_answer_a_call(harness: Harness) -> None:
+    h = harness
+    group, (ana, _beto, _cida, _dita), _gid = await four(h, paulista_hand(players=4))
+    await press(h, ana, "Truco!")
+    text = await h.wait(lambda: (m := h.table_message(group)) and "❗" in m["text"] and m["text"])
+    assert "👉 Vez de Beto ou Dita" in strip_tags(text), text
 
 
 async def test_an_answer_pressed_as_the_partner_ran_still_counts(harness: Harness) -> None:

@@ -36,8 +36,8 @@ TURN = re.compile(r"Vez de (.+?)(?: ·|\n|$)")
 
 
 def named(who: str) -> set[str]:
-    """The seats a "Vez de ..." names (a team's answer names both: "Beto, Dita")."""
-    return {n.removeprefix("🤖 ") for n in re.split(r", | e | & ", who)}
+    """The seats a "Vez de ..." names (a team's answer names both: "Beto ou Dita")."""
+    return {n.removeprefix("🤖 ") for n in re.split(r", | e | ou | & ", who)}
 
 
 class TruthWatch:

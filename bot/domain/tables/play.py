@@ -79,7 +79,7 @@ def act(
                 if first is None:
                     raise Stale()
                 if not _still_answers(s, game, user_id, action):
-                    raise Stale(Reason.ANSWERED, seat=first[0], action=first[1])
+                    raise Stale(Reason.ANSWERED, **first)
                 # a partner's answer that settled nothing (a run while this seat still
                 # answers, R6): both pressed at once, and this answer still stands
                 expected = game.version
@@ -104,7 +104,7 @@ def act(
             raise
         if pending and version == asked + 1:  # the partner's answer settled nothing
             return act(db, game_id, version, seat, action, rules, user_id=user_id, source=source)
-        raise Stale(Reason.ANSWERED, seat=first[0], action=first[1]) from stale
+        raise Stale(Reason.ANSWERED, **first) from stale
 
 
 def _apply(
@@ -131,7 +131,12 @@ def _apply(
     flor = m.flor
     m.apply(seat, action)
     version = expected + 1
-    record_event(s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number)
+    # a call keeps the step it asked for: a partner whose answer lost the race to it is told
+    # which call it was, whatever the hand has become since (``_answered_first``)
+    step = {"step": said.step} if said is not None and said.saying == Saying.CALL else {}
+    record_event(
+        s, game, version, source, seat, user_id, action=str(action), hand=m.hand_number, **step
+    )
     ran_out = m.phase >= Phase.HAND_OVER and said is not None and said.saying in RUNS
     sayings = [said] if said is not None and not ran_out else []
     sayings += points_said(m, seat, action, flor)
@@ -323,14 +328,15 @@ ANSWERS = (Act.ACCEPT, Act.RUN, Act.RAISE, Act.PLAY11, Act.RUN11)
 
 def _answered_first(
     s: Session, game_id: int, version: int, user_id: int | None, action: Action
-) -> tuple[int, str] | None:
-    """The seat and action that answered first, when this person's answer made for
-    ``version`` lost a race to another seat's answer."""
+) -> dict[str, Any] | None:
+    """The seat, action (and, for a call, its ``step``) that answered first, when this
+    person's answer made for ``version`` lost a race to another seat's answer."""
     if user_id is None or action.act not in ANSWERS:
         return None
     q = select(Event).where(Event.game_id == game_id, Event.version == version + 1)
     for e in s.exec(q):
-        done = json.loads(e.data).get("action")
+        data = json.loads(e.data)
+        done = data.get("action")
         if (
             e.seat is not None
             and e.user_id != user_id
@@ -338,7 +344,7 @@ def _answered_first(
             and done
             and Action.parse(done).act in ANSWERS
         ):
-            return e.seat, done
+            return {"seat": e.seat, "action": done, "step": data.get("step")}
     return None
 
 

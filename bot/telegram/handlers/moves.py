@@ -66,7 +66,9 @@ async def on_move(press: Press[Move], context: BotContext) -> Change | Answer | 
         table = await context.call(tables.load, context.db, move.game_id)
         if table is None or not table.started:
             raise
-        text = answered_first(press.t, table, r.params["seat"], r.params["action"])
+        text = answered_first(
+            press.t, table, r.params["seat"], r.params["action"], r.params.get("step")
+        )
         await press.query.answer(text, show_alert=True)
         return None
     context.runtime.metrics.actions.labels("button").inc()

@@ -223,9 +223,7 @@ def plan_hands(
         elif over and view.hand_number in drawing.ended:
             # a private table's hand message is its table: it ends as the table does
             closing = drawing.ended[view.hand_number]
-            text = hand_closed_text(
-                t, closing, table.seats, player.deck_at(table.variant), view.match_winner
-            )
+            text = hand_closed_text(t, closing, table.seats, player.deck_at(table.variant))
             markup = None
         else:
             warn = bool(view.legal) and warn_time

@@ -3,6 +3,7 @@ and /ranking."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import partial
 from html import escape
@@ -38,13 +39,21 @@ def retired_text(t: Translations) -> str:
     return t.gettext("🃏 A mesa continua abaixo ⬇️")
 
 
-def answered_first(t: Translations, table: Table, seat: int, action: str) -> str:
-    """To the loser of two answers at once: who answered first, and what."""
+def answered_first(
+    t: Translations, table: Table, seat: int, action: str, step: int | None = None
+) -> str:
+    """To the loser of two answers at once: who answered first, and what (``step``: the
+    call it made, which the hand as it is now no longer tells)."""
     who = table.seats[seat]
-    done = words_for(t).did(Action.parse(action), table.view(seat), public=True)
-    return t.gettext("{who} respondeu primeiro: {what}.").format(
+    view = table.view(seat)
+    if step is not None:
+        view = dataclasses.replace(view, next_step=step)
+    done = words_for(t).did(Action.parse(action), view, public=True)
+    text = t.gettext("{who} respondeu primeiro: {what}.").format(
         who=who.name if who else "?", what=done
     )
+    # a shout ends in its own "!" (``pediu Seis!``): no full stop after it
+    return text[:-1] if text.endswith("!.") else text
 
 
 MOVE_TAKEN = "☑️"
