@@ -182,7 +182,9 @@
       var div = document.createElement("div");
       div.className = "jogo__carga";
       div.innerHTML = '<progress max="100" value="0" aria-label="Carregando o jogo"></progress><span></span>';
-      this.box.insertBefore(div, this.box.firstChild);
+      /* below the form, by its button: above it, the form moved under the person's finger
+         each time the bar came (the form drawn again) or went (the engine ready) */
+      this.box.appendChild(div);
       bar = div;
     }
     bar.querySelector("progress").value = pct;
