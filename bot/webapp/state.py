@@ -74,6 +74,7 @@ def page_words(t: Translations) -> dict[str, str]:
         "worth": _("Vale"),
         "your_turn": _("Sua vez"),
         "turn_of": _("Vez de {name}"),
+        "turn_of_either": _("Vez de {a} ou {b}"),
         "watching": _("Você está assistindo: só a mesa pública."),
         "lobby": reason_text(t, Reason.NOT_STARTED),
         "over": _("A partida terminou."),

@@ -147,7 +147,7 @@ def _table_rest(
     if view.to_act:
         names = [seat_name(seats[s], t) for s in view.to_act]
         if len(names) == 2:  # a team answering or deciding: either partner may
-            line = _("👉 Vez de {a} ou {b}").format(a=names[0], b=names[1])
+            line = "👉 " + _("Vez de {a} ou {b}").format(a=names[0], b=names[1])
         else:
             line = _("👉 Vez de {who}").format(who=", ".join(names))
         people = any((x := seats[s]) and not x.robot for s in view.to_act)

@@ -268,7 +268,12 @@
     var turn = "";
     if (st.status === "over" || st.status === "cancelled") turn = "";
     else if (st.seat !== null && st.to_act.indexOf(st.seat) >= 0) turn = words.your_turn;
-    else if (st.to_act.length) turn = words.turn_of.replace("{name}", st.to_act.map(function (s) { return st.seats[s].name; }).join(", "));
+    else if (st.to_act.length) {
+      var names = st.to_act.map(function (s) { return st.seats[s].name; });
+      /* a team answering or deciding: either partner may */
+      turn = names.length === 2 ? words.turn_of_either.replace("{a}", names[0]).replace("{b}", names[1])
+        : words.turn_of.replace("{name}", names.join(", "));
+    }
     if (st.seat === null) turn = (words.watching + " " + turn).trim();
     $("status").innerHTML = esc(turn) + '<span class="clock" id="clock"></span>';
     deadline = st.deadline_in === null || st.status !== "playing" ? null : performance.now() + st.deadline_in * 1000;
