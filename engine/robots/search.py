@@ -59,14 +59,17 @@ MIXED_FIRST_ROUND_2X2 = 0.0
 """At a 2×2 table, where the search starts from the learned calls, the band of a trained
 mix in a hand's first round within which médio's call starts the search instead of a
 draw from the mix (``learned_action``'s ``mixed_to_medio``; 0: always the draw)."""
-AGREE_CALLS_2X2: float | None = None
+AGREE_CALLS_2X2: float | None = 0.4
 """At a 2×2 table where the search starts from the learned calls: once the other team
 accepts at least this share of this team's trucos (``heuristic.accept_share``; 0:
 always), a call the policy draws starts the search only when médio would make it too,
 else the search starts from médio's card (``learned_action``'s ``agree``; ``None``:
 never). The 2×2 search keeps almost every call it starts from, and the policy's calls
 that médio would not make were met by the solid style, which accepts with middling
-hands, and then raised to seis (docs-dev/robots-log.md, 2026-12-07 08:20)."""
+hands, and then raised to seis (docs-dev/robots-log.md, 2026-12-07 08:20); asking for
+médio's agreement only against a team that pays gained against that style and lost no
+measured row beyond the noise (the same log, 2026-12-07 10:44). ``robot:dificil-leitura``
+is this setting fixed, ``robot:dificil-sem-acordo`` the one of before (``None``)."""
 _AGREE_DEFAULT = -1.0
 """``Dificil``'s ``agree_calls`` when none is given: ``AGREE_CALLS_2X2`` (``None`` means never)."""
 DEFAULT_PLAYOUTS = 240

@@ -319,7 +319,8 @@ AGREEMENTS: dict[str, float | None] = {
 }
 """Difícil with médio's agreement to its learned 2×2 calls always, once the other team
 accepts 40% of its trucos (25%, which the prior of ``heuristic.accept_share`` passes
-before any answer: ``-cedo``), or never (``search.AGREE_CALLS_2X2``)."""
+before any answer: ``-cedo``), or never; ``dificil-leitura`` plays as difícil does
+(``search.AGREE_CALLS_2X2``) and ``dificil-sem-acordo`` as it did before."""
 _LEARNED_CALLS = (
     "policy-calls",
     "policy-late",
@@ -367,10 +368,10 @@ policy's clear preference and from médio's call where the policy mixes
 (``search.MIXED_FIRST_ROUND_2X2``; without médio's agreement, as it was measured);
 ``dificil-acordo``, ``dificil-leitura``, ``dificil-leitura-cedo`` and
 ``dificil-sem-acordo`` difícil whose 2×2 search starts from a learned call only where
-médio would call too, always or once the other team accepts enough of its trucos, or from
-every learned call (``AGREEMENTS``, ``search.AGREE_CALLS_2X2``), and ``policy-acordo``,
-``policy-leitura`` and ``policy-leitura-cedo`` médio with the learned calls so agreed
-(``policy-calls`` with médio's agreement)."""
+médio would call too, always or once the other team accepts enough of its trucos (40%:
+difícil itself), or from every learned call (``AGREEMENTS``, ``search.AGREE_CALLS_2X2``),
+and ``policy-acordo``, ``policy-leitura`` and ``policy-leitura-cedo`` médio with the
+learned calls so agreed (``policy-calls`` with médio's agreement)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:

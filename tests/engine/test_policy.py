@@ -471,6 +471,25 @@ def test_the_agreement_waits_for_a_team_that_accepts_the_calls() -> None:
     assert plain == gated
 
 
+def test_dificil_leitura_is_the_dificil_the_arena_rows_describe() -> None:
+    # results/arena.json's 2×2 difícil rows were measured as robot:dificil-leitura: they stand
+    # for robot:dificil only while both are built the same way, time cap aside (the arena
+    # gives difícil none, and a sparring robot has none)
+    import math
+
+    from engine.robots import get_robot
+
+    for seed in (0, 7):
+        dificil = get_robot("dificil", seed=seed, budget_ms=math.inf)
+        leitura = get_sparring("dificil-leitura", seed)
+        assert dificil.agree_calls == 0.4
+        assert get_sparring("dificil-sem-acordo", seed).agree_calls is None
+        settings = {k: v for k, v in vars(dificil).items() if k != "budget_ms"}
+        assert settings == {
+            k: v for k, v in vars(leitura).items() if k not in ("budget_ms", "level")
+        }
+
+
 def test_the_policy_stays_within_two_megabytes_compressed_in_the_browser_bundle() -> None:
     # the site's engine zip stores each data file deflated (site/_hooks/jogo.py, engine_zip)
     import zlib
