@@ -4,13 +4,19 @@ Telegram allows about 20 calls a minute in one group (``bot.domain.flood`` count
 every process). At the worst pace (robots answering at once, people pressing every second)
 a match changes the table every second: drawing each change would spend the minute in
 20 s and leave the group silent for the other 40, calls unsaid and commands unanswered.
-The planner shares the minute between three kinds of traffic, by what each one keeps free:
+The planner shares the minute between four kinds of traffic, by what each one keeps free:
 
 - **urgent** (``Traffic.URGENT``): a call (truco…doze, the mão de onze/dez decided — played
-  or run from —, envido, flor), the end of a match, the question of /cancelar. They ring, and a late call
+  or run from —, envido, flor), the question of /cancelar. They ring, and a late call
   is a wrong one: they may spend the whole minute and never wait for anything but the
   second between two calls to a group. Whatever the table owes before a call goes in the
   same message (a hand's closing, a run), so the call is never held behind it.
+- **the end** (``Traffic.END``): the end of a match, with the lines owed before it in its
+  message. It rings like a call but keeps the calls' reserve (``urgent_keep``) free: the
+  Revanche it offers is pressed a second later and starts calling at once (at the worst
+  pace a match spends the whole minute in ~35 s; an end sent into the last call of it left
+  the Revanche's first calls 20 s late, while an end that waits for the room delays only
+  itself, once the match no longer moves).
 - **commands** (``Traffic.COMMAND``): answers to commands, marcadores. They keep
   ``urgent_keep`` calls free for the calls; when even those are spent, the answer goes
   in private (``bot.telegram.throttle``), and waits in the group only for who cannot be
@@ -67,6 +73,7 @@ class Traffic(Enum):
     """The kinds of a group's calls, by what they keep free of its minute."""
 
     URGENT = "urgent"
+    END = "end"
     COMMAND = "command"
     TABLE = "table"
 
@@ -149,6 +156,7 @@ def plan(
     calls = _projected([t for t in urgent if now - t < budget.window], now, budget.window)
     keep = {
         Traffic.URGENT: 0,
+        Traffic.END: urgent_keep(limit),
         Traffic.COMMAND: urgent_keep(limit),
         Traffic.TABLE: min(limit - 1, max(table_keep(limit), urgent_keep(limit) + calls)),
     }[traffic]

@@ -41,6 +41,9 @@ def test_the_planner_keeps_the_minute_for_calls_then_commands_then_the_table() -
     assert (urgent_keep(20), table_keep(20)) == (4, 6)
     fifteen = [now - 30 + i for i in range(14)] + [now - 2]
     assert plan(fifteen, now, 20, Traffic.COMMAND).wait == 0
+    # the end of a match keeps the calls' 4 too: the Revanche it offers calls at once
+    assert plan(full, now, 20, Traffic.END).wait > 0
+    assert plan(fifteen, now, 20, Traffic.END).wait == 0
     assert plan(fifteen, now, 20, Traffic.TABLE).wait > 0
     # once the minute is under pressure the table's traffic fills the group's silences...
     six = [now - 30, now - 20, now - 19, now - 18, now - 17, now - 2]
@@ -277,7 +280,8 @@ async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_t
 ) -> None:
     # a person who presses Revanche a second after the end and plays on at once: the old
     # table's last drawing waits for a silence of the group's minute, and the Revanche's
-    # calls (the same chat's table job) must not wait behind it
+    # calls (the same chat's table job) must not wait behind it; the first match spent the
+    # minute, and its end waits for the room the Revanche's first calls need
     async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=60) as h:
         assert h.clock is not None and h.db is not None
         ana = server.add_user("Ana")
@@ -293,6 +297,8 @@ async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_t
             if (over := h.over_message(group)) is not None:
                 break
         assert over is not None
+        # one call for the last hand and the end: its closing is the end's first line
+        assert over["text"].startswith("Mão "), over["text"]
         await _settled(h)
         h.clock.advance(1.0)  # Ana presses Revanche a second after
         await server.user_presses(

@@ -228,17 +228,35 @@ LONGEST = 120.0
 
 
 def _traffic(owed: Sequence[Outgoing], noise: str) -> Traffic | None:
-    """What the next call of a table's round is to the planner: urgent when a call or the
-    end of the match is owed (the lines owed before it go with it), the table's own
-    otherwise; ``None`` when it makes no call (announcements the chat does not hear)."""
+    """What the next call of a table's round is to the planner: the end when its message
+    ends the match, urgent when a call is owed (the lines owed before it go with it), the
+    table's own otherwise; ``None`` when it makes no call (announcements the chat does not
+    hear)."""
     if not owed:
         return Traffic.TABLE
-    heard = [o for o in owed[:MAX_LINES] if _heard(o, noise)]
+    lines, end = _next_message(owed)
+    if end is not None:
+        return Traffic.END
+    heard = [o for o in lines if _heard(o, noise)]
     if not heard:
         return None
     if any(_urgent(o) for o in heard):
         return Traffic.URGENT
     return Traffic.TABLE
+
+
+def _next_message(owed: Sequence[Outgoing]) -> tuple[list[Outgoing], Outgoing | None]:
+    """The announcements the next message carries, in order: the lines owed, and the end of
+    the match when it follows them (one call: the last hand's closing is the end's first
+    line)."""
+    lines: list[Outgoing] = []
+    for o in owed:
+        if o.kind == Announcement.MATCH_OVER:
+            return lines, o
+        if len(lines) >= MAX_LINES:
+            break
+        lines.append(o)
+    return lines, None
 
 
 def _is_call(o: Outgoing) -> bool:
@@ -285,39 +303,35 @@ async def _announce(
     app: TrucoApp, table: Table, owed: Sequence[Outgoing], t: Translations, noise: str = "all"
 ) -> tuple[bool, messages.TableRound | None]:
     """Send what the outbox holds for this table, in order: the lines said, the hands'
-    closings and timeouts in one message, the end of the match in its own (Revanche).
+    closings and timeouts in one message; the end of the match (Revanche) takes the lines
+    owed before it into its own.
 
     ``noise``: what the chat chose to hear (``Noise``); the rest is marked done unsent.
     Whether a message was sent, and the table's next round when it was read with the
     message recorded (``messages.announced``)."""
-    lines: list[Outgoing] = []
-    for o in owed:
-        if o.kind == Announcement.MATCH_OVER:
-            break
-        lines.append(o)
-        if len(lines) >= MAX_LINES:
-            break
-    if lines:
-        heard = [o for o in lines if _heard(o, noise)]
-        muted = [o for o in lines if not _heard(o, noise)]
-        if muted:
-            await _skip(app, muted)
-        if not heard:
-            return False, None
-        view = table.view(0)
-        text = "\n".join(_line(t, o, table, view) for o in heard)
-        # only a call rings: answers, timeouts and closings matter to the players, who
-        # see them in their hands anyway
-        calls = any(_is_call(o) for o in heard)
-        # it pushes the table up like anyone's message, and its id also tells of the
-        # chatter a bot in privacy mode does not see (``posted``)
-        sent = await _send_once(app, table, heard, text, None, quiet=not calls, posted=True)
-        return (True, sent[1]) if sent is not None else (False, None)
-    end = owed[0]
-    score = end.payload["score"]
-    ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
-    text = match_over_text(t, ending, table.seats)
-    return await _send_once(app, table, [end], text, rematch_keyboard(t, table)) is not None, None
+    lines, end = _next_message(owed)
+    heard = [o for o in lines if _heard(o, noise)]
+    muted = [o for o in lines if not _heard(o, noise)]
+    if muted:
+        await _skip(app, muted)
+    view = table.view(0)
+    text = "\n".join(_line(t, o, table, view) for o in heard)
+    if end is not None:
+        score = end.payload["score"]
+        ending = MatchEnd(end.payload["winner"], (score[0], score[1]))
+        over = match_over_text(t, ending, table.seats)
+        text = f"{text}\n\n{over}" if text else over
+        markup = rematch_keyboard(t, table)
+        return await _send_once(app, table, [*heard, end], text, markup) is not None, None
+    if not heard:
+        return False, None
+    # only a call rings: answers, timeouts and closings matter to the players, who
+    # see them in their hands anyway
+    calls = any(_is_call(o) for o in heard)
+    # it pushes the table up like anyone's message, and its id also tells of the
+    # chatter a bot in privacy mode does not see (``posted``)
+    sent = await _send_once(app, table, heard, text, None, quiet=not calls, posted=True)
+    return (True, sent[1]) if sent is not None else (False, None)
 
 
 def _line(t: Translations, o: Outgoing, table: Table, view: View) -> str:
