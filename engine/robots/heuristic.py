@@ -180,6 +180,7 @@ def learned_action(
     chance_samples: int = CHANCE_SAMPLES,
     mixed_to_medio: float = 0.0,
     agree: float | None = None,
+    strong_first_round: bool = False,
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
@@ -200,7 +201,11 @@ def learned_action(
     draws is made only when médio would make it too; else the card, as when the policy
     plays on (``None``: never). Against a team that accepts with middling hands and calls
     the next step with strong ones, the policy's thin calls are met and then raised; a
-    team that runs from most calls pays them (docs-dev/robots-log.md, 2026-12-07 08:20)."""
+    team that runs from most calls pays them (docs-dev/robots-log.md, 2026-12-07 08:20).
+    ``strong_first_round``: at a 2×2 table, in a hand's first round, where the policy plays
+    on, médio's call is made when it is no bluff (``_value_call``): the table calls a
+    strong hand at once about half as often as médio, and a team that never bluffs pays
+    those calls (docs-dev/robots-log.md, 2026-12-07 08:20, item 4)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco
@@ -227,6 +232,14 @@ def learned_action(
             and not _should_call(read(view), rng, samples)
         ):
             choice = PASS
+        if (
+            strong_first_round
+            and choice == PASS
+            and _medio_calls_here(view)
+            and A.TRUCO in view.legal
+            and _value_call(read(view), rng, samples)
+        ):
+            choice = A.TRUCO
         if choice == PASS:
             return _medio_card(read(view), rng, card_samples)
         if choice is not None:
@@ -391,6 +404,19 @@ def _should_call(sense: Sense, rng: random.Random, samples: int) -> bool:
     # weak signal an opponent may know it, and a bluff they know of is a gift
     scale = bluff_scale(v)
     return p >= BLUFF_BELOW or scale >= 1.0 or rng.random() < scale
+
+
+def _value_call(sense: Sense, rng: random.Random, samples: int) -> bool:
+    """Whether médio would call here on a hand it wins more often than not (no bluff)."""
+    v = sense.view
+    me, them = v.team, 1 - v.team
+    now = v.stake
+    if v.score[me] + now >= v.target and v.score[them] + now >= v.target:
+        return False
+    reading = Reading(sense, rng, samples)
+    step = v.next_step if v.next_step is not None else 0
+    p = reading.chance()
+    return p >= BLUFF_BELOW and _call_worth(v, reading, step, now) > _played_out(v, p, now) + MARGIN
 
 
 def _dump(sense: Sense) -> Action:

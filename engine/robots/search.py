@@ -70,6 +70,11 @@ hands, and then raised to seis (docs-dev/robots-log.md, 2026-12-07 08:20); askin
 médio's agreement only against a team that pays gained against that style and lost no
 measured row beyond the noise (the same log, 2026-12-07 10:44). ``robot:dificil-leitura``
 is this setting fixed, ``robot:dificil-sem-acordo`` the one of before (``None``)."""
+STRONG_FIRST_ROUND_2X2 = False
+"""At a 2×2 table where the search starts from the learned calls: in a hand's first round,
+where the policy plays on, the search starts from médio's call when that call is no bluff
+(``learned_action``'s ``strong_first_round``). Off: measured only as
+``robot:dificil-forte`` (docs-dev/robots-log.md, 2026-12-07 12:05)."""
 _AGREE_DEFAULT = -1.0
 """``Dificil``'s ``agree_calls`` when none is given: ``AGREE_CALLS_2X2`` (``None`` means never)."""
 DEFAULT_PLAYOUTS = 240
@@ -122,6 +127,7 @@ class Dificil(SeededRobot):
         learned_playouts: bool | None = None,
         mixed_first_round: float | None = None,
         agree_calls: float | None = _AGREE_DEFAULT,
+        strong_first_round: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -150,6 +156,9 @@ class Dificil(SeededRobot):
         ``agree_calls``: at a 2×2 table, when the search starts from the learned calls and
         the other team accepts at least this share of this team's trucos, a call starts it
         only when médio would call too (``None``: never; unset: ``AGREE_CALLS_2X2``).
+        ``strong_first_round``: at a 2×2 table, when the search starts from the learned
+        calls, in a hand's first round it starts from médio's call where the policy plays
+        on and médio's call is no bluff (``None``: ``STRONG_FIRST_ROUND_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -167,6 +176,9 @@ class Dificil(SeededRobot):
             MIXED_FIRST_ROUND_2X2 if mixed_first_round is None else mixed_first_round
         )
         self.agree_calls = AGREE_CALLS_2X2 if agree_calls == _AGREE_DEFAULT else agree_calls
+        self.strong_first_round = (
+            STRONG_FIRST_ROUND_2X2 if strong_first_round is None else strong_first_round
+        )
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -187,6 +199,7 @@ class Dificil(SeededRobot):
                 points="dificil",
                 mixed_to_medio=self.mixed_first_round,
                 agree=self.agree_calls,
+                strong_first_round=self.strong_first_round,
             )
             # at 2×2, when ``learned_playouts``, the play-outs make this team's later calls
             # by the same policy; 1×1 keeps médio's, as measured there

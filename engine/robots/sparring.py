@@ -350,6 +350,7 @@ SPARRING = (
     "dificil-leitura",
     "dificil-leitura-cedo",
     "dificil-sem-acordo",
+    "dificil-forte",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -371,7 +372,9 @@ policy's clear preference and from médio's call where the policy mixes
 médio would call too, always or once the other team accepts enough of its trucos (40%:
 difícil itself), or from every learned call (``AGREEMENTS``, ``search.AGREE_CALLS_2X2``),
 and ``policy-acordo``, ``policy-leitura`` and ``policy-leitura-cedo`` médio with the
-learned calls so agreed (``policy-calls`` with médio's agreement)."""
+learned calls so agreed (``policy-calls`` with médio's agreement); ``dificil-forte``
+difícil whose 2×2 search starts, in a hand's first round, from médio's call where the
+policy plays on and médio's call is no bluff (``search.STRONG_FIRST_ROUND_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -392,6 +395,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         mixed = Dificil(seed, mixed_first_round=MIXED_BAND, agree_calls=None)
         mixed.level = name
         return mixed
+    if name == "dificil-forte":
+        strong = Dificil(seed, strong_first_round=True)
+        strong.level = name
+        return strong
     if name in AGREEMENTS:
         agreed = Dificil(seed, agree_calls=AGREEMENTS[name])
         agreed.level = name
