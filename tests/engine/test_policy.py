@@ -448,6 +448,40 @@ def test_an_agreed_call_is_a_drawn_call_medio_would_make_too() -> None:
     assert all(seen.values()), seen
 
 
+def test_a_strong_first_round_call_is_added_where_the_policy_plays_on() -> None:
+    from engine.robots import Dificil
+    from engine.robots.heuristic import MEDIO_SAMPLES, learned_action
+    from engine.robots.sense import read, win_chance
+
+    forte = get_sparring("dificil-forte")
+    assert isinstance(forte, Dificil) and forte.strong_first_round
+    assert not get_sparring("dificil-leitura").strong_first_round
+    medio = Medio(5)
+    seen = {"added": 0, "same": 0, "later": 0}
+    for seed in range(8):
+        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
+        while m.phase < Phase.HAND_OVER:
+            seat = m.to_act()[0]
+            view = m.view(seat)
+            if view.phase == Phase.PLAY and A.TRUCO in view.legal:
+                plain = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False)
+                strong = learned_action(
+                    view, random.Random(seed), MEDIO_SAMPLES, answers=False, strong_first_round=True
+                )
+                if view.rounds:
+                    assert strong == plain
+                    seen["later"] += 1
+                elif strong == plain:
+                    seen["same"] += 1
+                else:
+                    # only calls are added, and only on hands that win more often than not
+                    assert plain.act in (Act.PLAY, Act.COVER) and strong == A.TRUCO
+                    assert win_chance(read(view), random.Random(0), 400) > 0.4
+                    seen["added"] += 1
+            m.apply(seat, medio.choose(view))
+    assert all(seen.values()), seen
+
+
 def test_the_agreement_waits_for_a_team_that_accepts_the_calls() -> None:
     from engine.robots.heuristic import AGREE_PRIOR, MEDIO_SAMPLES, accept_share, learned_action
     from engine.state import TeamBets
