@@ -306,7 +306,7 @@ def table_state(
     # a cancelled (or finished) match takes no more moves: an old page shows no buttons
     legal = v.legal if playing else ()
     legal_signals = v.legal_signals if playing else ()
-    said = hand_signals(t, v, table.seats)
+    said = hand_signals(t, v, table.seats, robot_moves=table.stand_in_moves.get(v.seat, ()))
     state.update(
         {
             "hand": [card(c) for c in v.hand],

@@ -63,7 +63,9 @@ async def busy_table(fake: FakeTelegram, bot: subprocess.Popen[bytes]) -> None:
     ana = fake.add_user("Ana")
     group = fake.add_group("G", admins=[ana])
     await fake.user_sends(ana, ana, "/start")
-    await fake.wait_for(lambda: bot_messages(fake, ana), timeout=60)
+    # the first answer waits for the process's start: over 60 s once on a machine loaded
+    # far past its two cores
+    await fake.wait_for(lambda: bot_messages(fake, ana), timeout=120)
     await fake.user_sends(ana, group, "/truco 2x2")
     lobby = await fake.wait_for(lambda: bot_messages(fake, group), timeout=30)
     data = next(

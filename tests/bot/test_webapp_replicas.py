@@ -59,7 +59,11 @@ class AppReplica(Replica):
 
 
 async def ready(http: aiohttp.ClientSession, base: str) -> None:
-    for _ in range(600):
+    # a replica's start imports the whole bot: on a loaded 2-core machine (two suites and
+    # more at once) it took over 30 s; this only bounds a start that never comes
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 120
+    while loop.time() < end:
         try:
             async with http.get(base + "/healthz") as r:
                 if r.status == 200:

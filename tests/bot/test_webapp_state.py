@@ -10,10 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain import AddRobot, Database, Join, Person, RobotLevel, Rules, messages, people, tables
+from bot.domain import (
+    AddRobot,
+    Database,
+    Join,
+    Occupant,
+    Person,
+    RobotLevel,
+    Rules,
+    messages,
+    people,
+    tables,
+)
 from bot.i18n import person_translations
 from bot.telegram.arguments import truco_request
 from bot.webapp.state import table_state
+from bot.wording.sinais import hand_signals
 from engine import Match, TableOptions
 from engine.actions import Action
 from engine.cards import DeckStyle
@@ -88,6 +100,26 @@ def test_signals_say_what_was_sent_and_who_was_caught(db: Database) -> None:
     ]
     assert [x["text"] for x in state_of(db, gid, 1, "es")["sent_signals"]] == [
         "👁️ Hiciste la seña: 🤷 tres"
+    ]
+
+
+def test_a_signal_the_robot_sent_for_an_away_person_is_said_as_the_robots() -> None:
+    match = Match("paulista", TableOptions(players=4, catch_percent=100), 0, dealer=3)
+    three = next(a for a in match.view(1).legal_signals if a.sinal and a.sinal.name == "TRES")
+    match.apply(1, three)
+    view = match.view(1)
+    seats = tuple(Occupant(p.name, user=p.id) for p in (ANA, BETO, CIDA, DITA))
+    pt, es = person_translations("pt"), person_translations("es")
+    # while Beto was away the robot playing for him sent it: not "you signalled"
+    robot = hand_signals(pt, view, seats, robot_moves=(True,))
+    assert [x.text for x in robot] == ["🤖 O robô fez por você o sinal: 🤷 três"]
+    assert robot[0].values == {"sinal": "tres", "robot": True}
+    assert [x.text for x in hand_signals(es, view, seats, robot_moves=(True,))] == [
+        "🤖 El robot hizo por vos la seña: 🤷 tres"
+    ]
+    # his own, sent before the robot took the seat
+    assert [x.text for x in hand_signals(pt, view, seats, robot_moves=(False,))] == [
+        "👁️ Você fez o sinal: 🤷 três"
     ]
 
 

@@ -176,6 +176,27 @@ async def publish_game(app: TrucoApp, game_id: int) -> Published:
                     in_app=found.gate[1],
                 )
                 wait, bare, calm_in = made.wait, made.bare, made.calm_in
+                if _first_drawing(table) and (owed or wait > 0):
+                    # a match with no table message yet (a Revanche dealt at once): its
+                    # first one claims nothing of the hand and goes as an urgent call,
+                    # before what is owed (at the worst pace something always was, and
+                    # the whole match was played out under the last match's table)
+                    urgent = Traffic.URGENT
+                    wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
+                    if wait > SHORT_WAIT:
+                        return Published(wait, bool(owed))
+                    if wait > 0.01:
+                        await rt.clock.sleep(wait)
+                        continue
+                    try:
+                        await _draw_table(app, drawing, t, found.gate[1], True)
+                    except Later:
+                        return Published(RETRY_SECONDS, bool(owed))
+                    if found.gate[1]:
+                        await asyncio.to_thread(
+                            presence.table_drawn, rt.db, table.id, rt.rules.clock()
+                        )
+                    continue
                 if wait > 0 and bare and not owed and _stale(app, drawing, t):
                     urgent = Traffic.URGENT
                     wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
@@ -445,15 +466,16 @@ def _table_message(
 def _stale(app: TrucoApp, drawing: TableDrawing, t: Translations) -> bool:
     """Whether the table message still shows a hand's state while the group's minute is under
     pressure: its one edit to the form that shows none goes as an urgent call (it would
-    otherwise wait, stale, behind the calls). A match with no table message yet (a Revanche
-    dealt at once) gets its first one so too: otherwise it is played out, minute after
-    minute, under the last match's."""
-    table = drawing.table
-    if table.status != GameStatus.PLAYING:
+    otherwise wait, stale, behind the calls)."""
+    if drawing.table.status != GameStatus.PLAYING:
         return False
-    if table.table_message_id is None:
-        return True
     return drawing.shown != digest(*_table_message(app, drawing, t, False, True))
+
+
+def _first_drawing(table: Table) -> bool:
+    """Whether a group's match being played has no table message yet (a Revanche dealt at
+    once, with no lobby message to become its table)."""
+    return table.status == GameStatus.PLAYING and table.table_message_id is None
 
 
 async def _draw_table(

@@ -104,9 +104,10 @@ def hand_text(
                 cards=marked_cards(t, view.partner_hand, view, style),
             )
         )
+    robot_moves = table.stand_in_moves.get(view.seat, ())
     # the hand's signals, sent and known, in the message itself: none is a message of its
     # own (the private chat would fill up with them), the redraw of the hand says them
-    lines += [said.text for said in hand_signals(t, view, seats, HTML)]
+    lines += [said.text for said in hand_signals(t, view, seats, HTML, robot_moves)]
     if stand_in:
         lines.append(
             _(
