@@ -296,7 +296,7 @@ def test_the_sandbox_opens_the_app_over_the_chat(tmp_path: Path, browser: Any) -
         expect(playable).to_be_visible(timeout=20_000)
         first = playable.get_attribute("data-card")
         playable.click()
-        expect(app.locator(f'.played [data-card="{first}"]').first).to_be_visible()
+        expect(app.locator(f'.played [data-card="{first}"]').first).to_be_visible(timeout=20_000)
         shot(page, "webapp-sandbox.png")
         # Telegram's MainButton as its web version draws it: the app posts to its parent,
         # the sandbox shows the button under the app and sends the press back
