@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -388,34 +388,41 @@ def test_dificil_misto_starts_from_medios_call_only_where_the_policy_mixes(
     misto.playouts = 8
     policy = load_policy()
     assert policy is not None
-    medio = Medio(5)
     seen = {"clear": 0, "mixed": 0, "later": 0}
-    for seed in range(6):
+    for _seed, view in _truco_chances(range(6)):
+        starts.clear()
+        misto.choose(view)
+        rng = decision_rng(3, view)  # the robot's own stream for this view
+        mix = policy.probabilities(view, rng)
+        assert mix is not None
+        call = mix[A.TRUCO]
+        if view.rounds:
+            seen["later"] += 1
+            drawn = learned_action(
+                view, decision_rng(3, view), MEDIO_SAMPLES, answers=False, points="dificil"
+            )
+            assert starts == [drawn]
+        elif MIXED_BAND < call < 1 - MIXED_BAND:
+            seen["mixed"] += 1
+            assert starts == [medio_action(view, rng, MEDIO_SAMPLES)]
+        else:
+            seen["clear"] += 1
+            assert (starts[0] == A.TRUCO) == (call >= 1 - MIXED_BAND)
+    assert all(seen.values()), seen
+
+
+def _truco_chances(seeds: range) -> Iterator[tuple[int, View]]:
+    """Every view of the first hand of seeded 2×2 matches (médio playing every seat) where
+    the player to act may call truco, with its match's seed."""
+    medio = Medio(5)
+    for seed in seeds:
         m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
         while m.phase < Phase.HAND_OVER:
             seat = m.to_act()[0]
             view = m.view(seat)
             if view.phase == Phase.PLAY and A.TRUCO in view.legal:
-                starts.clear()
-                misto.choose(view)
-                rng = decision_rng(3, view)  # the robot's own stream for this view
-                mix = policy.probabilities(view, rng)
-                assert mix is not None
-                call = mix[A.TRUCO]
-                if view.rounds:
-                    seen["later"] += 1
-                    drawn = learned_action(
-                        view, decision_rng(3, view), MEDIO_SAMPLES, answers=False, points="dificil"
-                    )
-                    assert starts == [drawn]
-                elif MIXED_BAND < call < 1 - MIXED_BAND:
-                    seen["mixed"] += 1
-                    assert starts == [medio_action(view, rng, MEDIO_SAMPLES)]
-                else:
-                    seen["clear"] += 1
-                    assert (starts[0] == A.TRUCO) == (call >= 1 - MIXED_BAND)
+                yield seed, view
             m.apply(seat, medio.choose(view))
-    assert all(seen.values()), seen
 
 
 def test_an_agreed_call_is_a_drawn_call_medio_would_make_too() -> None:
@@ -426,25 +433,16 @@ def test_an_agreed_call_is_a_drawn_call_medio_would_make_too() -> None:
     assert isinstance(acordo, Dificil) and isinstance(before, Dificil)
     assert acordo.agree_calls == 0.0 and before.agree_calls is None
     assert (acordo.level, before.level) == ("dificil-acordo", "dificil-sem-acordo")
-    medio = Medio(5)
     seen = {"kept": 0, "dropped": 0}
-    for seed in range(8):
-        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
-        while m.phase < Phase.HAND_OVER:
-            seat = m.to_act()[0]
-            view = m.view(seat)
-            if view.phase == Phase.PLAY and A.TRUCO in view.legal:
-                plain = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False)
-                agreed = learned_action(
-                    view, random.Random(seed), MEDIO_SAMPLES, answers=False, agree=0.0
-                )
-                if agreed == A.TRUCO:
-                    assert plain == A.TRUCO  # agreement only takes calls away
-                    seen["kept"] += 1
-                elif plain == A.TRUCO:
-                    assert agreed in view.legal and agreed.act in (Act.PLAY, Act.COVER)
-                    seen["dropped"] += 1
-            m.apply(seat, medio.choose(view))
+    for seed, view in _truco_chances(range(8)):
+        plain = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False)
+        agreed = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False, agree=0.0)
+        if agreed == A.TRUCO:
+            assert plain == A.TRUCO  # agreement only takes calls away
+            seen["kept"] += 1
+        elif plain == A.TRUCO:
+            assert agreed in view.legal and agreed.act in (Act.PLAY, Act.COVER)
+            seen["dropped"] += 1
     assert all(seen.values()), seen
 
 
@@ -456,29 +454,22 @@ def test_a_strong_first_round_call_is_added_where_the_policy_plays_on() -> None:
     forte = get_sparring("dificil-forte")
     assert isinstance(forte, Dificil) and forte.strong_first_round
     assert not get_sparring("dificil-leitura").strong_first_round
-    medio = Medio(5)
     seen = {"added": 0, "same": 0, "later": 0}
-    for seed in range(8):
-        m = Match("paulista", TableOptions(players=4, sinais=False), seed=seed)
-        while m.phase < Phase.HAND_OVER:
-            seat = m.to_act()[0]
-            view = m.view(seat)
-            if view.phase == Phase.PLAY and A.TRUCO in view.legal:
-                plain = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False)
-                strong = learned_action(
-                    view, random.Random(seed), MEDIO_SAMPLES, answers=False, strong_first_round=True
-                )
-                if view.rounds:
-                    assert strong == plain
-                    seen["later"] += 1
-                elif strong == plain:
-                    seen["same"] += 1
-                else:
-                    # only calls are added, and only on hands that win more often than not
-                    assert plain.act in (Act.PLAY, Act.COVER) and strong == A.TRUCO
-                    assert win_chance(read(view), random.Random(0), 400) > 0.4
-                    seen["added"] += 1
-            m.apply(seat, medio.choose(view))
+    for seed, view in _truco_chances(range(8)):
+        plain = learned_action(view, random.Random(seed), MEDIO_SAMPLES, answers=False)
+        strong = learned_action(
+            view, random.Random(seed), MEDIO_SAMPLES, answers=False, strong_first_round=True
+        )
+        if view.rounds:
+            assert strong == plain
+            seen["later"] += 1
+        elif strong == plain:
+            seen["same"] += 1
+        else:
+            # only calls are added, and only on hands that win more often than not
+            assert plain.act in (Act.PLAY, Act.COVER) and strong == A.TRUCO
+            assert win_chance(read(view), random.Random(0), 400) > 0.4
+            seen["added"] += 1
     assert all(seen.values()), seen
 
 
