@@ -138,6 +138,7 @@ def plan(
     urgent: Sequence[float] = (),
     *,
     in_app: bool = False,
+    lobby: bool = False,
 ) -> Plan:
     """When a call of ``traffic`` may go in a group whose calls in its window were made at
     ``marks`` (``flood.marks_in``, by every process), ``limit`` a minute.
@@ -146,13 +147,18 @@ def plan(
     likely in the next minute: the table's traffic leaves room for them too.
     ``in_app``: everyone seated plays in the Mini App, where every line is seen at once:
     the table's lines only fill the group's silences of ``SILENT`` seconds.
+    ``lobby``: the table is a lobby, whose edits answer the taps that made them (a robot
+    added, a person seated). Its pace is the people's: a few quick taps do not press the
+    minute (three "+ Robô" half a second apart gave one robot: the taps after the third
+    edit were made on a drawing ``QUIET`` seconds old, as double taps); a window holding
+    its share still does.
     """
     budget = flood.group_budget(0, limit)
     recent = [t for t in marks if now - t < budget.window]
     # under pressure once the window holds its share, or sooner when the calls come at a
     # pace that would spend the minute (a match's first seconds at the worst pace)
     brisk = [t for t in recent if now - t < BRISK]
-    pressed = len(recent) >= pressed_from(limit) or len(brisk) >= brisk_from(limit)
+    pressed = len(recent) >= pressed_from(limit) or (not lobby and len(brisk) >= brisk_from(limit))
     calls = _projected([t for t in urgent if now - t < budget.window], now, budget.window)
     keep = {
         Traffic.URGENT: 0,

@@ -8,8 +8,8 @@ Telegram and the simulated people run in a second process, so the bot's event
 loop is not shared with its load.
 
 With ``people=4`` each group seats four simulated people in a 2×2 match (one
-opens the table, three join, the opener starts); they press a random legal move,
-so calls and raises happen. ``pace="human"`` makes every person think 1–4 s
+opens the table, three join, the opener starts; after a Revanche the three confirm their
+seats and it starts by itself); they press a random legal move, so calls and raises happen. ``pace="human"`` makes every person think 1–4 s
 before pressing; ``"flat"`` presses at once. ``pace="fast"`` is the group-call planner's worst
 case (``bot.telegram.planner``): every person presses one second after their turn (robots
 answer at once), each table's opener sends /cancelar now and then (leaving the question
@@ -256,6 +256,8 @@ class _Person:
         self.robot = AddRobot(level)
         self.robot_added = seated is not None
         self.joined = opener
+        self.entered: set[int] = set()  # the lobbies (games) whose Entrar this person pressed
+        self.rematch_asked = False
         self.latest: tuple[int, int, str] | None = None  # chat, message id, callback_data
         self.last_ok = False
         self.changed = asyncio.Event()
@@ -263,8 +265,10 @@ class _Person:
     def _wanted(self) -> AddRobot | Start | Join | None:
         if not self.opener:
             return None if self.joined else Join()
-        if self.seated is not None and self.seated[0] < 3:
-            return None  # the opener starts once the other three sat down
+        if self.seated is not None and (self.seated[0] < 3 or self.rematch_asked):
+            # the opener starts once the other three sat down; a Revanche starts by itself
+            # once they all confirmed (started at once, robots stood in for them)
+            return None
         return Start() if self.robot_added else self.robot
 
     def on_event(self, event: dict[str, Any]) -> None:
@@ -284,6 +288,10 @@ class _Person:
             wanted = self._wanted()
             lobby = _buttons(msg, Prefix.LOBBY)
             moves = [d for d in lobby if wanted is not None and parse_lobby(d)[1] == wanted]
+            if not self.opener and self.joined:
+                # a Revanche's lobby asks its people to confirm their seats: Entrar, once
+                # (unconfirmed, robots stand in for them when it starts)
+                moves = [d for d in lobby if _entering(d) not in self.entered | {None}]
             if self.opener:
                 moves += _buttons(msg, Prefix.REMATCH)
         if moves:
@@ -351,15 +359,24 @@ class _Person:
                 # comes back is drawn over the buttons just pressed
                 folded = self.user if text.startswith(MOVE_TAKEN) else None
                 watch.press(self.group, time.monotonic(), folded)
-        elif data.startswith(Prefix.LOBBY) and ok:
-            command = parse_lobby(data)[1]
-            if command == self.robot:
+        elif data.startswith(Prefix.LOBBY):
+            game, command, _version = parse_lobby(data)
+            if command == Join() and (ok or self.joined):
+                self.entered.add(game)  # a Revanche's seat is confirmed (or refused) once
+            if ok and command == self.robot:
                 self.robot_added = True
-            elif command == Join() and self.seated is not None:
+            elif ok and command == Join() and self.seated is not None and not self.joined:
                 self.joined = True
                 self.seated[0] += 1
         elif data.startswith(Prefix.REMATCH):
             self.robot_added = True  # Revanche seats the same robot
+            self.rematch_asked = self.rematch_asked or ok
+
+
+def _entering(data: str) -> int | None:
+    """The game of a lobby's Entrar button (``None`` for its other buttons)."""
+    game, command, _version = parse_lobby(data)
+    return game if command == Join() else None
 
 
 class _Pages:

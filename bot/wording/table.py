@@ -205,7 +205,7 @@ def points_over_lines(
                 _("🎯 Envido: {points} para {team} · {cards} de {who} ({n} pontos)").format(
                     points=e.worth,
                     team=team_name(seats, e.team, t, style),
-                    cards=" ".join(w.card(c, deck) for c in e.proof),
+                    cards=w.cards(e.proof, deck),
                     who=seat_name(seats[e.seat], t, style),
                     n=e.points,
                 ),
@@ -228,7 +228,7 @@ def points_over_lines(
                 "flor",
                 _("🌸 Flor de {who}: {cards}").format(
                     who=seat_name(seats[seat], t, style),
-                    cards=" ".join(w.card(c, deck) for c in cards),
+                    cards=w.cards(cards, deck),
                 ),
                 {"seat": seat, "cards": [c.code for c in cards]},
             )

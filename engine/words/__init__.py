@@ -334,7 +334,13 @@ class Words:
 
     def cards(self, cards: tuple[Card, ...], style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
         """Cards' labels side by side, or ``—`` for none."""
-        return " ".join(self.card(c, style) for c in cards) or "—"
+        return self.card_row((self.card(c, style) for c in cards), style) or "—"
+
+    @staticmethod
+    def card_row(labels: Iterable[str], style: DeckStyle = DeckStyle.TRADITIONAL) -> str:
+        """Cards' labels (each maybe marked) side by side: ``3♣ 6♦``; the Spanish deck's
+        labels are words, and a comma keeps them apart: ``10 de oros, 1 de copas``."""
+        return (", " if style == DeckStyle.SPANISH else " ").join(labels)
 
     def card_name(
         self,

@@ -249,7 +249,7 @@ async def test_a_whole_gauderio_match_in_a_group_with_envido_flor_and_truco(
                 "points": 33,
                 "proof": ["7S", "6S"],
             }
-            assert "7 de espadas 6 de espadas de Ana (33 pontos)" in text
+            assert "7 de espadas, 6 de espadas de Ana (33 pontos)" in text
         assert "🌸 🤖 Tonho: FLOR! (+3)" in text
         assert " 5 pontos de 🤖" not in text  # the losing team's points are never said
 
@@ -401,7 +401,7 @@ async def test_an_es_ar_person_plays_gauderio_in_spanish(
         # gaudério's four top cards by the South's word, not paulista's manilhas
         assert "bravas 1 de espadas > 1 de bastos > 7 de espadas > 7 de oros" in hand["text"]
         # and her own brava starred as one, not by a paulista manilha's name (espadilha)
-        assert "Tu mano:</b> 7 de espadas (★ brava) 6 de espadas 3 de oros" in hand["html"]
+        assert "Tu mano:</b> 7 de espadas (★ brava), 6 de espadas, 3 de oros" in hand["html"]
         # and a Spanish group's /config names flor
         text, _markup = config_view(translations("es"), ChatSettings(id=-9, variant="gauderio"))
         assert "Flor: sí" in text

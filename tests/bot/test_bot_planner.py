@@ -71,6 +71,11 @@ def test_the_planner_keeps_the_minute_for_calls_then_commands_then_the_table() -
     brisk = plan([now - 6, now - 4, now - 2], now, 20, Traffic.TABLE)
     assert brisk.pressed and brisk.wait == pytest.approx(QUIET - 2)
     assert not plan([now - 16, now - 4, now - 2], now, 20, Traffic.TABLE).pressed
+    # a lobby's quick taps are its people's pace: a second apart until the window holds
+    # its share
+    tapped = plan([now - 6, now - 4, now - 2], now, 20, Traffic.TABLE, lobby=True)
+    assert not tapped.pressed and tapped.wait == 0
+    assert plan(six, now, 20, Traffic.TABLE, lobby=True).pressed
     # a second between two calls to a group, whatever their kind
     assert plan([now - 0.4], now, 20, Traffic.URGENT).wait == pytest.approx(0.6)
     # small budgets leave each kind a call
@@ -313,3 +318,32 @@ async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_t
         assert figures.peak_per_minute <= 20, shown
         assert (figures.announced_in_time or 0) >= 0.9, shown
         assert figures.longest_silence <= 10.0, shown
+
+
+async def test_quick_taps_in_a_new_lobby_are_each_shown_within_a_second_or_so(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # "+ Robô" three times, each tap on the newest drawing as soon as it shows: the lobby's
+    # edits answer the taps, so a new group's first few do not wait for the group's
+    # silences as a fast match's table does (they did: the third waited 5 s, and taps
+    # made meanwhile on the old drawing counted as double taps)
+    async with running(server, tmp_path, clock=FakeClock()) as h:
+        assert h.clock is not None
+        ana = server.add_user("Ana")
+        group = server.add_group("G", admins=[ana])
+        await server.user_sends(ana, ana, "/start")
+        await h.wait(lambda: h.bot_messages(ana))
+        await server.user_sends(ana, group, "/truco 2x2")
+        lobby = await h.wait(lambda: h.table(group))
+        mid = lobby["message_id"]
+        for robots in (1, 2, 3):
+            newest = server.message(group, mid)
+            data = button(newest, "Robô médio")["callback_data"]
+            answer = await server.user_presses(ana, group, mid, data)
+            assert not answer["show_alert"] and "Já feito" not in (answer["text"] or "")
+            waited = 0.0
+            while server.message(group, mid)["text"].count("🤖") < robots:
+                assert waited < 1.5, f"robot {robots} not shown {waited} s after its tap"
+                await _settled(h)
+                h.clock.advance(0.25)
+                waited += 0.25

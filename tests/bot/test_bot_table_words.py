@@ -93,11 +93,11 @@ async def test_the_spanish_deck_names_every_card_a_person_reads_and_the_manilha(
     hand = await harness.wait(lambda: harness.hand(ana))
     # the vira's manilha in the same deck as the vira (10 de copas → 11, not J)
     assert "vira 10 de copas → manilha 11" in hand["text"]
-    assert "Sua mão:</b> 11 de bastos (★ zap) 12 de copas 5 de oros" in hand["html"]
+    assert "Sua mão:</b> 11 de bastos (★ zap), 12 de copas, 5 de oros" in hand["html"]
     assert not any(x in hand["text"] for x in "♣♥♠♦")
     results = await s.user_inline_query(ana, "", chat_id=group)
     assert results[0]["title"] == "Jogar 11 de bastos ★"  # the manilha starred here too
-    assert "Sua mão: 11 de bastos ★ 12 de copas 5 de oros" in results[0]["description"]
+    assert "Sua mão: 11 de bastos ★, 12 de copas, 5 de oros" in results[0]["description"]
     # the group reads the traditional deck, Beto too
     assert "vira Q♥ → manilha J" in (await harness.wait(lambda: shown(harness, group)))
     await harness.wait(lambda: newest(harness, beto, "vira Q♥ → manilha J"))

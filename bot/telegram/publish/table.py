@@ -174,6 +174,7 @@ async def publish_game(app: TrucoApp, game_id: int) -> Published:
                     traffic,
                     urgent_lately,
                     in_app=found.gate[1],
+                    lobby=table.status == GameStatus.LOBBY,
                 )
                 wait, bare, calm_in = made.wait, made.bare, made.calm_in
                 if _first_drawing(table) and (owed or wait > 0):

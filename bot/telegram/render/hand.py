@@ -172,7 +172,7 @@ def marked_cards(t: Translations, cards: Sequence[Card], view: View, style: Deck
         f"{w.card(c, style)} (★ {named(c)})" if c in view.manilhas else w.card(c, style)
         for c in cards
     ]
-    return " ".join(shown) or "—"
+    return w.card_row(shown, style) or "—"
 
 
 def hand_keyboard(
@@ -229,13 +229,13 @@ def inline_results(
     def starred(c: Card) -> str:
         return w.card(c, style) + (" ★" if c in view.manilhas else "")
 
-    cards = " ".join(starred(c) for c in view.hand)
+    cards = w.card_row((starred(c) for c in view.hand), style)
     if view.kind == HandKind.IRON:
         cards = " ".join(COVERED for _slot in view.blind_slots)
     summary = _("Sua mão: {cards} · valendo {n}").format(cards=cards or "—", n=view.stake)
     if view.partner_hand is not None:
         summary += " · " + _("parceiro: {cards}").format(
-            cards=" ".join(starred(c) for c in view.partner_hand)
+            cards=w.card_row((starred(c) for c in view.partner_hand), style)
         )
     results = []
     for action in view.legal:
