@@ -520,6 +520,15 @@ class Harness:
         raise AssertionError("the match did not end in time")
 
 
+async def new_lobby(h: Harness, group: int, opener: int, args: str = "") -> JSON:
+    """The opener starts a private chat, then opens a table in ``group`` with ``/truco
+    args``, as a person does: the lobby message, once drawn."""
+    await h.server.user_sends(opener, opener, "/start")
+    await h.wait(lambda: h.bot_messages(opener))
+    await h.server.user_sends(opener, group, f"/truco {args}".strip())
+    return await h.wait(lambda: h.table(group))
+
+
 async def seat_match(h: Harness, chat_id: int, people: list[int], match: Any) -> int:
     """Seat people (then médio robots) at a table in ``chat_id`` playing ``match``; its id."""
     from bot.domain import Occupant, Person, RobotLevel, TableRequest, tables

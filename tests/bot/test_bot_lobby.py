@@ -7,15 +7,9 @@ from tests.bot.harness import (
     Harness,
     button,
     buttons,
+    new_lobby,
     shown,
 )
-
-
-async def _lobby(h: Harness, group: int, opener: int, args: str = "") -> JSON:
-    await h.server.user_sends(opener, opener, "/start")
-    await h.wait(lambda: h.bot_messages(opener))
-    await h.server.user_sends(opener, group, f"/truco {args}".strip())
-    return await h.wait(lambda: h.table(group))
 
 
 async def test_truco_in_private_sends_no_group_table(harness: Harness) -> None:
@@ -39,7 +33,7 @@ async def test_a_double_tap_on_add_robot_adds_one_robot(harness: Harness) -> Non
     s = harness.server
     ana, caio = s.add_user("Ana"), s.add_user("Caio")
     group = s.add_group("G", admins=[ana], members=[caio])
-    lobby = await _lobby(harness, group, ana, "2x2")
+    lobby = await new_lobby(harness, group, ana, "2x2")
     data = button(lobby, "Robô médio")["callback_data"]
     first = await s.user_presses(ana, group, lobby["message_id"], data)
     second = await s.user_presses(ana, group, lobby["message_id"], data)
@@ -68,7 +62,7 @@ async def test_people_choose_their_team_in_the_lobby(harness: Harness) -> None:
     s = harness.server
     ana, beto, caio = s.add_user("Ana"), s.add_user("Beto"), s.add_user("Caio")
     group = s.add_group("G", admins=[ana], members=[beto, caio])
-    lobby = await _lobby(harness, group, ana, "2x2")
+    lobby = await new_lobby(harness, group, ana, "2x2")
     mid = lobby["message_id"]
 
     async def tap(user: int, label: str) -> JSON:

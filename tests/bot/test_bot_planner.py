@@ -25,7 +25,15 @@ from bot.telegram.planner import QUIET, SILENT, Traffic, plan, table_keep, urgen
 from bot.telegram.publish.table import URGENT_SAYINGS
 from bot.tools.pace import GroupFigures, group_figures
 from engine import Match, TableOptions
-from tests.bot.harness import FakeClock, Harness, button, moves, running, seat_match
+from tests.bot.harness import (
+    FakeClock,
+    Harness,
+    button,
+    moves,
+    new_lobby,
+    running,
+    seat_match,
+)
 
 CALL_LABELS = ("Truco!", "Seis!", "Nove!", "Doze!")
 
@@ -331,11 +339,7 @@ async def test_quick_taps_in_a_new_lobby_are_each_shown_within_a_second_or_so(
         assert h.clock is not None
         ana = server.add_user("Ana")
         group = server.add_group("G", admins=[ana])
-        await server.user_sends(ana, ana, "/start")
-        await h.wait(lambda: h.bot_messages(ana))
-        await server.user_sends(ana, group, "/truco 2x2")
-        lobby = await h.wait(lambda: h.table(group))
-        mid = lobby["message_id"]
+        mid = (await new_lobby(h, group, ana, "2x2"))["message_id"]
         for robots in (1, 2, 3):
             newest = server.message(group, mid)
             data = button(newest, "Robô médio")["callback_data"]
