@@ -9,8 +9,8 @@ loop is not shared with its load.
 
 With ``people=4`` each group seats four simulated people in a 2×2 match (one
 opens the table, three join, the opener starts; after a Revanche the three confirm their
-seats and it starts by itself); they press a random legal move, so calls and raises happen. ``pace="human"`` makes every person think 1–4 s
-before pressing; ``"flat"`` presses at once. ``pace="fast"`` is the group-call planner's worst
+seats and it starts by itself); they press a random legal move, so calls and raises happen.
+``pace="human"`` makes every person think 1–4 s before pressing; ``"flat"`` presses at once. ``pace="fast"`` is the group-call planner's worst
 case (``bot.telegram.planner``): every person presses one second after their turn (robots
 answer at once), each table's opener sends /cancelar now and then (leaving the question
 open), and each group's own figures are printed (``bot.tools.pace``): calls per hand, the

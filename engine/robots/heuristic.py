@@ -390,33 +390,35 @@ def _defend_share(v: View, reading: Reading) -> float:
 
 def _should_call(sense: Sense, rng: random.Random, samples: int) -> bool:
     """Call truco (or the next step) when it is worth more than playing on at this value."""
-    v = sense.view
-    me, them = v.team, 1 - v.team
-    now = v.stake
-    if v.score[me] + now >= v.target and v.score[them] + now >= v.target:
-        return False  # this hand decides the match either way: a call changes nothing
-    reading = Reading(sense, rng, samples)
-    step = v.next_step if v.next_step is not None else 0
-    p = reading.chance()
-    if _call_worth(v, reading, step, now) <= _played_out(v, p, now) + MARGIN:
+    p = _worth_calling(sense, rng, samples)
+    if p is None:
         return False
     # a call on a hand that loses more often than not is a bluff; after this seat's own
     # weak signal an opponent may know it, and a bluff they know of is a gift
-    scale = bluff_scale(v)
+    scale = bluff_scale(sense.view)
     return p >= BLUFF_BELOW or scale >= 1.0 or rng.random() < scale
 
 
 def _value_call(sense: Sense, rng: random.Random, samples: int) -> bool:
     """Whether médio would call here on a hand it wins more often than not (no bluff)."""
+    p = _worth_calling(sense, rng, samples)
+    return p is not None and p >= BLUFF_BELOW
+
+
+def _worth_calling(sense: Sense, rng: random.Random, samples: int) -> float | None:
+    """The hand's chance when a call is worth more than playing on at this value, else
+    ``None`` (``_should_call``, ``_value_call``)."""
     v = sense.view
     me, them = v.team, 1 - v.team
     now = v.stake
     if v.score[me] + now >= v.target and v.score[them] + now >= v.target:
-        return False
+        return None  # this hand decides the match either way: a call changes nothing
     reading = Reading(sense, rng, samples)
     step = v.next_step if v.next_step is not None else 0
     p = reading.chance()
-    return p >= BLUFF_BELOW and _call_worth(v, reading, step, now) > _played_out(v, p, now) + MARGIN
+    if _call_worth(v, reading, step, now) <= _played_out(v, p, now) + MARGIN:
+        return None
+    return p
 
 
 def _dump(sense: Sense) -> Action:

@@ -73,8 +73,9 @@ is this setting fixed, ``robot:dificil-sem-acordo`` the one of before (``None``)
 STRONG_FIRST_ROUND_2X2 = False
 """At a 2×2 table where the search starts from the learned calls: in a hand's first round,
 where the policy plays on, the search starts from médio's call when that call is no bluff
-(``learned_action``'s ``strong_first_round``). Off: measured only as
-``robot:dificil-forte`` (docs-dev/robots-log.md, 2026-12-07 12:05)."""
+(``learned_action``'s ``strong_first_round``). Off: as ``robot:dificil-forte`` it gained
+on the styles that never bluff and lost beyond the noise to ``accepter``
+(docs-dev/robots-log.md, 2026-12-07 12:05 and 14:30)."""
 _AGREE_DEFAULT = -1.0
 """``Dificil``'s ``agree_calls`` when none is given: ``AGREE_CALLS_2X2`` (``None`` means never)."""
 DEFAULT_PLAYOUTS = 240
