@@ -181,6 +181,7 @@ def learned_action(
     mixed_to_medio: float = 0.0,
     agree: float | None = None,
     strong_first_round: bool = False,
+    strong_until: float | None = None,
 ) -> Action:
     """The learned policy's bet for ``view`` when it has one, else médio's decision; a card
     (when the policy plays on without a call) is chosen as médio chooses it. ``answers``:
@@ -205,7 +206,12 @@ def learned_action(
     ``strong_first_round``: at a 2×2 table, in a hand's first round, where the policy plays
     on, médio's call is made when it is no bluff (``_value_call``): the table calls a
     strong hand at once about half as often as médio, and a team that never bluffs pays
-    those calls (docs-dev/robots-log.md, 2026-12-07 08:20, item 4)."""
+    those calls (docs-dev/robots-log.md, 2026-12-07 08:20, item 4). ``strong_until``: those
+    calls only while the other team accepts (or raises) less than this share of this
+    team's trucos in the match (``accept_share``; ``None``: always): the early call pays
+    through the runs it draws, and a team that accepts (almost) every call only lets it
+    trade the later call, made on a better-known hand, for an earlier one (docs-dev/robots-log.md,
+    2026-12-07 14:30)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco
@@ -237,6 +243,7 @@ def learned_action(
             and choice == PASS
             and _medio_calls_here(view)
             and A.TRUCO in view.legal
+            and (strong_until is None or accept_share(view) < strong_until)
             and _value_call(read(view), rng, samples)
         ):
             choice = A.TRUCO

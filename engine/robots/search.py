@@ -76,8 +76,21 @@ where the policy plays on, the search starts from médio's call when that call i
 (``learned_action``'s ``strong_first_round``). Off: as ``robot:dificil-forte`` it gained
 on the styles that never bluff and lost beyond the noise to ``accepter``
 (docs-dev/robots-log.md, 2026-12-07 12:05 and 14:30)."""
+STRONG_UNTIL_2X2: float | None = 0.6
+"""The strong first-round calls (``STRONG_FIRST_ROUND_2X2``) only while the other team
+accepts (or raises) less than this share of this team's trucos (``heuristic.accept_share``;
+``None``: always; ``learned_action``'s ``strong_until``). The early call pays through the
+runs it draws; against a team that accepts every call it only trades the later call, made
+on a better-known hand, for an earlier one. Médio's call is no bluff from a 50% chance of
+winning the hand, so a team that answers by its own chance (accepting from about 50%)
+holds the weaker hand in most of those calls and accepts about half of them or fewer;
+0.6 leaves room above that for the few answers of one match, and with the prior of
+``accept_share`` (0.3 counted as two answers) two accepts without a run reach it, so
+the gate shuts within the match against a team that never runs.
+``robot:dificil-forte-lido`` is ``robot:dificil-forte`` with this gate."""
 _AGREE_DEFAULT = -1.0
-"""``Dificil``'s ``agree_calls`` when none is given: ``AGREE_CALLS_2X2`` (``None`` means never)."""
+"""``Dificil``'s ``agree_calls`` (and ``strong_until``) when none is given:
+``AGREE_CALLS_2X2`` (``STRONG_UNTIL_2X2``; ``None`` means never, always)."""
 DEFAULT_PLAYOUTS = 240
 """Play-outs per decision in 1×1 (split over the candidate actions): this decides the strength."""
 DEFAULT_PLAYOUTS_2X2 = 300
@@ -129,6 +142,7 @@ class Dificil(SeededRobot):
         mixed_first_round: float | None = None,
         agree_calls: float | None = _AGREE_DEFAULT,
         strong_first_round: bool | None = None,
+        strong_until: float | None = _AGREE_DEFAULT,
     ) -> None:
         """A difícil robot.
 
@@ -160,6 +174,8 @@ class Dificil(SeededRobot):
         ``strong_first_round``: at a 2×2 table, when the search starts from the learned
         calls, in a hand's first round it starts from médio's call where the policy plays
         on and médio's call is no bluff (``None``: ``STRONG_FIRST_ROUND_2X2``).
+        ``strong_until``: those calls only while the other team accepts less than this
+        share of this team's trucos (``None``: always; unset: ``STRONG_UNTIL_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -180,6 +196,7 @@ class Dificil(SeededRobot):
         self.strong_first_round = (
             STRONG_FIRST_ROUND_2X2 if strong_first_round is None else strong_first_round
         )
+        self.strong_until = STRONG_UNTIL_2X2 if strong_until == _AGREE_DEFAULT else strong_until
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -201,6 +218,7 @@ class Dificil(SeededRobot):
                 mixed_to_medio=self.mixed_first_round,
                 agree=self.agree_calls,
                 strong_first_round=self.strong_first_round,
+                strong_until=self.strong_until,
             )
             # at 2×2, when ``learned_playouts``, the play-outs make this team's later calls
             # by the same policy; 1×1 keeps médio's, as measured there

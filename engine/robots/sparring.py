@@ -44,7 +44,7 @@ from engine.robots.heuristic import (
 )
 from engine.robots.policy import PASS
 from engine.robots.pontos import points_move
-from engine.robots.search import BETS, Dificil, sample_world
+from engine.robots.search import BETS, STRONG_UNTIL_2X2, Dificil, sample_world
 from engine.robots.sense import COVERED, Sense, read, simulate, value_after, win_chance
 from engine.view import View
 
@@ -351,6 +351,7 @@ SPARRING = (
     "dificil-leitura-cedo",
     "dificil-sem-acordo",
     "dificil-forte",
+    "dificil-forte-lido",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -374,7 +375,9 @@ difícil itself), or from every learned call (``AGREEMENTS``, ``search.AGREE_CAL
 and ``policy-acordo``, ``policy-leitura`` and ``policy-leitura-cedo`` médio with the
 learned calls so agreed (``policy-calls`` with médio's agreement); ``dificil-forte``
 difícil whose 2×2 search starts, in a hand's first round, from médio's call where the
-policy plays on and médio's call is no bluff (``search.STRONG_FIRST_ROUND_2X2``)."""
+policy plays on and médio's call is no bluff (``search.STRONG_FIRST_ROUND_2X2``), against
+every team, and ``dificil-forte-lido`` the same only while the other team accepts less
+than ``search.STRONG_UNTIL_2X2`` of its trucos."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -395,8 +398,9 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         mixed = Dificil(seed, mixed_first_round=MIXED_BAND, agree_calls=None)
         mixed.level = name
         return mixed
-    if name == "dificil-forte":
-        strong = Dificil(seed, strong_first_round=True)
+    if name in ("dificil-forte", "dificil-forte-lido"):
+        gate = STRONG_UNTIL_2X2 if name == "dificil-forte-lido" else None
+        strong = Dificil(seed, strong_first_round=True, strong_until=gate)
         strong.level = name
         return strong
     if name in AGREEMENTS:

@@ -473,6 +473,56 @@ def test_a_strong_first_round_call_is_added_where_the_policy_plays_on() -> None:
     assert all(seen.values()), seen
 
 
+def test_the_strong_first_round_calls_wait_for_a_team_that_runs_from_some() -> None:
+    from engine.robots import Dificil
+    from engine.robots.heuristic import MEDIO_SAMPLES, accept_share, learned_action
+    from engine.robots.search import STRONG_UNTIL_2X2
+    from engine.state import TeamBets
+
+    lido, forte = get_sparring("dificil-forte-lido"), get_sparring("dificil-forte")
+    assert isinstance(lido, Dificil) and isinstance(forte, Dificil)
+    assert lido.strong_first_round and lido.strong_until == STRONG_UNTIL_2X2
+    assert forte.strong_until is None  # as it was measured: against every team
+    assert STRONG_UNTIL_2X2 is not None
+    habits = {
+        "takes": TeamBets(hands=6, calls=(6, 0, 0, 0), accepted=(6, 0, 0, 0)),
+        "runs": TeamBets(hands=6, calls=(6, 0, 0, 0), accepted=(1, 0, 0, 0), ran=(5, 0, 0, 0)),
+    }
+
+    def against(view: View, bets: TeamBets) -> View:
+        pair = [view.bets[0], view.bets[1]]
+        pair[1 - view.team] = bets
+        return replace(view, bets=(pair[0], pair[1]))
+
+    def bet(view: View, seed: int, strong: bool = False, until: float | None = None) -> Action:
+        return learned_action(
+            view,
+            random.Random(seed),
+            MEDIO_SAMPLES,
+            answers=False,
+            strong_first_round=strong,
+            strong_until=until,
+        )
+
+    added = dict.fromkeys(habits, 0)
+    for seed, first in _truco_chances(range(8)):
+        if first.rounds:
+            continue
+        for name, bets in habits.items():
+            view = against(first, bets)
+            plain, strong = bet(view, seed), bet(view, seed, strong=True)
+            gated = bet(view, seed, strong=True, until=STRONG_UNTIL_2X2)
+            if name == "takes":
+                # a team that accepted every call is made no call médio's value adds
+                assert accept_share(view) >= STRONG_UNTIL_2X2
+                assert gated == plain
+            else:
+                assert accept_share(view) < STRONG_UNTIL_2X2
+                assert gated == strong
+            added[name] += strong != plain
+    assert all(added.values()), added
+
+
 def test_the_agreement_waits_for_a_team_that_accepts_the_calls() -> None:
     from engine.robots.heuristic import AGREE_PRIOR, MEDIO_SAMPLES, accept_share, learned_action
     from engine.state import TeamBets
