@@ -211,7 +211,7 @@ def learned_action(
     team's trucos in the match (``accept_share``; ``None``: always): the early call pays
     through the runs it draws, and a team that accepts (almost) every call only lets it
     trade the later call, made on a better-known hand, for an earlier one (docs-dev/robots-log.md,
-    2026-12-07 14:30)."""
+    2026-12-07 14:30 and 16:27)."""
     if view.kind != HandKind.IRON and view.envido_points is not None:
         # the envido is not in the trained game and comes before the truco (R13.3): the
         # robot's own envido choice first, the policy then bets only the truco

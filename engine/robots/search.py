@@ -75,7 +75,9 @@ STRONG_FIRST_ROUND_2X2 = False
 where the policy plays on, the search starts from médio's call when that call is no bluff
 (``learned_action``'s ``strong_first_round``). Off: as ``robot:dificil-forte`` it gained
 on the styles that never bluff and lost beyond the noise to ``accepter``
-(docs-dev/robots-log.md, 2026-12-07 12:05 and 14:30)."""
+(docs-dev/robots-log.md, 2026-12-07 12:05 and 14:30); gated by ``STRONG_UNTIL_2X2``
+(``robot:dificil-forte-lido``) it gained more on those styles and on the whole, and still
+lost beyond the noise to ``accepter`` on the table's row (the same log, 16:27)."""
 STRONG_UNTIL_2X2: float | None = 0.6
 """The strong first-round calls (``STRONG_FIRST_ROUND_2X2``) only while the other team
 accepts (or raises) less than this share of this team's trucos (``heuristic.accept_share``;
@@ -86,8 +88,10 @@ winning the hand, so a team that answers by its own chance (accepting from about
 holds the weaker hand in most of those calls and accepts about half of them or fewer;
 0.6 leaves room above that for the few answers of one match, and with the prior of
 ``accept_share`` (0.3 counted as two answers) two accepts without a run reach it, so
-the gate shuts within the match against a team that never runs.
-``robot:dificil-forte-lido`` is ``robot:dificil-forte`` with this gate."""
+the gate shuts within the match against a team that never runs. Chosen before measuring;
+``robot:dificil-forte-lido`` is ``robot:dificil-forte`` with this gate, measured against
+every 2×2 row (docs-dev/robots-log.md, 2026-12-07 16:27): a team that never runs still
+meets the calls made before its first answers."""
 _AGREE_DEFAULT = -1.0
 """``Dificil``'s ``agree_calls`` (and ``strong_until``) when none is given:
 ``AGREE_CALLS_2X2`` (``STRONG_UNTIL_2X2``; ``None`` means never, always)."""
