@@ -139,6 +139,37 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     db.close()
 
 
+def test_a_redraw_finished_by_its_own_last_save_only_while_the_row_is_that_runs(
+    tmp_path: Path,
+) -> None:
+    """A redraw's last write finishes its job in the same transaction (``finish_in``), and
+    only the run that holds the row: one rescheduled while it ran stays (it runs again),
+    one another runner took over stays with that runner."""
+    db = Database(database_url(tmp_path))
+    for key in ("1", "2", "3"):
+        store.request(db, key, 0, HandsJob(int(key)))
+    hands = ({JobKind.HANDS}, 3)
+    ran = {j.key: j for j in store.cycle(db, "me", now=10, lease=5, wants=[hands]).claimed}
+    store.request(db, "2", 11, HandsJob(2))  # redrawn again while it ran
+    with db.session() as s:
+        assert store.finish_in(s, ran["1"], "another") is False  # not that runner's
+        assert store.finish_in(s, ran["1"], "me") is True
+        assert store.finish_in(s, ran["2"], "me") is False  # a newer generation
+        s.commit()
+    assert sorted(key for _kind, key, _due in store.waiting(db)) == ["2", "3"]
+    # the job rescheduled meanwhile is given back by the runner's next turn, and runs again
+    turn = store.cycle(db, "me", 12, 5, [hands], [ran["2"]])
+    assert [j.key for j in turn.claimed] == ["2"]
+    # a run whose lease ran out and was taken over finishes nothing
+    taken = store.cycle(db, "another", 16, 5, [({JobKind.HANDS}, 1)]).claimed
+    assert [j.key for j in taken] == ["3"]
+    with db.session() as s:
+        assert store.finish_in(s, ran["3"], "me") is False
+        s.commit()
+    assert sorted(key for _kind, key, _due in store.waiting(db)) == ["2", "3"]
+    db.close()
+
+
 def test_jobs_put_off_are_given_back_with_the_next_claim(tmp_path: Path) -> None:
     """A job that asked to run later is given back by the runner's next turn, in its one
     transaction: claimable again at its new time, with what was left of it, its attempt
