@@ -55,7 +55,13 @@ def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -
 
     async def record() -> None:
         await asyncio.to_thread(
-            jobs.request, rt.db, str(game_id), due, HandsJob(game_id), keep_earlier=True
+            jobs.request,
+            rt.db,
+            str(game_id),
+            due,
+            HandsJob(game_id),
+            keep_earlier=True,
+            runner=rt.jobs.worker,
         )
         rt.jobs.wake()
 
