@@ -181,6 +181,8 @@ def after_change(
     dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
     held: ClaimedJob | None = None
     soonest = math.inf if table_held else now + table_wait
+    # the holder's runner wakes for them (``soonest``, and its own look for the next due job)
+    runner = None if holder is None else holder.worker
     if playing and change.robot_seat is not None:
         turn = RobotJob(game, version, change.robot_seat)
         if holder is None:
@@ -191,7 +193,7 @@ def after_change(
         dropped.append((JobKind.DEADLINE, key))
     elif playing and change.deadline_at is not None:
         soonest = min(soonest, change.deadline_at)
-        schedule(s, key, change.deadline_at, DeadlineJob(game, version))
+        schedule(s, key, change.deadline_at, DeadlineJob(game, version), runner=runner)
         dropped.append((JobKind.ROBOT, key))
     else:
         dropped += [(JobKind.DEADLINE, key), (JobKind.ROBOT, key)]
@@ -201,19 +203,26 @@ def after_change(
         robot_next = playing and change.robot_seat is not None
         hands_at = now + (hands_wait(robot_delay) if robot_next else 0.0)
         soonest = min(soonest, hands_at)
-        schedule(s, key, hands_at, HandsJob(game), keep_earlier=True)
+        schedule(s, key, hands_at, HandsJob(game), keep_earlier=True, runner=runner)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:
         soonest = min(soonest, warn_at)
-        schedule(s, f"{key}:warning", warn_at, HandsJob(game))
+        schedule(s, f"{key}:warning", warn_at, HandsJob(game), runner=runner)
     else:
         dropped.append((JobKind.HANDS, f"{key}:warning"))
     s.execute(_CANCEL_ALL, {"pairs": [(str(kind), k) for kind, k in dropped]})
     tkey = table_key(change.chat_id, change.thread_id)
     payload = TableJob((game,))
     due = schedule(
-        s, tkey, now + table_wait, payload, keep_earlier=True, merge=True, keep=table_held
+        s,
+        tkey,
+        now + table_wait,
+        payload,
+        keep_earlier=True,
+        merge=True,
+        keep=table_held,
+        runner=runner,
     )
     # a redraw kept at its time (``table_held``) wakes no runner before it
     soonest = min(soonest, due) if table_held else soonest
@@ -237,6 +246,7 @@ def hold(
         "data": stored_form(payload),
         "w": worker,
         "until": until,
+        "runner": worker,
     }
     row = s.execute(_held_upsert(s.get_bind().dialect.name), params).one()
     data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
@@ -254,6 +264,7 @@ def _new_job(dialect: str, **claim: Any) -> Any:
         data=bindparam("data"),
         generation=1,
         attempts=0,
+        runner=bindparam("runner"),
         **claim,
     )
 
@@ -272,19 +283,27 @@ def _held_upsert(dialect: str) -> Any:
             "attempts": 0,
             "claimed_by": new.claimed_by,
             "claimed_until": new.claimed_until,
+            "runner": new.runner,
         },
     )
     return upsert.returning(jobs.id, jobs.generation)
 
 
 def request(
-    db: Database, key: str, due_at: float, payload: Payload, *, keep_earlier: bool = False
+    db: Database,
+    key: str,
+    due_at: float,
+    payload: Payload,
+    *,
+    keep_earlier: bool = False,
+    runner: str | None = None,
 ) -> None:
     """Schedule a job outside any change (a redraw to retry later, a start-up resume); a
-    table redraw waiting for the same chat takes this one's games too."""
+    table redraw waiting for the same chat takes this one's games too. ``runner``: as
+    ``schedule``."""
     with db.session() as s:
         merge = isinstance(payload, TableJob)
-        schedule(s, key, due_at, payload, keep_earlier=keep_earlier, merge=merge)
+        schedule(s, key, due_at, payload, keep_earlier=keep_earlier, merge=merge, runner=runner)
         s.commit()
 
 
@@ -316,6 +335,7 @@ def schedule(
     keep_earlier: bool = False,
     merge: bool = False,
     keep: bool = False,
+    runner: str | None = None,
 ) -> float:
     """Create or replace the job of ``payload``'s kind and ``key`` in the caller's transaction;
     when it is due now.
@@ -323,13 +343,21 @@ def schedule(
     ``keep_earlier``: a job already due sooner keeps its time (redraws coalesce).
     ``keep``: a job already waiting keeps its time, whenever it is due.
     ``merge`` (a ``TableJob``): a redraw already waiting draws its games and these.
+    ``runner``: the process that will run it (``Job.runner``: its runner wakes for it; the
+    others take it only once it is ``ORPHANED``); ``None``: anyone.
     A job being run while it is rescheduled runs again once its run ends.
     """
     kind = payload.kind.value
     # One statement (every move schedules three jobs, each a round trip on the move's
     # path): a new job, or the waiting one replaced. With ``merge`` only when the data is
     # the same (a chat's one table redrawn again); other data is merged below.
-    params = {"kind": kind, "key": key, "due_at": due_at, "data": stored_form(payload)}
+    params = {
+        "kind": kind,
+        "key": key,
+        "due_at": due_at,
+        "data": stored_form(payload),
+        "runner": runner,
+    }
     upsert = _upsert(s.get_bind().dialect.name, keep_earlier, merge, keep)
     done = s.execute(upsert, params).first()
     if done is not None:
@@ -340,6 +368,7 @@ def schedule(
         waiting = json.loads(row.data).get("games", [])
         payload = TableJob(tuple(sorted(set(waiting) | set(payload.games))))
     row.data = stored_form(payload)
+    row.runner = runner
     if not keep:
         row.due_at = min(row.due_at, due_at) if keep_earlier else due_at
     row.generation += 1
@@ -365,6 +394,7 @@ def _upsert(dialect: str, keep_earlier: bool, same_data_only: bool, keep: bool =
             "data": new.data,
             "generation": jobs.generation + 1,
             "attempts": 0,
+            "runner": new.runner,
         },
         where=(jobs.data == new.data) if same_data_only else None,
     )
@@ -436,10 +466,12 @@ _MINE = (
 _DONE = _JOBS.delete().where(
     tuple_(_JOBS.c.id, _JOBS.c.generation).in_(bindparam("done", expanding=True))
 )
+# a job rescheduled while it ran, released by its runner's turn, becomes that runner's: the
+# process that rescheduled it read the claim's lease for its next look, and sleeps until then
 _RELEASE = (
     _JOBS.update()
     .where(_JOBS.c.id.in_(bindparam("ids", expanding=True)))
-    .values(claimed_by=None, claimed_until=None)
+    .values(claimed_by=None, claimed_until=None, runner=bindparam("w"))
 )
 _CLAIMED = (
     _JOBS.update()
@@ -453,8 +485,23 @@ _NEXT = select(
 
 @functools.cache
 def _next_query(kinds: frozenset[str]) -> Any:
-    """When the next job of ``kinds`` becomes claimable (built once per set of kinds)."""
-    return _NEXT.where(col(Job.kind).in_(sorted(kinds)))
+    """When the next job of ``kinds`` that is this runner's to wake for becomes claimable:
+    its own and anyone's at their due time, a claim of any runner when its lease runs out;
+    another runner's waiting job never (the poll finds it once ``ORPHANED``). Built once per
+    set of kinds."""
+    jobs = Job.__table__.c  # type: ignore[attr-defined]
+    mine = jobs.runner.is_(None) | (jobs.runner == bindparam("w"))
+    due = case((mine, jobs.due_at), else_=None)
+    return select(func.min(case((jobs.claimed_by.is_(None), due), else_=jobs.claimed_until))).where(
+        jobs.kind.in_(sorted(kinds))
+    )
+
+
+ORPHANED = 3.0
+"""Seconds past its due time after which any runner takes a job recorded for another
+(``Job.runner``): that process is gone, or too busy to run it. Each job with a due time
+woke every replica at that time, and all but one found it taken (about two turns of the job
+loop a hand, each a transaction: docs-dev/bot-bench-log.md)."""
 
 
 @functools.cache
@@ -470,6 +517,9 @@ def _claim_query(kinds: frozenset[str]) -> Any:
             jobs.due_at <= now,
             jobs.claimed_until.is_(None) | (jobs.claimed_until < now),
             jobs.kind.in_(sorted(kinds)),
+            jobs.runner.is_(None)
+            | (jobs.runner == bindparam("w"))
+            | (jobs.due_at <= now - bindparam("orphaned")),
         )
         .order_by(jobs.due_at)
         .limit(bindparam("limit"))
@@ -526,7 +576,7 @@ def cycle(
                 if gone < len(finished):  # rescheduled since the read: not finished after all
                     again += finished
             if again:  # rescheduled while it ran: it runs again
-                s.execute(_RELEASE, {"ids": again})
+                s.execute(_RELEASE, {"ids": again, "w": worker})
             missing = [i for i in by_id if i not in mine]
             if missing:  # locked by a change, or no longer ours (cancelled, lease lost)
                 q = select(Job.id).where(col(Job.id).in_(missing), col(Job.claimed_by) == worker)
@@ -537,7 +587,8 @@ def cycle(
             if limit <= 0:
                 continue
             query = _claim_query(frozenset(kinds))
-            rows = s.execute(query, {"now": now, "limit": limit}).all()
+            params = {"now": now, "limit": limit, "w": worker, "orphaned": ORPHANED}
+            rows = s.execute(query, params).all()
             more = more or len(rows) >= limit
             claimed += [
                 ClaimedJob(i, kind, key, due, json.loads(data), gen, tries, until)
@@ -548,9 +599,25 @@ def cycle(
         # only the lanes with a free slot: a full lane's due jobs are not claimable now
         # (a job ending wakes the runner), and counting them made it look again every 5 ms
         free = frozenset(k for kinds, limit in wants if limit > 0 for k in kinds)
-        nxt = None if more or not free else s.execute(_next_query(free)).scalar()
+        nxt = None if more or not free else s.execute(_next_query(free), {"w": worker}).scalar()
         s.commit()
     return Cycle(claimed, more, nxt, unfinished, not_given_back)
+
+
+def finish_in(s: Session, job: ClaimedJob, worker: str) -> bool:
+    """Finish ``job`` in the caller's transaction, its run's last write, as ``cycle``'s
+    ``done`` would; whether it was (else the runner's next turn sees to it).
+
+    Only while the row is still this run's: this worker's claim, the same generation (a
+    change that rescheduled it meanwhile wants it run again), and never waiting for a
+    lock (a change rescheduling it holds the row: as ``cycle``). A job finished by a turn
+    of its own cost a transaction per private hand redraw, most of a replica's turns.
+    """
+    row = s.execute(_MINE, {"ids": [job.id], "w": worker}).first()
+    if row is None or row[1] != job.generation:
+        return False
+    gone = s.execute(_DONE, {"done": [(job.id, job.generation)]}).rowcount  # type: ignore[attr-defined]
+    return bool(gone)
 
 
 def postpone(
@@ -588,7 +655,12 @@ def _give_back(s: Session, later: Later, worker: str) -> None:
 _UNCLAIM = (
     _JOBS.update()
     .where(_JOBS.c.id == bindparam("job"), _JOBS.c.claimed_by == bindparam("w"))
-    .values(claimed_by=None, claimed_until=None, attempts=_JOBS.c.attempts + bindparam("tries"))
+    .values(
+        claimed_by=None,
+        claimed_until=None,
+        attempts=_JOBS.c.attempts + bindparam("tries"),
+        runner=bindparam("w"),  # its giver wakes for it (and for a reschedule meanwhile)
+    )
 )
 _AGAIN = (
     _JOBS.update()

@@ -16,7 +16,7 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from bot.domain import flood, outbox, presence
+from bot.domain import flood, jobs, outbox, presence
 from bot.domain.models import SEATED, Event, Game, HandMessage, Player
 from bot.domain.outbox import Outgoing
 from bot.domain.people import chat_language_in, chat_voice_in, info_of
@@ -482,12 +482,20 @@ def bring_table_down(db: Database, game_id: int, after: int) -> None:
 
 
 def save_hand_message(
-    db: Database, game_id: int, seat: int, message: HandMessageInfo, *, saw_ask: bool
-) -> None:
+    db: Database,
+    game_id: int,
+    seat: int,
+    message: HandMessageInfo,
+    *,
+    saw_ask: bool,
+    finish: tuple[jobs.ClaimedJob, str] | None = None,
+) -> bool:
     """Record which message shows a seat's hand, for which hand, with which content.
 
     ``saw_ask``: the message was drawn from a state in which the person had already asked
-    for their hand (:func:`ask_for_hand`), so it answers the ask.
+    for their hand (:func:`ask_for_hand`), so it answers the ask. ``finish``: the redraw
+    job this save ends and the worker running it, finished in the same transaction
+    (``jobs.finish_in``); whether it was.
     """
     with db.session() as s:
         row = _own_hand_row(s, game_id, seat)
@@ -502,7 +510,9 @@ def save_hand_message(
         # schema change while the production work reshapes the tables
         row.digest = f"{int(ping)}:{message.digest}"
         s.add(row)
+        finished = finish is not None and jobs.finish_in(s, *finish)
         s.commit()
+        return finished
 
 
 def count_events(db: Database, kind: str) -> int:

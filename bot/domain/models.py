@@ -225,6 +225,10 @@ class Job(SQLModel, table=True):
     claimed_by: str | None = None
     claimed_until: float | None = None
     """The claim's lease: past it, another process may take the job."""
+    runner: str | None = None
+    """The process expected to run it (the one whose change recorded it, or that last gave
+    it back): the others take it only once it is overdue (``bot.domain.jobs.ORPHANED``);
+    ``None``: anyone."""
 
 
 class OutboxMessage(SQLModel, table=True):

@@ -50,6 +50,20 @@ class Metrics:
             buckets=_LATE,
             registry=r,
         )
+        self.jobs_put_off = Counter(
+            "truco_jobs_put_off",
+            "Jobs that ran and asked to run again later (a table waiting for its group's minute"
+            " or the Mini App's gap), by kind",
+            ["kind"],
+            registry=r,
+        )
+        self.job_turns = Counter(
+            "truco_job_turns",
+            "Transactions of the job loop (finish, give back, claim), by whether they had"
+            " anything to do",
+            ["found"],
+            registry=r,
+        )
         self.jobs_retried = Counter(
             "truco_jobs_retried", "Jobs put back after a database error", ["kind"], registry=r
         )

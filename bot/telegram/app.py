@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
@@ -39,7 +40,7 @@ from bot.config import Config
 from bot.domain import Database, Rules, tables
 from bot.i18n import LANGUAGES, SOURCE, translations
 from bot.ops.metrics import Metrics, received_at
-from bot.telegram import command_table, guards, job_table, publish
+from bot.telegram import command_table, guards, job_table, planner, publish
 from bot.telegram.budget import SPACING, SharedBudget, for_table
 from bot.telegram.callbacks import Prefix, pattern
 from bot.telegram.context import (
@@ -296,6 +297,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
     metrics = Metrics()
     metrics.count_database(lambda: db.transactions, lambda: db.statements)
     runner = JobRunner(db, metrics, clock=clock, lease=config.job_lease, lanes=job_table.LANES)
+    urgent: dict[int, deque[float]] = {}
     rules = Rules(
         decision_seconds=config.decision_seconds,
         seed=config.seed,
@@ -303,6 +305,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
         robot_delay=config.robot_delay,
         warning_seconds=WARNING_SECONDS,
         holder=runner,
+        table_pace=planner.table_pace(config.group_budget, urgent),
     )
     budget = SharedBudget(db, config.group_budget, config.bot_budget, clock=clock)
     http = AiohttpRequest()
@@ -336,6 +339,7 @@ def build_application(config: Config, db: Database | None = None, clock: Clock =
         metrics=metrics,
         throttle=CommandThrottle(notes_for(db), reserve=budget.reserve, clock=clock),
         http=http,
+        urgent=urgent,
     )
     app.bot_data[RUNTIME_KEY] = rt
     job_table.install(rt.jobs)

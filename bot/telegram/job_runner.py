@@ -147,8 +147,9 @@ class JobRunner:
         """Robot turns claimed for this runner by its own changes (``held``), each with the
         sleep that starts it when due."""
         self._settled: set[int] = set()
-        """Running robot turns whose row a later change of this process already replaced
-        or dropped: nothing to finish or give back."""
+        """Running jobs with nothing to finish or give back: robot turns whose row a later
+        change of this process already replaced or dropped, and jobs whose own last
+        transaction finished their row (``settle``)."""
         self._app: Any = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
 
@@ -159,6 +160,11 @@ class JobRunner:
     def wake(self) -> None:
         """Look for due jobs now (after this process committed a change)."""
         self._wake.set()
+
+    def settle(self, job_id: int) -> None:
+        """A running job's own last transaction finished its row (``jobs.finish_in``): its
+        end leaves the loop nothing to do, and wakes it only for the lane slot it frees."""
+        self._settled.add(job_id)
 
     def held(self, key: str, job: ClaimedJob | None, soonest: float | None = None) -> None:
         """A change of this process committed the robot turn ``job`` of game ``key``,
@@ -268,6 +274,8 @@ class JobRunner:
                             self._done[:0] = done  # finished next time
                             self._later[:0] = later
                             raise
+                        found = bool(done or later or turn.claimed)
+                        self.metrics.job_turns.labels("work" if found else "nothing").inc()
                         self._done[:0] = turn.unfinished
                         self._later[:0] = turn.not_given_back
                         claimed, more, nxt = turn.claimed, turn.more, turn.next_due
@@ -353,6 +361,7 @@ class JobRunner:
                 if job.id in self._settled:
                     return
                 due = self.clock() + later.seconds
+                self.metrics.jobs_put_off.labels(kind).inc()
                 self._give_back(job, due, failed=False, left=later.left)
                 # a job put off past the next poll is given back by that turn, not by one
                 # of its own (most of a hand's turns, while its table waits for the group's

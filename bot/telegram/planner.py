@@ -62,7 +62,7 @@ only computes; the table job (``bot.telegram.publish.table``) asks it before eve
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -190,6 +190,24 @@ def plan(
         keep_calls = flood.seconds_to_wait(recent, budget, now, 1 + urgent_keep(limit), True)
         wait = min(wait, max(keep_calls, max(recent) + SILENT - now))
     return Plan(max(0.0, wait), pressed, bare, max(0.0, calm_in))
+
+
+def table_pace(
+    limit: int, urgent: Mapping[int, Sequence[float]]
+) -> Callable[[int, Sequence[float], float], float]:
+    """The domain's ``Rules.table_pace``: when a group's table traffic may go next, by
+    ``plan`` (``urgent``: this process's urgent calls by chat, ``Runtime.urgent``).
+
+    A change that owes the group nothing urgent records its table's redraw for then: at a
+    brisk pace the table waits for the group's silences, and a redraw recorded for now
+    read the table and the group's calls only to put itself off, about twice a hand.
+    """
+
+    def pace(chat_id: int, marks: Sequence[float], now: float) -> float:
+        lately = urgent.get(chat_id, ())
+        return plan(marks, now, limit, Traffic.TABLE, lately).wait
+
+    return pace
 
 
 PROJECTED_OVER = 20.0

@@ -836,6 +836,24 @@ def _bucket_pct(buckets: list[tuple[float, float]], p: float) -> float | None:
     return None
 
 
+JOB_KINDS = ("table", "hands", "robot", "deadline", "marcador")
+
+
+def _jobs(texts: list[str], started: list[str]) -> dict[str, dict[str, float]]:
+    """What the job loops did while measured: jobs run and put off, by kind, and the loop's
+    transactions with something to do and with nothing (the figures that tell where a
+    hand's transactions go)."""
+
+    def grown(name: str) -> float:
+        return _counter(texts, name) - _counter(started, name)
+
+    return {
+        "run": {k: grown(f'truco_jobs_due_total{{kind="{k}"}}') for k in JOB_KINDS},
+        "put_off": {k: grown(f'truco_jobs_put_off_total{{kind="{k}"}}') for k in JOB_KINDS},
+        "turns": {f: grown(f'truco_job_turns_total{{found="{f}"}}') for f in ("work", "nothing")},
+    }
+
+
 def _counter(texts: list[str], name: str) -> float:
     return sum(
         float(line.rsplit(" ", 1)[1])
@@ -914,6 +932,7 @@ async def _run(plan: Plan) -> dict[str, Any]:
     text = app.bot_data["runtime"].metrics.text().decode()
     figures["lateness"] = _lateness([text])
     figures["throttled_429"] = _counter([text], "truco_throttled_total")
+    figures["jobs"] = _jobs([text], [])
     figures["db"] = (db.transactions - db_before[0], db.statements - db_before[1])
     cpu_seconds = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
     return _figures(figures, hands, plan, lags, cpu_seconds)
@@ -980,6 +999,7 @@ async def _run_replicas(plan: Plan) -> dict[str, Any]:
     db.close()
     figures["lateness"] = _lateness(texts)
     figures["throttled_429"] = _counter(texts, "truco_throttled_total")
+    figures["jobs"] = _jobs(texts, started)
     figures["db"] = tuple(  # while measured: start-up and resuming left out
         _counter(texts, name) - _counter(started, name)
         for name in ("truco_db_transactions_total", "truco_db_statements_total")
@@ -1139,6 +1159,13 @@ def _figures(
         # the bot's transactions and statements (the lobbies' included), per hand played
         "db_transactions_per_hand": round(figures["db"][0] / every_hand, 1) if every_hand else None,
         "db_statements_per_hand": round(figures["db"][1] / every_hand, 1) if every_hand else None,
+        # where they go: the job loops' turns, the jobs run and those put off to come back
+        "jobs_per_hand": {
+            part: {k: round(n / every_hand, 2) for k, n in counts.items() if n}
+            for part, counts in figures["jobs"].items()
+        }
+        if every_hand
+        else None,
         **({"per_group": figures["per_group"]} if "per_group" in figures else {}),
     }
 

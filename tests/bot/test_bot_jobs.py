@@ -139,6 +139,74 @@ def test_jobs_that_ran_are_finished_with_the_next_claim(tmp_path: Path) -> None:
     db.close()
 
 
+def test_a_redraw_finished_by_its_own_last_save_only_while_the_row_is_that_runs(
+    tmp_path: Path,
+) -> None:
+    """A redraw's last write finishes its job in the same transaction (``finish_in``), and
+    only the run that holds the row: one rescheduled while it ran stays (it runs again),
+    one another runner took over stays with that runner."""
+    db = Database(database_url(tmp_path))
+    for key in ("1", "2", "3"):
+        store.request(db, key, 0, HandsJob(int(key)))
+    hands = ({JobKind.HANDS}, 3)
+    ran = {j.key: j for j in store.cycle(db, "me", now=10, lease=5, wants=[hands]).claimed}
+    store.request(db, "2", 11, HandsJob(2))  # redrawn again while it ran
+    with db.session() as s:
+        assert store.finish_in(s, ran["1"], "another") is False  # not that runner's
+        assert store.finish_in(s, ran["1"], "me") is True
+        assert store.finish_in(s, ran["2"], "me") is False  # a newer generation
+        s.commit()
+    assert sorted(key for _kind, key, _due in store.waiting(db)) == ["2", "3"]
+    # the job rescheduled meanwhile is given back by the runner's next turn, and runs again
+    turn = store.cycle(db, "me", 12, 5, [hands], [ran["2"]])
+    assert [j.key for j in turn.claimed] == ["2"]
+    # a run whose lease ran out and was taken over finishes nothing
+    taken = store.cycle(db, "another", 16, 5, [({JobKind.HANDS}, 1)]).claimed
+    assert [j.key for j in taken] == ["3"]
+    with db.session() as s:
+        assert store.finish_in(s, ran["3"], "me") is False
+        s.commit()
+    assert sorted(key for _kind, key, _due in store.waiting(db)) == ["2", "3"]
+    db.close()
+
+
+def test_a_job_recorded_for_a_runner_wakes_only_that_runner_until_it_is_overdue(
+    tmp_path: Path,
+) -> None:
+    """A job recorded for a runner (``Job.runner``: the process whose change recorded it)
+    is that runner's to wake for and claim; another runner neither wakes for it nor takes it
+    until it is ``ORPHANED`` past its due time (its process gone). A job rescheduled while it
+    ran, or put off, becomes the runner's that gives it back (the one awake for it)."""
+    db = Database(database_url(tmp_path))
+    hands = ({JobKind.HANDS}, 5)
+    with db.session() as s:
+        store.schedule(s, "1", 10.0, HandsJob(1), runner="a")
+        store.schedule(s, "2", 12.0, HandsJob(2))  # anyone's
+        s.commit()
+    # before any is due: "a" wakes for its own, "b" only for anyone's
+    assert store.cycle(db, "a", 5.0, 5, [hands]).next_due == 10.0
+    assert store.cycle(db, "b", 5.0, 5, [hands]).next_due == 12.0
+    # due: "b" leaves "a"'s job alone, and takes it once overdue
+    assert store.cycle(db, "b", 10.5, 5, [({JobKind.HANDS}, 1)]).claimed == []
+    late = 10.0 + store.ORPHANED
+    assert [j.key for j in store.cycle(db, "b", late, 5, [hands]).claimed] == ["1", "2"]
+    # "a" rescheduled job 1 while "b" ran it: "b"'s turn releases it and takes it over
+    with db.session() as s:
+        store.schedule(s, "1", late + 1, HandsJob(1), runner="a")
+        s.commit()
+    ran = store.cycle(db, "b", late + 1, 5, [hands], done=[])
+    assert ran.claimed == []  # still "b"'s claim, under its lease
+    with db.session() as s:
+        job1 = s.exec(select(Job).where(Job.key == "1")).one()
+        job2 = s.exec(select(Job).where(Job.key == "2")).one()
+    first = store.ClaimedJob(job1.id or 0, "hands", "1", 10.0, {"game": 1}, 1, 0, late + 5)
+    second = store.ClaimedJob(job2.id or 0, "hands", "2", 12.0, {"game": 2}, 1, 0, late + 5)
+    turn = store.cycle(db, "b", late + 2, 5, [hands], done=[first, second])
+    assert [j.key for j in turn.claimed] == ["1"]  # run again by "b", at once
+    assert store.cycle(db, "a", late + 2, 5, [hands]).claimed == []
+    db.close()
+
+
 def test_jobs_put_off_are_given_back_with_the_next_claim(tmp_path: Path) -> None:
     """A job that asked to run later is given back by the runner's next turn, in its one
     transaction: claimable again at its new time, with what was left of it, its attempt

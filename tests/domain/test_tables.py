@@ -4,8 +4,9 @@ tests reach through it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import count
 from typing import Any
 
@@ -27,6 +28,7 @@ from bot.domain import (
     Rules,
     Stale,
     Start,
+    flood,
     messages,
     miniapp,
     people,
@@ -659,3 +661,51 @@ def test_a_change_claims_the_robot_turn_it_calls_for_for_its_own_runner(
     clock.now += 60
     if after.robot_seat is not None:
         assert claimed_elsewhere(clock.now) == [key]
+
+
+def test_a_move_owing_the_group_nothing_urgent_records_its_table_for_the_groups_room(
+    db: Database, clock: Clock, group: int
+) -> None:
+    # at a brisk pace the group's table waits for the room its minute gives it: a move that
+    # owes the group no call records the redraw for then (``Rules.table_pace``), not for
+    # now, where it only read the table to put itself off; a call is news, due at once
+    asked: list[tuple[int, list[float], float]] = []
+
+    def pace(chat_id: int, marks: Sequence[float], now: float) -> float:
+        asked.append((chat_id, list(marks), now))
+        return 4.0
+
+    rules = dataclasses.replace(rules_on(clock), table_pace=pace)
+    seated = [ANA, BETO]
+    gid = open_and_start(db, group, rules, ["1x1"], seated)
+    key = store.table_key(group, None)
+
+    def table_due() -> float:
+        [due] = [due for _kind, k, due in store.waiting(db, "table") if k == key]
+        return due
+
+    def redrawn() -> None:
+        with db.session() as s:
+            store.cancel(s, "table", key)
+            s.commit()
+
+    def act(kind: Act) -> None:
+        table = tables.load(db, gid)
+        assert table is not None
+        seat = table.shown.to_act()[0]
+        action = next(a for a in table.shown.legal_actions(seat) if a.act == kind)
+        tables.act(db, gid, table.version, None, action, rules, user_id=seated[seat].id)
+
+    redrawn()
+    clock.now += 1
+    act(Act.PLAY)  # the group heard nothing yet: no pace to ask, due now
+    assert table_due() == clock.now and asked == []
+    redrawn()
+    flood.take(db, [flood.group_budget(group)], clock.now)  # the group heard a call
+    clock.now += 1
+    act(Act.PLAY)
+    assert table_due() == clock.now + 4.0
+    assert asked == [(group, [clock.now - 1], clock.now)]
+    clock.now += 1
+    act(Act.TRUCO)  # a call is news: the group hears it now
+    assert table_due() == clock.now

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -32,6 +32,17 @@ class Rules:
     holder: TurnHolder | None = None
     """The process's job runner, when it runs the robot turns its own changes call for
     (``bot.domain.jobs.after_change``); ``None``: any process claims them."""
+    table_pace: TablePace | None = None
+    """When a group's table may be redrawn next, from the calls its chat heard lately
+    (``TablePace``); ``None``: a change asks for the redraw at once."""
+
+
+TablePace = Callable[[int, Sequence[float], float], float]
+"""``pace(chat_id, marks, now)``: seconds before the table of the group ``chat_id``, whose
+calls in the flood window were made at ``marks`` (``bot.domain.flood.marks_in``), may take
+its next call for the table's own traffic (the adapter's planner, ``bot.telegram.planner``).
+A change that owes the group nothing urgent records its redraw for then: recorded for now,
+the redraw read the table only to put itself off (about twice a hand at a brisk pace)."""
 
 
 class TurnHolder(Protocol):

@@ -55,7 +55,13 @@ def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -
 
     async def record() -> None:
         await asyncio.to_thread(
-            jobs.request, rt.db, str(game_id), due, HandsJob(game_id), keep_earlier=True
+            jobs.request,
+            rt.db,
+            str(game_id),
+            due,
+            HandsJob(game_id),
+            keep_earlier=True,
+            runner=rt.jobs.worker,
         )
         rt.jobs.wake()
 
@@ -64,7 +70,7 @@ def schedule_hands(app: TrucoApp, chat_id: int, game_id: int, wait: float = 0) -
 
 async def flush_hands(app: TrucoApp, job: ClaimedJob, redraw: HandsJob) -> None:
     """Job: draw the newest state of a game's private hand messages (also the warning)."""
-    if not await update_hands(app, redraw.game):
+    if not await update_hands(app, redraw.game, job):
         raise Postpone(RETRY_SECONDS)
 
 
@@ -342,10 +348,12 @@ def plan_hands(
     return plans
 
 
-async def update_hands(app: TrucoApp, game_id: int) -> bool:
+async def update_hands(app: TrucoApp, game_id: int, job: ClaimedJob | None = None) -> bool:
     """Send or edit each person's hand message so it shows their view and legal buttons.
 
-    ``False`` when a call failed for a passing reason: the job comes back later.
+    ``False`` when a call failed for a passing reason: the job comes back later. ``job``:
+    the redraw job running this, finished by the last message's save when every other
+    message went well (``jobs.finish_in``).
     """
     rt = runtime_of(app)
     async with rt.lock(("hands", game_id)):
@@ -365,12 +373,18 @@ async def update_hands(app: TrucoApp, game_id: int) -> bool:
             return True
         seconds = tables.decision_seconds(drawing.table, rt.rules)
         plans = plan_hands(drawing, rt.rules.clock(), seconds, drawing.in_app, rt.config.webapp)
-        done = [await _carry_out(app, game_id, plan) for plan in plans]
+        done: list[bool] = []
+        for i, plan in enumerate(plans):
+            last = job if i == len(plans) - 1 and all(done) else None
+            done.append(await _carry_out(app, game_id, plan, last))
     return all(done)
 
 
-async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
-    """Do what ``plan`` says; ``False`` after a passing failure (the job comes back)."""
+async def _carry_out(
+    app: TrucoApp, game_id: int, plan: HandPlan, job: ClaimedJob | None = None
+) -> bool:
+    """Do what ``plan`` says; ``False`` after a passing failure (the job comes back).
+    ``job``: finished by the save, if one is made (``_saved``)."""
     row = plan.row
     if plan.step == Step.SKIP:
         return True
@@ -379,7 +393,7 @@ async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
     elif plan.step == Step.EDIT and row is not None:
         outcome = await edit(app, row.chat_id, row.message_id, plan.text, plan.markup)
         if outcome == Edited.DONE:
-            await _saved(app, game_id, plan, row.message_id)
+            await _saved(app, game_id, plan, row.message_id, job)
             return True
         if outcome == Edited.FAILED:
             return False
@@ -406,14 +420,25 @@ async def _carry_out(app: TrucoApp, game_id: int, plan: HandPlan) -> bool:
     except TelegramError as exc:
         log.warning("hand message to %s failed: %s", plan.player, exc)
         return False
-    await _saved(app, game_id, plan, sent.message_id)
+    await _saved(app, game_id, plan, sent.message_id, job)
     return True
 
 
-async def _saved(app: TrucoApp, game_id: int, plan: HandPlan, message_id: int) -> None:
-    """Record the message that now shows the seat's hand."""
+async def _saved(
+    app: TrucoApp, game_id: int, plan: HandPlan, message_id: int, job: ClaimedJob | None
+) -> None:
+    """Record the message that now shows the seat's hand (``job``: and finish it)."""
     shown = HandMessageInfo(plan.player, message_id, plan.hand, plan.digest, plan.ping)
-    db = runtime_of(app).db
-    await asyncio.to_thread(
-        messages.save_hand_message, db, game_id, plan.seat, shown, saw_ask=plan.saw_ask
+    rt = runtime_of(app)
+    finish = None if job is None else (job, rt.jobs.worker)
+    finished = await asyncio.to_thread(
+        messages.save_hand_message,
+        rt.db,
+        game_id,
+        plan.seat,
+        shown,
+        saw_ask=plan.saw_ask,
+        finish=finish,
     )
+    if job is not None and finished:
+        rt.jobs.settle(job.id)

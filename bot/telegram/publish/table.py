@@ -90,7 +90,13 @@ def schedule_table(
 
     async def record() -> None:
         await asyncio.to_thread(
-            jobs.request, rt.db, key, due, TableJob((game_id,)), keep_earlier=True
+            jobs.request,
+            rt.db,
+            key,
+            due,
+            TableJob((game_id,)),
+            keep_earlier=True,
+            runner=rt.jobs.worker,
         )
         rt.jobs.wake()
 
