@@ -693,13 +693,16 @@ def renew(db: Database, ids: Iterable[int], worker: str, until: float) -> None:
 
 
 def release_all(db: Database, worker: str) -> int:
-    """Give back every job this worker holds (graceful shutdown); how many."""
+    """Give back every job this worker holds (graceful shutdown); how many. The jobs it
+    was to run become anyone's: a replica stopping for an update leaves nothing to wait
+    ``ORPHANED`` for."""
     with db.session() as s:
         n = s.execute(
             update(Job)
             .where(col(Job.claimed_by) == worker)
             .values(claimed_by=None, claimed_until=None)
         ).rowcount  # type: ignore[attr-defined]
+        s.execute(update(Job).where(col(Job.runner) == worker).values(runner=None))
         s.commit()
         return int(n or 0)
 

@@ -204,6 +204,12 @@ def test_a_job_recorded_for_a_runner_wakes_only_that_runner_until_it_is_overdue(
     turn = store.cycle(db, "b", late + 2, 5, [hands], done=[first, second])
     assert [j.key for j in turn.claimed] == ["1"]  # run again by "b", at once
     assert store.cycle(db, "a", late + 2, 5, [hands]).claimed == []
+    # a runner stopping gives its jobs to anyone, at their time
+    with db.session() as s:
+        store.schedule(s, "3", late + 3, HandsJob(3), runner="a")
+        s.commit()
+    store.release_all(db, "a")
+    assert [j.key for j in store.cycle(db, "b", late + 3, 5, [hands]).claimed] == ["3"]
     db.close()
 
 
