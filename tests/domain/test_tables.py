@@ -703,9 +703,14 @@ def test_a_move_owing_the_group_nothing_urgent_records_its_table_for_the_groups_
     redrawn()
     flood.take(db, [flood.group_budget(group)], clock.now)  # the group heard a call
     clock.now += 1
+    act(Act.PLAY)  # but the match has no table message yet: its first goes at once
+    assert table_due() == clock.now and asked == []
+    redrawn()
+    messages.mark_table(db, gid, table_message_id=77)
+    clock.now += 1
     act(Act.PLAY)
     assert table_due() == clock.now + 4.0
-    assert asked == [(group, [clock.now - 1], clock.now)]
+    assert asked == [(group, [clock.now - 2], clock.now)]
     clock.now += 1
     act(Act.TRUCO)  # a call is news: the group hears it now
     assert table_due() == clock.now

@@ -94,7 +94,7 @@ def commit(
         seen = presence.seen_at_in(s, change.game_id)
         gap, everyone = presence.gate(seated, seen, now)
         if not outbox.recorded_in(s, change.game_id):
-            wait = max(gap, _table_pace(s, change, rules, now))
+            wait = max(gap, _table_pace(s, game, change, rules, now))
             # a redraw already waiting keeps its time: it was put off until the group's
             # minute has room (or the app's gap ends), which a move that owes the group
             # nothing does not bring sooner; brought forward, it read the table only to
@@ -111,7 +111,7 @@ def commit(
                 wait = flood.silence_left_in(s, change.chat_id, now)
             elif not held:
                 # nor for the room the group's minute gives the table's traffic
-                wait = _table_pace(s, change, rules, now)
+                wait = _table_pace(s, game, change, rules, now)
         # a person a robot stands in for has a hand message that follows the cards; the
         # others' messages point to the app whatever was announced (a hand's end too: that
         # redraw only wrote down the new hand's number, one job and a transaction a seat,
@@ -138,9 +138,11 @@ def commit(
     return change
 
 
-def _table_pace(s: Session, change: Change, rules: Rules, now: float) -> float:
-    """Seconds before the group's table may take its next call (``Rules.table_pace``)."""
-    if rules.table_pace is None:
+def _table_pace(s: Session, game: Game, change: Change, rules: Rules, now: float) -> float:
+    """Seconds before the group's table may take its next call (``Rules.table_pace``); none
+    for a match with no table message yet (a Revanche dealt at once), whose first drawing
+    goes as an urgent call."""
+    if rules.table_pace is None or game.table_message_id is None:
         return 0.0
     marks = flood.marks_in(s, flood.group_budget(change.chat_id), now)
     return rules.table_pace(change.chat_id, marks, now) if marks else 0.0
