@@ -161,7 +161,7 @@ def after_change(
     hands: bool = True,
     table_held: bool = False,
     holder: TurnHolder | None = None,
-) -> tuple[ClaimedJob | None, float]:
+) -> Held:
     """Record, in the change's transaction, everything that must follow it.
 
     The robot's turn or the deadline of the pending decision (a robot to act moves by
@@ -171,15 +171,17 @@ def after_change(
     hands' warning ``warning`` seconds before the deadline.
 
     With a ``holder``, the robot's turn is claimed for it here (returned: tell the holder
-    after the commit): a claim of its own was a transaction per robot turn. Also returned:
-    when the first of the other jobs is due (a table redraw kept sooner by ``keep_earlier``
-    was already due then).
+    after the commit): a claim of its own was a transaction per robot turn. So is the hands'
+    redraw, unless another process holds it (running it: it runs again after, as ever).
+    Also returned: when the first of the other jobs is due (a table redraw kept sooner by
+    ``keep_earlier`` was already due then).
     """
     key = str(change.game_id)
     game, version = change.game_id, change.version
     playing = change.status == GameStatus.PLAYING
     dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
     held: ClaimedJob | None = None
+    redraw: ClaimedJob | None = None
     soonest = math.inf if table_held else now + table_wait
     # the holder's runner wakes for them (``soonest``, and its own look for the next due job)
     runner = None if holder is None else holder.worker
@@ -202,8 +204,11 @@ def after_change(
         # waits again for the next robot's), one edit instead of two (``hands_wait``)
         robot_next = playing and change.robot_seat is not None
         hands_at = now + (hands_wait(robot_delay) if robot_next else 0.0)
-        soonest = min(soonest, hands_at)
-        schedule(s, key, hands_at, HandsJob(game), keep_earlier=True, runner=runner)
+        if holder is not None:
+            redraw = hold_redraw(s, key, hands_at, HandsJob(game), holder, now)
+        if redraw is None:
+            soonest = min(soonest, hands_at)
+            schedule(s, key, hands_at, HandsJob(game), keep_earlier=True, runner=runner)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:
@@ -226,7 +231,71 @@ def after_change(
     )
     # a redraw kept at its time (``table_held``) wakes no runner before it
     soonest = min(soonest, due) if table_held else soonest
-    return held, soonest
+    return Held(held, redraw, soonest)
+
+
+@dataclass(frozen=True)
+class Held:
+    """What ``after_change`` claimed for the holder's runner, and when to look for the rest."""
+
+    turn: ClaimedJob | None
+    """The robot's turn (``hold``)."""
+    redraw: ClaimedJob | None
+    """The hands' redraw (``hold_redraw``)."""
+    soonest: float
+    """When the first of the other jobs recorded is due."""
+
+
+def hold_redraw(
+    s: Session, key: str, due_at: float, payload: HandsJob, holder: TurnHolder, now: float
+) -> ClaimedJob | None:
+    """The hands' redraw claimed for ``holder``'s runner, as ``hold`` claims a robot's turn,
+    unless another process holds it now (running it, or claimed by a change of its own):
+    ``None``, and the caller records it for that process to run again. A redraw waiting
+    sooner keeps its time.
+
+    Claimed by a turn of the runner's loop, each redraw (one a press) cost a transaction.
+    """
+    params = {
+        "kind": payload.kind.value,
+        "key": key,
+        "due_at": due_at,
+        "data": stored_form(payload),
+        "w": holder.worker,
+        "until": due_at + holder.lease,
+        "runner": holder.worker,
+        "now": now,
+    }
+    row = s.execute(_redraw_upsert(s.get_bind().dialect.name), params).first()
+    if row is None:
+        return None
+    data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
+    due = float(row[2])
+    until = max(due_at, due) + holder.lease
+    return ClaimedJob(row[0], payload.kind.value, key, due, data, row[1], 0, until)
+
+
+@functools.cache
+def _redraw_upsert(dialect: str) -> Any:
+    """``hold_redraw``'s statement, built once per dialect."""
+    stmt = _new_job(dialect, claimed_by=bindparam("w"), claimed_until=bindparam("until"))
+    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
+    free = jobs.claimed_by.is_(None) | (jobs.claimed_until < bindparam("now"))
+    ours = free | (jobs.claimed_by == new.claimed_by)
+    upsert = stmt.on_conflict_do_update(
+        index_elements=["kind", "key"],
+        set_={
+            "due_at": case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at),
+            "data": new.data,
+            "generation": jobs.generation + 1,
+            "attempts": 0,
+            "claimed_by": new.claimed_by,
+            "claimed_until": new.claimed_until,
+            "runner": new.runner,
+        },
+        where=ours,
+    )
+    return upsert.returning(jobs.id, jobs.generation, jobs.due_at)
 
 
 def hold(

@@ -166,19 +166,34 @@ class JobRunner:
         end leaves the loop nothing to do, and wakes it only for the lane slot it frees."""
         self._settled.add(job_id)
 
-    def held(self, key: str, job: ClaimedJob | None, soonest: float | None = None) -> None:
+    def held(
+        self,
+        key: str,
+        job: ClaimedJob | None,
+        soonest: float | None = None,
+        redraw: ClaimedJob | None = None,
+    ) -> None:
         """A change of this process committed the robot turn ``job`` of game ``key``,
         claimed for this runner (``None``: the game has none): run it when due, with no
         claim of its own. A turn of that game running for an older state has its row
         replaced or dropped by then: its end finishes nothing. The change's other jobs
-        are looked for from ``soonest`` (``Rules.holder``; any thread)."""
+        are looked for from ``soonest``; ``redraw``: the hands' redraw it claimed for this
+        runner too (``Rules.holder``; any thread)."""
         loop = self._event_loop
         if loop is None or loop.is_closed():
             return  # not running: the claim runs out and any runner takes the job
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            loop.call_soon_threadsafe(self._hold, key, job, soonest)
+            loop.call_soon_threadsafe(self._hold, key, job, soonest, redraw)
 
-    def _hold(self, key: str, job: ClaimedJob | None, soonest: float | None) -> None:
+    def _hold(
+        self,
+        key: str,
+        job: ClaimedJob | None,
+        soonest: float | None,
+        redraw: ClaimedJob | None = None,
+    ) -> None:
+        if redraw is not None:
+            self._hold_redraw(redraw)
         if soonest is not None and not self._stopping:
             if soonest <= self.clock():
                 self._wake.set()
@@ -189,7 +204,25 @@ class JobRunner:
                 continue
             if job is None or running.id != job.id or running.generation < job.generation:
                 self._settled.add(i)
-        if job is None or self._stopping or self._loop_task is None:
+        if job is None:
+            return
+        self._start_when_due(job)
+
+    def _hold_redraw(self, job: ClaimedJob) -> None:
+        """Run the held hands' redraw ``job`` when due. An older run of its row finishes
+        nothing and gives nothing back, running or ended: finished, or given back, it
+        would release the new claim (the row is the same, of a newer generation), and
+        the held run redraws whatever the older one left."""
+        for i, running in self._jobs.items():
+            if running.id == job.id and running.generation < job.generation:
+                self._settled.add(i)
+        self._done = [j for j in self._done if j.id != job.id]
+        self._later = [x for x in self._later if x.job.id != job.id]
+        self._start_when_due(job)
+
+    def _start_when_due(self, job: ClaimedJob) -> None:
+        """Start a job held for this runner when it is due, once (the newest generation)."""
+        if self._stopping or self._loop_task is None:
             return
         waiting = self._held.get(job.id)
         if waiting is not None:
@@ -200,7 +233,7 @@ class JobRunner:
         self._held[job.id] = (job, start)
 
     async def _start_held(self, job: ClaimedJob) -> None:
-        """Run a held robot turn when it is due (after its row's older run, if any)."""
+        """Run a held job when it is due (after its row's older run, if any)."""
         await self.clock.sleep(job.due_at - self.clock())
         waiting = self._held.get(job.id)
         if waiting is None or waiting[0] is not job:

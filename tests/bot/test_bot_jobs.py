@@ -213,6 +213,47 @@ def test_a_job_recorded_for_a_runner_wakes_only_that_runner_until_it_is_overdue(
     db.close()
 
 
+def test_a_change_claims_the_hands_redraw_for_its_runner_unless_another_holds_it(
+    tmp_path: Path,
+) -> None:
+    """The hands' redraw is claimed for the changing process's runner in the change
+    (``hold_redraw``), as a robot's turn is, keeping a sooner time; a redraw another process
+    holds (running it) is left to it: ``None``, and the caller records it to run again."""
+    from bot.domain.jobs import hold_redraw
+
+    class Holder:
+        def __init__(self, worker: str) -> None:
+            self.worker, self.lease = worker, 10.0
+
+        def held(self, key: str, job: Any, soonest: float | None, redraw: Any = None) -> None:
+            raise AssertionError("not called here")
+
+    db = Database(database_url(tmp_path))
+    a, b = Holder("a"), Holder("b")
+    with db.session() as s:
+        first = hold_redraw(s, "1", 11.0, HandsJob(1), a, now=10.0)
+        s.commit()
+    assert first is not None and first.due_at == 11.0
+    with db.session() as s:  # "a" again, later: the sooner time stays, a newer generation
+        again = hold_redraw(s, "1", 12.0, HandsJob(1), a, now=10.5)
+        s.commit()
+    assert again is not None and again.due_at == 11.0 and again.generation > first.generation
+    with db.session() as s:  # "b" finds it held by "a": left to "a"
+        assert hold_redraw(s, "1", 11.5, HandsJob(1), b, now=11.0) is None
+        s.commit()
+    assert store.cycle(db, "b", 11.5, 5, [({JobKind.HANDS}, 1)]).claimed == []
+    with db.session() as s:  # "a"'s claim ran out: "b" takes it over
+        taken = hold_redraw(s, "1", 30.0, HandsJob(1), b, now=25.0)
+        s.commit()
+    assert taken is not None and taken.lease_until == 40.0
+    with db.session() as s:  # the finish of "a"'s older run finishes nothing
+        assert store.finish_in(s, again, "a") is False
+        assert store.finish_in(s, taken, "b") is True
+        s.commit()
+    assert store.waiting(db) == []
+    db.close()
+
+
 def test_jobs_put_off_are_given_back_with_the_next_claim(tmp_path: Path) -> None:
     """A job that asked to run later is given back by the runner's next turn, in its one
     transaction: claimable again at its new time, with what was left of it, its attempt
@@ -438,19 +479,19 @@ def test_a_move_that_owes_the_group_nothing_leaves_a_waiting_table_redraw_at_its
         return Change(5, -100, None, False, GameStatus.PLAYING, version, 1000.0, None)
 
     with db.session() as s:  # no redraw waiting: the move's is due now
-        _turn, soonest = store.after_change(s, change(2), 10.0, 0.0, table_held=True)
+        soonest = store.after_change(s, change(2), 10.0, 0.0, table_held=True).soonest
         s.commit()
     assert table_due() == 10.0 and soonest == 10.0
     with db.session() as s:  # the redraw found no room: put off to 16 s
         store.schedule(s, key, 16.0, store.TableJob((5,)))
         s.commit()
     with db.session() as s:  # a move owing nothing keeps it there, and its hands come now
-        _turn, soonest = store.after_change(s, change(3), 11.0, 0.0, table_held=True)
+        soonest = store.after_change(s, change(3), 11.0, 0.0, table_held=True).soonest
         s.commit()
     assert table_due() == 16.0 and soonest == 11.0
     with db.session() as s:  # its hands drawn, the next such move wakes nobody before 16 s
         store.cancel(s, JobKind.HANDS, "5")
-        _turn, soonest = store.after_change(s, change(4), 12.0, 0.0, hands=False, table_held=True)
+        soonest = store.after_change(s, change(4), 12.0, 0.0, hands=False, table_held=True).soonest
         s.commit()
     assert table_due() == 16.0 and soonest == 16.0
     with db.session() as s:  # a move that owes the group a line brings it forward

@@ -607,10 +607,18 @@ class Holder:
 
     def __init__(self) -> None:
         self.heard: list[tuple[str, store.ClaimedJob | None, float | None]] = []
+        self.redraws: list[store.ClaimedJob | None] = []
 
-    def held(self, key: str, job: store.ClaimedJob | None, soonest: float | None) -> None:
-        """Note what the change's commit told."""
+    def held(
+        self,
+        key: str,
+        job: store.ClaimedJob | None,
+        soonest: float | None,
+        redraw: store.ClaimedJob | None = None,
+    ) -> None:
+        """Note what the change's commit told (the robot's turn; the hands' redraw too)."""
         self.heard.append((key, job, soonest))
+        self.redraws.append(redraw)
 
 
 def test_a_change_claims_the_robot_turn_it_calls_for_for_its_own_runner(
@@ -638,6 +646,10 @@ def test_a_change_claims_the_robot_turn_it_calls_for_for_its_own_runner(
     assert (job.kind, job.key, job.due_at) == ("robot", str(gid), clock.now + 1.0)
     assert job.payload() == store.RobotJob(gid, change.version, 1)
     assert job.lease_until == job.due_at + holder.lease
+    # so is the hands' redraw, after the robot's answer (one edit for both)
+    redraw = holder.redraws[-1]
+    assert redraw is not None and (redraw.kind, redraw.key) == ("hands", str(gid))
+    assert redraw.due_at == clock.now + store.hands_wait(1.0)
     robot_turns = [({store.JobKind.ROBOT}, 100)]
 
     def claimed_elsewhere(at: float) -> list[str]:  # other tests' games play in this database

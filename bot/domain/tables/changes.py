@@ -120,7 +120,7 @@ def commit(
         hands = not everyone or stand_in
         if presence.anyone_in(seated, seen, now):
             change = replace(change, page=news.tell(s, game, seats))
-    turn, soonest = jobs.after_change(
+    claims = jobs.after_change(
         s,
         change,
         now,
@@ -133,7 +133,7 @@ def commit(
     )
     s.commit()
     if rules.holder is not None:
-        rules.holder.held(str(change.game_id), turn, soonest)
+        rules.holder.held(str(change.game_id), claims.turn, claims.soonest, claims.redraw)
         change = replace(change, timed=True)
     return change
 

@@ -54,11 +54,12 @@ class TurnHolder(Protocol):
     lease: float
     """Seconds past the due time the claim holds (another process takes it after)."""
 
-    def held(self, key: str, job: Any, soonest: float | None) -> None:
+    def held(self, key: str, job: Any, soonest: float | None, redraw: Any = None) -> None:
         """After the commit of a change to game ``key``: the robot turn it holds for this
         runner (a ``bot.domain.jobs.ClaimedJob``), or ``None`` when the game has none
-        left (a turn running for an older state is then finished already), and when the
-        first of the other jobs it recorded is due. Called from any thread."""
+        left (a turn running for an older state is then finished already), when the
+        first of the other jobs it recorded is due, and the hands' redraw it holds for
+        this runner (``None``: none). Called from any thread."""
 
 
 class Setting(StrEnum):
