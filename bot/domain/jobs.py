@@ -173,8 +173,9 @@ def after_change(
     With a ``holder``, the robot's turn is claimed for it here (returned: tell the holder
     after the commit): a claim of its own was a transaction per robot turn. So is the hands'
     redraw, unless another process holds it (running it: it runs again after, as ever).
-    Also returned: when the first of the other jobs is due (a table redraw kept sooner by
-    ``keep_earlier`` was already due then).
+    Also returned: when the first of the other jobs is due, as stored (a redraw kept sooner
+    or kept at its time: its runner is now this process, ``Job.runner``, and the one that
+    recorded that time no longer takes it).
     """
     key = str(change.game_id)
     game, version = change.game_id, change.version
@@ -182,7 +183,7 @@ def after_change(
     dropped: list[tuple[str, str]] = []  # cancelled together: one statement, not two
     held: ClaimedJob | None = None
     redraw: ClaimedJob | None = None
-    soonest = math.inf if table_held else now + table_wait
+    soonest = math.inf
     # the holder's runner wakes for them (``soonest``, and its own look for the next due job)
     runner = None if holder is None else holder.worker
     if playing and change.robot_seat is not None:
@@ -207,8 +208,8 @@ def after_change(
         if holder is not None:
             redraw = hold_redraw(s, key, hands_at, HandsJob(game), holder, now)
         if redraw is None:
-            soonest = min(soonest, hands_at)
-            schedule(s, key, hands_at, HandsJob(game), keep_earlier=True, runner=runner)
+            due = schedule(s, key, hands_at, HandsJob(game), keep_earlier=True, runner=runner)
+            soonest = min(soonest, due)
     # the hands drawn once more when the time of whoever must act is nearly out
     warn_at = change.deadline_at - warning if change.deadline_at and warning else None
     if playing and warn_at is not None and warn_at > now:
@@ -229,8 +230,9 @@ def after_change(
         keep=table_held,
         runner=runner,
     )
-    # a redraw kept at its time (``table_held``) wakes no runner before it
-    soonest = min(soonest, due) if table_held else soonest
+    # when it is due, kept sooner or kept at its time (``table_held``): this process runs
+    # it now (``runner``), and the one that recorded that time no longer takes it
+    soonest = min(soonest, due)
     return Held(held, redraw, soonest)
 
 

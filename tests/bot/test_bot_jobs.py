@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,44 @@ def test_a_change_claims_the_hands_redraw_for_its_runner_unless_another_holds_it
     db.close()
 
 
+def test_a_change_wakes_for_a_redraw_kept_sooner_which_is_now_its_own(tmp_path: Path) -> None:
+    """A table redraw recorded sooner by another process's change is this change's process's
+    to run once it records it again (``Job.runner``): the change tells its runner to wake
+    for the time kept, not for its own later one (the other process no longer takes it)."""
+    from bot.domain.values.game import Change, GameStatus
+
+    class Holder:
+        lease = 10.0
+
+        def __init__(self, worker: str) -> None:
+            self.worker = worker
+
+        def held(self, key: str, job: Any, soonest: float | None, redraw: Any = None) -> None:
+            raise AssertionError("not called here")
+
+    db = Database(database_url(tmp_path))
+    change = Change(5, -100, None, False, GameStatus.PLAYING, 2, 1000.0, None)
+    with db.session() as s:  # another process's change: the table due at 12 s
+        store.after_change(s, change, 10.0, 0.0, table_wait=2.0, holder=Holder("a"))
+        s.commit()
+    with db.session() as s:  # this one's asks for 15 s: 12 s is kept, and now its own
+        held = store.after_change(
+            s,
+            replace(change, version=3),
+            11.0,
+            0.0,
+            table_wait=4.0,
+            hands=False,
+            holder=Holder("b"),
+        )
+        s.commit()
+    assert held.soonest == 12.0
+    hands_and_table = [({JobKind.TABLE}, 5)]
+    assert store.cycle(db, "a", 12.0, 5, hands_and_table).claimed == []
+    assert [j.kind for j in store.cycle(db, "b", 12.0, 5, hands_and_table).claimed] == ["table"]
+    db.close()
+
+
 def test_jobs_put_off_are_given_back_with_the_next_claim(tmp_path: Path) -> None:
     """A job that asked to run later is given back by the runner's next turn, in its one
     transaction: claimable again at its new time, with what was left of it, its attempt
@@ -485,10 +524,10 @@ def test_a_move_that_owes_the_group_nothing_leaves_a_waiting_table_redraw_at_its
     with db.session() as s:  # the redraw found no room: put off to 16 s
         store.schedule(s, key, 16.0, store.TableJob((5,)))
         s.commit()
-    with db.session() as s:  # a move owing nothing keeps it there, and its hands come now
+    with db.session() as s:  # a move owing nothing keeps it there; its hands, due since 10 s
         soonest = store.after_change(s, change(3), 11.0, 0.0, table_held=True).soonest
         s.commit()
-    assert table_due() == 16.0 and soonest == 11.0
+    assert table_due() == 16.0 and soonest == 10.0
     with db.session() as s:  # its hands drawn, the next such move wakes nobody before 16 s
         store.cancel(s, JobKind.HANDS, "5")
         soonest = store.after_change(s, change(4), 12.0, 0.0, hands=False, table_held=True).soonest
