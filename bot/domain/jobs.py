@@ -258,46 +258,7 @@ def hold_redraw(
 
     Claimed by a turn of the runner's loop, each redraw (one a press) cost a transaction.
     """
-    params = {
-        "kind": payload.kind.value,
-        "key": key,
-        "due_at": due_at,
-        "data": stored_form(payload),
-        "w": holder.worker,
-        "until": due_at + holder.lease,
-        "runner": holder.worker,
-        "now": now,
-    }
-    row = s.execute(_redraw_upsert(s.get_bind().dialect.name), params).first()
-    if row is None:
-        return None
-    data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
-    due = float(row[2])
-    until = max(due_at, due) + holder.lease
-    return ClaimedJob(row[0], payload.kind.value, key, due, data, row[1], 0, until)
-
-
-@functools.cache
-def _redraw_upsert(dialect: str) -> Any:
-    """``hold_redraw``'s statement, built once per dialect."""
-    stmt = _new_job(dialect, claimed_by=bindparam("w"), claimed_until=bindparam("until"))
-    jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
-    free = jobs.claimed_by.is_(None) | (jobs.claimed_until < bindparam("now"))
-    ours = free | (jobs.claimed_by == new.claimed_by)
-    upsert = stmt.on_conflict_do_update(
-        index_elements=["kind", "key"],
-        set_={
-            "due_at": case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at),
-            "data": new.data,
-            "generation": jobs.generation + 1,
-            "attempts": 0,
-            "claimed_by": new.claimed_by,
-            "claimed_until": new.claimed_until,
-            "runner": new.runner,
-        },
-        where=ours,
-    )
-    return upsert.returning(jobs.id, jobs.generation, jobs.due_at)
+    return _claim_in(s, key, due_at, payload, holder.worker, holder.lease, now)
 
 
 def hold(
@@ -309,6 +270,23 @@ def hold(
     A claim taken over from another process leaves that one's run (of an older
     generation) finishing nothing (``cycle``: no longer its own).
     """
+    held = _claim_in(s, key, due_at, payload, worker, lease, None)
+    if held is None:  # never: without ``now`` the row is taken whoever held it
+        raise RuntimeError(f"job {payload.kind.value} {key} not claimed")
+    return held
+
+
+def _claim_in(
+    s: Session,
+    key: str,
+    due_at: float,
+    payload: Payload,
+    worker: str,
+    lease: float,
+    now: float | None,
+) -> ClaimedJob | None:
+    """``hold`` (``now`` None: whoever holds the row) and ``hold_redraw`` (only a row free
+    at ``now`` or already ``worker``'s, keeping a sooner time; else ``None``)."""
     until = due_at + lease
     params = {
         "kind": payload.kind.value,
@@ -318,10 +296,13 @@ def hold(
         "w": worker,
         "until": until,
         "runner": worker,
+        "now": now,
     }
-    row = s.execute(_held_upsert(s.get_bind().dialect.name), params).one()
+    row = s.execute(_held_upsert(s.get_bind().dialect.name, now is not None), params).first()
+    if row is None:
+        return None
     data = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(payload)}
-    return ClaimedJob(row[0], payload.kind.value, key, due_at, data, row[1], 0, until)
+    return ClaimedJob(row[0], payload.kind.value, key, float(row[2]), data, row[1], 0, until)
 
 
 def _new_job(dialect: str, **claim: Any) -> Any:
@@ -341,14 +322,17 @@ def _new_job(dialect: str, **claim: Any) -> Any:
 
 
 @functools.cache
-def _held_upsert(dialect: str) -> Any:
-    """``hold``'s statement, built once per dialect."""
+def _held_upsert(dialect: str, yielding: bool) -> Any:
+    """``_claim_in``'s statement, built once per dialect and shape. ``yielding``: the row is
+    taken only when free at ``now`` or already the claimer's, and keeps a sooner time."""
     stmt = _new_job(dialect, claimed_by=bindparam("w"), claimed_until=bindparam("until"))
     jobs, new = Job.__table__.c, stmt.excluded  # type: ignore[attr-defined]
+    sooner = case((jobs.due_at < new.due_at, jobs.due_at), else_=new.due_at)
+    free = jobs.claimed_by.is_(None) | (jobs.claimed_until < bindparam("now"))
     upsert = stmt.on_conflict_do_update(
         index_elements=["kind", "key"],
         set_={
-            "due_at": new.due_at,
+            "due_at": sooner if yielding else new.due_at,
             "data": new.data,
             "generation": jobs.generation + 1,
             "attempts": 0,
@@ -356,8 +340,9 @@ def _held_upsert(dialect: str) -> Any:
             "claimed_until": new.claimed_until,
             "runner": new.runner,
         },
+        where=(free | (jobs.claimed_by == new.claimed_by)) if yielding else None,
     )
-    return upsert.returning(jobs.id, jobs.generation)
+    return upsert.returning(jobs.id, jobs.generation, jobs.due_at)
 
 
 def request(

@@ -70,6 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
 
+from bot.domain.jobs import JobKind
 from bot.domain.values.commands import AddRobot, Join, Start
 from bot.domain.values.game import RobotLevel
 from bot.sandbox.fakeapi import FakeTelegram
@@ -836,9 +837,6 @@ def _bucket_pct(buckets: list[tuple[float, float]], p: float) -> float | None:
     return None
 
 
-JOB_KINDS = ("table", "hands", "robot", "deadline", "marcador")
-
-
 def _jobs(texts: list[str], started: list[str]) -> dict[str, dict[str, float]]:
     """What the job loops did while measured: jobs run and put off, by kind, and the loop's
     transactions with something to do and with nothing (the figures that tell where a
@@ -847,9 +845,11 @@ def _jobs(texts: list[str], started: list[str]) -> dict[str, dict[str, float]]:
     def grown(name: str) -> float:
         return _counter(texts, name) - _counter(started, name)
 
+    kinds = [k.value for k in JobKind]
+
     return {
-        "run": {k: grown(f'truco_jobs_due_total{{kind="{k}"}}') for k in JOB_KINDS},
-        "put_off": {k: grown(f'truco_jobs_put_off_total{{kind="{k}"}}') for k in JOB_KINDS},
+        "run": {k: grown(f'truco_jobs_due_total{{kind="{k}"}}') for k in kinds},
+        "put_off": {k: grown(f'truco_jobs_put_off_total{{kind="{k}"}}') for k in kinds},
         "turns": {f: grown(f'truco_job_turns_total{{found="{f}"}}') for f in ("work", "nothing")},
     }
 

@@ -490,6 +490,13 @@ def test_the_table_votes_an_absent_seat_to_a_robot(db: Database, clock: Clock, g
     assert occupant is not None and occupant.robot and occupant.user == seated[late].id
 
 
+def table_due(db: Database, group: int) -> float:
+    """When the group's table redraw is due."""
+    key = store.table_key(group, None)
+    [due] = [due for _kind, k, due in store.waiting(db, "table") if k == key]
+    return due
+
+
 def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_news(
     db: Database, clock: Clock, group: int
 ) -> None:
@@ -500,10 +507,6 @@ def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_ne
     seated = [ANA, BETO]
     gid = open_and_start(db, group, rules, ["1x1"], seated)
     key = store.table_key(group, None)
-
-    def table_due() -> float:
-        [due] = [due for _kind, k, due in store.waiting(db, "table") if k == key]
-        return due
 
     def redrawn() -> None:  # the redraws ran: their jobs are gone
         with db.session() as s:
@@ -531,7 +534,7 @@ def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_ne
     assert not hands_redrawn()  # still open: nothing to redraw
     clock.now += 5
     play_card()  # the hand's first card: no news for the group
-    assert table_due() == clock.now - 5 + presence.APP_TABLE_GAP
+    assert table_due(db, group) == clock.now - 5 + presence.APP_TABLE_GAP
     assert not hands_redrawn()
     redrawn()
     table = tables.load(db, gid)
@@ -539,7 +542,7 @@ def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_ne
     seat = table.shown.to_act()[0]
     truco = next(a for a in table.shown.legal_actions(seat) if a.act == Act.TRUCO)
     tables.act(db, gid, table.version, None, truco, rules, user_id=seated[seat].id)
-    assert table_due() == clock.now  # a call is news: the group hears it now
+    assert table_due(db, group) == clock.now  # a call is news: the group hears it now
     assert not hands_redrawn()  # but the hand messages point to the app whatever happens
     redrawn()
     presence.absent(db, gid, BETO.id)  # someone plays outside the app: every move shows
@@ -550,7 +553,7 @@ def test_a_match_played_in_the_app_records_its_group_table_for_the_gap_unless_ne
     tables.act(db, gid, table.version, None, accept, rules, user_id=seated[seat].id)
     redrawn()
     play_card()
-    assert table_due() == clock.now
+    assert table_due(db, group) == clock.now
     assert hands_redrawn()
 
 
@@ -692,10 +695,6 @@ def test_a_move_owing_the_group_nothing_urgent_records_its_table_for_the_groups_
     gid = open_and_start(db, group, rules, ["1x1"], seated)
     key = store.table_key(group, None)
 
-    def table_due() -> float:
-        [due] = [due for _kind, k, due in store.waiting(db, "table") if k == key]
-        return due
-
     def redrawn() -> None:
         with db.session() as s:
             store.cancel(s, "table", key)
@@ -711,18 +710,18 @@ def test_a_move_owing_the_group_nothing_urgent_records_its_table_for_the_groups_
     redrawn()
     clock.now += 1
     act(Act.PLAY)  # the group heard nothing yet: no pace to ask, due now
-    assert table_due() == clock.now and asked == []
+    assert table_due(db, group) == clock.now and asked == []
     redrawn()
     flood.take(db, [flood.group_budget(group)], clock.now)  # the group heard a call
     clock.now += 1
     act(Act.PLAY)  # but the match has no table message yet: its first goes at once
-    assert table_due() == clock.now and asked == []
+    assert table_due(db, group) == clock.now and asked == []
     redrawn()
     messages.mark_table(db, gid, table_message_id=77)
     clock.now += 1
     act(Act.PLAY)
-    assert table_due() == clock.now + 4.0
+    assert table_due(db, group) == clock.now + 4.0
     assert asked == [(group, [clock.now - 2], clock.now)]
     clock.now += 1
     act(Act.TRUCO)  # a call is news: the group hears it now
-    assert table_due() == clock.now
+    assert table_due(db, group) == clock.now
