@@ -120,8 +120,8 @@ class Plan:
     wait: float
     """Seconds before the call may be made (0: now)."""
     pressed: bool
-    """The group's minute is under pressure: the table is drawn only in its silences and makes
-    no claim that a second makes stale (whose turn it is)."""
+    """The group's minute is under pressure: the table is drawn only in its silences (whole
+    still: it drops the hand's state only once ``bare``)."""
     bare: bool = False
     """The minute is nearly spent (the table's share of it gone): the table message shows no
     state of the hand, which would be stale before its next edit."""

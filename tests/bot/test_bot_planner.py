@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +16,15 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import col, select
 
-from bot.domain import GameStatus, tables
-from bot.domain.models import OutboxMessage
+from bot.domain import GameStatus, flood, outbox, tables
+from bot.domain.models import Game, OutboxMessage
 from bot.domain.outbox import Announcement
 from bot.domain.values.game import Change
 from bot.sandbox.fakeapi import FLOOD_CALLS, FakeTelegram
+from bot.telegram.budget import table_traffic
 from bot.telegram.context import runtime_of
 from bot.telegram.planner import QUIET, SILENT, Traffic, plan, table_keep, urgent_keep
-from bot.telegram.publish.table import URGENT_SAYINGS
+from bot.telegram.publish.table import URGENT_SAYINGS, publish_game
 from bot.tools.pace import GroupFigures, group_figures
 from engine import Match, TableOptions
 from tests.bot.harness import (
@@ -286,6 +288,52 @@ async def test_a_match_at_the_worst_pace_keeps_the_group_told_within_its_minute(
         assert figures.longest_silence <= 10.0, shown
         if players == 4:  # /cancelar amid the match is answered (its question asked)
             assert figures.commands_answered == 1 and (figures.commands_p95 or 0) <= 5, shown
+
+
+async def test_a_table_still_showing_a_hand_claims_nothing_once_the_minute_is_spent(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    # the group's minute nearly spent, and a line that is not a call waiting for its silence:
+    # the table still showing "Vez de Ana" takes the form that claims nothing at once, as an
+    # urgent call (it shows no score: no hand's result comes before its closing); it waited
+    # behind the line before, and at the worst pace something was always owed (a 2×2 ended
+    # under a table drawn 45 s earlier, "Mão 4 · Vez de Ana", in CI)
+    async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=60) as h:
+        assert h.clock is not None and h.db is not None
+        ana = server.add_user("Ana")
+        group = server.add_group("G", admins=[ana])
+        match = Match("paulista", TableOptions(players=2, target=12), seed=7)
+        gid = await seat_match(h, group, [ana], match)
+        await h.wait(lambda: "Vez de Ana" in (h.table_message(group) or {}).get("text", ""))
+        h.pumping = False
+        await _settled(h)
+        rt = runtime_of(h.app)
+        now = rt.budget.clock()
+        spent = flood.group_budget(group, rt.budget.group_limit)
+        for k in range(15):  # a call every 2 s, the last 2 s ago: the table's share is gone
+            flood.take(h.db, [spent], now - 30 + 2 * k)
+        with h.db.session() as s:
+            game = s.get(Game, gid)
+            assert game is not None
+            maker = {"name": "Ana", "user": ana, "robot": None}
+            said = {"hand": 1, "seat": 0, "saying": "accept", "step": 0, "value": 3}
+            outbox.record(s, game, Announcement.SAID, f"{gid}:said:test", {**said, "maker": maker})
+            s.commit()
+        before = len(h.bot_messages(group))
+        with table_traffic():  # as the table job draws it
+            drawing = asyncio.create_task(publish_game(h.app, gid))
+        for _ in range(4):  # a call waits for the second after the group's last one
+            await h.wait(lambda: drawing.done() or h.clock.next_wake() is not None)
+            if drawing.done():
+                break
+            h.clock.advance(0.5)
+        await drawing
+        table = h.table_message(group)
+        assert table is not None and "⏩" in table["text"], table
+        assert "Vez de" not in table["text"] and not re.search(r"\d × \d", table["text"]), table
+
+        # the line still waits for the group's silence: the table's edit was the only call
+        assert len(h.bot_messages(group)) == before and _unsent(h, group) == 1
 
 
 async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_table(

@@ -183,11 +183,17 @@ async def publish_game(app: TrucoApp, game_id: int) -> Published:
                     lobby=table.status == GameStatus.LOBBY,
                 )
                 wait, bare, calm_in = made.wait, made.bare, made.calm_in
-                if _first_drawing(table) and (owed or wait > 0):
-                    # a match with no table message yet (a Revanche dealt at once): its
-                    # first one claims nothing of the hand and goes as an urgent call,
-                    # before what is owed (at the worst pace something always was, and
-                    # the whole match was played out under the last match's table)
+                first = _first_drawing(table) and (owed or wait > 0)
+                if first or (
+                    wait > 0 and bare and traffic == Traffic.TABLE and _stale(app, drawing, t)
+                ):
+                    # a match with no table message yet (a Revanche dealt at once), or a
+                    # table still showing a hand's state once the minute is nearly spent:
+                    # its drawing that claims nothing of the hand goes as an urgent call,
+                    # before what is owed (at the worst pace something always was: the whole
+                    # match was played out under the last match's table, or under one
+                    # showing "Mão 4 · Vez de Ana" until the end; it shows no score, so
+                    # no hand's result comes before its closing)
                     urgent = Traffic.URGENT
                     wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
                     if wait > SHORT_WAIT:
@@ -204,9 +210,6 @@ async def publish_game(app: TrucoApp, game_id: int) -> Published:
                             presence.table_drawn, rt.db, table.id, rt.rules.clock()
                         )
                     continue
-                if wait > 0 and bare and not owed and _stale(app, drawing, t):
-                    urgent = Traffic.URGENT
-                    wait = planner.plan(found.marks, rt.budget.clock(), limit, urgent).wait
                 if wait > SHORT_WAIT:
                     # no room for it in the group's minute yet: come back later
                     return Published(wait, bool(owed))
