@@ -77,7 +77,9 @@ where the policy plays on, the search starts from médio's call when that call i
 on the styles that never bluff and lost beyond the noise to ``accepter``
 (docs-dev/robots-log.md, 2026-12-07 12:05 and 14:30); gated by ``STRONG_UNTIL_2X2``
 (``robot:dificil-forte-lido``) it gained more on those styles and on the whole, and still
-lost beyond the noise to ``accepter`` on the table's row (the same log, 16:27)."""
+lost beyond the noise to ``accepter`` on the table's row (the same log, 16:27); on deals no
+round had seen, by a rule set before measuring, it lost on the whole (the same log,
+18:31–21:29)."""
 STRONG_UNTIL_2X2: float | None = 0.6
 """The strong first-round calls (``STRONG_FIRST_ROUND_2X2``) only while the other team
 accepts (or raises) less than this share of this team's trucos (``heuristic.accept_share``;
