@@ -295,7 +295,8 @@ def test_the_sandbox_opens_the_app_over_the_chat(tmp_path: Path, browser: Any) -
         playable = app.locator("#hand button[data-card]:enabled").first
         expect(playable).to_be_visible(timeout=20_000)
         first = playable.get_attribute("data-card")
-        playable.click()
+        # the card by its name: a live update may redraw the hand between reading and tapping
+        app.locator(f'#hand button[data-card="{first}"]').click()
         expect(app.locator(f'.played [data-card="{first}"]').first).to_be_visible(timeout=20_000)
         shot(page, "webapp-sandbox.png")
         # Telegram's MainButton as its web version draws it: the app posts to its parent,
