@@ -290,6 +290,15 @@ async def test_a_match_at_the_worst_pace_keeps_the_group_told_within_its_minute(
             assert figures.commands_answered == 1 and (figures.commands_p95 or 0) <= 5, shown
 
 
+async def _against_a_robot(h: Harness) -> tuple[int, int, int]:
+    """Ana against a médio robot in a group, paulista 1×1 to 12: her id, the group's, the
+    match's."""
+    ana = h.server.add_user("Ana")
+    group = h.server.add_group("G", admins=[ana])
+    match = Match("paulista", TableOptions(players=2, target=12), seed=7)
+    return ana, group, await seat_match(h, group, [ana], match)
+
+
 async def test_a_table_still_showing_a_hand_claims_nothing_once_the_minute_is_spent(
     server: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -300,10 +309,7 @@ async def test_a_table_still_showing_a_hand_claims_nothing_once_the_minute_is_sp
     # under a table drawn 45 s earlier, "Mão 4 · Vez de Ana", in CI)
     async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=60) as h:
         assert h.clock is not None and h.db is not None
-        ana = server.add_user("Ana")
-        group = server.add_group("G", admins=[ana])
-        match = Match("paulista", TableOptions(players=2, target=12), seed=7)
-        gid = await seat_match(h, group, [ana], match)
+        ana, group, gid = await _against_a_robot(h)
         await h.wait(lambda: "Vez de Ana" in (h.table_message(group) or {}).get("text", ""))
         h.pumping = False
         await _settled(h)
@@ -345,10 +351,7 @@ async def test_a_revanche_at_the_worst_pace_is_not_held_behind_the_last_matchs_t
     # minute, and its end waits for the room the Revanche's first calls need
     async with running(server, tmp_path, clock=FakeClock(), TRUCO_DECISION_SECONDS=60) as h:
         assert h.clock is not None and h.db is not None
-        ana = server.add_user("Ana")
-        group = server.add_group("G", admins=[ana])
-        match = Match("paulista", TableOptions(players=2, target=12), seed=7)
-        first = await seat_match(h, group, [ana], match)
+        ana, group, first = await _against_a_robot(h)
         shown_at: dict[int, float] = {}
         await _fast_match(h, [ana], group, first, shown_at, seed=2, catch_up=False)
         over = None
