@@ -118,6 +118,11 @@ PRUNE_Z = 1.5
 """Standard errors an option's mean gain may lie below zero and still be played out."""
 STOP_Z = 3.0
 """Standard errors above zero that settle the search early on its only contender."""
+PICK_Z = 1.0
+"""Standard errors above zero an option's gain must reach, under every model, for ``pick``
+to leave the baseline."""
+ANSWER_Z_2X2 = PICK_Z
+"""``PICK_Z`` when a 2×2 team answers the other team's call (``Dificil``'s ``answer_z``)."""
 
 
 class Answers(IntEnum):
@@ -149,6 +154,7 @@ class Dificil(SeededRobot):
         agree_calls: float | None = _AGREE_DEFAULT,
         strong_first_round: bool | None = None,
         strong_until: float | None = _AGREE_DEFAULT,
+        answer_z: float | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -182,6 +188,8 @@ class Dificil(SeededRobot):
         on and médio's call is no bluff (``None``: ``STRONG_FIRST_ROUND_2X2``).
         ``strong_until``: those calls only while the other team accepts less than this
         share of this team's trucos (``None``: always; unset: ``STRONG_UNTIL_2X2``).
+        ``answer_z``: at a 2×2 table, the standard errors an answer to the other team's
+        call must gain by to leave médio's (``None``: ``ANSWER_Z_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -203,6 +211,7 @@ class Dificil(SeededRobot):
             STRONG_FIRST_ROUND_2X2 if strong_first_round is None else strong_first_round
         )
         self.strong_until = STRONG_UNTIL_2X2 if strong_until == _AGREE_DEFAULT else strong_until
+        self.answer_z = ANSWER_Z_2X2 if answer_z is None else answer_z
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -269,7 +278,8 @@ class Dificil(SeededRobot):
             if done >= MIN_WORLDS and done < worlds_planned and time.perf_counter() > cap:
                 self.capped += 1
                 break
-        return pick([options[i] for i in alive], [[g[i] for i in alive] for g in gains], weights)
+        z = self.answer_z if view.players == 4 and view.phase == Phase.ANSWER else PICK_Z
+        return pick([options[i] for i in alive], [[g[i] for i in alive] for g in gains], weights, z)
 
     def signal(self, view: View) -> Action | None:
         """The signal to send before choosing, if any (R12; honest, see robots.sinais)."""
@@ -290,19 +300,24 @@ def gain_bounds(gains: list[float], weights: list[float]) -> tuple[float, float]
     return mean, math.sqrt(var / max(1.0, n_eff - 1))
 
 
-def pick(options: list[Action], gains: list[list[list[float]]], weights: list[float]) -> Action:
+def pick(
+    options: list[Action],
+    gains: list[list[list[float]]],
+    weights: list[float],
+    z: float = PICK_Z,
+) -> Action:
     """The option whose weighted mean gain over the first (the baseline) is clearly positive.
 
     ``gains`` holds, for each model of the other team, every option's gain per world.
-    The gain must stand out from the sampling noise of a few dozen worlds (one
-    standard error, with the effective number of worlds the weights leave) under
+    The gain must stand out from the sampling noise of a few dozen worlds (``z``
+    standard errors, with the effective number of worlds the weights leave) under
     every model: an option counts by its worst model.
     """
     if sum(weights) <= 0:
         return options[0]
     best, best_score = options[0], 0.0
     for i, action in enumerate(options[1:], start=1):
-        score = min(mean - err for mean, err in (gain_bounds(g[i], weights) for g in gains))
+        score = min(mean - z * err for mean, err in (gain_bounds(g[i], weights) for g in gains))
         if score > best_score:
             best, best_score = action, score
     return best

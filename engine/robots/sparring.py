@@ -330,6 +330,9 @@ _LEARNED_CALLS = (
 )
 """Médio with the learned calls (and médio's answers): its agreement is that of the
 difícil of the same suffix in ``AGREEMENTS``."""
+ANSWER_Z = 0.0
+"""``dificil-resposta``'s ``answer_z``: at 2×2 it answers a call by the search's best mean,
+not only when the gain over médio's answer clears one standard error."""
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
@@ -352,6 +355,7 @@ SPARRING = (
     "dificil-sem-acordo",
     "dificil-forte",
     "dificil-forte-lido",
+    "dificil-resposta",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -376,8 +380,10 @@ and ``policy-acordo``, ``policy-leitura`` and ``policy-leitura-cedo`` médio wit
 learned calls so agreed (``policy-calls`` with médio's agreement); ``dificil-forte``
 difícil whose 2×2 search starts, in a hand's first round, from médio's call where the
 policy plays on and médio's call is no bluff (``search.STRONG_FIRST_ROUND_2X2``), against
-every team, and ``dificil-forte-lido`` the same only while the other team accepts less
-than ``search.STRONG_UNTIL_2X2`` of its trucos."""
+every team, ``dificil-forte-lido`` the same only while the other team accepts less
+than ``search.STRONG_UNTIL_2X2`` of its trucos, and ``dificil-resposta`` difícil that, at
+a 2×2 table, answers a call by the search's best mean gain (``ANSWER_Z``), not only when
+the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -403,6 +409,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         strong = Dificil(seed, strong_first_round=True, strong_until=gate)
         strong.level = name
         return strong
+    if name == "dificil-resposta":
+        answers = Dificil(seed, answer_z=ANSWER_Z)
+        answers.level = name
+        return answers
     if name in AGREEMENTS:
         agreed = Dificil(seed, agree_calls=AGREEMENTS[name])
         agreed.level = name

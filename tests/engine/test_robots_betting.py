@@ -379,6 +379,20 @@ def test_dificil_searches_its_2x2_bets_against_every_model_of_the_other_team(
     assert bets > 0 and differ > 0
 
 
+def test_a_gain_within_the_noise_leaves_the_baseline_only_when_asked_to() -> None:
+    from engine.robots.search import pick
+
+    weights = [1.0] * 20
+    zero = [0.0] * 20
+    # mean 0.05, standard error about 0.23: positive, far inside one error
+    noisy = [1.05 if i % 2 else -0.95 for i in range(20)]
+    options = [A.RUN, A.ACCEPT]
+    assert pick(options, [[zero, noisy]], weights) == A.RUN
+    assert pick(options, [[zero, noisy]], weights, z=0.0) == A.ACCEPT
+    # a mean below zero stays out however little noise is asked for
+    assert pick(options, [[zero, [x - 0.1 for x in noisy]]], weights, z=0.0) == A.RUN
+
+
 def test_a_robust_bet_must_gain_under_every_model_of_the_other_team() -> None:
     from engine.robots.search import pick, prune, prune_all
 

@@ -157,7 +157,13 @@ def _call(view: View) -> bool:
     return view.phase == Phase.PLAY and A.TRUCO in view.legal
 
 
+def _answer(view: View) -> bool:
+    """Whether this is an answer to the other team's call (accept, run or raise)."""
+    return view.phase == Phase.ANSWER
+
+
 WHERE: dict[str, Callable[[View], bool]] = {
+    "answer": _answer,
     "their-bet": _their_bet,
     "first-round-call": _first_round_call,
     "call": _call,
@@ -311,7 +317,10 @@ def main(argv: list[str] | None = None) -> int:
         "--where",
         choices=sorted(WHERE),
         default="",
-        help="compara só ali: their-bet (o outro time apostou nesta mão), first-round-call, call",
+        help=(
+            "compara só ali: answer (a resposta a um pedido), their-bet (o outro time"
+            " apostou nesta mão), first-round-call, call"
+        ),
     )
     args = p.parse_args(argv)
     rs = get_ruleset(args.variant)
