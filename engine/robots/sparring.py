@@ -330,9 +330,9 @@ _LEARNED_CALLS = (
 )
 """Médio with the learned calls (and médio's answers): its agreement is that of the
 difícil of the same suffix in ``AGREEMENTS``."""
-ANSWER_Z = 0.0
-"""``dificil-resposta``'s ``answer_z``: at 2×2 it answers a call by the search's best mean,
-not only when the gain over médio's answer clears one standard error."""
+ANSWER_Z: dict[str, float] = {"dificil-resposta": 0.0, "dificil-resposta-firme": 2.0}
+"""Difícil whose 2×2 answers leave médio's by the search's best mean (``answer_z`` 0), or
+only when the gain clears two standard errors (one is difícil's, ``search.ANSWER_Z_2X2``)."""
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
@@ -356,6 +356,7 @@ SPARRING = (
     "dificil-forte",
     "dificil-forte-lido",
     "dificil-resposta",
+    "dificil-resposta-firme",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -383,7 +384,8 @@ policy plays on and médio's call is no bluff (``search.STRONG_FIRST_ROUND_2X2``
 every team, ``dificil-forte-lido`` the same only while the other team accepts less
 than ``search.STRONG_UNTIL_2X2`` of its trucos, and ``dificil-resposta`` difícil that, at
 a 2×2 table, answers a call by the search's best mean gain (``ANSWER_Z``), not only when
-the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``)."""
+the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``), or
+``dificil-resposta-firme`` only when it clears two (``ANSWER_Z``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -409,8 +411,8 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         strong = Dificil(seed, strong_first_round=True, strong_until=gate)
         strong.level = name
         return strong
-    if name == "dificil-resposta":
-        answers = Dificil(seed, answer_z=ANSWER_Z)
+    if name in ANSWER_Z:
+        answers = Dificil(seed, answer_z=ANSWER_Z[name])
         answers.level = name
         return answers
     if name in AGREEMENTS:
