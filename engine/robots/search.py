@@ -39,6 +39,7 @@ from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import SeededRobot
 from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action, medio_play
+from engine.robots.policy import load_policy
 from engine.robots.pontos import envido_tells, points_move, tell_likelihood
 from engine.robots.reading import Tendencies
 from engine.robots.sense import match_values, read, win_chance
@@ -118,6 +119,14 @@ PRUNE_Z = 1.5
 """Standard errors an option's mean gain may lie below zero and still be played out."""
 STOP_Z = 3.0
 """Standard errors above zero that settle the search early on its only contender."""
+POLICY_READING_2X2 = False
+"""At a 2×2 table where the learned policy has a table, whether the other team's calls,
+raises and accepts weigh a searched world by how often the policy makes them there
+(``policy_likelihood``) instead of one sensible-player curve (``_likelihood``):
+``Dificil``'s ``policy_reading``."""
+POLICY_FLOOR = 0.02
+"""Least weight a world keeps for an action the policy (almost) never takes there: none
+is ruled out, as a player may bluff where the trained one does not."""
 PICK_Z = 1.0
 """Standard errors above zero an option's gain must reach, under every model, for ``pick``
 to leave the baseline."""
@@ -155,6 +164,7 @@ class Dificil(SeededRobot):
         strong_first_round: bool | None = None,
         strong_until: float | None = _AGREE_DEFAULT,
         answer_z: float | None = None,
+        policy_reading: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -190,6 +200,8 @@ class Dificil(SeededRobot):
         share of this team's trucos (``None``: always; unset: ``STRONG_UNTIL_2X2``).
         ``answer_z``: at a 2×2 table, the standard errors an answer to the other team's
         call must gain by to leave médio's (``None``: ``ANSWER_Z_2X2``).
+        ``policy_reading``: at a 2×2 table, the other team's bets weigh the searched worlds
+        by the learned policy's mix where it has one (``None``: ``POLICY_READING_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -212,6 +224,7 @@ class Dificil(SeededRobot):
         )
         self.strong_until = STRONG_UNTIL_2X2 if strong_until == _AGREE_DEFAULT else strong_until
         self.answer_z = ANSWER_Z_2X2 if answer_z is None else answer_z
+        self.policy_reading = POLICY_READING_2X2 if policy_reading is None else policy_reading
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -258,8 +271,9 @@ class Dificil(SeededRobot):
         alive = list(range(len(options)))  # the baseline (0) always stays
         gains: list[list[list[float]]] = [[[] for _ in options] for _ in models]
         weights: list[float] = []
+        reading = self.policy_reading and view.players == 4
         for w in range(worlds_planned):
-            world, weight = weighted_world(view, rng)
+            world, weight = weighted_world(view, rng, reading)
             world_seed = rng.getrandbits(32)
             weights.append(weight)
             # each option's value under every model, the models sharing what they agree on
@@ -410,12 +424,16 @@ def sample_world(view: View, rng: random.Random) -> Match:
     return _deal_world(view, rng, None)[0]
 
 
-def weighted_world(view: View, rng: random.Random) -> tuple[Match, float]:
-    """A world as ``sample_world`` does, with how plausible the other team's calls make it."""
-    return _deal_world(view, rng, random.Random(rng.getrandbits(32)))
+def weighted_world(view: View, rng: random.Random, by_policy: bool = False) -> tuple[Match, float]:
+    """A world as ``sample_world`` does, with how plausible the other team's calls make it;
+    ``by_policy``: plausible to the learned policy where it has the decision
+    (``policy_likelihood``), else to one sensible-player curve (``_likelihood``)."""
+    return _deal_world(view, rng, random.Random(rng.getrandbits(32)), by_policy)
 
 
-def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
+def _deal_world(
+    view: View, rng: random.Random, judge: random.Random | None, by_policy: bool = False
+) -> tuple[Match, float]:
     """``_deal_one`` until a drawn world replays the hand as the table played it.
 
     A drawn world may part from the table where the cards decide without a card played
@@ -424,13 +442,15 @@ def _deal_world(view: View, rng: random.Random, judge: random.Random | None) -> 
     """
     for _ in range(MAX_TRIES - 1):
         try:
-            return _deal_one(view, rng, judge)
+            return _deal_one(view, rng, judge, by_policy)
         except IllegalAction:
             continue
-    return _deal_one(view, rng, judge)
+    return _deal_one(view, rng, judge, by_policy)
 
 
-def _deal_one(view: View, rng: random.Random, judge: random.Random | None) -> tuple[Match, float]:
+def _deal_one(
+    view: View, rng: random.Random, judge: random.Random | None, by_policy: bool = False
+) -> tuple[Match, float]:
     """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
     Unknown cards are the deck minus this seat's cards (held and played), the vira,
@@ -511,8 +531,12 @@ def _deal_one(view: View, rng: random.Random, judge: random.Random | None) -> tu
         elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
             # a call or an accept says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
-            p = win_chance(read(m.view(s)), judge, JUDGE_SAMPLES)
-            weight *= _likelihood(a.act, p, late=called and a.act == Act.TRUCO)
+            seen = m.view(s)
+            like = policy_likelihood(seen, a, judge) if by_policy else None
+            if like is None:
+                p = win_chance(read(seen), judge, JUDGE_SAMPLES)
+                like = _likelihood(a.act, p, late=called and a.act == Act.TRUCO)
+            weight *= like
         if a.act == Act.TRUCO or a.act == Act.RAISE:
             called = True
         m.apply(s, a)
@@ -684,6 +708,25 @@ _TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
 habits lost to such a player (docs-dev/robots-log.md, 2026-12-02)."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
+
+
+def policy_likelihood(view: View, action: Action, rng: random.Random) -> float | None:
+    """How often the learned policy takes ``action`` (a call, a raise or an accept) at
+    ``view``, at least ``POLICY_FLOOR``; ``None`` where it holds no entry.
+
+    The trained mix is the range update the search's own calls are drawn from: a call it
+    makes mostly with strong hands says so, by as much as the training found, where one
+    curve for every spot reads middling hands into calls of players who never bluff
+    (docs-dev/robots-log.md, 2026-12-07 22:10).
+    """
+    policy = load_policy()
+    if policy is None:
+        return None
+    mix = policy.probabilities(view, rng, JUDGE_SAMPLES)
+    if mix is None:
+        return None
+    share = mix.get(A.TRUCO if action.act == Act.TRUCO else action)
+    return None if share is None else max(POLICY_FLOOR, share)
 
 
 def _likelihood(act: Act, p: float, late: bool = False) -> float:

@@ -357,6 +357,7 @@ SPARRING = (
     "dificil-forte-lido",
     "dificil-resposta",
     "dificil-resposta-firme",
+    "dificil-leitura-tabela",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -385,7 +386,9 @@ every team, ``dificil-forte-lido`` the same only while the other team accepts le
 than ``search.STRONG_UNTIL_2X2`` of its trucos, and ``dificil-resposta`` difícil that, at
 a 2×2 table, answers a call by the search's best mean gain (``ANSWER_Z``), not only when
 the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``), or
-``dificil-resposta-firme`` only when it clears two (``ANSWER_Z``)."""
+``dificil-resposta-firme`` only when it clears two (``ANSWER_Z``), and
+``dificil-leitura-tabela`` difícil that weighs its 2×2 worlds by how often the learned
+policy makes the other team's bets (``search.POLICY_READING_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -411,6 +414,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         strong = Dificil(seed, strong_first_round=True, strong_until=gate)
         strong.level = name
         return strong
+    if name == "dificil-leitura-tabela":
+        reader = Dificil(seed, policy_reading=True)
+        reader.level = name
+        return reader
     if name in ANSWER_Z:
         answers = Dificil(seed, answer_z=ANSWER_Z[name])
         answers.level = name

@@ -375,6 +375,31 @@ def test_difficil_reads_a_truco_call_as_a_strong_hand() -> None:
     assert weighted / total > plain + 2
 
 
+def test_the_policy_reading_weighs_a_2x2_truco_by_how_often_the_policy_makes_it() -> None:
+    from engine.robots.search import POLICY_FLOOR, policy_likelihood
+
+    hands = "5D 6D 7S / 4C 4H 3S / 5C 6H 7H / KC QH JS"
+    m = at_hand("paulista", hands, vira="3D", players=4, dealer=0, actions=((1, "truco"),))
+    view = m.view(0)
+    strength = get_ruleset("paulista").strength_table(view.vira)
+    caller: dict[bool, float] = {}
+    for by_policy in (False, True):
+        rng = random.Random(2)  # the same deals both times: only the weights differ
+        weighted = total = 0.0
+        for _ in range(400):
+            world, weight = weighted_world(view, rng, by_policy=by_policy)
+            assert weight >= (POLICY_FLOOR if by_policy else 0.0)
+            weighted += weight * sum(strength[c] for c in world.hands[1])
+            total += weight
+        caller[by_policy] = weighted / total
+    # the trained 2x2 table hardly calls a first round on middling hands: the caller it
+    # reads holds better cards than the one curve for every spot reads
+    assert caller[True] > caller[False] + 0.3
+    # a card is no bet: the policy holds no share for it, and reads nothing
+    played = at_hand("paulista", hands, vira="3D", players=4, dealer=0, actions=((1, "play 4C"),))
+    assert policy_likelihood(played.view(2), Action.parse("play 5C"), rng) is None
+
+
 def test_difficil_plays_out_the_other_teams_answers_by_their_habits() -> None:
     # the same answer to a truco, in a play-out, from a team that raised every call it
     # faced, one with no history and one that ran from every call
