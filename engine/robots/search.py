@@ -127,6 +127,12 @@ raises and accepts weigh a searched world by how often the policy makes them the
 POLICY_FLOOR = 0.02
 """Least weight a world keeps for an action the policy (almost) never takes there: none
 is ruled out, as a player may bluff where the trained one does not."""
+CARD_READING = False
+"""Whether difícil's searched worlds count less where a seat played a card against the way
+médio plays its cards (``Dificil``'s ``card_reading``, ``_card_likelihood``)."""
+CARD_TELL = 0.2
+"""Weight of a world in which a seat plays a card médio's play would not (``_card_likelihood``):
+small, not zero, as a player may play otherwise."""
 PICK_Z = 1.0
 """Standard errors above zero an option's gain must reach, under every model, for ``pick``
 to leave the baseline."""
@@ -165,6 +171,7 @@ class Dificil(SeededRobot):
         strong_until: float | None = _AGREE_DEFAULT,
         answer_z: float | None = None,
         policy_reading: bool | None = None,
+        card_reading: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -202,6 +209,8 @@ class Dificil(SeededRobot):
         call must gain by to leave médio's (``None``: ``ANSWER_Z_2X2``).
         ``policy_reading``: at a 2×2 table, the other team's bets weigh the searched worlds
         by the learned policy's mix where it has one (``None``: ``POLICY_READING_2X2``).
+        ``card_reading``: the cards the others played weigh the searched worlds
+        (``_card_likelihood``; ``None``: ``CARD_READING``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -225,6 +234,7 @@ class Dificil(SeededRobot):
         self.strong_until = STRONG_UNTIL_2X2 if strong_until == _AGREE_DEFAULT else strong_until
         self.answer_z = ANSWER_Z_2X2 if answer_z is None else answer_z
         self.policy_reading = POLICY_READING_2X2 if policy_reading is None else policy_reading
+        self.card_reading = CARD_READING if card_reading is None else card_reading
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -273,7 +283,7 @@ class Dificil(SeededRobot):
         weights: list[float] = []
         reading = self.policy_reading and view.players == 4
         for w in range(worlds_planned):
-            world, weight = weighted_world(view, rng, reading)
+            world, weight = weighted_world(view, rng, reading, self.card_reading)
             world_seed = rng.getrandbits(32)
             weights.append(weight)
             # each option's value under every model, the models sharing what they agree on
@@ -424,15 +434,22 @@ def sample_world(view: View, rng: random.Random) -> Match:
     return _deal_world(view, rng, None)[0]
 
 
-def weighted_world(view: View, rng: random.Random, by_policy: bool = False) -> tuple[Match, float]:
+def weighted_world(
+    view: View, rng: random.Random, by_policy: bool = False, by_cards: bool = False
+) -> tuple[Match, float]:
     """A world as ``sample_world`` does, with how plausible the other team's calls make it;
     ``by_policy``: plausible to the learned policy where it has the decision
-    (``policy_likelihood``), else to one sensible-player curve (``_likelihood``)."""
-    return _deal_world(view, rng, random.Random(rng.getrandbits(32)), by_policy)
+    (``policy_likelihood``), else to one sensible-player curve (``_likelihood``);
+    ``by_cards``: and the cards the other seats played (``_card_likelihood``)."""
+    return _deal_world(view, rng, random.Random(rng.getrandbits(32)), by_policy, by_cards)
 
 
 def _deal_world(
-    view: View, rng: random.Random, judge: random.Random | None, by_policy: bool = False
+    view: View,
+    rng: random.Random,
+    judge: random.Random | None,
+    by_policy: bool = False,
+    by_cards: bool = False,
 ) -> tuple[Match, float]:
     """``_deal_one`` until a drawn world replays the hand as the table played it.
 
@@ -442,14 +459,18 @@ def _deal_world(
     """
     for _ in range(MAX_TRIES - 1):
         try:
-            return _deal_one(view, rng, judge, by_policy)
+            return _deal_one(view, rng, judge, by_policy, by_cards)
         except IllegalAction:
             continue
-    return _deal_one(view, rng, judge, by_policy)
+    return _deal_one(view, rng, judge, by_policy, by_cards)
 
 
 def _deal_one(
-    view: View, rng: random.Random, judge: random.Random | None, by_policy: bool = False
+    view: View,
+    rng: random.Random,
+    judge: random.Random | None,
+    by_policy: bool = False,
+    by_cards: bool = False,
 ) -> tuple[Match, float]:
     """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
@@ -528,6 +549,8 @@ def _deal_one(
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
             cursor[s] += 1
+            if by_cards and judge is not None and s != seat and a.act == Act.PLAY and a.card:
+                weight *= _card_likelihood(m, s, a.card)
         elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
             # a call or an accept says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
@@ -708,6 +731,37 @@ _TELLING = (Act.TRUCO, Act.RAISE, Act.ACCEPT)
 habits lost to such a player (docs-dev/robots-log.md, 2026-12-02)."""
 JUDGE_SAMPLES = 10
 """Hidden hands sampled to judge how likely an opponent's call was in a sampled world."""
+
+
+def _card_likelihood(m: Match, seat: int, card: Card) -> float:
+    """How plausible it is, in world ``m``, that ``seat`` plays ``card`` now: ``CARD_TELL``
+    where médio's play would not, else 1.
+
+    Médio, and every sparring style (they play their cards like médio), takes a round the
+    other team holds whenever it holds a card that takes it (the tiers of a 2×2 first round
+    do so in any place, the played-out choice almost always), and leads a 2×2 hand with its
+    best card or the second; a world where that seat held a taker and played under it, or
+    led below its two best, is one the table makes unlikely.
+    """
+    st = m.strength
+    hand = m.hands[seat]
+    mine = st[card]
+    table = m.table
+    if not table:
+        if m.rounds or len(hand) != 3 or m.players != 4:
+            return 1.0
+        second = sorted((st[c] for c in hand), reverse=True)[1]
+        return 1.0 if mine >= second else CARD_TELL
+    best, holders = -2, 0
+    for s, c, covered in table:
+        v = -1 if covered or c is None else st[c]
+        if v > best:
+            best, holders = v, 1 << (s & 1)
+        elif v == best:
+            holders |= 1 << (s & 1)
+    if holders == 1 << (seat & 1) or mine > best:
+        return 1.0
+    return CARD_TELL if any(st[c] > best for c in hand) else 1.0
 
 
 def policy_likelihood(view: View, action: Action, rng: random.Random) -> float | None:

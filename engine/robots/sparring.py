@@ -358,6 +358,7 @@ SPARRING = (
     "dificil-resposta",
     "dificil-resposta-firme",
     "dificil-leitura-tabela",
+    "dificil-leitura-cartas",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -388,7 +389,9 @@ a 2×2 table, answers a call by the search's best mean gain (``ANSWER_Z``), not 
 the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``), or
 ``dificil-resposta-firme`` only when it clears two (``ANSWER_Z``), and
 ``dificil-leitura-tabela`` difícil that weighs its 2×2 worlds by how often the learned
-policy makes the other team's bets (``search.POLICY_READING_2X2``)."""
+policy makes the other team's bets (``search.POLICY_READING_2X2``), and
+``dificil-leitura-cartas`` difícil that weighs them by the cards the others played
+(``search.CARD_READING``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -414,8 +417,9 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         strong = Dificil(seed, strong_first_round=True, strong_until=gate)
         strong.level = name
         return strong
-    if name == "dificil-leitura-tabela":
-        reader = Dificil(seed, policy_reading=True)
+    if name in ("dificil-leitura-tabela", "dificil-leitura-cartas"):
+        by_cards = name == "dificil-leitura-cartas"
+        reader = Dificil(seed, policy_reading=not by_cards, card_reading=by_cards)
         reader.level = name
         return reader
     if name in ANSWER_Z:

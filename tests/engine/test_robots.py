@@ -400,6 +400,27 @@ def test_the_policy_reading_weighs_a_2x2_truco_by_how_often_the_policy_makes_it(
     assert policy_likelihood(played.view(2), Action.parse("play 5C"), rng) is None
 
 
+def test_the_card_reading_counts_less_a_world_where_a_seat_played_under_a_card_it_held() -> None:
+    # seat 0 led the 3 of spades (a manilha with the 2 turned); seat 1 followed with a 5:
+    # it plays its cards like médio, which takes the round when it holds a card that does
+    hands = "3S 5D 6D / 5C KH 7S / 4C 6H 7H / KC QH JS"
+    moves = ((0, "play 3S"), (1, "play 5C"))
+    m = at_hand("paulista", hands, vira="2D", players=4, dealer=3, actions=moves)
+    view = m.view(2)
+    strength = get_ruleset("paulista").strength_table(view.vira)
+    led = strength[Card.parse("3S")]
+    share: dict[bool, float] = {}
+    for by_cards in (False, True):
+        rng = random.Random(1)
+        held = total = 0.0
+        for _ in range(400):
+            world, weight = weighted_world(view, rng, by_cards=by_cards)
+            held += weight * any(strength[c] > led for c in world.hands[1])
+            total += weight
+        share[by_cards] = held / total
+    assert share[True] < share[False] / 2
+
+
 def test_difficil_plays_out_the_other_teams_answers_by_their_habits() -> None:
     # the same answer to a truco, in a play-out, from a team that raised every call it
     # faced, one with no history and one that ran from every call
