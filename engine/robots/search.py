@@ -127,6 +127,9 @@ raises and accepts weigh a searched world by how often the policy makes them the
 POLICY_FLOOR = 0.02
 """Least weight a world keeps for an action the policy (almost) never takes there: none
 is ruled out, as a player may bluff where the trained one does not."""
+RAISE_OVER_RUN_2X2 = True
+"""Whether difícil's 2×2 search tries raising a call médio would run from (``Dificil``'s
+``raise_over_run``)."""
 CARD_READING = False
 """Whether difícil's searched worlds count less where a seat played a card against the way
 médio plays its cards (``Dificil``'s ``card_reading``, ``_card_likelihood``)."""
@@ -172,6 +175,7 @@ class Dificil(SeededRobot):
         answer_z: float | None = None,
         policy_reading: bool | None = None,
         card_reading: bool | None = None,
+        raise_over_run: bool | None = None,
     ) -> None:
         """A difícil robot.
 
@@ -211,6 +215,8 @@ class Dificil(SeededRobot):
         by the learned policy's mix where it has one (``None``: ``POLICY_READING_2X2``).
         ``card_reading``: the cards the others played weigh the searched worlds
         (``_card_likelihood``; ``None``: ``CARD_READING``).
+        ``raise_over_run``: at a 2×2 table, a raise is searched as an answer where médio
+        would run (``None``: ``RAISE_OVER_RUN_2X2``).
         """
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("o tempo de decisão deve ser positivo")
@@ -235,6 +241,7 @@ class Dificil(SeededRobot):
         self.answer_z = ANSWER_Z_2X2 if answer_z is None else answer_z
         self.policy_reading = POLICY_READING_2X2 if policy_reading is None else policy_reading
         self.card_reading = CARD_READING if card_reading is None else card_reading
+        self.raise_over_run = RAISE_OVER_RUN_2X2 if raise_over_run is None else raise_over_run
         self.capped = 0
         """Decisions the time cap cut short (the arena reports them)."""
 
@@ -270,6 +277,8 @@ class Dificil(SeededRobot):
         options = candidates(view, baseline)
         if cards_only:
             options = [a for a in options if a.act not in BETS]
+        elif baseline == A.RUN and view.players == 4 and not self.raise_over_run:
+            options = [a for a in options if a != A.RAISE]
         if len(options) == 1:
             return options[0]
         start = time.perf_counter()

@@ -359,6 +359,7 @@ SPARRING = (
     "dificil-resposta-firme",
     "dificil-leitura-tabela",
     "dificil-leitura-cartas",
+    "dificil-sem-blefe",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -391,7 +392,8 @@ the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``
 ``dificil-leitura-tabela`` difícil that weighs its 2×2 worlds by how often the learned
 policy makes the other team's bets (``search.POLICY_READING_2X2``), and
 ``dificil-leitura-cartas`` difícil that weighs them by the cards the others played
-(``search.CARD_READING``)."""
+(``search.CARD_READING``), and ``dificil-sem-blefe`` difícil that, at a 2×2 table,
+never raises a call médio would run from (``search.RAISE_OVER_RUN_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -422,6 +424,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         reader = Dificil(seed, policy_reading=not by_cards, card_reading=by_cards)
         reader.level = name
         return reader
+    if name == "dificil-sem-blefe":
+        honest = Dificil(seed, raise_over_run=False)
+        honest.level = name
+        return honest
     if name in ANSWER_Z:
         answers = Dificil(seed, answer_z=ANSWER_Z[name])
         answers.level = name

@@ -488,3 +488,39 @@ def test_a_2x2_reading_weighs_each_action_by_its_own_teams_habits(monkeypatch) -
                 checked += 1
             m.apply(seat, robots[seat].choose(view))
     assert checked == 5
+
+
+def test_a_2x2_search_can_leave_out_raising_a_call_medio_runs_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.robots import search
+
+    m = Match.from_hand(
+        "paulista",
+        TableOptions(players=4, sinais=False),
+        score=(0, 0),
+        dealer=3,
+        hands=[parse_cards(h) for h in "4S 5D 6H / 3S 2H AC / 4D 5S 7C / KC QH JS".split("/")],
+        vira=Card.parse("7D"),
+    )
+    m.apply(0, A.PLAY[Card.parse("6H")])
+    m.apply(1, A.TRUCO)
+    view = m.view(0)
+    assert view.phase == Phase.ANSWER and A.RAISE in view.legal
+    tried: list[A.Action] = []
+    plain = search.playout_models
+
+    def spy(world, seat, action, *rest):  # type: ignore[no-untyped-def]
+        tried.append(action)
+        return plain(world, seat, action, *rest)
+
+    monkeypatch.setattr(search, "playout_models", spy)
+    raised = {}
+    for flag in (True, False):
+        tried.clear()
+        robot = Dificil(3, playouts=30, raise_over_run=flag)
+        # the weakest hand: médio runs, and the search starts from that
+        assert Medio(3).choose(view) == A.RUN
+        robot.choose(view)
+        raised[flag] = A.RAISE in tried
+    assert raised == {True: True, False: False}
