@@ -500,7 +500,7 @@ def test_a_2x2_search_can_leave_out_raising_a_call_medio_runs_from(
         TableOptions(players=4, sinais=False),
         score=(0, 0),
         dealer=3,
-        hands=[parse_cards(h) for h in "4S 5D 6H / 3S 2H AC / 4D 5S 7C / KC QH JS".split("/")],
+        hands=[parse_cards(h) for h in ["4S 5D 6H ", " 3S 2H AC ", " 4D 5S 7C ", " KC QH JS"]],
         vira=Card.parse("7D"),
     )
     m.apply(0, A.PLAY[Card.parse("6H")])
