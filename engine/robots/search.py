@@ -131,8 +131,8 @@ RAISE_OVER_RUN_2X2 = True
 """Whether difícil's 2×2 search tries raising a call médio would run from (``Dificil``'s
 ``raise_over_run``)."""
 CARD_READING = False
-"""Whether difícil's searched worlds count less where a seat played a card against the way
-médio plays its cards (``Dificil``'s ``card_reading``, ``_card_likelihood``)."""
+"""Whether difícil's searched worlds count less where a seat of the other team played a card
+against the way médio plays its cards (``Dificil``'s ``card_reading``, ``_card_likelihood``)."""
 CARD_TELL = 0.2
 """Weight of a world in which a seat plays a card médio's play would not (``_card_likelihood``):
 small, not zero, as a player may play otherwise."""
@@ -213,7 +213,7 @@ class Dificil(SeededRobot):
         call must gain by to leave médio's (``None``: ``ANSWER_Z_2X2``).
         ``policy_reading``: at a 2×2 table, the other team's bets weigh the searched worlds
         by the learned policy's mix where it has one (``None``: ``POLICY_READING_2X2``).
-        ``card_reading``: the cards the others played weigh the searched worlds
+        ``card_reading``: the cards the other team played weigh the searched worlds
         (``_card_likelihood``; ``None``: ``CARD_READING``).
         ``raise_over_run``: at a 2×2 table, a raise is searched as an answer where médio
         would run (``None``: ``RAISE_OVER_RUN_2X2``).
@@ -449,7 +449,7 @@ def weighted_world(
     """A world as ``sample_world`` does, with how plausible the other team's calls make it;
     ``by_policy``: plausible to the learned policy where it has the decision
     (``policy_likelihood``), else to one sensible-player curve (``_likelihood``);
-    ``by_cards``: and the cards the other seats played (``_card_likelihood``)."""
+    ``by_cards``: and the cards the other team played (``_card_likelihood``)."""
     return _deal_world(view, rng, random.Random(rng.getrandbits(32)), by_policy, by_cards)
 
 
@@ -558,7 +558,14 @@ def _deal_one(
             a = A.COVER[hands[s][cursor[s]]]
         if a.act == Act.PLAY or a.act == Act.COVER:
             cursor[s] += 1
-            if by_cards and judge is not None and s != seat and a.act == Act.PLAY and a.card:
+            # the other team only: a partner plays as this robot does, not as médio
+            if (
+                by_cards
+                and judge is not None
+                and s & 1 != seat & 1
+                and a.act == Act.PLAY
+                and a.card
+            ):
                 weight *= _card_likelihood(m, s, a.card)
         elif judge is not None and s & 1 != seat & 1 and a.act in _TELLING:
             # a call or an accept says something about the hand: worlds where it
