@@ -127,9 +127,13 @@ raises and accepts weigh a searched world by how often the policy makes them the
 POLICY_FLOOR = 0.02
 """Least weight a world keeps for an action the policy (almost) never takes there: none
 is ruled out, as a player may bluff where the trained one does not."""
-RAISE_OVER_RUN_2X2 = True
+RAISE_OVER_RUN_2X2 = False
 """Whether difícil's 2×2 search tries raising a call médio would run from (``Dificil``'s
-``raise_over_run``)."""
+``raise_over_run``). Off: the search valued those raises above what they won against
+players who call on good hands; counted answer by answer with the real cards, leaving
+them out gained against every style that was measured and lost against none beyond the
+noise (docs-dev/robots-log.md, 2026-12-07 23:00). ``robot:dificil-sem-blefe`` fixes this
+setting, ``robot:dificil-com-blefe`` is the one of before."""
 CARD_READING = False
 """Whether difícil's searched worlds count less where a seat of the other team played a card
 against the way médio plays its cards (``Dificil``'s ``card_reading``, ``_card_likelihood``)."""

@@ -360,6 +360,7 @@ SPARRING = (
     "dificil-leitura-tabela",
     "dificil-leitura-cartas",
     "dificil-sem-blefe",
+    "dificil-com-blefe",
     "policy-acordo",
     "policy-leitura",
     "policy-leitura-cedo",
@@ -392,8 +393,9 @@ the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``
 ``dificil-leitura-tabela`` difícil that weighs its 2×2 worlds by how often the learned
 policy makes the other team's bets (``search.POLICY_READING_2X2``), and
 ``dificil-leitura-cartas`` difícil that weighs them by the cards the others played
-(``search.CARD_READING``), and ``dificil-sem-blefe`` difícil that, at a 2×2 table,
-never raises a call médio would run from (``search.RAISE_OVER_RUN_2X2``)."""
+(``search.CARD_READING``), and ``dificil-sem-blefe`` and ``dificil-com-blefe`` difícil
+that, at a 2×2 table, never raises a call médio would run from (difícil itself) or
+searches those raises as before (``search.RAISE_OVER_RUN_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -424,10 +426,10 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         reader = Dificil(seed, policy_reading=not by_cards, card_reading=by_cards)
         reader.level = name
         return reader
-    if name == "dificil-sem-blefe":
-        honest = Dificil(seed, raise_over_run=False)
-        honest.level = name
-        return honest
+    if name in ("dificil-sem-blefe", "dificil-com-blefe"):
+        raising = Dificil(seed, raise_over_run=name == "dificil-com-blefe")
+        raising.level = name
+        return raising
     if name in ANSWER_Z:
         answers = Dificil(seed, answer_z=ANSWER_Z[name])
         answers.level = name
