@@ -7,7 +7,8 @@ all seats (each seeing only its own view of the sampled world), except that the 
 seat at a 1×1 table answers calls the way its habits in the match say (``habit_answer``).
 At a 2×2 table a bet is played out against three models of the other team at once,
 answering like médio, by its chances against its habits and by its best card against
-its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``); there,
+its habits (``Answers``), and must gain under all three (``ROBUST_MODELS_2X2``; an answer
+médio would run from is not searched as a raise, ``RAISE_OVER_RUN_2X2``); there,
 when the search starts from the learned calls, its own team's later calls in the
 play-outs may come from the same learned policy (``rollout_action``,
 ``LEARNED_PLAYOUTS_2X2``, off by default), and a learned call starts the search only
