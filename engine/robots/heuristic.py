@@ -9,7 +9,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.match import HandKind, Phase
 from engine.robots.base import SeededRobot, decision_rng
-from engine.robots.policy import CHANCE_SAMPLES, PASS, load_policy, policy_action
+from engine.robots.policy import CHANCE_SAMPLES, PASS, load_policy, policy_action, policy_mix
 from engine.robots.pontos import points_move
 from engine.robots.reading import Reading
 from engine.robots.sense import Sense, card_chances, read, value_after
@@ -272,8 +272,7 @@ def accept_share(view: View) -> float:
 def _clear_call(view: View, rng: random.Random, samples: int, band: float) -> Action | None:
     """The policy's call (``A.TRUCO``) or play on (``PASS``) where its mix for ``view`` leans
     clearly one way (by more than ``1 - band``), else ``None`` (also without an entry)."""
-    policy = load_policy()
-    mix = None if policy is None else policy.probabilities(view, rng, samples)
+    mix = policy_mix(view, rng, samples)
     if mix is None:
         return None
     call = mix.get(A.TRUCO, 0.0)

@@ -336,14 +336,18 @@ def load_policy() -> Policy | None:
     return Policy(data)
 
 
+def policy_mix(
+    view: View, rng: random.Random, samples: int = CHANCE_SAMPLES
+) -> dict[Action, float] | None:
+    """The shipped policy's mix for ``view`` (``Policy.probabilities``), or ``None`` without
+    a policy or an entry for this decision; ``samples`` as in ``spot_of``."""
+    policy = load_policy()
+    return None if policy is None else policy.probabilities(view, rng, samples)
+
+
 def policy_action(view: View, rng: random.Random, samples: int = CHANCE_SAMPLES) -> Action | None:
     """The policy's betting action for ``view`` (``PASS`` for "no call, play a card"), or
     ``None`` when it holds no entry for this decision; ``samples`` as in ``spot_of`` (fewer
     in difícil's play-outs, which ask it thousands of times a decision)."""
-    policy = load_policy()
-    if policy is None:
-        return None
-    mix = policy.probabilities(view, rng, samples)
-    if mix is None:
-        return None
-    return draw(mix, rng)
+    mix = policy_mix(view, rng, samples)
+    return None if mix is None else draw(mix, rng)

@@ -31,6 +31,7 @@ from dataclasses import replace
 from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from engine import actions as A
 from engine import envido as E
@@ -40,10 +41,10 @@ from engine.errors import IllegalAction
 from engine.match import HandKind, Match, Phase
 from engine.robots.base import SeededRobot
 from engine.robots.heuristic import MEDIO_SAMPLES, learned_action, medio_action, medio_play
-from engine.robots.policy import load_policy
+from engine.robots.policy import policy_mix
 from engine.robots.pontos import envido_tells, points_move, tell_likelihood
 from engine.robots.reading import Tendencies
-from engine.robots.sense import match_values, read, win_chance
+from engine.robots.sense import best_of, match_values, read, win_chance
 from engine.robots.sinais import MAX_TRIES, Clues, choose_signal
 from engine.view import View
 
@@ -455,16 +456,18 @@ def weighted_world(
     ``by_policy``: plausible to the learned policy where it has the decision
     (``policy_likelihood``), else to one sensible-player curve (``_likelihood``);
     ``by_cards``: and the cards the other team played (``_card_likelihood``)."""
-    return _deal_world(view, rng, random.Random(rng.getrandbits(32)), by_policy, by_cards)
+    return _deal_world(view, rng, _Judge(random.Random(rng.getrandbits(32)), by_policy, by_cards))
 
 
-def _deal_world(
-    view: View,
-    rng: random.Random,
-    judge: random.Random | None,
-    by_policy: bool = False,
-    by_cards: bool = False,
-) -> tuple[Match, float]:
+class _Judge(NamedTuple):
+    """How a drawn world is weighed (``weighted_world``'s settings)."""
+
+    rng: random.Random
+    by_policy: bool
+    by_cards: bool
+
+
+def _deal_world(view: View, rng: random.Random, judge: _Judge | None) -> tuple[Match, float]:
     """``_deal_one`` until a drawn world replays the hand as the table played it.
 
     A drawn world may part from the table where the cards decide without a card played
@@ -473,19 +476,13 @@ def _deal_world(
     """
     for _ in range(MAX_TRIES - 1):
         try:
-            return _deal_one(view, rng, judge, by_policy, by_cards)
+            return _deal_one(view, rng, judge)
         except IllegalAction:
             continue
-    return _deal_one(view, rng, judge, by_policy, by_cards)
+    return _deal_one(view, rng, judge)
 
 
-def _deal_one(
-    view: View,
-    rng: random.Random,
-    judge: random.Random | None,
-    by_policy: bool = False,
-    by_cards: bool = False,
-) -> tuple[Match, float]:
+def _deal_one(view: View, rng: random.Random, judge: _Judge | None) -> tuple[Match, float]:
     """Deal the hidden cards, replay the hand, and (with ``judge``) weigh the world.
 
     Unknown cards are the deck minus this seat's cards (held and played), the vira,
@@ -565,8 +562,8 @@ def _deal_one(
             cursor[s] += 1
             # the other team only: a partner plays as this robot does, not as médio
             if (
-                by_cards
-                and judge is not None
+                judge is not None
+                and judge.by_cards
                 and s & 1 != seat & 1
                 and a.act == Act.PLAY
                 and a.card
@@ -576,9 +573,9 @@ def _deal_one(
             # a call or an accept says something about the hand: worlds where it
             # would be a strange choice count less (the partner's tells are ignored)
             seen = m.view(s)
-            like = policy_likelihood(seen, a, judge) if by_policy else None
+            like = policy_likelihood(seen, a, judge.rng) if judge.by_policy else None
             if like is None:
-                p = win_chance(read(seen), judge, JUDGE_SAMPLES)
+                p = win_chance(read(seen), judge.rng, JUDGE_SAMPLES)
                 like = _likelihood(a.act, p, late=called and a.act == Act.TRUCO)
             weight *= like
         if a.act == Act.TRUCO or a.act == Act.RAISE:
@@ -773,14 +770,8 @@ def _card_likelihood(m: Match, seat: int, card: Card) -> float:
             return 1.0
         second = sorted((st[c] for c in hand), reverse=True)[1]
         return 1.0 if mine >= second else CARD_TELL
-    best, holders = -2, 0
-    for s, c, covered in table:
-        v = -1 if covered or c is None else st[c]
-        if v > best:
-            best, holders = v, 1 << (s & 1)
-        elif v == best:
-            holders |= 1 << (s & 1)
-    if holders == 1 << (seat & 1) or mine > best:
+    best, holder = best_of(table, st)
+    if holder == seat & 1 or mine > best:
         return 1.0
     return CARD_TELL if any(st[c] > best for c in hand) else 1.0
 
@@ -794,10 +785,7 @@ def policy_likelihood(view: View, action: Action, rng: random.Random) -> float |
     curve for every spot reads middling hands into calls of players who never bluff
     (docs-dev/robots-log.md, 2026-12-07 22:10).
     """
-    policy = load_policy()
-    if policy is None:
-        return None
-    mix = policy.probabilities(view, rng, JUDGE_SAMPLES)
+    mix = policy_mix(view, rng, JUDGE_SAMPLES)
     if mix is None:
         return None
     share = mix.get(A.TRUCO if action.act == Act.TRUCO else action)

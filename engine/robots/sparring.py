@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from engine import actions as A
 from engine.actions import Act, Action
@@ -330,9 +331,25 @@ _LEARNED_CALLS = (
 )
 """Médio with the learned calls (and médio's answers): its agreement is that of the
 difícil of the same suffix in ``AGREEMENTS``."""
-ANSWER_Z: dict[str, float] = {"dificil-resposta": 0.0, "dificil-resposta-firme": 2.0}
-"""Difícil whose 2×2 answers leave médio's by the search's best mean (``answer_z`` 0), or
-only when the gain clears two standard errors (one is difícil's, ``search.ANSWER_Z_2X2``)."""
+DIFICIL_SIDES: dict[str, dict[str, Any]] = {
+    "dificil-policy": {"policy": True},
+    "dificil-busca": {"policy": False},
+    "dificil-tabela": {"learned_playouts": True},
+    "dificil-medio-sim": {"learned_playouts": False},
+    "dificil-misto": {"mixed_first_round": MIXED_BAND, "agree_calls": None},
+    "dificil-forte": {"strong_first_round": True, "strong_until": None},
+    "dificil-forte-lido": {"strong_first_round": True, "strong_until": STRONG_UNTIL_2X2},
+    "dificil-cartas": {"cards_only_2x2": True},
+    **{name: {"agree_calls": agree} for name, agree in AGREEMENTS.items()},
+    "dificil-resposta": {"answer_z": 0.0},
+    "dificil-resposta-firme": {"answer_z": 2.0},
+    "dificil-leitura-tabela": {"policy_reading": True},
+    "dificil-leitura-cartas": {"card_reading": True},
+    "dificil-sem-blefe": {"raise_over_run": False},
+    "dificil-com-blefe": {"raise_over_run": True},
+}
+"""Every difícil side of the arena by its ``Dificil`` settings (``SPARRING`` says what each
+one is for)."""
 MIX_FLOOR = 0.02
 """Least likelihood of a target's action the probe counts (a world is never ruled out)."""
 
@@ -385,17 +402,15 @@ and ``policy-acordo``, ``policy-leitura`` and ``policy-leitura-cedo`` médio wit
 learned calls so agreed (``policy-calls`` with médio's agreement); ``dificil-forte``
 difícil whose 2×2 search starts, in a hand's first round, from médio's call where the
 policy plays on and médio's call is no bluff (``search.STRONG_FIRST_ROUND_2X2``), against
-every team, ``dificil-forte-lido`` the same only while the other team accepts less
-than ``search.STRONG_UNTIL_2X2`` of its trucos, and ``dificil-resposta`` difícil that, at
-a 2×2 table, answers a call by the search's best mean gain (``ANSWER_Z``), not only when
-the gain over médio's answer clears one standard error (``search.ANSWER_Z_2X2``), or
-``dificil-resposta-firme`` only when it clears two (``ANSWER_Z``), and
-``dificil-leitura-tabela`` difícil that weighs its 2×2 worlds by how often the learned
-policy makes the other team's bets (``search.POLICY_READING_2X2``), and
-``dificil-leitura-cartas`` difícil that weighs them by the cards the others played
-(``search.CARD_READING``), and ``dificil-sem-blefe`` and ``dificil-com-blefe`` difícil
-that, at a 2×2 table, never raises a call médio would run from (difícil itself) or
-searches those raises as before (``search.RAISE_OVER_RUN_2X2``)."""
+every team, and ``dificil-forte-lido`` the same only while the other team accepts less
+than ``search.STRONG_UNTIL_2X2`` of its trucos. At a 2×2 table, ``dificil-resposta`` and
+``dificil-resposta-firme`` leave médio's answer by any mean gain of the search or only by
+two standard errors (difícil: one, ``search.ANSWER_Z_2X2``); ``dificil-leitura-tabela``
+weighs its worlds by how often the learned policy makes the other team's bets
+(``search.POLICY_READING_2X2``) and ``dificil-leitura-cartas`` by the cards the other team
+played (``search.CARD_READING``); ``dificil-sem-blefe`` never raises a call médio would run
+from (difícil itself) and ``dificil-com-blefe`` searches those raises as before
+(``search.RAISE_OVER_RUN_2X2``)."""
 
 
 def get_sparring(name: str, seed: int = 0) -> Robot:
@@ -404,44 +419,11 @@ def get_sparring(name: str, seed: int = 0) -> Robot:
         return Probe(seed)
     if name == "policy":
         return Learned(seed)
-    if name in ("dificil-policy", "dificil-busca"):
-        searcher = Dificil(seed, policy=name == "dificil-policy")
+    settings = DIFICIL_SIDES.get(name)
+    if settings is not None:
+        searcher = Dificil(seed, **settings)
         searcher.level = name
         return searcher
-    if name in ("dificil-tabela", "dificil-medio-sim"):
-        searcher = Dificil(seed, learned_playouts=name == "dificil-tabela")
-        searcher.level = name
-        return searcher
-    if name == "dificil-misto":
-        mixed = Dificil(seed, mixed_first_round=MIXED_BAND, agree_calls=None)
-        mixed.level = name
-        return mixed
-    if name in ("dificil-forte", "dificil-forte-lido"):
-        gate = STRONG_UNTIL_2X2 if name == "dificil-forte-lido" else None
-        strong = Dificil(seed, strong_first_round=True, strong_until=gate)
-        strong.level = name
-        return strong
-    if name in ("dificil-leitura-tabela", "dificil-leitura-cartas"):
-        by_cards = name == "dificil-leitura-cartas"
-        reader = Dificil(seed, policy_reading=not by_cards, card_reading=by_cards)
-        reader.level = name
-        return reader
-    if name in ("dificil-sem-blefe", "dificil-com-blefe"):
-        raising = Dificil(seed, raise_over_run=name == "dificil-com-blefe")
-        raising.level = name
-        return raising
-    if name in ANSWER_Z:
-        answers = Dificil(seed, answer_z=ANSWER_Z[name])
-        answers.level = name
-        return answers
-    if name in AGREEMENTS:
-        agreed = Dificil(seed, agree_calls=AGREEMENTS[name])
-        agreed.level = name
-        return agreed
-    if name == "dificil-cartas":
-        cards = Dificil(seed, cards_only_2x2=True)
-        cards.level = name
-        return cards
     if name in _LEARNED_CALLS:
         calls = Learned(
             seed,
